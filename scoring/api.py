@@ -1,0 +1,208 @@
+"""REST API for results and standings (DRF). Thin: every write calls a service function."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.models import HandResult, ResultRevision
+from scoring.reports import cached_standings
+from scoring.services import (
+    ResultError, confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result,
+)
+from tournament.models import Event, EventRole
+from tournament.permissions import is_director, roles
+
+
+class OutcomeSerializer(serializers.Serializer):
+    """How the hand ended, from which the rule set's payment rule computes the score changes.
+    Read back as stored, with the notes ``entered_by_seat`` and ``flags`` (see
+    :mod:`scoring.services`)."""
+
+    kind = serializers.ChoiceField(choices=["discard", "self_draw", "draw"])
+    winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list)
+    discarder = serializers.CharField(max_length=1, required=False, allow_null=True, allow_blank=True, default=None)
+    fans = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=1000), required=False, default=list)
+    hand = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text=(
+        "Optional winning hand for the MCR fan check, e.g. '123456789m 11z 22z +1z' (notation: scoring/fan_check.py); "
+        "a counted fan that differs from the entered one is stored and flagged."))
+    entered_by_seat = serializers.CharField(read_only=True, help_text="The seat that entered the result, if given.")
+    flags = serializers.ListField(child=serializers.DictField(), read_only=True,
+                                  help_text="Checks that disagree with the entry: {check, entered, counted, fans, message}.")
+
+    def to_representation(self, instance):
+        return instance
+
+
+class RevisionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ResultRevision
+        fields = ["revision", "action", "status", "changes", "previous", "outcome", "actor", "reason", "at"]
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    """A table's result on one set. Write ``table`` (event-wide table number), ``set_no`` and either
+    ``changes`` (seat → score change, points) or ``outcome``."""
+
+    table = serializers.IntegerField(source="table.number", help_text="Event-wide table number of the current session.")
+    session_number = serializers.IntegerField(required=False, help_text="Session; default: the latest seated session.")
+    changes = serializers.DictField(child=serializers.IntegerField(), required=False, help_text="Seat (E, S, W, N) → score change in points.")
+    outcome = OutcomeSerializer(required=False, allow_null=True)
+    entered_by_seat = serializers.CharField(max_length=1, required=False, allow_blank=True, allow_null=True, help_text=(
+        "Optional seat of the player entering; that seat's PIN cannot confirm the result."))
+    flags = serializers.SerializerMethodField()
+    history = RevisionSerializer(source="revisions", many=True, read_only=True)
+
+    class Meta:
+        model = HandResult
+        fields = ["id", "session_number", "set_no", "table", "changes", "outcome", "deposit", "entered_by_seat", "flags",
+                  "status", "revision", "entered_by", "confirmed_by", "created_at", "updated_at", "history"]
+        read_only_fields = ["status", "revision", "entered_by", "confirmed_by", "created_at", "updated_at"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_flags(self, result):
+        """Checks that disagree with the entry (the MCR fan check), shown to the director."""
+        return result_notes(result)["flags"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["entered_by_seat"] = result_notes(instance)["entered_by_seat"]
+        return data
+
+
+class ConfirmSerializer(serializers.Serializer):
+    pin = serializers.CharField(required=False, allow_blank=True, help_text="A seated player's 4-digit PIN (not needed for the director).")
+    revision = serializers.IntegerField(required=False, allow_null=True, help_text=(
+        "The revision the confirming player saw; a result changed since is not confirmed (409)."))
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True, default="", help_text="What is disputed.")
+
+
+class CorrectSerializer(serializers.Serializer):
+    changes = serializers.DictField(child=serializers.IntegerField(), required=False)
+    outcome = OutcomeSerializer(required=False, allow_null=True)
+    reason = serializers.CharField(allow_blank=True, default="")
+
+
+def _error(exc: ResultError) -> Response:
+    """A ResultError as a response keyed by the field it names (409 with ``existing`` for a duplicate)."""
+    body = {exc.field: [exc.message]}
+    if exc.existing is not None:
+        body["existing"] = exc.existing.pk
+    return Response(body, status=exc.status)
+
+
+class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Results of one event. Scorers (role *scorer*) and the director may enter; the director sees
+    all results, others only confirmed ones."""
+
+    serializer_class = ResultSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_fields = ["session_number", "set_no", "status"]
+
+    def get_event(self):
+        return get_object_or_404(Event, slug=self.kwargs["event_slug"])
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # drf-spectacular reads the model while building the schema
+            return HandResult.objects.none()
+        event = self.get_event()
+        qs = HandResult.objects.filter(event=event).select_related("table").prefetch_related("revisions")
+        if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
+            qs = qs.filter(status=HandResult.Status.CONFIRMED)
+        return qs
+
+    def _actor(self):
+        return self.request.user.get_username()
+
+    def _require_entry_role(self, event):
+        """Entering, confirming, correcting and disputing are for the event's director and scorers."""
+        if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
+            raise PermissionDenied("only the director and scorers of this event enter, confirm, correct or dispute results")
+
+    def create(self, request, *args, **kwargs):
+        event = self.get_event()
+        self._require_entry_role(event)
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            table = find_table(event, data["table"]["number"], data.get("session_number"))
+            result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
+                                   deposit=data.get("deposit", 0), actor=self._actor(),
+                                   entered_by_seat=data.get("entered_by_seat") or None)
+        except ResultError as exc:
+            return _error(exc)
+        return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ConfirmSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, *args, **kwargs):
+        result = self.get_object()
+        self._require_entry_role(result.event)
+        body = ConfirmSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            result = confirm_result(result, actor=self._actor(), pin=body.validated_data.get("pin"),
+                                    director=is_director(request.user, result.event), revision=body.validated_data.get("revision"))
+        except ResultError as exc:
+            return _error(exc)
+        return Response(self.get_serializer(result).data)
+
+    @extend_schema(request=CorrectSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def correct(self, request, *args, **kwargs):
+        result = self.get_object()
+        self._require_entry_role(result.event)
+        body = CorrectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            result = correct_result(result, actor=self._actor(), reason=body.validated_data["reason"],
+                                    director=is_director(request.user, result.event),
+                                    changes=body.validated_data.get("changes"), outcome=body.validated_data.get("outcome"))
+        except ResultError as exc:
+            return _error(exc)
+        return Response(self.get_serializer(result).data)
+
+
+    @extend_schema(request=DisputeSerializer, responses=ResultSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, *args, **kwargs):
+        result = self.get_object()
+        self._require_entry_role(result.event)
+        body = DisputeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            result = dispute_result(result, actor=self._actor(), reason=body.validated_data["reason"])
+        except ResultError as exc:
+            return _error(exc)
+        return Response(self.get_serializer(result).data)
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    points = serializers.IntegerField(help_text="Converted points (IMP/MP).")
+    score_total = serializers.IntegerField(help_text="Sum of score changes (points of the rule set).")
+    sets_played = serializers.IntegerField()
+    positive_sets = serializers.IntegerField()
+    tied = serializers.BooleanField()
+
+
+class StandingsView(APIView):
+    """Public standings of an event (``?session=N`` for one session)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=StandingRowSerializer(many=True))
+    def get(self, request, event_slug):
+        event = get_object_or_404(Event, slug=event_slug)
+        session = request.query_params.get("session")
+        rows = cached_standings(event, int(session) if session and session.isdigit() else None)
+        return Response(StandingRowSerializer(rows, many=True).data)

@@ -1,0 +1,333 @@
+"""Conversion tables: a score difference (points) → converted points (IMP/MP), sign kept.
+
+A table is a list of steps ``(min_difference, points)``: a difference whose absolute value is at
+least ``min_difference`` (and below the next step's) converts to ``points``; a negative
+difference converts to the negative of the same points, as bridge IMPs do. The editable form is
+a list of rows ``from, to, points`` (the last row has an empty ``to``: it covers every larger
+difference), stored as JSON and exchanged as CSV with the header ``from,to,points``.
+
+Presets (:data:`PRESETS`):
+
+- ``wbf-imp``: the WBF IMP table (0 to 24 IMPs), written as whole-number ranges without gaps.
+- ``mcr-mp``: the duplicate-MCR MP table built the way seed 001 describes the MIL table (its
+  numbers were lost from the seed, so the steps here are ours; each has its rationale below).
+
+Standalone: no Django import. See docs/scoring.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+CSV_HEADER = ("from", "to", "points")
+
+
+class ConversionTableError(ValueError):
+    """A conversion table that cannot be used.
+
+    ``row`` is the 1-based row number (first row after the CSV header = row 1) or None when the
+    problem is not in one row; ``field`` names the column or part (``from``, ``to``, ``points``,
+    ``header``, ``rows``, ``code``...). The message says what is wrong and how to fix it.
+    """
+
+    def __init__(self, row: int | None, field: str, message: str):
+        super().__init__(message)
+        self.row = row
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: a difference with ``abs(difference) >= min_difference`` earns ``points``.
+
+    Both are whole numbers: ``min_difference`` in the rule set's points, ``points`` converted.
+    """
+
+    min_difference: int
+    points: int
+
+
+def _row_label(row: int) -> str:
+    return f"row {row}"
+
+
+def _whole(value: Any, row: int, name: str, label: Callable[[int], str], strict: bool = False) -> int:
+    """Read a whole, non-negative number from a row cell (int, or text from a CSV or a whole
+    float from JSON unless ``strict``)."""
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif strict:
+        number = None
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        number = int(value.strip())
+    else:
+        number = None
+    if number is None:
+        raise ConversionTableError(row, name, f"{label(row)}: '{name}' must be a whole number, got {value!r}; "
+                                              f"type it without decimals or units")
+    if number < 0:
+        raise ConversionTableError(row, name, f"{label(row)}: '{name}' must not be negative, got {number}; "
+                                              f"differences are looked up by absolute value, so give the size only")
+    return number
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+@dataclass(frozen=True)
+class ConversionTable:
+    """A conversion table: ``name``, ``steps`` (ascending), ``source`` (where it comes from) and
+    ``version`` (raised on every edit so stored scores can name the table they used).
+
+    Construction validates the steps (see :meth:`validate`); raises ConversionTableError.
+    """
+
+    name: str
+    steps: tuple[Step, ...]
+    source: str = ""
+    version: int = 1
+    _thresholds: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "steps", tuple(self.steps))
+        self.validate()
+        object.__setattr__(self, "_thresholds", tuple(s.min_difference for s in self.steps))
+        object.__setattr__(self, "_points", tuple(s.points for s in self.steps))
+
+    def validate(self) -> None:
+        """Check the steps; raises ConversionTableError naming the row (step 1 = row 1) and the fix.
+
+        Rules: at least one step; every value a whole number, not negative; the first step starts
+        at 0 and gives 0 points (an equal result scores nothing, so that ``convert`` is odd);
+        thresholds strictly increase (an equal threshold would be an overlap); points never
+        decrease as the difference grows; ``version`` is 1 or more.
+        """
+        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
+            raise ConversionTableError(None, "version", f"version must be a whole number from 1, got {self.version!r}")
+        if not self.steps:
+            raise ConversionTableError(None, "rows", "the table has no rows: add at least the row 0,,0")
+        previous: Step | None = None
+        for row, step in enumerate(self.steps, start=1):
+            if not isinstance(step, Step):
+                raise ConversionTableError(row, "rows", f"row {row}: expected a Step(min_difference, points), got {step!r}")
+            _whole(step.min_difference, row, "from", _row_label, strict=True)
+            _whole(step.points, row, "points", _row_label, strict=True)
+            if previous is None:
+                _check_first(step.min_difference, step.points, _row_label)
+            else:
+                if step.min_difference <= previous.min_difference:
+                    raise ConversionTableError(
+                        row, "from", f"row {row}: 'from' {step.min_difference} is not above row {row - 1}'s "
+                                     f"{previous.min_difference}; each row must start above the previous one")
+                _check_points(previous.points, step.points, row, _row_label)
+            previous = step
+
+    def convert(self, difference: int | float) -> int:
+        """Converted points (signed int) of a score ``difference`` (points vs the datum).
+
+        The absolute difference is looked up without rounding (a fractional difference such as
+        19.5 stays below a step at 20); the sign is kept: ``convert(-d) == -convert(d)``.
+        Raises ValueError for a value that is not a finite number.
+        """
+        if isinstance(difference, bool) or not isinstance(difference, (int, float)) or not math.isfinite(difference):
+            raise ValueError(f"a score difference must be a finite number, got {difference!r}")
+        points = self._points[bisect_right(self._thresholds, abs(difference)) - 1]
+        return -points if difference < 0 else points
+
+    @property
+    def max_points(self) -> int:
+        """The points of the last step: the largest a single comparison can earn."""
+        return self.steps[-1].points
+
+    def rows(self) -> list[dict]:
+        """The editable form: ``[{'from': 0, 'to': 19, 'points': 0}, ..., {'from': 4000, 'to': None, 'points': 24}]``."""
+        out = []
+        for i, step in enumerate(self.steps):
+            to = self.steps[i + 1].min_difference - 1 if i + 1 < len(self.steps) else None
+            out.append({"from": step.min_difference, "to": to, "points": step.points})
+        return out
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping[str, Any]], name: str, source: str = "", version: int = 1) -> ConversionTable:
+        """Build a table from rows ``{'from', 'to', 'points'}`` (ints, or text as read from a CSV).
+
+        Raises ConversionTableError naming the row and the fix for: a missing cell, a value that
+        is not a whole number or is negative, a first row not starting at 0 or not giving 0
+        points, ``to`` below ``from``, a gap or an overlap between consecutive rows, points that
+        decrease, an empty ``to`` before the last row, a ``to`` on the last row.
+        """
+        return _from_rows(list(rows), name, source, version, _row_label)
+
+    def to_csv(self) -> str:
+        """The table as CSV text with the header ``from,to,points`` (empty ``to`` on the last row)."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(CSV_HEADER)
+        for row in self.rows():
+            writer.writerow(["" if row[k] is None else row[k] for k in CSV_HEADER])
+        return buffer.getvalue()
+
+    @classmethod
+    def from_csv(cls, text: str, name: str, source: str = "", version: int = 1) -> ConversionTable:
+        """Read CSV text with the header ``from,to,points`` (as written by :meth:`to_csv` or a
+        spreadsheet; blank lines are skipped). Errors name the data row and its CSV line."""
+        lines = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+        numbered = [(n, cells) for n, cells in enumerate(lines, start=1) if any(c.strip() for c in cells)]
+        if not numbered:
+            raise ConversionTableError(None, "header", "the CSV is empty: start with the header from,to,points")
+        header_line, header = numbered[0]
+        if tuple(c.strip().lower() for c in header) != CSV_HEADER:
+            raise ConversionTableError(None, "header", f"line {header_line}: the header must be from,to,points, "
+                                                       f"got {','.join(header)}")
+        line_of = {row: line for row, (line, _) in enumerate(numbered[1:], start=1)}
+        rows = []
+        for row, (line, cells) in enumerate(numbered[1:], start=1):
+            if len(cells) != 3:
+                raise ConversionTableError(row, "row", f"row {row} (CSV line {line}): expected 3 cells from,to,points, "
+                                                       f"got {len(cells)}")
+            rows.append(dict(zip(CSV_HEADER, cells)))
+        return _from_rows(rows, name, source, version, lambda row: f"row {row} (CSV line {line_of[row]})")
+
+    def to_dict(self) -> dict:
+        """JSON-ready form: ``{'name', 'source', 'version', 'rows'}``."""
+        return {"name": self.name, "source": self.source, "version": self.version, "rows": self.rows()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ConversionTable:
+        """Inverse of :meth:`to_dict`; raises ConversionTableError for a missing ``name`` or ``rows``."""
+        for key in ("name", "rows"):
+            if key not in data:
+                raise ConversionTableError(None, key, f"the table data has no '{key}': export it again with to_dict()")
+        return cls.from_rows(data["rows"], name=data["name"], source=data.get("source", ""), version=data.get("version", 1))
+
+
+def _check_first(start: int, points: int, label: Callable[[int], str]) -> None:
+    if start != 0:
+        raise ConversionTableError(1, "from", f"{label(1)}: 'from' must be 0 (the first row covers the smallest "
+                                              f"differences), got {start}; set it to 0")
+    if points != 0:
+        raise ConversionTableError(1, "points", f"{label(1)}: 'points' must be 0 (an equal result scores nothing), "
+                                                f"got {points}; set it to 0")
+
+
+def _check_points(before: int, points: int, row: int, label: Callable[[int], str]) -> None:
+    if points < before:
+        raise ConversionTableError(row, "points", f"{label(row)}: points {points} are fewer than the {before} of "
+                                                  f"{label(row - 1)}; points must not decrease as the difference grows")
+
+
+def _from_rows(rows: list, name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
+    if not rows:
+        raise ConversionTableError(None, "rows", "the table has no rows: add at least the row 0,,0")
+    steps = []
+    previous_to: int | None = None
+    for row, cells in enumerate(rows, start=1):
+        if not isinstance(cells, Mapping):
+            raise ConversionTableError(row, "row", f"{label(row)}: expected from, to and points, got {cells!r}")
+        for key in CSV_HEADER:
+            if key not in cells:
+                raise ConversionTableError(row, key, f"{label(row)}: the '{key}' cell is missing; add it")
+        last = row == len(rows)
+        start = _whole(cells["from"], row, "from", label)
+        points = _whole(cells["points"], row, "points", label)
+        if _empty(cells["to"]):
+            if not last:
+                raise ConversionTableError(row, "to", f"{label(row)}: 'to' is empty but more rows follow; only the "
+                                                      f"last row is open-ended, so give the largest difference of this row")
+            end = None
+        else:
+            end = _whole(cells["to"], row, "to", label)
+            if last:
+                raise ConversionTableError(row, "to", f"{label(row)}: the last row must leave 'to' empty so it covers "
+                                                      f"every larger difference; clear it or add a row from {end + 1}")
+            if end < start:
+                raise ConversionTableError(row, "to", f"{label(row)}: 'to' {end} is below 'from' {start}; "
+                                                      f"swap them or fix the typo")
+        if row == 1:
+            _check_first(start, points, label)
+        else:
+            if start > previous_to + 1:
+                raise ConversionTableError(row, "from", f"{label(row)}: 'from' is {start} but {label(row - 1)} ends "
+                                                        f"at {previous_to}, so differences {previous_to + 1}-{start - 1} "
+                                                        f"are not covered; set 'from' to {previous_to + 1}")
+            if start <= previous_to:
+                raise ConversionTableError(row, "from", f"{label(row)}: 'from' is {start} but {label(row - 1)} already "
+                                                        f"covers up to {previous_to}; set 'from' to {previous_to + 1} "
+                                                        f"or lower that row's 'to'")
+            _check_points(steps[-1].points, points, row, label)
+        steps.append(Step(start, points))
+        previous_to = end
+    return ConversionTable(name=name, steps=tuple(steps), source=source, version=version)
+
+
+def _table(name: str, source: str, starts_and_points: list[tuple[int, int]]) -> ConversionTable:
+    return ConversionTable(name=name, steps=tuple(Step(d, p) for d, p in starts_and_points), source=source)
+
+
+# WBF IMP table. Bridge scores are multiples of 10, so the published ranges (0-10, 20-40, 50-80...)
+# are written as whole-number ranges that end just below the next step (0-19, 20-49, 50-89...):
+# every bridge score falls in the same IMP as in the published table, and no integer is left out.
+WBF_IMP = _table(
+    "WBF IMP",
+    "World Bridge Federation IMP scale (Laws of Duplicate Bridge, Law 78B), 0-24 IMPs; "
+    "published ranges 0-10, 20-40, ... 4000+ written as gap-free whole-number ranges 0-19, 20-49, ...",
+    [(0, 0), (20, 1), (50, 2), (90, 3), (130, 4), (170, 5), (220, 6), (270, 7), (320, 8), (370, 9),
+     (430, 10), (500, 11), (600, 12), (750, 13), (900, 14), (1100, 15), (1300, 16), (1500, 17),
+     (1750, 18), (2000, 19), (2250, 20), (2500, 21), (3000, 22), (3500, 23), (4000, 24)],
+)
+
+# Duplicate-MCR MP table, built as seed 001 describes the MIL table (its numbers were lost in
+# extraction). MCR payments: a discard win takes 8+fan from the discarder and 8 from each other
+# player (winner +fan+24); a self-draw takes 8+fan from each (winner +3*(8+fan)).
+#   0-7     0  below one 8-point base payment: a few fan either way is noise (the seed's
+#              "smallest difference", below which the comparison is skipped)
+#   8-15    1  one base payment: a bystander's 8 on someone else's discard win
+#   16-23   2  16 = deal-in of a minimum 8-fan hand (8+8), also each loser's share of an 8-fan
+#              self-draw: the most common deal-in, the seed's starting point
+#   24-31   3  24 = deal-in of a 16-fan hand; 8-fan deal-in against a bystander's 8
+#   32-39   4  32 = discard win of a minimum hand (8+24); deal-in of 24 fan (seven pairs)
+#   40-47   5  40 = discard win of 16 fan; deal-in of 32 fan
+#   48-55   6  48 = self-draw of a minimum hand (3*16), or an 8-fan win against an 8-fan deal-in
+#              on the same seat (32+16)
+#   56-63   7  56 = discard win of 32 fan; deal-in of 48 fan
+#              (16..64 in steps of 8 are the seed's seven common deal-in multiples)
+#   64-87   8  64 = minimum self-draw against paying one (48+16); 72 = self-draw of 16 fan,
+#              discard win of 48 fan, deal-in of 64 fan
+#   88-111  9  88 = discard win of 64 fan; 96 = deal-in of 88 fan, self-draw of 24 fan
+#   112-167 10 112 = discard win of 88 fan; 120 = self-draw of 32 fan
+#   168-215 11 168 = self-draw of 48 fan
+#   216-302 12 216 = self-draw of 64 fan; 288 = self-draw of 88 fan
+#   303+    13 the seed's largest swing: the top 88-fan hand with closed wait (1) and fully
+#              concealed self-draw (4), 93 fan self-drawn: 3*(8+93) = 303; larger is capped
+MCR_MP = _table(
+    "MCR duplicate MP",
+    "Seed 001 (Aono, on the MIL duplicate MCR event, Sanya 2015): smallest step ignores tiny "
+    "differences, steps at common deal-in values (multiples of 8 from 16 to 64), largest step at the "
+    "biggest plausible swing (88 fan + closed wait + fully concealed self-draw = 93 fan, 3x(8+93) = 303); "
+    "step values chosen by this project from MCR payments because the seed's numbers were lost",
+    [(0, 0), (8, 1), (16, 2), (24, 3), (32, 4), (40, 5), (48, 6), (56, 7), (64, 8), (88, 9),
+     (112, 10), (168, 11), (216, 12), (303, 13)],
+)
+
+PRESETS: dict[str, ConversionTable] = {"wbf-imp": WBF_IMP, "mcr-mp": MCR_MP}
+
+
+def get_table(code: str) -> ConversionTable:
+    """The preset table with this code; raises ConversionTableError (field ``code``) listing the codes."""
+    try:
+        return PRESETS[code]
+    except KeyError:
+        raise ConversionTableError(None, "code", f"unknown conversion table {code!r}: choose one of "
+                                                 f"{', '.join(PRESETS)}") from None

@@ -1,0 +1,104 @@
+"""Storage for conversion tables, hand results with their history, and converted scores.
+
+The conversion, payment and standings rules live in :mod:`scoring.conversion`,
+:mod:`scoring.payments` and :mod:`scoring.standings`.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class ConversionTable(models.Model):
+    """A stored conversion table (score difference → points). Edits create a new ``version``;
+    converted scores keep a reference to the version they were computed with."""
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, null=True, blank=True, related_name="conversion_tables")
+    code = models.CharField(max_length=40)
+    name = models.CharField(max_length=200)
+    source = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=1)
+    rows = models.JSONField(help_text="[{'from': 0, 'to': 19, 'points': 0}, ...]")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["code", "-version"]
+
+    def __str__(self):
+        return f"{self.name} v{self.version}"
+
+    def as_table(self):
+        """The plain :class:`scoring.conversion.ConversionTable`."""
+        from scoring.conversion import ConversionTable as Plain
+
+        return Plain.from_rows(self.rows, name=self.name)
+
+
+class HandResult(models.Model):
+    """One table's result on one set: the score change of each seat (``changes``: seat → points).
+
+    ``status``: entered → confirmed (a second seat or the director); disputed when a seat refuses.
+    Unique per table and set, so two concurrent submissions cannot both be stored.
+    """
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("Entered")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="results")
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="results")
+    session_number = models.PositiveSmallIntegerField()
+    set_no = models.PositiveSmallIntegerField()
+    changes = models.JSONField()
+    outcome = models.JSONField(null=True, blank=True)
+    deposit = models.IntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
+    revision = models.PositiveIntegerField(default=1)
+    entered_by = models.CharField(max_length=150)
+    confirmed_by = models.CharField(max_length=150, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["session_number", "set_no", "table__number"]
+        constraints = [models.UniqueConstraint(fields=["table", "set_no"], name="one_result_per_table_and_set")]
+
+
+class ResultRevision(models.Model):
+    """The audit trail: every entry, confirmation, dispute and correction (who, when, before, after, why)."""
+
+    result = models.ForeignKey(HandResult, on_delete=models.CASCADE, related_name="revisions")
+    revision = models.PositiveIntegerField()
+    action = models.CharField(max_length=12)
+    status = models.CharField(max_length=10)
+    changes = models.JSONField()
+    previous = models.JSONField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    actor = models.CharField(max_length=150)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["result", "id"]
+
+
+class SetScore(models.Model):
+    """A converted score: one team's (team method) or player's (individual method) result on a set,
+    compared with ``datum`` and converted to ``points`` with ``conversion_table``."""
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="set_scores")
+    session_number = models.PositiveSmallIntegerField()
+    set_no = models.PositiveSmallIntegerField()
+    group = models.ForeignKey("tournament.Group", on_delete=models.CASCADE, null=True, related_name="+")
+    team = models.ForeignKey("tournament.Team", on_delete=models.CASCADE, null=True, blank=True, related_name="set_scores")
+    player = models.ForeignKey("tournament.Player", on_delete=models.CASCADE, null=True, blank=True, related_name="set_scores")
+    score_change = models.IntegerField()
+    datum = models.FloatField()
+    difference = models.FloatField()
+    points = models.IntegerField()
+    conversion_table = models.ForeignKey(ConversionTable, on_delete=models.RESTRICT, related_name="+")
+
+    class Meta:
+        ordering = ["session_number", "set_no"]
+        indexes = [models.Index(fields=["event", "session_number", "set_no"])]

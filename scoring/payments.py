@@ -1,0 +1,214 @@
+"""Payment rules: a hand's outcome → each seat's score change (points, the rule set's unit).
+
+Rules (:data:`PAYMENT_RULES`):
+
+- ``mcr``: plain Chinese Official (MCR) payments. Discard win: the discarder pays 8+fan, each
+  other player pays 8 (winner +fan+24). Self-draw: each other player pays 8+fan (winner
+  +3×(8+fan)). One winner per hand. Always zero-sum.
+- ``mcr-duplicate-mahjongsoft``: MahjongSoft's duplicate MCR rules. Self-draw: the winner gets
+  fan+24 and each other player loses ceil(fan/3)+8 (fan 10: +34 / -12 / -12 / -12; not
+  zero-sum). Discard: several players may win; each winner scores fan+24 as for a discard win
+  (8+fan from the discarder and 8 from each other player, other winners included) and pays 8 to
+  each other winner. The published example -46, +36, +26, -16 fixes what the discarder pays:
+  the bystander's -16 is 8 to each of two winners; the winners' +36 and +26 are fan+24-8, so
+  fans 20 and 10 (reading the winners' net as fan+24 would give fans 12 and 2, below MCR's
+  minimum of 8); the discarder then pays 8+fan to each winner, (8+20)+(8+10) = 46, and a discard
+  hand stays zero-sum.
+- ``typed``: nothing is computed; the table types each seat's score change and
+  :func:`validate_score_changes` checks it.
+
+Standalone: no Django import. See docs/scoring.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+WINDS = ("E", "S", "W", "N")
+BASE = 8  # MCR's base payment, paid by every loser on top of the fan
+
+
+class PaymentError(ValueError):
+    """A hand outcome or score changes that cannot be scored; ``field`` names the input
+    (``rule``, ``seats``, ``kind``, ``winners``, ``discarder``, ``fans``, ``deposit``, ``changes``
+    or a seat letter) and the message says how to fix it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """How a hand ended.
+
+    ``kind``: ``'discard'`` (won on a discard), ``'self_draw'`` or ``'draw'`` (nobody won);
+    ``winners``: winning seats; ``discarder``: the seat that discarded the winning tile (discard
+    only, else None); ``fans``: the fan of each winner, in the order of ``winners``.
+    Checked by :func:`score_changes` against the rule and the seats.
+    """
+
+    kind: str
+    winners: tuple[str, ...] = ()
+    discarder: str | None = None
+    fans: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PaymentRule:
+    """A payment rule's properties: ``code``, ``name``, ``zero_sum`` (True/False: whether every
+    computed hand sums to 0; None for ``typed``, where the rule set decides), ``multiple_winners``
+    (a discard may have several winners), ``computed`` (score changes follow from the outcome)
+    and ``source``."""
+
+    code: str
+    name: str
+    zero_sum: bool | None
+    multiple_winners: bool
+    computed: bool
+    source: str
+
+
+PAYMENT_RULES: dict[str, PaymentRule] = {
+    "mcr": PaymentRule(
+        "mcr", "MCR (Chinese Official)", zero_sum=True, multiple_winners=False, computed=True,
+        source="Chinese Official rules (MCR): discarder pays 8+fan, others 8; self-draw each pays 8+fan",
+    ),
+    "mcr-duplicate-mahjongsoft": PaymentRule(
+        "mcr-duplicate-mahjongsoft", "MCR duplicate (MahjongSoft)", zero_sum=False, multiple_winners=True,
+        computed=True,
+        source="MahjongSoft duplicate MCR rules: self-draw fan+24 / -(ceil(fan/3)+8) each; several "
+               "discard winners each fan+24 paying 8 to each other winner (example -46, +36, +26, -16)",
+    ),
+    "typed": PaymentRule(
+        "typed", "Score changes typed in", zero_sum=None, multiple_winners=True, computed=False,
+        source="no computation: the table types each seat's score change",
+    ),
+}
+
+
+def _check_seats(seats: Sequence[str]) -> tuple[str, ...]:
+    seats = tuple(seats)
+    for seat in seats:
+        if seat not in WINDS:
+            raise PaymentError("seats", f"seat {seat!r} is not a wind letter: use {', '.join(WINDS)}")
+    if len(set(seats)) != len(seats):
+        raise PaymentError("seats", f"seats {', '.join(seats)} repeat a wind: list each seat once")
+    return seats
+
+
+def _check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> None:
+    if outcome.kind not in ("discard", "self_draw", "draw"):
+        raise PaymentError("kind", f"unknown outcome {outcome.kind!r}: use discard, self_draw or draw")
+    winners = tuple(outcome.winners)
+    for seat in winners + ((outcome.discarder,) if outcome.discarder is not None else ()):
+        if seat not in seats:
+            field = "discarder" if seat == outcome.discarder and seat not in winners else "winners"
+            raise PaymentError(field, f"{seat!r} is not a seat of this rule set: seats are {', '.join(seats)}")
+    if len(set(winners)) != len(winners):
+        raise PaymentError("winners", f"winners {', '.join(winners)} repeat a seat: list each winner once")
+    if len(outcome.fans) != len(winners):
+        raise PaymentError("fans", f"{len(winners)} winner(s) but {len(outcome.fans)} fan value(s): give one fan per winner")
+    if outcome.kind == "draw":
+        if winners or outcome.discarder is not None:
+            raise PaymentError("kind", "a drawn hand has no winner and no discarder: clear them, or choose discard or self_draw")
+        return
+    if not winners:
+        raise PaymentError("winners", f"a {outcome.kind.replace('_', '-')} win needs its winner: choose the winning seat")
+    if outcome.kind == "self_draw":
+        if outcome.discarder is not None:
+            raise PaymentError("discarder", "a self-draw has no discarder: clear the discarder, or choose discard")
+        if len(winners) > 1:
+            raise PaymentError("winners", "a self-draw has one winner: keep only the seat that drew the tile")
+    else:
+        if outcome.discarder is None:
+            raise PaymentError("discarder", "a discard win needs the discarder: choose the seat that discarded the tile")
+        if outcome.discarder in winners:
+            raise PaymentError("discarder", f"seat {outcome.discarder} cannot win on its own discard: "
+                                            "choose another discarder, or self_draw")
+        if len(winners) > 1 and not rule.multiple_winners:
+            raise PaymentError("winners", f"the {rule.name} rule has one winner per discard (the first in turn from "
+                                          "the discarder wins): keep only that winner")
+    for seat, fan in zip(winners, outcome.fans):
+        if isinstance(fan, bool) or not isinstance(fan, int) or fan < 1:
+            raise PaymentError("fans", f"the fan of winner {seat} must be a positive whole number, got {fan!r}")
+        if min_fan is not None and fan < min_fan:
+            raise PaymentError("fans", f"fan must be at least {min_fan} in MCR: winner {seat} has {fan}; "
+                                       "check the count or record the hand as not won")
+
+
+def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome, min_fan: int | None = 8) -> dict[str, int]:
+    """Each seat's score change (points) for ``outcome`` under payment rule ``rule``.
+
+    ``seats``: the rule set's seats in order (MCR rules need the four winds); ``min_fan``: the
+    smallest fan that may win (MCR: 8), None to skip that check. Returns ``{seat: change}`` in
+    seat order; a drawn hand gives 0 to everyone. Rules: see the module docstring (sources: MCR;
+    MahjongSoft duplicate MCR rules).
+
+    Raises PaymentError naming the field: unknown rule (``rule``) or ``typed`` (type the score
+    changes), seats that are not four distinct winds (``seats``), unknown kind (``kind``), an
+    unknown or repeated seat, no winner, several winners where the rule has one or on a
+    self-draw (``winners``), a missing discarder, a discarder on a self-draw or a winner on its
+    own discard (``discarder``), a fan per winner missing or below ``min_fan`` (``fans``).
+    """
+    if rule not in PAYMENT_RULES:
+        raise PaymentError("rule", f"unknown payment rule {rule!r}: choose one of {', '.join(PAYMENT_RULES)}")
+    spec = PAYMENT_RULES[rule]
+    if not spec.computed:
+        raise PaymentError("rule", "this rule set computes nothing from the outcome: type the score changes of every seat")
+    seats = _check_seats(seats)
+    if len(seats) != 4:
+        raise PaymentError("seats", f"MCR payments are for four seats, got {', '.join(seats)}: use E, S, W, N")
+    _check_outcome(spec, seats, outcome, min_fan)
+    changes = dict.fromkeys(seats, 0)
+    if outcome.kind == "draw":
+        return changes
+    if outcome.kind == "self_draw":
+        winner, fan = outcome.winners[0], outcome.fans[0]
+        loss = BASE + fan if rule == "mcr" else -(-fan // 3) + BASE
+        for seat in seats:
+            changes[seat] = -loss
+        changes[winner] = 3 * (BASE + fan) if rule == "mcr" else fan + 3 * BASE
+        return changes
+    # Discard (one winner in plain MCR): every non-discarder pays 8 to each winner, the discarder
+    # pays 8+fan to each winner; a winner is also a payer to the other winners.
+    for seat, fan in zip(outcome.winners, outcome.fans):
+        for payer in seats:
+            if payer != seat:
+                amount = BASE + fan if payer == outcome.discarder else BASE
+                changes[payer] -= amount
+                changes[seat] += amount
+    return changes
+
+
+def validate_score_changes(changes: Mapping[str, Any], seats: Sequence[str], zero_sum: bool, deposit: int = 0) -> None:
+    """Check typed or computed score changes ``{seat: points}`` against the rule set.
+
+    Every seat of ``seats`` needs a whole-number change and no other key may appear. When
+    ``zero_sum`` the changes plus ``deposit`` (riichi sticks left on the table, ≥ 0) must sum to
+    0. Raises PaymentError: ``field`` is the seat for a missing, unknown or non-integer value,
+    ``deposit`` for a bad deposit, ``changes`` for a wrong sum (the message gives the sum and
+    which way to correct it).
+    """
+    seats = _check_seats(seats)
+    for seat in changes:
+        if seat not in seats:
+            raise PaymentError(str(seat), f"{seat!r} is not a seat of this rule set ({', '.join(seats)}): remove it")
+    for seat in seats:
+        if seat not in changes:
+            raise PaymentError(seat, f"the score change of seat {seat} is missing: type 0 if {seat} neither won nor paid")
+        value = changes[seat]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PaymentError(seat, f"the score change of seat {seat} must be a whole number of points, got {value!r}")
+    if isinstance(deposit, bool) or not isinstance(deposit, int) or deposit < 0:
+        raise PaymentError("deposit", f"the deposit (sticks left on the table) must be a whole number of 0 or more, got {deposit!r}")
+    if not zero_sum:
+        return
+    total = sum(changes[seat] for seat in seats)
+    excess = total + deposit
+    if excess:
+        target = f"{-deposit:+d}, as {deposit} is left on the table" if deposit else "0"
+        fix = (f"lower a gain or raise a payment by {excess}" if excess > 0
+               else f"raise a gain or lower a payment by {-excess}")
+        raise PaymentError("changes", f"the score changes sum to {total:+d} but must sum to {target}: {fix}")

@@ -1,0 +1,471 @@
+"""Write paths for hand results (enter, confirm, dispute, correct) and converted scores.
+
+Every function is one transaction; every change writes a :class:`ResultRevision` (who, when,
+before, after, why). Validation rules come from :mod:`scoring.payments`; conversion and datum
+from :mod:`scoring.standings`; the optional MCR fan check from :mod:`scoring.fan_check`. The web
+form, the table page, the API and the demo all call :func:`submit_result` — there is no other
+way to store a result.
+
+``HandResult.outcome`` holds the hand's outcome when it was entered that way (``kind``,
+``winners``, ``discarder``, ``fans``) and these notes: ``entered_by_seat`` (the seat that entered
+the result; its PIN cannot confirm it), ``hand`` (the winning hand in the notation of
+:mod:`scoring.fan_check`) and ``flags`` (``[{"check": "fan", "entered", "counted", "fans",
+"message"}]`` when the counted fan differs from the entered one: stored, but shown to the
+director). A result of typed score changes keeps only its notes there, or None.
+
+Concurrency: the unique constraint on (table, set) decides between two simultaneous entries
+(the later insert waits for the earlier transaction and then fails). Confirm, dispute and
+correct lock the comparison scope (group or session row) and then the result row
+(``select_for_update``): they run one after the other on a set, so the set is rescored with
+every committed confirmation, and a confirmation given for revision *n* is refused once a
+correction made revision *n+1*.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db import IntegrityError, transaction
+
+from scoring import fan_check
+from scoring.models import HandResult, ResultRevision, SetScore
+from scoring.payments import HandOutcome, PaymentError, score_changes, validate_score_changes
+from scoring.standings import individual_set_scores, standings, team_set_scores
+from tournament.models import Event, Group, SeatAssignment, Session, Table
+from tournament.services import table_schedule
+
+NOTE_KEYS = ("entered_by_seat", "hand", "flags")
+FAN_CHECK_RULES = ("mcr", "mcr-duplicate-mahjongsoft")
+
+
+class ResultError(ValueError):
+    """A result that cannot be stored. ``field`` names the input (``set``, ``table``,
+    ``changes.E``, ``fans``, ``hand``, ``entered_by_seat``, ``pin``, ``revision``...),
+    ``message`` says what is wrong and how to fix it; ``existing`` is the stored result a
+    duplicate collided with; ``status`` the HTTP status an adapter answers with (400, or 409 for
+    a conflict, 403 for a forbidden change)."""
+
+    def __init__(self, field: str, message: str, existing: HandResult | None = None, status: int = 400):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.existing = existing
+        self.status = status
+
+
+def outcome_from_dict(data: dict) -> HandOutcome:
+    """Build a :class:`HandOutcome` from ``{"kind", "winners", "discarder", "fans"}``; raises
+    ResultError (``outcome``, or ``fans`` for a fan that is not a whole number)."""
+    if not isinstance(data, dict) or "kind" not in data:
+        raise ResultError("outcome", "give kind (discard, self_draw or draw), winners, discarder and fans")
+    fans = []
+    for fan in data.get("fans") or ():
+        try:
+            fans.append(int(str(fan).strip()))
+        except ValueError:
+            raise ResultError("fans", f"the fan must be a whole number, e.g. 8; got {fan!r}") from None
+    try:
+        return HandOutcome(
+            kind=data["kind"],
+            winners=tuple(data.get("winners") or ()),
+            discarder=data.get("discarder") or None,
+            fans=tuple(fans),
+        )
+    except TypeError as exc:
+        raise ResultError("outcome", f"give kind (discard, self_draw or draw), winners, discarder and fans: {exc}") from exc
+
+
+def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
+    cleaned = {}
+    for seat, value in changes.items():
+        if seat not in seats:
+            raise ResultError(f"changes.{seat}", f"unknown seat {seat!r}: seats are {', '.join(seats)}")
+        if isinstance(value, bool):
+            raise ResultError(f"changes.{seat}", "the score change must be a whole number of points")
+        if isinstance(value, float):
+            number = int(value) if value.is_integer() else None
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                number = None
+        if number is None:
+            raise ResultError(f"changes.{seat}", f"the score change of seat {seat} must be a whole number of points, e.g. -16; got {value!r}")
+        cleaned[seat] = number
+    for seat in seats:
+        if seat not in cleaned:
+            raise ResultError(f"changes.{seat}", f"the score change of seat {seat} is missing: type 0 if {seat} neither won nor paid")
+    return cleaned
+
+
+def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None, deposit: int = 0) -> tuple[dict[str, int], dict | None]:
+    """Validate typed ``changes`` or compute them from ``outcome`` with the rule set's payment rule.
+
+    Returns (changes seat → points, normalised outcome ``{"kind", "winners", "discarder",
+    "fans"}`` or None). Raises ResultError naming the field.
+    """
+    ruleset = event.get_ruleset()
+    seats = tuple(ruleset.seats)
+    if outcome:
+        hand = outcome_from_dict(outcome)
+        try:
+            computed = score_changes(ruleset.payment_rule, seats, hand, min_fan=ruleset.min_fan)
+        except PaymentError as exc:
+            raise ResultError(getattr(exc, "field", "outcome"), str(exc)) from exc
+        if changes:
+            typed = _clean_changes(changes, seats)
+            if typed != computed:
+                raise ResultError("changes", f"the score changes {typed} do not match the outcome, which gives {computed}")
+        changes = computed
+        outcome = {"kind": hand.kind, "winners": list(hand.winners), "discarder": hand.discarder, "fans": list(hand.fans)}
+    elif changes is None:
+        raise ResultError("changes", "enter each seat's score change, or the hand's outcome")
+    cleaned = _clean_changes(changes, seats)
+    try:
+        validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum, deposit=deposit)
+    except PaymentError as exc:
+        raise ResultError(getattr(exc, "field", "changes"), str(exc)) from exc
+    return cleaned, outcome
+
+
+def prevalent_wind(event: Event, set_no: int) -> str:
+    """The prevalent wind of set ``set_no``: the wind of its round (seed 001: a session is the
+    East, South, West and North rounds of one hand per seat each)."""
+    seats = tuple(event.get_ruleset().seats)
+    return fan_check.WINDS[((set_no - 1) // len(seats)) % len(fan_check.WINDS)]
+
+
+def check_fan(event: Event, set_no: int, outcome: dict, hand_text: str) -> dict:
+    """Count the fan of the winning hand ``hand_text`` (notation of :mod:`scoring.fan_check`)
+    with PyMahjongGB and return ``outcome`` with ``hand`` and, when the counted fan differs from
+    the entered one, a ``flags`` entry ``{"check": "fan", "entered", "counted", "fans",
+    "message"}``. Without the library the hand is kept unchecked (no flag).
+
+    Raises ResultError (``hand``): the rule set is not MCR, the hand was not won by exactly one
+    player, or the hand cannot be read or is not a winning hand.
+    """
+    if event.get_ruleset().payment_rule not in FAN_CHECK_RULES:
+        raise ResultError("hand", "the fan check is for MCR rule sets: clear the hand")
+    if outcome is None or outcome["kind"] == "draw" or len(outcome["winners"]) != 1:
+        raise ResultError("hand", "give the winning hand only when one player won: clear the hand, or enter the winner and fan")
+    try:
+        hand = fan_check.parse_hand(hand_text)
+    except fan_check.HandNotationError as exc:
+        raise ResultError("hand", f"{exc}; example: 123456789m 11z 22z +1z") from exc
+    checked = {**outcome, "hand": " ".join(hand_text.split())}
+    try:
+        counted = fan_check.count_fan(hand, seat_wind=outcome["winners"][0], prevalent_wind=prevalent_wind(event, set_no),
+                                      self_drawn=outcome["kind"] == "self_draw")
+    except fan_check.FanCheckUnavailable:
+        return checked
+    except fan_check.HandNotationError as exc:
+        raise ResultError("hand", str(exc)) from exc
+    entered = outcome["fans"][0]
+    if counted.total != entered:
+        checked["flags"] = [{
+            "check": "fan", "entered": entered, "counted": counted.total, "fans": [list(f) for f in counted.fans],
+            "message": f"fan entered {entered}, the hand counts {counted.total} ({counted.describe()})",
+        }]
+    return checked
+
+
+def result_notes(result: HandResult) -> dict:
+    """The notes of a stored result: ``{"entered_by_seat": seat or None, "hand": str or None,
+    "flags": [...]}``."""
+    stored = result.outcome or {}
+    return {"entered_by_seat": stored.get("entered_by_seat"), "hand": stored.get("hand"), "flags": stored.get("flags") or []}
+
+
+def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None]:
+    """Validated score changes and the outcome JSON to store (outcome plus notes)."""
+    event = table.group.session.event
+    hand_text = str((outcome or {}).get("hand") or "").strip()
+    cleaned, stored = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit)
+    if hand_text:
+        stored = check_fan(event, set_no, stored, hand_text)
+    if entered_by_seat:
+        seats = tuple(event.get_ruleset().seats)
+        if entered_by_seat not in seats:
+            raise ResultError("entered_by_seat", f"unknown seat {entered_by_seat!r}: choose one of {', '.join(seats)}, or leave it blank")
+        stored = {**(stored or {}), "entered_by_seat": entered_by_seat}
+    return cleaned, stored
+
+
+def find_table(event: Event, number, session_number: int | None = None) -> Table:
+    """The table with event-wide ``number`` in ``session_number`` (default: the latest seated
+    session). Raises ResultError (``table``) naming the tables that exist."""
+    if session_number is None:
+        session_number = event.sessions.order_by("-number").values_list("number", flat=True).first()
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group__session__event")
+    try:
+        return tables.get(number=int(number))
+    except (Table.DoesNotExist, TypeError, ValueError):
+        numbers = sorted(tables.values_list("number", flat=True))
+        where = f"tables {numbers[0]} to {numbers[-1]}" if numbers else "no tables"
+        raise ResultError("table", f"no table {number!r} in session {session_number}: it has {where}") from None
+
+
+def _check_set_at_table(table: Table, set_no: int) -> None:
+    """Refuse a set this table does not hold now, naming the table that does."""
+    schedule = table_schedule(table)
+    slot_of = {s: slot for slot, sets in schedule for s in sets}
+    if set_no not in slot_of:
+        raise ResultError("set", f"set {set_no} is not played in this session: sets are 1 to {len(slot_of)}")
+    done = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
+    current = next((slot for slot, sets in schedule if any(s not in done for s in sets)), None)
+    if current is not None and slot_of[set_no] > current:
+        from tournament.services import table_of_set
+
+        holder = table.group.tables.get(position=table_of_set(table.group, set_no, current))
+        now = ", ".join(str(s) for s in schedule[current][1])
+        raise ResultError("set", f"set {set_no} is at {holder} now; {table} plays sets {now} now")
+
+
+def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> None:
+    ResultRevision.objects.create(
+        result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
+        previous=previous, outcome=result.outcome, actor=actor, reason=reason,
+    )
+
+
+def _describe(result: HandResult) -> str:
+    seats = result.event.get_ruleset().seats
+    changes = ", ".join(f"{seat} {result.changes[seat]:+d}" for seat in seats if seat in result.changes)
+    return (f"result #{result.pk} ({changes}; {result.get_status_display().lower()}, entered by {result.entered_by}"
+            f"{', confirmed by ' + result.confirmed_by if result.confirmed_by else ''})")
+
+
+@transaction.atomic
+def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
+                  deposit: int = 0, actor: str, entered_by_seat: str | None = None) -> HandResult:
+    """Store a table's result on a set (status *entered*); returns it.
+
+    ``changes``: seat → score change (points), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw",
+    "winners": [...], "discarder": seat, "fans": [...], "hand": optional winning hand}`` from
+    which the rule set's payment rule computes them (with ``hand``, the fan is counted and a
+    difference flagged: :func:`check_fan`). ``entered_by_seat``: the seat of the player entering,
+    if known; that seat's PIN cannot confirm the result.
+
+    Raises ResultError: set not in the session or held by another table now (``set``), unknown
+    seat or non-number (``changes.<seat>``), not zero-sum (``changes``), fan below the minimum
+    or not a number (``fans``), a winning hand that cannot be read (``hand``), an unknown
+    ``entered_by_seat``, or a result already stored for this table and set (``set``, status 409,
+    ``existing`` = that result, named in the message). Nothing is stored on error; of two
+    simultaneous entries exactly one is stored.
+    """
+    _check_set_at_table(table, set_no)
+    cleaned, stored = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit, entered_by_seat=entered_by_seat)
+    try:
+        with transaction.atomic():
+            result = HandResult.objects.create(
+                event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
+                changes=cleaned, outcome=stored, deposit=deposit, entered_by=actor,
+            )
+    except IntegrityError:
+        existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
+        if existing is None:
+            raise
+        fix = "ask the director to correct it" if existing.status == HandResult.Status.CONFIRMED else "check it and confirm it, or dispute it"
+        raise ResultError("set", f"{table} already has {_describe(existing)} for set {set_no}: {fix}",
+                          existing=existing, status=409) from None
+    _revision(result, "enter", actor)
+    return result
+
+
+def seated_player_for_pin(table: Table, pin: str, exclude_seat: str | None = None) -> SeatAssignment | None:
+    """The seat assignment at ``table`` whose player has PIN ``pin`` (other than
+    ``exclude_seat``), or None."""
+    seats = table.seats.select_related("player").filter(player__pin=str(pin).strip())
+    if exclude_seat:
+        seats = seats.exclude(seat=exclude_seat)
+    return seats.order_by("seat").first()
+
+
+def _lock(result: HandResult) -> HandResult:
+    """Lock the result's comparison scope (its group, or its session when the whole field is
+    compared), then the result row, and return the row as stored now.
+
+    Confirm, dispute and correct all take the locks in this order, so two of them on the same set
+    run one after the other: the later one sees the earlier one's result when it rescores the set
+    (otherwise the last two confirmations of a set, each seeing the other uncommitted, would both
+    leave it unscored), and they cannot deadlock.
+    """
+    scope = HandResult.objects.filter(pk=result.pk).values("table__group_id", "table__group__session_id", "event__comparison").get()
+    if scope["event__comparison"] == Event.Comparison.FIELD:
+        list(Session.objects.select_for_update().filter(pk=scope["table__group__session_id"]).values_list("pk", flat=True))
+    else:
+        list(Group.objects.select_for_update().filter(pk=scope["table__group_id"]).values_list("pk", flat=True))
+    return HandResult.objects.select_for_update(of=("self",)).select_related("event", "table__group__session__event").get(pk=result.pk)
+
+
+@transaction.atomic
+def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
+                   revision: int | None = None) -> HandResult:
+    """Confirm an entered result: a seated player's ``pin`` (a seat other than the one that
+    entered it, when that is known) or the director. ``revision``: the revision the confirming
+    player saw; if the result changed since, nothing is confirmed. Then rescores the set.
+
+    Raises ResultError: already confirmed (``status``, 409), disputed and not the director
+    (``status``, 409), changed since ``revision`` (``revision``, 409), a PIN of nobody at the
+    table or of the entering seat (``pin``).
+    """
+    result = _lock(result)
+    if result.status == HandResult.Status.CONFIRMED:
+        raise ResultError("status", f"this result was already confirmed by {result.confirmed_by}", existing=result, status=409)
+    if revision is not None and int(revision) != result.revision:
+        raise ResultError("revision", f"the result changed while you confirmed it: it is now {_describe(result)}; "
+                                      "check the new score changes and confirm again", existing=result, status=409)
+    if not director:
+        if result.status == HandResult.Status.DISPUTED:
+            raise ResultError("status", "this result is disputed: the director confirms or corrects it", existing=result, status=409)
+        entering = result_notes(result)["entered_by_seat"]
+        seat = seated_player_for_pin(result.table, pin or "", exclude_seat=entering)
+        if seat is None:
+            if entering and seated_player_for_pin(result.table, pin or "") is not None:
+                raise ResultError("pin", f"seat {entering} entered this result: a player of another seat confirms it with their PIN")
+            raise ResultError("pin", "that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN")
+        actor = f"{seat.player.name} ({seat.seat})"
+    result.status = HandResult.Status.CONFIRMED
+    result.confirmed_by = actor
+    result.revision += 1
+    result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
+    _revision(result, "confirm", actor)
+    rescore_set(result.event, result.session_number, result.set_no)
+    return result
+
+
+@transaction.atomic
+def dispute_result(result: HandResult, *, actor: str, reason: str) -> HandResult:
+    """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
+    Raises ResultError (``reason``) without a reason."""
+    if not reason.strip():
+        raise ResultError("reason", "say what is disputed")
+    result = _lock(result)
+    result.status = HandResult.Status.DISPUTED
+    result.revision += 1
+    result.save(update_fields=["status", "revision", "updated_at"])
+    _revision(result, "dispute", actor, reason=reason)
+    rescore_set(result.event, result.session_number, result.set_no)
+    return result
+
+
+@transaction.atomic
+def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
+                   outcome: dict | None = None, deposit: int | None = None) -> HandResult:
+    """Change a stored result, keeping the old one in the history.
+
+    The director may always correct (the result stays or becomes confirmed); a scorer may correct
+    an unconfirmed result, or a confirmed one only when the event allows it, and then it needs
+    confirming again. A reason is required once a result is confirmed or disputed. The seat that
+    entered the result stays recorded; a new winning hand is checked again. Raises ResultError
+    (``status`` 403, ``reason``, and the fields of :func:`submit_result`).
+    """
+    result = _lock(result)
+    confirmed = result.status == HandResult.Status.CONFIRMED
+    if confirmed and not director and not result.event.scorer_corrections:
+        raise ResultError("status", "this result is confirmed: only the director can correct it now", status=403)
+    if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
+        raise ResultError("reason", "give the reason for correcting a confirmed or disputed result")
+    deposit = result.deposit if deposit is None else deposit
+    cleaned, stored = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
+                               entered_by_seat=result_notes(result)["entered_by_seat"])
+    previous = result.changes
+    result.changes, result.outcome, result.deposit = cleaned, stored, deposit
+    result.status = HandResult.Status.CONFIRMED if director else HandResult.Status.ENTERED
+    result.confirmed_by = actor if director else ""
+    result.revision += 1
+    result.save()
+    _revision(result, "correct", actor, previous=previous, reason=reason)
+    rescore_set(result.event, result.session_number, result.set_no)
+    return result
+
+
+def _scopes(event: Event, session_number: int) -> list[tuple[Group | None, list[Table]]]:
+    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group"))
+    if event.comparison == Event.Comparison.FIELD:
+        return [(None, tables)]
+    by_group = defaultdict(list)
+    for table in tables:
+        by_group[table.group].append(table)
+    return list(by_group.items())
+
+
+@transaction.atomic
+def rescore_set(event: Event, session_number: int, set_no: int) -> int:
+    """Recompute the converted scores of one set; returns how many were stored.
+
+    A comparison scope (one group, or the whole field) is scored once every table in it has a
+    confirmed result on the set; until then its scores are removed. Team method: a team's
+    score change is the sum of its members' (seed 001); individual method: each player against
+    the average of the same seat. Each stored score records its datum and conversion table.
+    """
+    table_model = event.conversion_table
+    conversion = table_model.as_table()
+    stored = 0
+    for group, tables in _scopes(event, session_number):
+        SetScore.objects.filter(event=event, session_number=session_number, set_no=set_no, group=group).delete()
+        results = list(HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED))
+        if len(results) < len(tables) or not tables:
+            continue
+        seats = SeatAssignment.objects.filter(table__in=tables).select_related("player", "team")
+        seat_of = {(s.table_id, s.seat): s for s in seats}
+        rows = []
+        if event.method == Event.Method.TEAM:
+            totals: dict[int, int] = defaultdict(int)
+            teams = {}
+            for result in results:
+                for seat, change in result.changes.items():
+                    assignment = seat_of[(result.table_id, seat)]
+                    totals[assignment.team_id] += change
+                    teams[assignment.team_id] = assignment.team
+            for team_id, score in team_set_scores(dict(totals), conversion, event.datum_method).items():
+                rows.append(SetScore(event=event, session_number=session_number, set_no=set_no, group=group,
+                                     team=teams[team_id], score_change=totals[team_id], datum=score.datum,
+                                     difference=score.difference, points=score.points, conversion_table=table_model))
+        else:
+            by_seat: dict[str, dict[int, int]] = defaultdict(dict)
+            players = {}
+            for result in results:
+                for seat, change in result.changes.items():
+                    assignment = seat_of[(result.table_id, seat)]
+                    by_seat[seat][assignment.player_id] = change
+                    players[assignment.player_id] = assignment.player
+            flat = {pid: change for seat in by_seat.values() for pid, change in seat.items()}
+            for player_id, score in individual_set_scores(by_seat, conversion, event.datum_method).items():
+                rows.append(SetScore(event=event, session_number=session_number, set_no=set_no, group=group,
+                                     player=players[player_id], score_change=flat[player_id], datum=score.datum,
+                                     difference=score.difference, points=score.points, conversion_table=table_model))
+        SetScore.objects.bulk_create(rows)
+        stored += len(rows)
+    return stored
+
+
+def event_standings(event: Event, session_number: int | None = None) -> list[dict]:
+    """Standings of the event (or of one session): rows ``{"rank", "name", "points", "score_total",
+    "sets_played", "positive_sets", "tied"}`` ordered by the documented tie-break
+    (:func:`scoring.standings.standings`)."""
+    from scoring.standings import ConvertedScore
+
+    scores = event.set_scores.select_related("team", "player")
+    if session_number is not None:
+        scores = scores.filter(session_number=session_number)
+    names = {}
+    per_set = []
+    for s in scores:
+        entrant = s.team if event.method == Event.Method.TEAM else s.player
+        names[entrant.pk] = entrant.name
+        per_set.append((entrant.pk, (s.session_number, s.set_no),
+                        ConvertedScore(difference=s.difference, datum=s.datum, points=s.points), s.score_change))
+    entrants = event.teams.all() if event.method == Event.Method.TEAM else event.players.all()
+    rows = standings(per_set)
+    seen = {row.key for row in rows}
+    out = [
+        {"rank": r.rank, "key": r.key, "name": names[r.key], "points": r.points, "score_total": r.score_total,
+         "sets_played": r.sets_played, "positive_sets": r.positive_sets, "tied": r.tied}
+        for r in rows
+    ]
+    for entrant in entrants:
+        if entrant.pk not in seen:
+            out.append({"rank": None, "key": entrant.pk, "name": entrant.name, "points": 0, "score_total": 0,
+                        "sets_played": 0, "positive_sets": 0, "tied": False})
+    return out

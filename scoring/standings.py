@@ -1,0 +1,234 @@
+"""Datum, converted scores, standings and travellers (seed 001's team and individual methods).
+
+A *comparison* is a set of results that played the same wall set and are scored against each
+other: in the team method, the teams of one group (or of every group that played the same
+walls: the caller passes what to compare); in the individual method, the players who held the
+same seat of the set. Each result's difference from the comparison's *datum* is converted with
+a :class:`~scoring.conversion.ConversionTable`, keeping its sign.
+
+The datum is computed from the results themselves and never assumed to be 0: duplicate MCR
+under MahjongSoft's payments is not zero-sum.
+
+Standalone: no Django import. See docs/scoring.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Mapping, Sequence
+
+from scoring.conversion import ConversionTable
+
+DATUM_METHODS = ("average", "butler")
+BUTLER_MIN_VALUES = 5  # below this, dropping the top and bottom would leave too few results
+
+
+def datum(values: Sequence[float], method: str = "average") -> float:
+    """The datum (points) of one comparison's score changes ``values``.
+
+    ``'average'``: the mean (seed 001). ``'butler'``: with at least 5 values, the mean after
+    dropping one highest and one lowest result, so a single freak result does not move everyone's
+    score (bridge Butler scoring; bridge also rounds the datum to 10, which we do not); with
+    fewer than 5 values, the plain mean. Raises ValueError for no values, a value that is not a
+    finite number, or an unknown method.
+    """
+    values = list(values)
+    if method not in DATUM_METHODS:
+        raise ValueError(f"unknown datum method {method!r}: choose one of {', '.join(DATUM_METHODS)}")
+    if not values:
+        raise ValueError("a datum needs at least one result: enter the set's results first")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"a score change must be a finite number, got {value!r}")
+    if method == "butler" and len(values) >= BUTLER_MIN_VALUES:
+        values.sort()
+        values = values[1:-1]
+    return sum(values) / len(values)
+
+
+@dataclass(frozen=True)
+class ConvertedScore:
+    """One result in its comparison: ``difference`` (points vs the datum), ``datum`` (points) and
+    ``points`` (converted, signed: IMP/MP)."""
+
+    difference: float
+    datum: float
+    points: int
+
+
+def team_set_scores(team_totals: Mapping[Hashable, int], table: ConversionTable,
+                    method: str = "average") -> dict[Hashable, ConvertedScore]:
+    """Seed 001 team method: ``team_totals`` maps each team to its total on one set (the sum of
+    its members' score changes, points); each team's difference from the datum of all those
+    totals is converted with ``table``. Returns ``{team: ConvertedScore}``.
+
+    Raises ValueError as :func:`datum` does.
+    """
+    d = datum(list(team_totals.values()), method)
+    return {team: ConvertedScore(total - d, d, table.convert(total - d)) for team, total in team_totals.items()}
+
+
+def individual_set_scores(seat_results: Mapping[str, Mapping[Hashable, int]], table: ConversionTable,
+                          method: str = "average") -> dict[Hashable, ConvertedScore]:
+    """Seed 001 individual method: ``seat_results`` maps each seat (``'E'``..``'N'``) of one set to
+    ``{player: score change}`` of the players who held that seat; each player is compared with the
+    datum of their seat and the difference converted keeping its sign (seed example: +48, +16,
+    -8, -56 on one seat → datum 0 → each difference converts as is).
+    Returns ``{player: ConvertedScore}``.
+
+    Raises ValueError for a seat that is not a wind letter, a player listed on two seats, or as
+    :func:`datum` does (e.g. a seat with no results).
+    """
+    scores: dict[Hashable, ConvertedScore] = {}
+    convert = table.convert
+    for seat, results in seat_results.items():
+        if seat not in ("E", "S", "W", "N"):
+            raise ValueError(f"seat {seat!r} is not a wind letter: use E, S, W or N")
+        if not results:
+            raise ValueError(f"seat {seat} has no results: enter them or leave the seat out")
+        d = datum(list(results.values()), method)
+        for player, change in results.items():
+            if player in scores:
+                raise ValueError(f"player {player!r} appears on two seats of the set: fix the seating of seat {seat}")
+            difference = change - d
+            scores[player] = ConvertedScore(difference, d, convert(difference))
+    return scores
+
+
+def traveller(set_results: Mapping[Hashable, int], table: ConversionTable, method: str = "average") -> list[dict]:
+    """The traveller of one comparison (one set's teams, or one seat's players): a row per result,
+    in the order of ``set_results``: ``{'key', 'score_change', 'datum', 'difference', 'points'}``
+    (points = converted, signed). Raises ValueError as :func:`datum` does."""
+    scores = team_set_scores(set_results, table, method)
+    return [
+        {"key": key, "score_change": change, "datum": scores[key].datum,
+         "difference": scores[key].difference, "points": scores[key].points}
+        for key, change in set_results.items()
+    ]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of the standings: ``rank`` (1-based, shared when tied), ``key`` (team or player),
+    ``points`` (sum of converted points), ``sets_played``, ``score_total`` (sum of score changes,
+    points), ``positive_sets`` (sets with converted points above 0), ``tied`` (shares its rank)."""
+
+    rank: int
+    key: Hashable
+    points: int
+    sets_played: int
+    score_total: int
+    positive_sets: int
+    tied: bool
+
+
+class _Tally:
+    __slots__ = ("points", "sets", "score", "positive")
+
+    def __init__(self):
+        self.points = self.sets = self.score = self.positive = 0
+
+    def add(self, points: int, score: int, sign: int) -> None:
+        self.points += sign * points
+        self.sets += sign
+        self.score += sign * score
+        self.positive += sign * (points > 0)
+
+
+def _key_order(keys: Iterable[Hashable]) -> dict[Hashable, int]:
+    """A deterministic order of keys: their natural order, or by repr when they do not compare."""
+    keys = list(keys)
+    try:
+        ordered = sorted(keys)
+    except TypeError:
+        ordered = sorted(keys, key=repr)
+    return {key: i for i, key in enumerate(ordered)}
+
+
+def _rank(tallies: Mapping[Hashable, _Tally]) -> list[StandingRow]:
+    order = _key_order(tallies)
+
+    def merit(key):
+        t = tallies[key]
+        return (-t.points, -t.score, -t.positive)
+
+    keys = sorted(tallies, key=lambda k: (merit(k), order[k]))
+    rows = []
+    for i, key in enumerate(keys):
+        t = tallies[key]
+        same_before = i > 0 and merit(keys[i - 1]) == merit(key)
+        same_after = i + 1 < len(keys) and merit(keys[i + 1]) == merit(key)
+        rank = rows[-1].rank if same_before else i + 1
+        rows.append(StandingRow(rank=rank, key=key, points=t.points, sets_played=t.sets, score_total=t.score,
+                                positive_sets=t.positive, tied=same_before or same_after))
+    return rows
+
+
+def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]]) -> list[StandingRow]:
+    """Standings from every result ``(key, set_key, converted, score_change)``.
+
+    Order (the tie-break): more converted points; then a larger score change total; then more
+    sets with positive points; still equal → the same rank (competition ranking 1, 2, 2, 4) with
+    ``tied=True``, listed in the keys' natural order (by repr when keys do not compare).
+    Raises ValueError when a key has two results on the same set.
+    """
+    tallies: dict[Hashable, _Tally] = {}
+    seen: set = set()
+    for key, set_key, converted, change in per_set:
+        size = len(seen)
+        seen.add((key, set_key))
+        if len(seen) == size:
+            raise ValueError(f"{key!r} has two results on set {set_key!r}: keep one")
+        tally = tallies.get(key)
+        if tally is None:
+            tally = tallies[key] = _Tally()
+        points = converted.points
+        tally.points += points
+        tally.sets += 1
+        tally.score += change
+        tally.positive += points > 0
+    return _rank(tallies)
+
+
+class IncrementalStandings:
+    """Standings kept up to date one set at a time; ``rows()`` equals :func:`standings` over the
+    same results.
+
+    Absorbing a set costs the size of that set (plus the sort in ``rows()``), not of the event:
+    used to refresh standings after every confirmed result. Construct with optional
+    ``per_set`` tuples as :func:`standings` takes.
+    """
+
+    def __init__(self, per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]] = ()):
+        self._sets: dict[Hashable, dict[Hashable, tuple[int, int]]] = {}
+        self._tallies: dict[Hashable, _Tally] = {}
+        for key, set_key, converted, change in per_set:
+            self.add(set_key, key, converted, change)
+
+    def add(self, set_key: Hashable, key: Hashable, converted: ConvertedScore, score_change: int) -> None:
+        """Add one result of ``key`` on ``set_key``. Raises ValueError if it already has one there
+        (a changed set changes every datum in it: use :meth:`replace_set`)."""
+        results = self._sets.setdefault(set_key, {})
+        if key in results:
+            raise ValueError(f"{key!r} already has a result on set {set_key!r}: use replace_set to change a set")
+        results[key] = (converted.points, score_change)
+        tally = self._tallies.get(key)
+        if tally is None:
+            tally = self._tallies[key] = _Tally()
+        tally.add(converted.points, score_change, 1)
+
+    def replace_set(self, set_key: Hashable, results: Mapping[Hashable, tuple[ConvertedScore, int]]) -> None:
+        """Replace every result of ``set_key`` by ``results`` (``{key: (converted, score_change)}``);
+        an empty mapping removes the set."""
+        for key, (points, change) in self._sets.pop(set_key, {}).items():
+            tally = self._tallies[key]
+            tally.add(points, change, -1)
+            if not tally.sets:
+                del self._tallies[key]
+        for key, (converted, change) in results.items():
+            self.add(set_key, key, converted, change)
+
+    def rows(self) -> list[StandingRow]:
+        """The current standings, ordered and ranked as :func:`standings` does."""
+        return _rank(self._tallies)

@@ -1,0 +1,45 @@
+"""Pages of the scoring app: public standings and the result entry form."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+
+from scoring.forms import ResultForm
+from scoring.reports import cached_standings
+from scoring.services import ResultError, submit_result
+from tournament.models import Event, EventRole, Table
+from tournament.permissions import is_director, roles, scorer_table_ids
+
+
+def standings(request, slug):
+    """Public standings (no login)."""
+    event = get_object_or_404(Event, slug=slug)
+    session = request.GET.get("session")
+    session = int(session) if session and session.isdigit() else None
+    return render(request, "scoring/standings.html", {
+        "event": event, "rows": cached_standings(event, session), "session": session,
+        "sessions": event.sessions.all(),
+    })
+
+
+def entry(request, slug):
+    """Result entry for one table and hand: the director and event scorers for any table, a table's
+    scorer for the tables this browser logged into. Calls :func:`scoring.services.submit_result`."""
+    event = get_object_or_404(Event, slug=slug)
+    if is_director(request.user, event) or EventRole.Role.SCORER in roles(request.user, event):
+        tables = Table.objects.filter(group__session__event=event)
+    else:
+        tables = Table.objects.filter(group__session__event=event, pk__in=scorer_table_ids(request))
+        if not tables.exists():
+            raise PermissionDenied("log in as the director or with your table's code")
+    form = ResultForm(request.POST or None, event=event, tables=tables)
+    if request.method == "POST" and form.is_valid():
+        actor = request.user.get_username() if request.user.is_authenticated else f"table {form.cleaned_data['table'].number}"
+        try:
+            result = submit_result(form.cleaned_data["table"], form.cleaned_data["set_no"], changes=form.changes(), actor=actor)
+        except ResultError as exc:
+            form.add_result_error(exc)
+        else:
+            messages.success(request, f"Saved: {result.table}, set {result.set_no}: {result.changes}")
+            return redirect("entry", slug=slug)
+    return render(request, "scoring/entry.html", {"event": event, "form": form})

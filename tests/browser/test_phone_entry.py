@@ -1,0 +1,194 @@
+"""Result entry at the table on a phone (Debian's Chromium, 390×844): the scorer logs in with the
+table's code, enters a hand by its outcome, a second player confirms it with their PIN (the
+entering seat's PIN is refused), and the director sees it on the live page and in the standings.
+A second phone logged in with the same code sees an entry appear without reloading and confirms
+it, while the director's live grid follows without reloading.
+
+The tests run on their own event ("Phone Cup", built and removed by this module) on the package's
+live server, so the shared demo event keeps the state the other browser tests expect. Its other
+tables of the first group have already reached and confirmed the set the phone enters, so that
+set becomes complete — and scored — when the phone's result is confirmed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+
+@dataclass(frozen=True)
+class Cup:
+    """Plain values of the module's event (no ORM in the browser steps)."""
+
+    slug: str
+    table_id: int
+    table_number: int
+    code: str
+    sets: tuple[int, ...]
+    names: dict
+    pins: dict
+    group_teams: tuple[str, ...]
+    entrants: int
+
+
+@pytest.fixture(scope="module")
+def cup(demo_site, browser, django_db_blocker):
+    from django.contrib.auth import get_user_model
+
+    from scoring.services import confirm_result, submit_result
+    from tournament.demo import ROSTER
+    from tournament.models import Event, EventRole
+    from tournament.services import create_event, import_roster, seat_session, table_schedule
+
+    with django_db_blocker.unblock():
+        event = create_event(name="Phone Cup", slug="phone-cup", sessions=1)
+        import_roster(event, ROSTER.read_text(encoding="utf-8"))
+        seat_session(event, 1)
+        director = get_user_model().objects.get(username=demo_site.director)
+        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+        group = event.sessions.get(number=1).groups.order_by("number").first()
+        tables = list(group.tables.select_related("group__session__event").order_by("position"))
+        table = tables[0]
+        first_block = table_schedule(table)[0][1]
+        target = first_block[0]
+        for other in tables[1:]:
+            for _, sets in table_schedule(other):
+                for set_no in sets:
+                    result = submit_result(other, set_no, changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="setup")
+                    confirm_result(result, actor="setup", director=True)
+                if target in sets:
+                    break
+        seats = {s.seat: s for s in table.seats.select_related("player")}
+        values = Cup(
+            slug=event.slug, table_id=table.pk, table_number=table.number, code=table.login_code, sets=tuple(first_block),
+            names={seat: s.player.name for seat, s in seats.items()}, pins={seat: s.player.pin for seat, s in seats.items()},
+            group_teams=tuple(sorted({s.team.name for t in tables for s in t.seats.select_related("team")})),
+            entrants=event.teams.count(),
+        )
+    yield values
+    with django_db_blocker.unblock():
+        Event.objects.filter(pk=event.pk).delete()
+
+
+def phone(browser):
+    """A new phone-sized browser context (own cookies: a separate device) and its page."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
+    return context, context.new_page()
+
+
+def log_in_with_the_table_code(page, demo_site, cup):
+    page.goto(demo_site.page("/entry/login/"))
+    page.fill("#code", cup.code.lower())
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
+    assert page.url == demo_site.page(f"/e/{cup.slug}/table/{cup.table_id}/")
+
+
+def confirm_with_pin(page, pin):
+    card = page.locator("#pending form").first
+    card.locator("input[name=pin]").fill(pin)
+    with page.expect_navigation():
+        card.get_by_role("button", name="Confirm").click()
+
+
+def standings_rows(page):
+    rows = page.locator("#standings tbody tr")
+    return [[cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]
+
+
+def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it(browser, demo_site, cup, director_page):
+    set_no = cup.sets[0]
+    director_page.goto(demo_site.page(f"/e/{cup.slug}/standings/"))
+    before = standings_rows(director_page)
+    assert len(before) == cup.entrants and all(row[4] == "0" for row in before), "no set is complete before the phone's entry"
+
+    context, page = phone(browser)
+    log_in_with_the_table_code(page, demo_site, cup)
+    players = page.get_by_role("table", name="Players at this table")
+    for name in cup.names.values():
+        expect(players).to_contain_text(name)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+    page.select_option("#set_no", str(set_no))
+    page.check("input[name=mode][value=outcome]")
+    page.select_option("#kind", "discard")
+    page.select_option("#winner", "E")
+    page.select_option("#discarder", "S")
+    page.fill("#fan", "10")
+    page.select_option("#entered_by_seat", "E")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+
+    card = page.locator("#pending form")
+    expect(card).to_have_count(1)
+    expect(card).to_contain_text(f"Set {set_no} waits for confirmation")
+    expect(card).to_contain_text("E 34, S -18, W -8, N -8")
+
+    confirm_with_pin(page, cup.pins["E"])
+    expect(page.locator(".messages")).to_contain_text("seat E entered this result")
+    expect(page.locator("#pending form")).to_have_count(1)
+
+    confirm_with_pin(page, cup.pins["S"])
+    expect(page.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
+    expect(page.locator("#pending form")).to_have_count(0)
+    context.close()
+
+    director_page.goto(demo_site.page(f"/e/{cup.slug}/director/live/"))
+    cell = director_page.locator(f"#live tr[data-table='{cup.table_number}'] td[data-set='{set_no}']")
+    expect(cell).to_have_class(re.compile(r"\bstatus-confirmed\b"))
+
+    director_page.goto(demo_site.page(f"/e/{cup.slug}/standings/"))
+    after = standings_rows(director_page)
+    played = sorted(row[1] for row in after if row[4] == "1")
+    assert played == list(cup.group_teams), "the set's four teams are scored once every table confirmed it"
+    from scoring.services import event_standings
+    from tournament.models import Event
+
+    expected = event_standings(Event.objects.get(slug=cup.slug))
+    assert [(row[1], row[2], row[3]) for row in after] == [(r["name"], str(r["points"]), str(r["score_total"])) for r in expected]
+
+
+def test_a_second_phone_sees_the_entry_without_reloading_and_the_live_grid_follows(browser, demo_site, cup, director_page):
+    set_no = cup.sets[1]
+    director_page.goto(demo_site.page(f"/e/{cup.slug}/director/live/"))
+    director_page.evaluate("() => { window.notReloaded = true; }")
+    row = director_page.locator(f"#live tr[data-table='{cup.table_number}']")
+    expect(row).to_have_class(re.compile(r"\blate\b"))  # the group's other tables are blocks ahead
+    cell = row.locator(f"td[data-set='{set_no}']")
+    expect(cell).to_have_class(re.compile(r"\bstatus-missing\b"))
+
+    first_context, first = phone(browser)
+    second_context, second = phone(browser)
+    log_in_with_the_table_code(first, demo_site, cup)
+    log_in_with_the_table_code(second, demo_site, cup)
+    second.evaluate("() => { window.notReloaded = true; }")
+    expect(second.locator("#pending form")).to_have_count(0)
+
+    first.select_option("#set_no", str(set_no))
+    first.check("input[name=mode][value=changes]")
+    for seat, change in {"E": "-8", "S": "-8", "W": "24", "N": "-8"}.items():
+        first.fill(f"#seat_{seat}", change)
+    first.select_option("#entered_by_seat", "W")
+    with first.expect_navigation():
+        first.get_by_role("button", name="Save").click()
+    expect(first.locator("#pending form")).to_have_count(1)
+
+    expect(second.locator("#pending form")).to_have_count(1, timeout=15_000)
+    expect(second.locator("#pending form")).to_contain_text("W 24")
+    assert second.evaluate("() => window.notReloaded") is True
+    expect(cell).to_have_class(re.compile(r"\bstatus-entered\b"), timeout=15_000)
+
+    confirm_with_pin(second, cup.pins["N"])
+    expect(second.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
+
+    expect(cell).to_have_class(re.compile(r"\bstatus-confirmed\b"), timeout=15_000)
+    assert director_page.evaluate("() => window.notReloaded") is True
+    first_context.close()
+    second_context.close()

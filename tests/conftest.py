@@ -1,0 +1,60 @@
+"""Shared fixtures. Celery runs eagerly in tests unless a test is marked ``services`` and a real
+worker was started for the run (``DMJ_REAL_WORKER=1``, as .ci/run does)."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# Property tests check invariants, not speed: no per-example deadline on a shared, busy machine.
+hypothesis_settings.register_profile("dmj", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("dmj")
+
+
+def pytest_configure(config):
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request, tmp_path):
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield  # pure-module run (-p no:django): nothing to configure
+        return
+    from tournament.celery import app
+
+    settings = request.getfixturevalue("settings")
+
+    real = request.node.get_closest_marker("services") is not None
+    if real and not os.environ.get("DMJ_REAL_WORKER"):
+        pytest.skip("needs a real Celery worker and broker: .ci/run starts them (DMJ_REAL_WORKER=1)")
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = not real
+    app.conf.task_eager_propagates = True
+    # Users made by fixtures need no slow password hashing in tests.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    if not real:
+        settings.MEDIA_ROOT = str(tmp_path / "media")
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def director(db, django_user_model):
+    return django_user_model.objects.create_user("director", password="pw-director-1")
+
+
+@pytest.fixture
+def team_event(db, director):
+    """A seated 16-team MCR duplicate event with session 1's walls, the director holding the role."""
+    from tournament.demo import ROSTER
+    from tournament.models import EventRole
+    from tournament.services import create_event, import_roster, seat_session
+    from walls.services import generate_walls
+
+    event = create_event(name="Test Cup", slug="test-cup", sessions=5)
+    import_roster(event, ROSTER.read_text(encoding="utf-8"))
+    seat_session(event, 1)
+    generate_walls(event, 1)
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    return event

@@ -1,0 +1,113 @@
+"""Issue 9: backups. ``export_event`` / ``import_event`` round-trip a played event without loss,
+a corrected result keeps its whole history, and the walls of the restored event re-derive from
+the revealed seed with the standalone verifier."""
+
+import json
+import random
+
+import pytest
+from django.core.management import call_command
+
+from scoring.models import HandResult
+from scoring.services import correct_result, event_standings
+from tournament.demo import play_session
+from tournament.exchange import export_event
+from tournament.models import Event
+from walls.verify import main as verify_main
+from walls.verify import verify_export
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """A 16-team event with session 1 fully played and confirmed, then one result corrected by the
+    director; built once for the module and rolled back at its end."""
+    from django.db import transaction
+
+    from tournament.demo import ROSTER
+    from tournament.services import create_event, import_roster, seat_session
+    from walls.services import generate_walls
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        event = create_event(name="Backup Cup", slug="backup-cup", sessions=2)
+        import_roster(event, ROSTER.read_text(encoding="utf-8"))
+        seat_session(event, 1)
+        generate_walls(event, 1)
+        play_session(event, 1, random.Random(9))
+        result = HandResult.objects.filter(event=event).order_by("table__number", "set_no").first()
+        old = dict(result.changes)
+        seats = list(old)
+        new = {seat: 0 for seat in seats}
+        new[seats[0]], new[seats[1]] = 8, -8
+        correct_result(result, actor="director", reason="fan miscounted at the table", director=True, changes=new)
+        yield event, result.pk, old, new
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def played(built):
+    event, result_pk, old, new = built
+    return Event.objects.get(pk=event.pk), result_pk, old, new
+
+
+def _backup_and_restore(event, path):
+    call_command("export_event", event.slug, output=str(path), include_secret=True)
+    before = json.loads(path.read_text(encoding="utf-8"))
+    Event.objects.filter(pk=event.pk).delete()
+    assert not HandResult.objects.exists()
+    call_command("import_event", str(path))
+    return before, Event.objects.get(slug=before["event"]["slug"])
+
+
+def test_a_played_event_with_a_correction_round_trips_without_loss(played, tmp_path):
+    event, _, _, _ = played
+    standings = event_standings(event)
+    before, restored = _backup_and_restore(event, tmp_path / "backup.json")
+    after = export_event(restored, include_secret=True)
+    before.pop("exported_at"), after.pop("exported_at")
+    assert after == before
+    assert len(before["results"]) == 16 * 16
+    assert [{k: v for k, v in row.items() if k != "key"} for row in event_standings(restored)] == \
+           [{k: v for k, v in row.items() if k != "key"} for row in standings]
+
+
+def test_the_corrected_result_keeps_its_history_after_a_restore(played, tmp_path):
+    event, result_pk, old, new = played
+    original = HandResult.objects.get(pk=result_pk)
+    table_number, set_no = original.table.number, original.set_no
+    _, restored = _backup_and_restore(event, tmp_path / "backup.json")
+    result = HandResult.objects.get(event=restored, table__number=table_number, set_no=set_no)
+    assert result.changes == new
+    assert result.status == HandResult.Status.CONFIRMED
+    history = list(result.revisions.order_by("revision").values("action", "changes", "previous", "reason", "actor"))
+    assert [h["action"] for h in history] == ["enter", "confirm", "correct"]
+    assert history[0]["changes"] == old
+    assert history[-1] == {"action": "correct", "changes": new, "previous": old,
+                           "reason": "fan miscounted at the table", "actor": "director"}
+
+
+def test_the_restored_walls_re_derive_from_the_seed(played, tmp_path):
+    event, _, _, _ = played
+    seed = event.master_seed
+    _, restored = _backup_and_restore(event, tmp_path / "backup.json")
+    exported = export_event(restored, include_secret=True)
+    report = verify_export(exported, seed)
+    assert report.ok and report.commitment_ok
+    assert report.checked == 16
+    path = tmp_path / "restored.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    assert verify_main([str(path), "--seed", seed]) == 0
+
+
+def test_a_backup_whose_wall_was_altered_fails_verification(played, tmp_path):
+    event, _, _, _ = played
+    seed = event.master_seed
+    exported = export_event(event, include_secret=True)
+    piles = exported["walls"]["sets"][0]["piles"]
+    first, second = list(piles)[:2]
+    other = next(i for i, tile in enumerate(piles[second]) if tile != piles[first][0])
+    piles[first][0], piles[second][other] = piles[second][other], piles[first][0]
+    report = verify_export(exported, seed)
+    assert not report.ok
+    assert {(m.pile, m.set_no) for m in report.mismatches} == {(first, 1), (second, 1)}

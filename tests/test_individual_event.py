@@ -1,0 +1,66 @@
+"""Seed 001's individual method end to end: for each set and seat, the average of the players
+who held that seat is the datum; each player's difference is converted keeping its sign. The
+test recomputes every converted score from the export's raw data."""
+
+import random
+from collections import defaultdict
+
+import pytest
+
+from tournament.demo import play_session
+from tournament.exchange import export_event
+from tournament.models import Event
+from tournament.services import create_event, import_roster, seat_session
+from walls.services import generate_walls
+
+pytestmark = pytest.mark.django_db
+
+
+def convert(rows, difference):
+    """The conversion table applied from its rows: the last row whose ``from`` is at most
+    |difference| (docs/scoring.md), with the sign of the difference."""
+    magnitude = abs(difference)
+    points = max((r for r in rows if r["from"] <= magnitude), key=lambda r: r["from"])["points"]
+    return points if difference >= 0 else -points
+
+
+@pytest.mark.parametrize("datum_method", ["average", "butler"])
+def test_individual_scores_compare_each_player_with_the_same_seat(datum_method):
+    event = create_event(name="Solo", slug="solo", method=Event.Method.INDIVIDUAL, conversion="mcr-mp",
+                         datum_method=datum_method)
+    import_roster(event, "player\n" + "".join(f"Player {p}\n" for p in range(1, 33)))
+    seat_session(event, 1)
+    generate_walls(event, 1)
+    play_session(event, 1, random.Random(7))
+    data = export_event(event)
+    rows = next(t for t in data["conversion_tables"] if t["current"])["rows"]
+    seat_of = {}
+    group_of = {}
+    for group in data["sessions"][0]["groups"]:
+        for table in group["tables"]:
+            for seat, player in table["seats"].items():
+                seat_of[(table["number"], seat)] = player
+                group_of[table["number"]] = group["number"]
+    by_set_seat = defaultdict(dict)
+    for r in data["results"]:
+        for seat, change in r["changes"].items():
+            by_set_seat[(r["set"], group_of[r["table"]], seat)][seat_of[(r["table"], seat)]] = change
+    assert len(data["scores"]) == 32 * 16
+    checked = 0
+    for score in data["scores"]:
+        key = next(k for k, players in by_set_seat.items()
+                   if k[0] == score["set"] and k[1] == score["group"] and score["player"] in players)
+        changes = by_set_seat[key]
+        # 4 players per seat: Butler needs 5 or more, so both methods are the plain average here
+        datum = sum(changes.values()) / len(changes)
+        assert score["score_change"] == changes[score["player"]]
+        assert score["datum"] == pytest.approx(datum)
+        assert score["points"] == convert(rows, changes[score["player"]] - datum)
+        checked += 1
+    assert checked == 512
+    ranked = [row for row in data["standings"] if row["rank"] is not None]
+    assert len(ranked) == 32
+    totals = defaultdict(int)
+    for score in data["scores"]:
+        totals[score["player"]] += score["points"]
+    assert sorted((row["points"] for row in ranked), reverse=True) == sorted(totals.values(), reverse=True)

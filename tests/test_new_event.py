@@ -1,0 +1,82 @@
+"""A director creates an event from the site: preset or custom rule set, roster upload; bad input
+is shown on its field and nothing is stored."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tournament.models import Event, EventRole
+from walls.tiles import TileError, parse_counts
+
+pytestmark = pytest.mark.django_db
+
+BASE = {
+    "name": "Spring Cup", "slug": "spring", "ruleset": "mcr-duplicate", "method": "team", "conversion": "wbf-imp",
+    "sessions": 2, "datum_method": "average", "comparison": "group", "entrant_policy": "as-is",
+}
+
+
+@pytest.fixture
+def organiser(client, django_user_model):
+    user = django_user_model.objects.create_user("org", password="pw-org-1", is_staff=True)
+    client.force_login(user)
+    return user
+
+
+def roster_file(text):
+    return SimpleUploadedFile("roster.csv", text.encode(), content_type="text/csv")
+
+
+def test_organiser_creates_an_event_with_its_roster_and_becomes_director(client, organiser):
+    roster = "team,player\n" + "".join(f"T{t},P{t}{m}\n" for t in range(4) for m in range(4))
+    response = client.post(reverse("new-event"), {**BASE, "roster": roster_file(roster)})
+    assert response.status_code == 302
+    event = Event.objects.get(slug="spring")
+    assert event.players.count() == 16 and event.teams.count() == 4
+    assert EventRole.objects.filter(event=event, user=organiser, role="director").exists()
+
+
+def test_a_bad_roster_stores_no_event(client, organiser):
+    response = client.post(reverse("new-event"), {**BASE, "roster": roster_file("team,player\nT1,A\nT1,B\n")})
+    assert response.status_code == 200
+    assert "every team needs exactly 4" in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_custom_rule_set_that_cannot_fill_its_layout_names_the_shortfall(client, organiser):
+    response = client.post(reverse("new-event"), {
+        **BASE, "ruleset": "custom", "custom_name": "Short", "custom_seats": "E S W N",
+        "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4", "custom_layout": "per_seat",
+        "custom_hand_sizes": "13 13 13 13", "custom_draw_sizes": "22 22 22 22", "custom_dead_wall": 0,
+        "custom_rounds": 4, "custom_starting_points": 0, "custom_zero_sum": "on", "custom_payment_rule": "mcr",
+    })
+    assert response.status_code == 200
+    errors = response.context["form"].errors["custom_tiles"][0]
+    assert "140" in errors and "136" in errors
+    assert not Event.objects.exists()
+
+
+def test_custom_rule_set_is_frozen_into_the_event(client, organiser):
+    response = client.post(reverse("new-event"), {
+        **BASE, "ruleset": "custom", "custom_name": "Flowers per seat", "custom_seats": "E S W N",
+        "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4 1f-8f:1", "custom_layout": "per_seat",
+        "custom_hand_sizes": "13 13 13 13", "custom_draw_sizes": "23 23 23 23", "custom_dead_wall": 0,
+        "custom_rounds": 4, "custom_starting_points": 0, "custom_zero_sum": "on", "custom_payment_rule": "typed",
+    })
+    assert response.status_code == 302, response.context["form"].errors
+    ruleset = Event.objects.get(slug="spring").get_ruleset()
+    assert ruleset.tile_count == 144 and ruleset.name == "Flowers per seat"
+
+
+def test_players_cannot_create_events(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("p", password="pw-p-1"))
+    assert client.post(reverse("new-event"), BASE).status_code == 403
+    assert not Event.objects.exists()
+
+
+def test_tile_counts_parse_ranges_and_refuse_bad_items():
+    assert parse_counts("1z-3z:2, 0p:1") == (("0p", 1), ("1z", 2), ("2z", 2), ("3z", 2))
+    assert dict(parse_counts("1m-9m:4"))["5m"] == 4
+    for bad, word in (("1m-9p:4", "one suit"), ("9x:4", "not a tile"), ("1m:0", "at least 1"), ("1m:4 1m:4", "twice")):
+        with pytest.raises(TileError, match=word):
+            parse_counts(bad)

@@ -1,0 +1,255 @@
+"""The phone-first table pages: login by table code, entry by outcome, confirmation by a second
+seat (same phone or a second device), the result's history, the QR scan route, and the
+director's live grid data."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from scoring.models import HandResult
+from scoring.services import confirm_result, correct_result, dispute_result, submit_result
+from tournament.models import Table
+from tournament.services import table_schedule
+from walls.setcode import SetId
+
+pytestmark = pytest.mark.django_db
+
+ZERO = {"E": 0, "S": 0, "W": 0, "N": 0}
+
+
+@pytest.fixture
+def table(team_event):
+    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
+
+
+@pytest.fixture
+def scorer(client, table):
+    """A browser logged in with the table's code."""
+    response = client.get(reverse("table-login-code", args=[table.login_code]))
+    assert response.status_code == 302
+    return client
+
+
+def table_url(table):
+    return reverse("table", args=[table.group.session.event.slug, table.pk])
+
+
+def pin(table, seat):
+    return table.seats.get(seat=seat).player.pin
+
+
+def enter_by_outcome(client, table, **extra):
+    data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "outcome", "kind": "discard", "winner": "E",
+            "discarder": "S", "fan": "10", **extra}
+    return client.post(table_url(table), data)
+
+
+def test_table_code_opens_the_tables_page(client, table):
+    response = client.get(reverse("table-login-code", args=[table.login_code.lower()]))
+    assert response["Location"] == table_url(table)
+    page = client.get(table_url(table)).content.decode()
+    for seat in table.seats.select_related("player"):
+        assert seat.player.name in page
+
+
+def test_an_unknown_table_code_is_refused_with_a_message(client):
+    response = client.post(reverse("table-login"), {"code": "NOPE1234"})
+    assert response.status_code == 400
+    assert "No table has the code NOPE1234" in response.content.decode()
+
+
+def test_table_login_does_not_redirect_off_site(client, table):
+    response = client.get(reverse("table-login-code", args=[table.login_code]) + "?" + urlencode({"next": "https://evil.example/"}))
+    assert response["Location"] == table_url(table)
+
+
+def test_the_table_page_without_the_code_sends_to_the_login(client, table):
+    response = client.get(table_url(table))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table-login") + "?" + urlencode({"next": table_url(table)})
+
+
+def test_table_page_queries_do_not_grow_with_the_results(scorer, table):
+    url = table_url(table)
+    with CaptureQueriesContext(connection) as empty:
+        assert scorer.get(url).status_code == 200
+    sets = table_schedule(table)[0][1]
+    for set_no in sets[:3]:
+        result = submit_result(table, set_no, changes=ZERO, actor="t", entered_by_seat="E")
+        if set_no != sets[0]:
+            confirm_result(result, actor="d", director=True)
+    with CaptureQueriesContext(connection) as busy:
+        assert scorer.get(url).status_code == 200
+    assert len(busy) == len(empty)
+
+
+def test_entry_by_outcome_stores_the_paid_changes_and_asks_for_confirmation(scorer, table):
+    response = enter_by_outcome(scorer, table, entered_by_seat="E")
+    result = HandResult.objects.get()
+    assert response["Location"] == f"{table_url(table)}?confirm={result.pk}#confirm-{result.pk}"
+    assert result.changes == {"E": 34, "S": -18, "W": -8, "N": -8}
+    assert result.outcome["entered_by_seat"] == "E" and result.entered_by == f"scorer {table}"
+    page = scorer.get(response["Location"]).content.decode()
+    assert f'id="confirm-{result.pk}"' in page and "Entered by seat E" in page
+    assert f'name="revision" value="{result.revision}"' in page
+
+
+def test_the_entering_seats_pin_is_refused_and_another_seats_pin_confirms(scorer, table):
+    enter_by_outcome(scorer, table, entered_by_seat="E")
+    result = HandResult.objects.get()
+    url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
+    refused = scorer.post(url, {"pin": pin(table, "E"), "revision": result.revision}, follow=True)
+    assert "seat E entered this result" in refused.content.decode()
+    assert HandResult.objects.get().status == "entered"
+    confirmed = scorer.post(url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
+    assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
+    result.refresh_from_db()
+    assert result.status == "confirmed" and result.confirmed_by.endswith("(W)")
+
+
+def test_a_second_device_with_the_same_code_sees_the_pending_result_and_confirms_it(scorer, table):
+    enter_by_outcome(scorer, table, entered_by_seat="N")
+    result = HandResult.objects.get()
+    second = Client()
+    second.get(reverse("table-login-code", args=[table.login_code]))
+    page = second.get(table_url(table)).content.decode()
+    assert f'id="confirm-{result.pk}"' in page
+    second.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]),
+                {"pin": pin(table, "S"), "revision": result.revision})
+    result.refresh_from_db()
+    assert result.status == "confirmed" and result.confirmed_by.endswith("(S)")
+
+
+def test_a_confirmation_of_a_result_changed_meanwhile_is_refused(scorer, table):
+    enter_by_outcome(scorer, table)
+    result = HandResult.objects.get()
+    seen = result.revision
+    correct_result(result, actor="scorer", reason="", director=False, changes={"E": 48, "S": -16, "W": -16, "N": -16})
+    response = scorer.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]),
+                           {"pin": pin(table, "S"), "revision": seen}, follow=True)
+    assert "the result changed while you confirmed it" in response.content.decode()
+    assert HandResult.objects.get().status == "entered"
+
+
+def test_the_director_confirms_on_the_table_page_without_a_pin(client, director, table):
+    result = submit_result(table, table_schedule(table)[0][1][0], changes=ZERO, actor="t")
+    client.force_login(director)
+    assert "Confirm as director" in client.get(table_url(table)).content.decode()
+    client.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]), {})
+    result.refresh_from_db()
+    assert result.status == "confirmed" and result.confirmed_by == director.username
+
+
+def test_result_page_shows_the_history_and_takes_a_dispute(scorer, table):
+    enter_by_outcome(scorer, table)
+    result = HandResult.objects.get()
+    url = reverse("result", args=[table.group.session.event.slug, result.pk])
+    refused = scorer.post(url, {"action": "dispute", "reason": ""})
+    assert refused.status_code == 400 and 'data-field="reason"' in refused.content.decode()
+    scorer.post(url, {"action": "dispute", "reason": "S says W discarded"})
+    page = scorer.get(url).content.decode()
+    assert "S says W discarded" in page and "dispute" in page
+    assert HandResult.objects.get().status == "disputed"
+
+
+def test_director_corrects_on_the_result_page_and_the_history_keeps_before_and_after(client, director, table):
+    result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
+    confirm_result(result, actor="d", director=True)
+    client.force_login(director)
+    url = reverse("result", args=[table.group.session.event.slug, result.pk])
+    client.post(url, {"action": "correct", "reason": "E had 16 fan", "seat_E": "72", "seat_S": "-24", "seat_W": "-24", "seat_N": "-24"})
+    result.refresh_from_db()
+    assert result.changes == {"E": 72, "S": -24, "W": -24, "N": -24} and result.status == "confirmed"
+    rows = list(result.revisions.values_list("action", "previous", "reason"))
+    assert rows[-1] == ("correct", {"E": 24, "S": -8, "W": -8, "N": -8}, "E had 16 fan")
+
+
+def test_scanning_a_set_label_opens_the_table_page_on_that_set(scorer, team_event, table):
+    set_no = table_schedule(table)[0][1][2]
+    payload = SetId(team_event.slug, 1, set_no).payload
+    response = scorer.get(reverse("scan", args=[payload]))
+    assert response["Location"] == f"{table_url(table)}?set={set_no}"
+    page = scorer.get(response["Location"]).content.decode()
+    assert f'<option value="{set_no}" selected>' in page
+
+
+def test_scanning_before_the_table_login_asks_for_the_code_first(client, team_event):
+    payload = SetId(team_event.slug, 1, 1).payload
+    response = client.get(reverse("scan", args=[payload]))
+    assert response["Location"].startswith(reverse("table-login") + "?next=")
+
+
+def test_a_mistyped_set_label_is_refused(client, team_event):
+    response = client.get(reverse("scan", args=[f"DMJ1|{team_event.slug}|1|7|0"]))
+    assert response.status_code == 400 and "check digit" in response.content.decode()
+
+
+# The director's live grid.
+
+def test_live_json_reports_each_cells_state_the_counts_and_late_tables(client, director, team_event, table):
+    group_tables = list(table.group.tables.order_by("number"))
+    sets = table_schedule(table)[0][1]
+    confirmed = confirm_result(submit_result(table, sets[0], changes=ZERO, actor="t"), actor="d", director=True)
+    entered = submit_result(table, sets[1], changes=ZERO, actor="t")
+    disputed = dispute_result(submit_result(table, sets[2], changes=ZERO, actor="t"), actor="W", reason="check")
+    fourth = submit_result(table, sets[3], changes=ZERO, actor="t")
+    client.force_login(director)
+
+    state = client.get(reverse("live-json", args=[team_event.slug])).json()
+
+    row = next(r for r in state["rows"] if r["table"] == table.number)
+    cells = {c["set"]: c for c in row["cells"]}
+    assert cells[sets[0]] == {"set": sets[0], "status": "confirmed", "id": confirmed.pk, "flags": []}
+    assert cells[sets[1]]["status"] == "entered" and cells[sets[1]]["id"] == entered.pk
+    assert cells[sets[2]]["status"] == "disputed" and cells[sets[2]]["id"] == disputed.pk
+    assert cells[sets[3]]["id"] == fourth.pk
+    other_sets = [s for s in range(1, 17) if s not in sets]
+    assert all(cells[s] == {"set": s, "status": "missing", "id": None, "flags": []} for s in other_sets)
+    assert state["counts"] == {"entered": 2, "confirmed": 1, "disputed": 1, "missing": 16 * 16 - 4, "flagged": 0}
+    # One block (4 sets) ahead of the rest of its group: the group's other tables are late.
+    assert state["late"] == [t.number for t in group_tables if t != table]
+    assert row["late"] is False and row["done"] == 4 and row["group"] == table.group.number
+
+
+def test_live_json_shows_the_fan_check_flag(client, director, team_event, table):
+    pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    result = submit_result(table, 1, outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [26],
+                                              "hand": "123456789m 11z 22z +1z"}, actor="t")
+    client.force_login(director)
+    state = client.get(reverse("live-json", args=[team_event.slug])).json()
+    cell = next(r for r in state["rows"] if r["table"] == table.number)["cells"][0]
+    assert cell["id"] == result.pk and cell["flags"] == [result.outcome["flags"][0]["message"]]
+    assert state["counts"]["flagged"] == 1
+    live = client.get(reverse("live", args=[team_event.slug])).content.decode()
+    assert "flagged" in live and "the hand counts 28" in live
+    page = client.get(reverse("result", args=[team_event.slug, result.pk])).content.decode()
+    assert "fan entered 26, the hand counts 28" in page
+
+
+def test_table_page_flags_a_fan_that_differs_from_the_hand(scorer, table):
+    pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    response = enter_by_outcome(scorer, table, fan="26", hand="123456789m 11z 22z +1z")
+    page = scorer.get(response["Location"]).content.decode()
+    assert "fan entered 26, the hand counts 28" in page
+
+
+def test_the_live_page_and_its_data_are_for_the_director_only(scorer, team_event):
+    assert scorer.get(reverse("live", args=[team_event.slug])).status_code == 403
+    assert scorer.get(reverse("live-json", args=[team_event.slug])).status_code == 403
+
+
+def test_a_seated_player_reads_the_result_page_but_cannot_change_it(client, django_user_model, table):
+    result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
+    seat = table.seats.select_related("player").get(seat="N")
+    seat.player.user = django_user_model.objects.create_user("north", password="pw-north-1")
+    seat.player.save(update_fields=["user"])
+    client.force_login(seat.player.user)
+    url = reverse("result", args=[table.group.session.event.slug, result.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and 'id="history"' in page.content.decode()
+    assert 'name="reason"' not in page.content.decode()
+    assert client.post(url, {"action": "dispute", "reason": "no"}).status_code == 403
+    assert HandResult.objects.get().status == "entered"

@@ -1,0 +1,27 @@
+"""REST API for events (public fields only: the master seed appears once revealed)."""
+
+from rest_framework import serializers, viewsets
+from rest_framework.permissions import AllowAny
+
+from tournament.models import Event
+
+
+class EventSerializer(serializers.ModelSerializer):
+    master_seed = serializers.SerializerMethodField(help_text="The master seed, once revealed after the event.")
+
+    class Meta:
+        model = Event
+        fields = ["slug", "name", "uid", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned",
+                  "commitment", "public_value_source", "public_value", "seed_revealed", "master_seed"]
+
+    def get_master_seed(self, obj) -> str | None:
+        return obj.master_seed if obj.seed_revealed else None
+
+
+class EventViewSet(viewsets.ReadOnlyModelViewSet):
+    """Events, public information."""
+
+    queryset = Event.objects.all()
+    serializer_class = EventSerializer
+    permission_classes = [AllowAny]
+    lookup_field = "slug"

@@ -1,0 +1,192 @@
+"""The event export format ``dmj-event/1`` (docs/export.md): backup, interchange and the input of
+the standalone wall verifier. :func:`export_event` and :func:`import_event` round-trip an event
+without loss.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import ConversionTable, HandResult, ResultRevision, SetScore
+from scoring.services import event_standings
+from tournament.models import Event, Group, Player, Room, SeatAssignment, Session, Table, Team
+from walls.models import WallSet
+
+FORMAT = "dmj-event/1"
+EVENT_FIELDS = [
+    "uid", "slug", "name", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned", "entrant_policy", "grouping_plan",
+    "commitment", "public_value_source", "public_value", "seed_revealed", "base_url", "scorer_corrections",
+]
+
+
+class ExchangeError(ValueError):
+    """An export file that cannot be imported; the message names the field and the fix."""
+
+
+def export_event(event: Event, *, include_secret: bool = False) -> dict:
+    """The whole event as a JSON-safe dict (docs/export.md).
+
+    The master seed is included only once revealed or with ``include_secret`` (a full backup);
+    walls are always included, so an export is staff-only until the event is over.
+    """
+    tables_by_id = {}
+    sessions = []
+    for session in event.sessions.prefetch_related("groups__tables__seats__player").order_by("number"):
+        groups = []
+        for group in session.groups.all():
+            tables = []
+            for table in group.tables.all():
+                tables_by_id[table.pk] = table
+                tables.append({
+                    "number": table.number, "position": table.position,
+                    "room": table.room.number if table.room_id else None, "login_code": table.login_code,
+                    "seats": {s.seat: s.player.number for s in table.seats.all()},
+                })
+            groups.append({"number": group.number, "tables": tables})
+        sessions.append({
+            "number": session.number, "regrouping_method": session.regrouping_method,
+            "repeat_meetings": session.repeat_meetings, "repeat_lower_bound": session.repeat_lower_bound,
+            "groups": groups,
+        })
+    results = []
+    for r in HandResult.objects.filter(event=event).select_related("table").prefetch_related("revisions"):
+        results.append({
+            "session": r.session_number, "set": r.set_no, "table": r.table.number, "changes": r.changes,
+            "outcome": r.outcome, "deposit": r.deposit, "status": r.status, "revision": r.revision,
+            "entered_by": r.entered_by, "confirmed_by": r.confirmed_by, "created_at": r.created_at.isoformat(),
+            "history": [
+                {"revision": h.revision, "action": h.action, "status": h.status, "changes": h.changes,
+                 "previous": h.previous, "outcome": h.outcome, "actor": h.actor, "reason": h.reason,
+                 "at": h.at.isoformat()}
+                for h in r.revisions.all()
+            ],
+        })
+    tables = list(event.conversion_tables.order_by("code", "version"))
+    return {
+        "format": FORMAT,
+        "exported_at": timezone.now().isoformat(),
+        "event": {field: getattr(event, field) for field in EVENT_FIELDS},
+        "ruleset": event.ruleset,
+        "conversion_tables": [
+            {"code": t.code, "name": t.name, "source": t.source, "version": t.version, "rows": t.rows,
+             "current": t.pk == event.conversion_table_id}
+            for t in tables
+        ],
+        "walls": {
+            "commitment": event.commitment,
+            "public_value": event.public_value or None,
+            "seed": event.master_seed if (event.seed_revealed or include_secret) else None,
+            "sets": [
+                {"session": w.session_number, "set": w.set_no, "piles": w.piles}
+                for w in event.wall_sets.order_by("session_number", "set_no")
+            ],
+        },
+        "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity} for r in event.rooms.all()],
+        "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute} for t in event.teams.all()],
+        "players": [
+            {"number": p.number, "name": p.name, "team": p.team.number if p.team_id else None, "member": p.member,
+             "pin": p.pin, "substitute": p.substitute}
+            for p in event.players.select_related("team")
+        ],
+        "sessions": sessions,
+        "results": results,
+        "scores": [
+            {"session": s.session_number, "set": s.set_no, "group": s.group.number if s.group_id else None,
+             "team": s.team.number if s.team_id else None, "player": s.player.number if s.player_id else None,
+             "score_change": s.score_change, "datum": s.datum, "difference": s.difference, "points": s.points,
+             "conversion_table": {"code": s.conversion_table.code, "version": s.conversion_table.version}}
+            for s in SetScore.objects.filter(event=event).select_related("group", "team", "player", "conversion_table")
+            .order_by("session_number", "set_no", "group__number", "team__number", "player__number")
+        ],
+        "standings": [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event)],
+    }
+
+
+@transaction.atomic
+def import_event(data: dict, *, slug: str | None = None) -> Event:
+    """Recreate an event from :func:`export_event` output; returns it. Nothing is stored on error.
+
+    ``slug`` imports under another short name (and a fresh uid is *not* made: the uid is part of
+    every wall's derivation). Raises ExchangeError for another format or an event that exists.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ExchangeError(f"format: expected {FORMAT!r}, got {data.get('format') if isinstance(data, dict) else type(data).__name__!r}")
+    fields = dict(data["event"])
+    if slug:
+        fields["slug"] = slug
+    if Event.objects.filter(slug=fields["slug"]).exists():
+        raise ExchangeError(f"event.slug: an event {fields['slug']!r} exists already: import with another slug")
+    if Event.objects.filter(uid=fields["uid"]).exists():
+        raise ExchangeError(f"event.uid: this event ({fields['uid']}) is already in the database")
+    walls = data["walls"]
+    event = Event.objects.create(ruleset=data["ruleset"], master_seed=walls.get("seed") or "", **fields)
+    tables = {}
+    for t in data["conversion_tables"]:
+        row = ConversionTable.objects.create(event=event, code=t["code"], name=t["name"], source=t["source"],
+                                             version=t["version"], rows=t["rows"])
+        tables[(t["code"], t["version"])] = row
+        if t.get("current"):
+            event.conversion_table = row
+    event.save(update_fields=["conversion_table"])
+    WallSet.objects.bulk_create([
+        WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"]) for w in walls["sets"]
+    ])
+    rooms = {r["number"]: Room.objects.create(event=event, **r) for r in data["rooms"]}
+    teams = {t["number"]: Team.objects.create(event=event, **t) for t in data["teams"]}
+    players = {
+        p["number"]: Player.objects.create(event=event, number=p["number"], name=p["name"], member=p["member"],
+                                           pin=p["pin"], team=teams.get(p["team"]), substitute=p.get("substitute", False))
+        for p in data["players"]
+    }
+    table_rows, group_rows = {}, {}
+    for s in data["sessions"]:
+        session = Session.objects.create(event=event, number=s["number"], regrouping_method=s["regrouping_method"],
+                                         repeat_meetings=s["repeat_meetings"], repeat_lower_bound=s["repeat_lower_bound"])
+        for g in s["groups"]:
+            group = Group.objects.create(session=session, number=g["number"])
+            group_rows[(s["number"], g["number"])] = group
+            for t in g["tables"]:
+                table = Table.objects.create(group=group, position=t["position"], number=t["number"],
+                                             room=rooms.get(t["room"]), login_code=t["login_code"])
+                table_rows[(s["number"], t["number"])] = table
+                SeatAssignment.objects.bulk_create([
+                    SeatAssignment(table=table, seat=seat, player=players[number], team=players[number].team)
+                    for seat, number in t["seats"].items()
+                ])
+    for r in data["results"]:
+        result = HandResult.objects.create(
+            event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
+            changes=r["changes"], outcome=r["outcome"], deposit=r["deposit"], status=r["status"],
+            revision=r["revision"], entered_by=r["entered_by"], confirmed_by=r["confirmed_by"],
+        )
+        HandResult.objects.filter(pk=result.pk).update(created_at=r["created_at"])
+        for h in r["history"]:
+            rev = ResultRevision.objects.create(result=result, **{k: v for k, v in h.items() if k != "at"})
+            ResultRevision.objects.filter(pk=rev.pk).update(at=h["at"])
+    SetScore.objects.bulk_create([
+        SetScore(event=event, session_number=s["session"], set_no=s["set"],
+                 group=group_rows.get((s["session"], s["group"])), team=teams.get(s["team"]),
+                 player=players.get(s["player"]), score_change=s["score_change"], datum=s["datum"],
+                 difference=s["difference"], points=s["points"],
+                 conversion_table=tables[(s["conversion_table"]["code"], s["conversion_table"]["version"])])
+        for s in data["scores"]
+    ])
+    return event
+
+
+def public_export(event: Event) -> dict:
+    """The export as anyone may read it: walls only once public (hand records), no player PINs,
+    no table login codes, no master seed until revealed."""
+    from walls.services import wall_is_public
+
+    data = export_event(event)
+    public = {(w.session_number, w.set_no) for w in event.wall_sets.all() if wall_is_public(w)}
+    data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
+    for player in data["players"]:
+        player.pop("pin", None)
+    for session in data["sessions"]:
+        for group in session["groups"]:
+            for table in group["tables"]:
+                table.pop("login_code", None)
+    return data

@@ -1,0 +1,79 @@
+"""The director's event form: a preset or custom rule set, scoring options and the roster."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.conversion import PRESETS as CONVERSION_PRESETS
+from tournament.models import Event
+from walls.rulesets import LAYOUTS, PAYMENT_RULES, PRESETS, RuleSetError, custom_ruleset
+from walls.tiles import TileError, parse_counts
+
+CUSTOM = "custom"
+
+
+def _int_list(text: str, field: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise forms.ValidationError(_("Give whole numbers separated by commas, e.g. 13, 13, 13, 13."), code=field) from None
+
+
+class EventForm(forms.Form):
+    """Create an event. With rule set *custom*, the custom fields describe the tile set and layout;
+    errors from :func:`walls.rulesets.custom_ruleset` are shown on the field they concern."""
+
+    name = forms.CharField(label=_("Event name"), max_length=200)
+    slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=40, required=False)
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(code, r.name) for code, r in PRESETS.items()] + [(CUSTOM, _("Custom…"))])
+    method = forms.ChoiceField(label=_("Scoring method"), choices=Event.Method.choices)
+    conversion = forms.ChoiceField(label=_("Conversion table"), choices=[(code, t.name) for code, t in CONVERSION_PRESETS.items()])
+    sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=100, initial=1)
+    datum_method = forms.ChoiceField(label=_("Datum"), choices=Event.Datum.choices)
+    comparison = forms.ChoiceField(label=_("Compare against"), choices=Event.Comparison.choices)
+    entrant_policy = forms.ChoiceField(label=_("When entrants do not fill the groups"), choices=Event.EntrantPolicy.choices)
+    public_value_source = forms.CharField(
+        label=_("Public value to mix into the walls (optional)"), required=False, max_length=300,
+        help_text=_("e.g. 'Nikkei 225 close on 2026-12-01'. Walls can be generated only once you enter it."),
+    )
+    roster = forms.FileField(label=_("Roster CSV (team,player)"), required=False)
+
+    custom_name = forms.CharField(label=_("Custom rule set name"), required=False)
+    custom_seats = forms.CharField(label=_("Seats (dealer first)"), required=False, initial="E S W N")
+    custom_tiles = forms.CharField(label=_("Tiles"), required=False, initial="1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4",
+                                   help_text=_("code:count or from-to:count; red fives 0m 0p 0s; flowers 1f-8f"))
+    custom_layout = forms.ChoiceField(label=_("Layout"), required=False, choices=[(x, x) for x in LAYOUTS])
+    custom_hand_sizes = forms.CharField(label=_("Starting hand per seat"), required=False, initial="13 13 13 13")
+    custom_draw_sizes = forms.CharField(label=_("Private draw pile per seat (per-seat layout)"), required=False, initial="21 21 21 21")
+    custom_dead_wall = forms.IntegerField(label=_("Dead wall tiles"), required=False, min_value=0, initial=0)
+    custom_rounds = forms.IntegerField(label=_("Wind rounds per session"), required=False, min_value=1, initial=4)
+    custom_starting_points = forms.IntegerField(label=_("Starting points"), required=False, initial=0)
+    custom_zero_sum = forms.BooleanField(label=_("Score changes of a hand sum to zero"), required=False, initial=True)
+    custom_payment_rule = forms.ChoiceField(label=_("Payment rule"), required=False, choices=[(x, x) for x in PAYMENT_RULES])
+
+    def clean(self):
+        data = super().clean()
+        if data.get("ruleset") != CUSTOM:
+            return data
+        try:
+            tiles = parse_counts(data.get("custom_tiles") or "")
+        except TileError as exc:
+            self.add_error("custom_tiles", str(exc))
+            return data
+        try:
+            hands = _int_list(data.get("custom_hand_sizes") or "", "custom_hand_sizes")
+            draws = _int_list(data.get("custom_draw_sizes") or "", "custom_draw_sizes") if data.get("custom_layout") == "per_seat" else None
+        except forms.ValidationError as exc:
+            self.add_error(exc.code, exc)
+            return data
+        try:
+            data["ruleset_object"] = custom_ruleset(
+                (self.data.get("slug") or "custom")[:30] + "-custom", data.get("custom_name") or "Custom rule set",
+                tuple((data.get("custom_seats") or "").split()), tiles, data.get("custom_layout") or "per_seat",
+                hands, draws, data.get("custom_dead_wall") or 0,
+                rounds=data.get("custom_rounds") or 4, starting_points=data.get("custom_starting_points") or 0,
+                zero_sum=bool(data.get("custom_zero_sum")), payment_rule=data.get("custom_payment_rule") or "typed",
+                end_rule="as announced by the director",
+            )
+        except RuleSetError as exc:
+            self.add_error("custom_tiles", str(exc))
+        return data

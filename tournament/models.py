@@ -1,0 +1,236 @@
+"""Storage for events, people, rooms, sessions, groups, tables and seat assignments.
+
+The seating and movement rules live in :mod:`tournament.movement` and
+:mod:`tournament.regrouping`; these models only store what they decided.
+"""
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def _uid():
+    return uuid.uuid4().hex
+
+
+def _login_code():
+    return secrets.token_hex(4).upper()
+
+
+def _pin():
+    return f"{secrets.randbelow(10000):04d}"
+
+
+class Event(models.Model):
+    """A duplicate event: its frozen rule set, scoring method, conversion table and walls' secret.
+
+    ``ruleset`` stores ``RuleSet.to_dict()`` at creation so a later change of a preset cannot
+    alter a running event. ``master_seed`` is secret until ``seed_revealed``; ``commitment`` (its
+    SHA-256) is public from the start (docs/walls.md).
+    """
+
+    class Method(models.TextChoices):
+        TEAM = "team", _("Team")
+        INDIVIDUAL = "individual", _("Individual")
+
+    class Datum(models.TextChoices):
+        AVERAGE = "average", _("Average")
+        BUTLER = "butler", _("Butler (drop top and bottom)")
+
+    class Comparison(models.TextChoices):
+        GROUP = "group", _("Within the group")
+        FIELD = "field", _("Across every group that played the same walls")
+
+    slug = models.SlugField(_("short name"), unique=True, max_length=40)
+    name = models.CharField(_("name"), max_length=200)
+    uid = models.CharField(max_length=64, unique=True, default=_uid, editable=False)
+    ruleset_code = models.CharField(_("rule set"), max_length=40)
+    ruleset = models.JSONField(_("rule set definition"))
+    method = models.CharField(_("scoring method"), max_length=12, choices=Method.choices, default=Method.TEAM)
+    datum_method = models.CharField(_("datum"), max_length=12, choices=Datum.choices, default=Datum.AVERAGE)
+    comparison = models.CharField(_("compare against"), max_length=12, choices=Comparison.choices, default=Comparison.GROUP)
+    conversion_table = models.ForeignKey(
+        "scoring.ConversionTable", verbose_name=_("conversion table"), on_delete=models.RESTRICT,
+        null=True, blank=True, related_name="+",
+    )
+    sessions_planned = models.PositiveSmallIntegerField(_("sessions"), default=1)
+    class EntrantPolicy(models.TextChoices):
+        EXACT = "as-is", _("Entrants fill the groups exactly")
+        SUBSTITUTES = "substitutes", _("Add substitutes to fill the groups (not ranked)")
+        SIT_OUT_AVERAGE = "sit-out-average", _("Sit out in turn; a sit-out scores the entrant's average")
+        SIT_OUT_DATUM = "sit-out-datum", _("Sit out in turn; a sit-out scores 0 (the datum)")
+
+    entrant_policy = models.CharField(
+        _("when entrants do not fill the groups"), max_length=20, choices=EntrantPolicy.choices, default=EntrantPolicy.EXACT,
+    )
+    grouping_plan = models.JSONField(
+        null=True, blank=True, editable=False,
+        help_text="Groups of every planned session (entrant indices), fixed when session 1 is seated.",
+    )
+    master_seed = models.CharField(max_length=64, blank=True, editable=False)
+    commitment = models.CharField(_("master-seed commitment (SHA-256)"), max_length=64, blank=True)
+    public_value_source = models.CharField(
+        _("public value to mix in"), max_length=300, blank=True,
+        help_text=_("What public value will be mixed into the walls and when, e.g. 'Nikkei 225 close on 2026-12-01'. Blank: none."),
+    )
+    public_value = models.CharField(_("public value"), max_length=300, blank=True)
+    seed_revealed = models.BooleanField(_("master seed revealed"), default=False)
+    base_url = models.URLField(_("public address"), blank=True)
+    scorer_corrections = models.BooleanField(_("scorers may correct confirmed results with a reason"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.name
+
+    def get_ruleset(self):
+        """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
+        from walls.rulesets import RuleSet
+
+        cached = getattr(self, "_ruleset_cache", None)
+        if cached is None or cached[0] is not self.ruleset:
+            cached = (self.ruleset, RuleSet.from_dict(self.ruleset))
+            self._ruleset_cache = cached
+        return cached[1]
+
+    @property
+    def needs_public_value(self) -> bool:
+        return bool(self.public_value_source) and not self.public_value
+
+
+class EventRole(models.Model):
+    """A user's role in one event: director (everything), staff (walls and printing), scorer
+    (result entry at ``table``), player (their own results)."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", _("Director")
+        STAFF = "staff", _("Staff")
+        SCORER = "scorer", _("Scorer")
+        PLAYER = "player", _("Player")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles")
+    role = models.CharField(max_length=10, choices=Role.choices)
+
+    class Meta:
+        unique_together = [("event", "user", "role")]
+
+
+class Room(models.Model):
+    """A room of the venue; ``capacity`` is how many tables it holds (seed 001: one table a room)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rooms")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    capacity = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("event", "number")]
+
+    def __str__(self):
+        return self.name
+
+
+class Team(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    number = models.PositiveIntegerField()
+    name = models.CharField(_("team"), max_length=100)
+    substitute = models.BooleanField(_("substitute (not ranked)"), default=False)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("event", "number"), ("event", "name")]
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    """An entrant. ``member`` is the 0-based position inside the team (team events); ``pin`` is the
+    4-digit code with which the player confirms a result at the table."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True, related_name="players")
+    number = models.PositiveIntegerField()
+    member = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(_("player"), max_length=100)
+    pin = models.CharField(max_length=4, default=_pin)
+    substitute = models.BooleanField(_("substitute (not ranked)"), default=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("event", "number")]
+
+    def __str__(self):
+        return self.name
+
+
+class Session(models.Model):
+    """One hanchan of the event; its groups, tables and seats, and how the regrouping did."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField()
+    regrouping_method = models.CharField(max_length=80, blank=True)
+    repeat_meetings = models.PositiveIntegerField(default=0)
+    repeat_lower_bound = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("event", "number")]
+
+    def __str__(self):
+        return f"{self.event.slug} session {self.number}"
+
+
+class Group(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="groups")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("session", "number")]
+
+    def __str__(self):
+        return f"Group {self.number}"
+
+
+class Table(models.Model):
+    """A table of a group in a session. ``position`` is the 0-based table index inside the group
+    that the movement uses (table k starts with block k); ``number`` is the event-wide table
+    number printed on the table card; ``login_code`` is the scorer's per-table code."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="tables")
+    position = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField()
+    room = models.ForeignKey(Room, on_delete=models.SET_NULL, null=True, blank=True, related_name="tables")
+    login_code = models.CharField(max_length=16, unique=True, default=_login_code)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("group", "position")]
+
+    def __str__(self):
+        return f"Table {self.number}"
+
+    @property
+    def session(self):
+        return self.group.session
+
+
+class SeatAssignment(models.Model):
+    """Who sits where: one row per table and seat (wind letter)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(max_length=1)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seatings")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True, related_name="seatings")
+
+    class Meta:
+        unique_together = [("table", "seat"), ("table", "player")]

@@ -1,0 +1,539 @@
+"""Seats inside a group and the movement of wall sets between tables (docs/seating.md).
+
+A *group* (section) is N tables, where N is the number of seats of the rule set (2, 3 or 4):
+N teams of N members (team event) or N*N players (individual event). Every table of a group plays
+every wall set of the session, so results can be compared set by set (seed 001).
+
+- Seats: a Latin square puts one member of each team at every table so that each team plays
+  every seat of every set exactly once (seed 001, team event). Members (and individual player
+  slots) turn one seat further each session, so winds even out over the event.
+- Movement: the sets of a session are cut into N *blocks* of consecutive sets (MCR duplicate: one
+  wind round of 4 hands). Table k starts with block k and, after each block, the framed sets move
+  on, so after N slots every table has played every set and no two tables of a group ever play
+  the same set at the same time (seed 001 rotation; MIL: tables of a group never play the same
+  hand at once).
+- Physical copies: a copy of a set is at one table for one hand, then needs ``rebuild_hands``
+  hands of staff work (the seed's staff re-set a played wall while the next hand is played)
+  before it can be played again. Groups that share the same walls need more copies; offsetting
+  the groups inside each block (``stagger``) lets one copy serve several groups.
+
+Indices: tables, seats, team slots, members, slots and hands are 0-based (seat 0 is the dealer,
+East); set numbers are 1-based as printed on the labels (walls/setcode.py). Event-wide table
+index = ``group * n_tables + table``.
+
+Standalone: no Django import; tournament services store and print what these functions return.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class MovementError(ValueError):
+    """A movement, seating or room plan that cannot work; the message names the field and the fix."""
+
+
+def _check_size(name: str, value: object, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise MovementError(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+    return value
+
+
+def latin_square(n: int) -> list[list[int]]:
+    """Return the seat of each team at each table: ``square[table][team_slot] -> seat``.
+
+    ``n`` is the number of seats (= tables = teams of a group). Row ``t`` is ``(t + slot) % n``:
+    at table 0 team slot 0 is East, slot 1 South...; each further table turns every team one seat
+    on. Every row and every column is a permutation of ``range(n)`` (seed 001, team event: over
+    the group's tables each team plays every seat of every set exactly once).
+
+    Raises MovementError if ``n`` is not a whole number of at least 1.
+    """
+    _check_size("number of seats", n)
+    return [[(table + slot) % n for slot in range(n)] for table in range(n)]
+
+
+@dataclass(frozen=True)
+class SeatPlacement:
+    """One member's place for a session: 0-based ``table`` of the group, ``seat`` (index into the
+    rule set's seats, 0 = dealer/East), ``team_slot`` (position of the team in the group) and
+    ``member`` (0-based member of that team)."""
+
+    table: int
+    seat: int
+    team_slot: int
+    member: int
+
+
+def team_group_seating(n: int, session_index: int = 0) -> list[SeatPlacement]:
+    """Seat the N members of each of the N teams of a group at its N tables for one session.
+
+    ``n``: seats per table (2, 3 or 4); ``session_index``: 0-based session (session 1 -> 0).
+    Returns ``n * n`` placements sorted by (table, seat).
+
+    Seats follow :func:`latin_square` (seed 001: each team plays every seat of every set once
+    across the group's tables, since every table plays every set). Member ``m`` always takes seat
+    ``(m + session_index) % n``, whatever the team's slot in the group, so over any ``n``
+    consecutive sessions each member plays each seat (wind) exactly once; the member's table is
+    the one where the Latin square gives the team that seat.
+
+    Raises MovementError if ``n`` or ``session_index`` is not a whole number (>= 1, >= 0).
+    """
+    square = latin_square(n)
+    _check_size("session index", session_index, 0)
+    placements = [
+        SeatPlacement(table, seat, slot, (seat - session_index) % n)
+        for table, row in enumerate(square)
+        for slot, seat in enumerate(row)
+    ]
+    return sorted(placements, key=lambda p: (p.table, p.seat))
+
+
+def individual_group_seating(n: int, session_index: int = 0) -> list[tuple[int, int, int]]:
+    """Seat the ``n * n`` players of an individual-event group at its ``n`` tables.
+
+    Returns ``(table, seat, player_slot)`` triples sorted by (table, seat); ``player_slot`` is the
+    0-based position of the player in the group (0 to n*n-1). Each table has every seat once, so
+    each seat of each set is played by ``n`` different players, one per table: the players the
+    datum of that seat is taken over (seed 001, individual event).
+
+    Slot ``p`` takes seat ``(p % n + session_index) % n``, so a slot turns one seat on each session;
+    to balance every player's winds when groups change between sessions, order each group's
+    players with :func:`balance_seats` first.
+
+    Raises MovementError if ``n`` or ``session_index`` is not a whole number (>= 1, >= 0).
+    """
+    return sorted((p.table, p.seat, p.team_slot * n + p.member) for p in team_group_seating(n, session_index))
+
+
+def balance_seats(sessions: Sequence[Sequence[Sequence[int]]], n: int) -> list[list[tuple[int, ...]]]:
+    """Order the players of each individual-event group so that each player's seats even out.
+
+    ``sessions[s][g]`` lists the ``n * n`` player ids of group ``g`` in session ``s`` (as
+    regrouping.regroup returns them). Returns the same groups with the players reordered into
+    player slots for :func:`individual_group_seating` with ``session_index = s``.
+
+    Session by session, the players of each group are given seats by a minimum-cost assignment
+    (each seat ``n`` times) where a seat costs the square of how often the player already held
+    it, so the seats a player played least come first. With the same groups every session this
+    gives every player every seat once per ``n`` sessions; with changing groups it is the best
+    balance for each session given the earlier ones.
+
+    Raises MovementError if a group does not hold ``n * n`` players or a player is in two groups
+    of one session.
+    """
+    _check_size("number of seats", n)
+    counts: dict[int, list[int]] = defaultdict(lambda: [0] * n)
+    seated: list[list[tuple[int, ...]]] = []
+    for s, groups in enumerate(sessions):
+        seen: set[int] = set()
+        ordered = []
+        for g, group in enumerate(groups):
+            if len(group) != n * n:
+                raise MovementError(f"session {s + 1}, group {g + 1}: an individual group holds {n * n} players for {n} seats, got {len(group)}")
+            if seen & set(group) or len(set(group)) != len(group):
+                raise MovementError(f"session {s + 1}, group {g + 1}: a player appears twice in the session; give each player one place")
+            seen |= set(group)
+            cost = [[counts[player][seat] ** 2 for seat in range(n) for _ in range(n)] for player in group]
+            slots: list[int] = [0] * (n * n)
+            free = {seat: [p for p in range(n * n) if (p % n + s) % n == seat] for seat in range(n)}
+            for player, column in zip(group, _min_cost_assignment(cost)):
+                seat = column // n
+                counts[player][seat] += 1
+                slots[free[seat].pop(0)] = player
+            ordered.append(tuple(slots))
+        seated.append(ordered)
+    return seated
+
+
+def _min_cost_assignment(cost: list[list[int]]) -> list[int]:
+    """Column for each row of a square cost matrix, minimising the total (Hungarian method)."""
+    size = len(cost)
+    inf = float("inf")
+    u = [0.0] * (size + 1)
+    v = [0.0] * (size + 1)
+    row_of = [0] * (size + 1)
+    way = [0] * (size + 1)
+    for row in range(1, size + 1):
+        row_of[0] = row
+        col0 = 0
+        minv = [inf] * (size + 1)
+        used = [False] * (size + 1)
+        while True:
+            used[col0] = True
+            r0, delta, col1 = row_of[col0], inf, 0
+            for col in range(1, size + 1):
+                if not used[col]:
+                    cur = cost[r0 - 1][col - 1] - u[r0] - v[col]
+                    if cur < minv[col]:
+                        minv[col], way[col] = cur, col0
+                    if minv[col] < delta:
+                        delta, col1 = minv[col], col
+            for col in range(size + 1):
+                if used[col]:
+                    u[row_of[col]] += delta
+                    v[col] -= delta
+                else:
+                    minv[col] -= delta
+            col0 = col1
+            if row_of[col0] == 0:
+                break
+        while col0:
+            col1 = way[col0]
+            row_of[col0] = row_of[col1]
+            col0 = col1
+    columns = [0] * size
+    for col in range(1, size + 1):
+        columns[row_of[col] - 1] = col - 1
+    return columns
+
+
+@dataclass(frozen=True)
+class Move:
+    """Physical copy ``copy`` of the wall ``sets`` goes from ``from_table`` to ``to_table``
+    (event-wide tables) once hand ``after_hand`` (0-based, within the slot) of slot ``after_slot``
+    is over; ``after_hand == block_size - 1`` means at the end of the slot, as in seed 001."""
+
+    after_slot: int
+    sets: tuple[int, ...]
+    from_table: int
+    to_table: int
+    copy: int
+    after_hand: int
+
+
+@dataclass(frozen=True)
+class Movement:
+    """The set plan of one session, the same for every session of the event.
+
+    - ``n_tables``: tables per group (= seats N); ``sets_per_session``: wall sets per session;
+      ``block_size``: sets a table plays between two moves (``sets_per_session // n_tables``);
+      ``n_groups``: groups that play the same walls; ``slots``: block rounds (= ``n_tables``).
+    - ``copies``: physical copies of each set the session needs (over all groups);
+      ``rebuild_hands``: hands of staff work between two plays of one copy.
+    - ``plan[slot][table]``: the 1-based sets an event-wide table plays in that slot, in order;
+      ``copy_plan[slot][table]``: the copy used for each of those sets.
+
+    Build it with :func:`rotation_movement`; :func:`validate_movement` checks a hand-made one.
+    """
+
+    n_tables: int
+    sets_per_session: int
+    block_size: int
+    n_groups: int
+    copies: int
+    slots: int
+    rebuild_hands: int
+    plan: tuple[tuple[tuple[int, ...], ...], ...]
+    copy_plan: tuple[tuple[tuple[int, ...], ...], ...]
+
+    @property
+    def total_tables(self) -> int:
+        """Tables of all the groups that share the walls: ``n_tables * n_groups``."""
+        return self.n_tables * self.n_groups
+
+    def sets_at(self, table: int, slot: int) -> tuple[int, ...]:
+        """The 1-based sets event-wide ``table`` plays in 0-based ``slot``, in playing order.
+
+        Raises MovementError if the table or slot is out of range.
+        """
+        self._check_table(table)
+        self._check_slot(slot)
+        return self.plan[slot][table]
+
+    def table_of(self, set_no: int, slot: int, group: int = 0) -> int:
+        """The event-wide table of ``group`` that plays ``set_no`` (1-based) in ``slot``.
+
+        Raises MovementError if the set, slot or group is out of range.
+        """
+        self._check_set(set_no)
+        self._check_slot(slot)
+        if not 0 <= group < self.n_groups:
+            raise MovementError(f"group must be 0 to {self.n_groups - 1}, got {group}")
+        for table in range(group * self.n_tables, (group + 1) * self.n_tables):
+            if set_no in self.plan[slot][table]:
+                return table
+        raise MovementError(f"set {set_no} is not played by group {group} in slot {slot}: the movement is broken, rebuild it")
+
+    def schedule(self) -> list[list[tuple[int, ...]]]:
+        """The whole plan as ``[slot][table] -> sets in order`` (a copy, safe to change)."""
+        return [list(row) for row in self.plan]
+
+    def start_block(self, table: int) -> int:
+        """The 0-based block an event-wide table starts with (seed 001: table k starts with block k)."""
+        self._check_table(table)
+        return (self.plan[0][table][0] - 1) // self.block_size
+
+    def uses(self) -> list[tuple[int, int, int, int]]:
+        """Every play of a set: ``(set_no, copy, hand_time, table)`` sorted, where
+        ``hand_time = slot * block_size + hand`` counts hands from the start of the session."""
+        return sorted(
+            (set_no, copy, slot * self.block_size + hand, table)
+            for slot, row in enumerate(self.plan)
+            for table, sets in enumerate(row)
+            for hand, (set_no, copy) in enumerate(zip(sets, self.copy_plan[slot][table]))
+        )
+
+    def moves(self) -> list[Move]:
+        """Where each physical copy goes after each play, grouped into carries.
+
+        A copy leaves its table at the end of the slot when its next play is in a later slot (the
+        seed's framed block moves to the next room), or right after the hand when its next play is
+        in the same slot at another group's table (staggered groups). Sorted by time, then table.
+        """
+        carried: dict[tuple[int, int, int, int, int], list[int]] = defaultdict(list)
+        uses = self.uses()
+        for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
+            if (set_no, copy) != (next_set, next_copy) or table == next_table:
+                continue
+            slot, hand = divmod(time, self.block_size)
+            if next_time // self.block_size != slot:
+                hand = self.block_size - 1
+            carried[(slot, hand, table, next_table, copy)].append(set_no)
+        return [
+            Move(slot, tuple(sorted(sets)), from_table, to_table, copy, hand)
+            for (slot, hand, from_table, to_table, copy), sets in sorted(carried.items())
+        ]
+
+    def earliest_free(self, set_no: int, copy: int) -> int:
+        """The 0-based slot after which ``copy`` of ``set_no`` is played no more this session, so
+        staff may take it apart (e.g. to build the next session's walls).
+
+        Raises MovementError if the set or copy does not exist.
+        """
+        self._check_set(set_no)
+        times = [time for s, c, time, _ in self.uses() if (s, c) == (set_no, copy)]
+        if not times:
+            raise MovementError(f"set {set_no} has no copy {copy}: copies are 0 to {self.copies - 1}")
+        return max(times) // self.block_size
+
+    def _check_table(self, table: int) -> None:
+        if not 0 <= table < self.total_tables:
+            raise MovementError(f"table must be 0 to {self.total_tables - 1} (event-wide), got {table}")
+
+    def _check_slot(self, slot: int) -> None:
+        if not 0 <= slot < self.slots:
+            raise MovementError(f"slot must be 0 to {self.slots - 1}, got {slot}")
+
+    def _check_set(self, set_no: int) -> None:
+        if not 1 <= set_no <= self.sets_per_session:
+            raise MovementError(f"set number must be 1 to {self.sets_per_session}, got {set_no}")
+
+
+def rotation_movement(
+    n_tables: int,
+    sets_per_session: int,
+    n_groups: int = 1,
+    stagger: bool = False,
+    rebuild_hands: int = 1,
+) -> Movement:
+    """Build the seed 001 rotation for ``n_groups`` groups of ``n_tables`` tables sharing the walls.
+
+    Block ``b`` holds sets ``b * block_size + 1 .. (b + 1) * block_size``. In slot ``k`` table ``t``
+    of every group plays block ``(t + k) % n_tables``: table 0 starts with block 0 (MCR: the East
+    round, sets 1-4), table 1 with block 1 (South, 5-8)..., and each table then plays the next
+    wind round, so after each slot a framed block goes from table ``t`` to table ``t - 1`` (table 0
+    hands on to the last table). After ``n_tables`` slots every table has played every set once.
+
+    Copies: a copy is at one table for one hand and then needs ``rebuild_hands`` hands of staff work
+    (seed 001: a played wall is re-set while the next hand is played). Without ``stagger`` all
+    groups play each set at the same moment, so every group needs its own copy (and two when a
+    block is a single hand, as the copy cannot be rebuilt before the next table needs it). With
+    ``stagger``, each group plays its block in a turned order (starting ``offset`` hands in) so one
+    copy is carried from group to group inside a slot: offsets are taken first ``rebuild_hands + 1``
+    hands apart (0, 2, ... for MCR), then the ones between (1, 3, ...), so ``block_size //
+    (rebuild_hands + 1)`` groups share one copy (MCR, 4-hand blocks: two groups per copy) and, up to
+    ``block_size`` groups, no two tables play the same set at the same hand. Copies are assigned
+    play by play to the lowest-numbered copy that is free again, which needs exactly as many copies
+    as plays of one set overlap with their rebuild time (interval colouring);
+    :meth:`Movement.earliest_free` gives when each copy is done.
+
+    Raises MovementError if a size is not a whole number or ``sets_per_session`` is not a multiple
+    of ``n_tables`` (the message names the nearest sizes that rotate).
+    """
+    _check_size("tables per group", n_tables)
+    _check_size("sets per session", sets_per_session)
+    _check_size("groups sharing the walls", n_groups)
+    _check_size("rebuild hands", rebuild_hands, 0)
+    if sets_per_session % n_tables:
+        lower = sets_per_session - sets_per_session % n_tables
+        upper = lower + n_tables
+        choices = f"{lower} or {upper}" if lower else f"{upper}"
+        raise MovementError(
+            f"sets per session ({sets_per_session}) must be a multiple of the {n_tables} tables of a group, "
+            f"so each table plays the same number of sets between moves: use {choices} sets per session"
+        )
+    block = sets_per_session // n_tables
+    spaced = sorted(range(block), key=lambda hand: (hand % (rebuild_hands + 1), hand))
+    offsets = [spaced[g % block] if stagger else 0 for g in range(n_groups)]
+    plan = tuple(
+        tuple(
+            tuple(((t + slot) % n_tables) * block + (hand + offsets[g]) % block + 1 for hand in range(block))
+            for g in range(n_groups)
+            for t in range(n_tables)
+        )
+        for slot in range(n_tables)
+    )
+    copy_plan, copies = _assign_copies(plan, block, rebuild_hands)
+    return Movement(n_tables, sets_per_session, block, n_groups, copies, n_tables, rebuild_hands, plan, copy_plan)
+
+
+def _assign_copies(plan, block: int, rebuild_hands: int):
+    """Give each play the lowest-numbered copy of its set that is free again; returns the copy plan
+    (same shape as ``plan``) and the number of copies of the busiest set."""
+    plays = sorted(
+        (slot * block + hand, set_no, slot, table, hand)
+        for slot, row in enumerate(plan)
+        for table, sets in enumerate(row)
+        for hand, set_no in enumerate(sets)
+    )
+    free_at: dict[int, list[int]] = defaultdict(list)
+    chosen: dict[tuple[int, int, int], int] = {}
+    for time, set_no, slot, table, hand in plays:
+        copies = free_at[set_no]
+        copy = next((c for c, at in enumerate(copies) if at <= time), len(copies))
+        if copy == len(copies):
+            copies.append(0)
+        copies[copy] = time + 1 + rebuild_hands
+        chosen[(slot, table, hand)] = copy
+    copy_plan = tuple(
+        tuple(tuple(chosen[(slot, table, hand)] for hand in range(len(sets))) for table, sets in enumerate(row))
+        for slot, row in enumerate(plan)
+    )
+    return copy_plan, max(len(c) for c in free_at.values())
+
+
+def validate_movement(m: Movement) -> None:
+    """Check a movement before it is printed; raises MovementError naming the first fault.
+
+    Checks: the plan has ``slots`` rows of ``n_tables * n_groups`` tables, each playing
+    ``block_size`` sets per slot; every table plays every set of the session exactly once; no two
+    tables of one group play the same set at the same hand (seed 001 / MIL); the copy plan has the
+    plan's shape with copies numbered below ``copies``; and each copy is played at most once per
+    hand and rests ``rebuild_hands`` hands between two plays (no copy in two places at once).
+    """
+    expected = set(range(1, m.sets_per_session + 1))
+    if m.slots != m.n_tables or m.block_size * m.n_tables != m.sets_per_session:
+        raise MovementError(
+            f"a movement of {m.n_tables} tables has {m.n_tables} slots of {m.sets_per_session // max(m.n_tables, 1)} sets; "
+            f"got {m.slots} slots of {m.block_size}: rebuild it with rotation_movement"
+        )
+    if len(m.plan) != m.slots or len(m.copy_plan) != m.slots:
+        raise MovementError(f"plan and copy plan need {m.slots} slots, got {len(m.plan)} and {len(m.copy_plan)}")
+    for slot, (row, copy_row) in enumerate(zip(m.plan, m.copy_plan)):
+        if len(row) != m.total_tables or len(copy_row) != m.total_tables:
+            raise MovementError(f"slot {slot}: plan and copy plan need {m.total_tables} tables, got {len(row)} and {len(copy_row)}")
+        for table, (sets, copies) in enumerate(zip(row, copy_row)):
+            if len(sets) != m.block_size or len(copies) != m.block_size:
+                raise MovementError(f"slot {slot}, table {table}: needs {m.block_size} sets and copies, got {len(sets)} and {len(copies)}")
+            bad = [c for c in copies if not 0 <= c < m.copies]
+            if bad:
+                raise MovementError(f"slot {slot}, table {table}: copy {bad[0]} does not exist, copies are 0 to {m.copies - 1}: raise copies")
+    for table in range(m.total_tables):
+        played = [set_no for slot in range(m.slots) for set_no in m.plan[slot][table]]
+        twice = sorted({s for s in played if played.count(s) > 1})
+        missing = sorted(expected - set(played))
+        if twice or missing:
+            raise MovementError(
+                f"table {table} must play every set once: plays set(s) {twice} more than once and never {missing}; rebuild the movement"
+            )
+    uses = m.uses()
+    at_time: dict[tuple[int, int, int], int] = {}
+    for set_no, copy, time, table in uses:
+        group = table // m.n_tables
+        other = at_time.setdefault((group, set_no, time), table)
+        if other != table:
+            raise MovementError(
+                f"tables {other} and {table} of group {group} both play set {set_no} at hand {time} "
+                f"(slot {time // m.block_size}): a group's tables must play different sets at the same time"
+            )
+    for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
+        if (set_no, copy) == (next_set, next_copy) and next_time - time < 1 + m.rebuild_hands:
+            raise MovementError(
+                f"copy {copy} of set {set_no} is needed at table {table} (hand {time}) and at table {next_table} "
+                f"(hand {next_time}) with less than {m.rebuild_hands} hand(s) to rebuild it: give one of them another copy"
+            )
+
+
+def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) -> list[int]:
+    """Put the event's tables into rooms; returns the 0-based room of each event-wide table.
+
+    ``n_tables``: all tables of the groups sharing the walls (must be ``movement.n_tables *
+    movement.n_groups``). ``rooms``: either the number of rooms (any size; tables are spread so
+    room sizes differ by at most one) or the capacity (tables) of each room.
+
+    Constraint checked: two tables that play the same set at the same hand go to different rooms,
+    or the play at one would be heard at the other while it plays the same wall. Within a group the
+    rotation never does that, so only tables of different groups that share the walls can clash
+    (without ``stagger``, table ``t`` of every group; with it, groups at the same offset). Tables
+    are linked into *clash classes* (connected by such shared plays); a class of size c needs c
+    different rooms. It is not checked that a table cannot hear a set it will play later: seed 001
+    rules that out only by giving every table its own room (pass ``[1] * n_tables``), which this
+    function always accepts.
+
+    Feasibility (max-flow, min-cut): with clash classes sorted by size s_1 >= s_2 >= ..., the plan
+    exists iff for every a, sum over rooms of min(capacity, a) >= s_1 + ... + s_a. Classes are
+    placed largest first into the rooms with most room left, which succeeds whenever it exists.
+
+    Raises MovementError if the table count does not match the movement, a capacity is negative,
+    or the rooms cannot hold the tables under the constraint (the message says how many rooms or
+    which capacity would do).
+    """
+    total = movement.total_tables
+    if n_tables != total:
+        raise MovementError(
+            f"tables ({n_tables}) must be the movement's {movement.n_groups} group(s) x {movement.n_tables} tables = {total}"
+        )
+    classes = _clash_classes(movement)
+    largest = max(len(c) for c in classes)
+    if isinstance(rooms, int) and not isinstance(rooms, bool):
+        _check_size("number of rooms", rooms)
+        if rooms < largest:
+            raise MovementError(
+                f"{rooms} room(s) are too few: tables {sorted(classes[0])} play the same sets at the same time "
+                f"and need {largest} different rooms; use at least {largest} rooms or stagger the groups"
+            )
+        capacity = [total] * rooms
+    else:
+        capacity = list(rooms)
+        if not capacity or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in capacity):
+            raise MovementError(f"room capacities must be whole numbers of tables (0 or more), one per room, got {rooms!r}")
+        sizes = [len(c) for c in classes]
+        for a in range(1, len(sizes) + 1):
+            fits = sum(min(c, a) for c in capacity)
+            if fits < sum(sizes[:a]):
+                raise MovementError(
+                    f"rooms {capacity} cannot hold the {total} tables: {sum(sizes[:a])} tables in {a} clash class(es) "
+                    f"(e.g. tables {sorted(classes[0])}, which play the same sets at the same time) fit only {fits} "
+                    f"with at most one per room per class; add rooms or capacity, or stagger the groups"
+                )
+    room_of = [0] * total
+    load = [0] * len(capacity)
+    for tables in classes:
+        chosen = sorted(range(len(capacity)), key=lambda r: (load[r] - capacity[r], load[r], r))[: len(tables)]
+        for table, room in zip(sorted(tables), sorted(chosen)):
+            room_of[table] = room
+            load[room] += 1
+    return room_of
+
+
+def _clash_classes(movement: Movement) -> list[list[int]]:
+    """Tables linked by playing the same set at the same hand, largest class first."""
+    parent = list(range(movement.total_tables))
+
+    def root(t: int) -> int:
+        while parent[t] != t:
+            parent[t] = parent[parent[t]]
+            t = parent[t]
+        return t
+
+    first: dict[tuple[int, int], int] = {}
+    for set_no, _, time, table in movement.uses():
+        other = first.setdefault((set_no, time), table)
+        parent[root(table)] = root(other)
+    classes: dict[int, list[int]] = defaultdict(list)
+    for table in range(movement.total_tables):
+        classes[root(table)].append(table)
+    return sorted(classes.values(), key=lambda c: (-len(c), c[0]))

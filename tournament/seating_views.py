@@ -1,0 +1,37 @@
+"""The seating and movement page of a session: groups, tables, rooms and seats; which table plays
+which sets in each round and where staff carry each set afterwards; copies needed; repeat meetings
+against their lower bound. Public (players look up their seat); print buttons for staff."""
+
+from django.shortcuts import get_object_or_404, render
+
+from tournament.models import Event
+from tournament.movement import rotation_movement
+from tournament.permissions import is_staff_or_director
+from tournament.services import sitting_out
+
+
+def seating(request, slug, number):
+    event = get_object_or_404(Event, slug=slug)
+    session = get_object_or_404(event.sessions, number=number)
+    ruleset = event.get_ruleset()
+    groups = list(session.groups.prefetch_related("tables__room", "tables__seats__player", "tables__seats__team"))
+    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session, n_groups=len(groups))
+    group_rows = []
+    for group in groups:
+        tables = list(group.tables.all())
+        by_position = {t.position: t for t in tables}
+        rows = []
+        for table in tables:
+            seats = {s.seat: s for s in table.seats.all()}
+            plays = []
+            for slot in range(movement.slots):
+                sets = movement.sets_at(table.position, slot)
+                nxt = by_position[movement.table_of(sets[0], slot + 1)] if slot + 1 < movement.slots else None
+                plays.append({"slot": slot + 1, "sets": sets, "next": nxt})
+            rows.append({"table": table, "seats": [(seat, seats.get(seat)) for seat in ruleset.seats], "plays": plays})
+        group_rows.append({"group": group, "tables": rows})
+    return render(request, "tournament/seating.html", {
+        "event": event, "session": session, "groups": group_rows, "movement": movement,
+        "slots": range(1, movement.slots + 1), "sitting_out": sitting_out(event, number),
+        "is_staff": is_staff_or_director(request.user, event),
+    })

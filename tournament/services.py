@@ -1,0 +1,360 @@
+"""Write paths for events, rosters and seating. Each public function is one transaction.
+
+Views, API, commands and tasks call these; the rules they apply come from the plain modules
+(:mod:`walls.rulesets`, :mod:`walls.derivation`, :mod:`tournament.movement`,
+:mod:`tournament.regrouping`, :mod:`scoring.conversion`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from scoring.conversion import get_table
+from scoring.models import ConversionTable
+from tournament.models import Event, Group, Player, Room, SeatAssignment, Session, Table, Team
+from tournament.movement import (
+    MovementError,
+    assign_rooms,
+    balance_seats,
+    individual_group_seating,
+    rotation_movement,
+    team_group_seating,
+)
+from tournament.regrouping import regroup
+from walls.derivation import commitment as seed_commitment
+from walls.derivation import new_master_seed
+from walls.rulesets import get_ruleset
+
+
+class SetupError(ValueError):
+    """Bad event set-up input. ``field`` names the input, the message says how to fix it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One roster line: ``team`` (blank in individual events) and ``player`` name."""
+
+    team: str
+    player: str
+
+
+def parse_roster(text: str) -> list[RosterEntry]:
+    """Read a roster CSV with a header ``team,player`` (``team`` optional for individual events).
+
+    Returns entries in file order. Raises SetupError naming the line for a missing header,
+    an empty player name or a duplicate player.
+    """
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "player" not in fields:
+        raise SetupError("roster", "the first line must be a header with a 'player' column (and 'team' for team events)")
+    reader.fieldnames = fields
+    entries, seen = [], set()
+    for line_no, row in enumerate(reader, start=2):
+        player = (row.get("player") or "").strip()
+        team = (row.get("team") or "").strip()
+        if not player:
+            raise SetupError("roster", f"line {line_no}: the player name is empty")
+        if (team, player) in seen:
+            raise SetupError("roster", f"line {line_no}: {player!r} of {team or 'no team'} appears twice")
+        seen.add((team, player))
+        entries.append(RosterEntry(team, player))
+    if not entries:
+        raise SetupError("roster", "no players: add one line per player under the header")
+    return entries
+
+
+@transaction.atomic
+def create_event(
+    *,
+    name: str,
+    slug: str = "",
+    ruleset_code: str = "mcr-duplicate",
+    method: str = Event.Method.TEAM,
+    conversion: str = "wbf-imp",
+    sessions: int = 1,
+    datum_method: str = Event.Datum.AVERAGE,
+    comparison: str = Event.Comparison.GROUP,
+    public_value_source: str = "",
+    master_seed: str | None = None,
+    base_url: str = "",
+    entrant_policy: str = Event.EntrantPolicy.EXACT,
+    ruleset=None,
+) -> Event:
+    """Create an event with a fresh secret master seed and its public commitment.
+
+    ``conversion`` is a preset code of :data:`scoring.conversion.PRESETS`; the event gets its own
+    editable copy (version 1). ``ruleset``, a :class:`walls.rulesets.RuleSet` (e.g. from
+    :func:`walls.rulesets.custom_ruleset`), overrides ``ruleset_code``. Raises SetupError for an
+    unknown rule set, table or method, or a slug already taken.
+    """
+    if not name.strip():
+        raise SetupError("name", "give the event a name")
+    slug = slug or slugify(name)[:40]
+    if Event.objects.filter(slug=slug).exists():
+        raise SetupError("slug", f"an event called {slug!r} exists already: choose another short name")
+    if method not in Event.Method.values:
+        raise SetupError("method", f"choose one of {', '.join(Event.Method.values)}")
+    try:
+        ruleset = ruleset or get_ruleset(ruleset_code)
+    except ValueError as exc:
+        raise SetupError("ruleset", str(exc)) from exc
+    try:
+        plain_table = get_table(conversion)
+    except (KeyError, ValueError) as exc:
+        raise SetupError("conversion", str(exc)) from exc
+    if sessions < 1:
+        raise SetupError("sessions", "an event has at least one session")
+    seed = master_seed or new_master_seed()
+    event = Event.objects.create(
+        name=name.strip(), slug=slug, ruleset_code=ruleset.code, ruleset=ruleset.to_dict(), method=method,
+        datum_method=datum_method, comparison=comparison, sessions_planned=sessions,
+        master_seed=seed, commitment=seed_commitment(seed), public_value_source=public_value_source,
+        base_url=base_url, entrant_policy=entrant_policy,
+    )
+    event.conversion_table = ConversionTable.objects.create(
+        event=event, code=conversion, name=plain_table.name, source=plain_table.source, rows=plain_table.rows(),
+    )
+    event.save(update_fields=["conversion_table"])
+    return event
+
+
+@transaction.atomic
+def import_roster(event: Event, text: str) -> int:
+    """Add the roster CSV's teams and players to ``event``; returns the number of players added.
+
+    Team events need exactly one member per seat of the rule set in every team. Raises
+    SetupError (and stores nothing) otherwise.
+    """
+    entries = parse_roster(text)
+    seats = len(event.get_ruleset().seats)
+    if event.players.exists():
+        raise SetupError("roster", "this event has players already: delete them before importing another roster")
+    if event.method == Event.Method.TEAM:
+        teams: dict[str, list[str]] = {}
+        for entry in entries:
+            if not entry.team:
+                raise SetupError("roster", f"player {entry.player!r} has no team: team events need a 'team' column")
+            teams.setdefault(entry.team, []).append(entry.player)
+        for team, members in teams.items():
+            if len(members) != seats:
+                raise SetupError("roster", f"team {team!r} has {len(members)} players; every team needs exactly {seats} (one per seat)")
+        number = 0
+        for t, (team_name, members) in enumerate(teams.items(), start=1):
+            team = Team.objects.create(event=event, number=t, name=team_name)
+            for m, player in enumerate(members):
+                number += 1
+                Player.objects.create(event=event, team=team, number=number, member=m, name=player)
+        return number
+    for number, entry in enumerate(entries, start=1):
+        Player.objects.create(event=event, number=number, name=entry.player)
+    return len(entries)
+
+
+def _entrants(event: Event) -> list:
+    if event.method == Event.Method.TEAM:
+        return list(event.teams.order_by("number"))
+    return list(event.players.order_by("number"))
+
+
+def _group_size(event: Event) -> int:
+    n = len(event.get_ruleset().seats)
+    return n if event.method == Event.Method.TEAM else n * n
+
+
+def add_substitutes(event: Event) -> int:
+    """Fill the last group with substitutes (ghost teams or players provided by the organisers):
+    they play and count in the datum but are not ranked. Returns how many were added."""
+    entrants = _entrants(event)
+    group_size = _group_size(event)
+    missing = (-len(entrants)) % group_size
+    seats = len(event.get_ruleset().seats)
+    number = event.players.count()
+    for i in range(1, missing + 1):
+        if event.method == Event.Method.TEAM:
+            team = Team.objects.create(event=event, number=len(entrants) + i, name=f"Substitutes {i}", substitute=True)
+            for m in range(seats):
+                number += 1
+                Player.objects.create(event=event, team=team, number=number, member=m, name=f"Substitute {i}.{m + 1}", substitute=True)
+        else:
+            number += 1
+            Player.objects.create(event=event, number=number, name=f"Substitute {i}", substitute=True)
+    return missing
+
+
+def _grouping_plan(event: Event, entrants: list) -> dict:
+    """The groups of every planned session, computed once (at the first seating) and stored, so
+    later sessions keep to one plan: :func:`tournament.regrouping.regroup` with the event's sit-outs."""
+    from tournament.regrouping import entrant_options, sit_out_schedule
+
+    plan = event.grouping_plan
+    if plan and len(plan["sessions"]) == event.sessions_planned and plan["entrants"] == len(entrants):
+        return plan
+    group_size = _group_size(event)
+    policy = event.entrant_policy
+    sit_outs = None
+    if len(entrants) % group_size:
+        if policy in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
+            sit_outs = sit_out_schedule(len(entrants), group_size, event.sessions_planned)
+        else:
+            options = "; ".join(f"{o.kind}: {o.description} ({o.scoring})" for o in entrant_options(len(entrants), group_size))
+            raise SetupError(
+                "entrants",
+                f"{len(entrants)} entrants do not fill groups of {group_size}. Choose what to do in the event's "
+                f"'when entrants do not fill the groups' setting. Options: {options}",
+            )
+    result = regroup(len(entrants), group_size, event.sessions_planned, seed=int(event.uid[:8], 16), sit_outs=sit_outs)
+    sessions = [[list(g) for g in groups] for groups in result.sessions]
+    if event.method == Event.Method.INDIVIDUAL:
+        sessions = [[list(g) for g in groups] for groups in balance_seats(sessions, len(event.get_ruleset().seats))]
+    plan = {"entrants": len(entrants), "sessions": sessions, "method": result.method, "repeats": result.repeats,
+            "lower_bound": result.lower_bound, "sit_outs": [list(s) for s in (sit_outs or [()] * event.sessions_planned)]}
+    event.grouping_plan = plan
+    event.save(update_fields=["grouping_plan"])
+    return plan
+
+
+def _rooms_for(event: Event, total_tables: int, movement) -> list[Room]:
+    """The room of each event-wide table: the event's rooms if the director set them up (with
+    their capacities), otherwise one room per table (seed 001), checked by
+    :func:`tournament.movement.assign_rooms`."""
+    rooms = list(event.rooms.order_by("number"))
+    if not rooms:  # seed 001: every table in a room of its own, table k in room k
+        return [Room.objects.create(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)]
+    if len(rooms) >= total_tables and all(r.capacity == 1 for r in rooms):
+        return rooms[:total_tables]  # a room each: no two tables can clash
+    try:
+        placement = assign_rooms(total_tables, [r.capacity for r in rooms], movement)
+    except MovementError as exc:
+        raise SetupError("rooms", str(exc)) from exc
+    return [rooms[i] for i in placement]
+
+
+@transaction.atomic
+def seat_session(event: Event, number: int) -> Session:
+    """Regroup and seat session ``number`` (1-based): groups, tables, rooms and seats.
+
+    Team events: groups of N teams on N tables with Latin-square seats
+    (:func:`tournament.movement.team_group_seating`); individual events: groups of N×N players
+    with winds balanced over the sessions (:func:`tournament.movement.balance_seats`). The groups
+    of every session come from one stored regrouping plan. Entrants that do not fill the groups
+    follow the event's entrant policy (substitutes or sit-outs). Raises SetupError when the
+    entrants do not fill the groups and the policy is "as-is" (listing the options), when the
+    rooms cannot hold the tables, or when the session is already seated.
+    """
+    if number < 1 or number > event.sessions_planned:
+        raise SetupError("session", f"session must be 1 to {event.sessions_planned}")
+    if event.sessions.filter(number=number).exists():
+        raise SetupError("session", f"session {number} is already seated")
+    ruleset = event.get_ruleset()
+    n = len(ruleset.seats)
+    if event.entrant_policy == Event.EntrantPolicy.SUBSTITUTES and not event.sessions.exists():
+        add_substitutes(event)
+    entrants = _entrants(event)
+    if not entrants:
+        raise SetupError("entrants", "import a roster first")
+    try:
+        rotation_movement(n, ruleset.hands_per_session)
+    except MovementError as exc:
+        raise SetupError("ruleset", str(exc)) from exc
+    plan = _grouping_plan(event, entrants)
+    groups = plan["sessions"][number - 1]
+    movement = rotation_movement(n, ruleset.hands_per_session, n_groups=len(groups))
+    rooms = _rooms_for(event, n * len(groups), movement)
+    session = Session.objects.create(
+        event=event, number=number, regrouping_method=plan["method"],
+        repeat_meetings=plan["repeats"], repeat_lower_bound=plan["lower_bound"],
+    )
+    seats = ruleset.seats
+    table_number = 0
+    for g, members in enumerate(groups, start=1):
+        group = Group.objects.create(session=session, number=g)
+        tables = []
+        for position in range(n):
+            tables.append(Table.objects.create(group=group, position=position, number=table_number + 1, room=rooms[table_number]))
+            table_number += 1
+        rows = []
+        if event.method == Event.Method.TEAM:
+            for p in team_group_seating(n, number - 1):
+                team = entrants[members[p.team_slot]]
+                player = team.players.get(member=p.member)
+                rows.append(SeatAssignment(table=tables[p.table], seat=seats[p.seat], player=player, team=team))
+        else:
+            for table, seat, slot in individual_group_seating(n, number - 1):
+                rows.append(SeatAssignment(table=tables[table], seat=seats[seat], player=entrants[members[slot]]))
+        SeatAssignment.objects.bulk_create(rows)
+    return session
+
+
+def sitting_out(event: Event, number: int) -> list:
+    """The teams or players sitting out session ``number`` under a sit-out policy."""
+    plan = event.grouping_plan or {}
+    entrants = _entrants(event)
+    return [entrants[i] for i in (plan.get("sit_outs") or [[]] * number)[number - 1]]
+
+
+def table_schedule(table: Table) -> list[tuple[int, tuple[int, ...]]]:
+    """The sets ``table`` plays, as ``[(slot, (set_no, ...)), ...]`` in play order (seed 001 rotation)."""
+    ruleset = table.group.session.event.get_ruleset()
+    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    return [(slot, movement.sets_at(table.position, slot)) for slot in range(movement.slots)]
+
+
+def table_of_set(group: Group, set_no: int, slot: int) -> int:
+    """The 0-based table position of ``group`` holding ``set_no`` during ``slot``."""
+    ruleset = group.session.event.get_ruleset()
+    return rotation_movement(len(ruleset.seats), ruleset.hands_per_session).table_of(set_no, slot)
+
+
+@transaction.atomic
+def set_public_value(event: Event, value: str) -> Event:
+    """Record the announced public value (SquareDeal-style, docs/walls.md) that the walls mix in.
+
+    Raises SetupError if the event announced no public value, the value is empty, or walls were
+    already generated (they could no longer depend on it).
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if not event.public_value_source:
+        raise SetupError("public_value", "this event announced no public value to mix in")
+    if not value.strip():
+        raise SetupError("public_value", f"type the value of: {event.public_value_source}")
+    if event.wall_sets.exists():
+        raise SetupError("public_value", "walls are already generated; the public value can no longer change them")
+    event.public_value = value.strip()
+    event.save(update_fields=["public_value"])
+    return event
+
+
+@transaction.atomic
+def reveal_seed(event: Event) -> Event:
+    """Publish the master seed after the event so anyone can re-derive every wall.
+
+    Raises SetupError while a seated session still has a set without a confirmed result at every
+    table (revealing then would expose walls still to be played).
+    """
+    from scoring.models import HandResult
+
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    ruleset = event.get_ruleset()
+    for session in event.sessions.all():
+        tables = Table.objects.filter(group__session=session).count()
+        confirmed = HandResult.objects.filter(
+            event=event, session_number=session.number, status=HandResult.Status.CONFIRMED
+        ).count()
+        if confirmed < tables * ruleset.hands_per_session:
+            raise SetupError(
+                "seed", f"session {session.number} has {tables * ruleset.hands_per_session - confirmed} results still to confirm; reveal after the event"
+            )
+    event.seed_revealed = True
+    event.save(update_fields=["seed_revealed"])
+    return event

@@ -1,0 +1,52 @@
+"""URL configuration: public pages, director pages, table entry, the REST API and its schema."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from scoring import api as scoring_api
+from scoring import table_views
+from scoring import views as scoring_views
+from tournament import api as tournament_api
+from tournament import views
+from walls import views as walls_views
+
+router = DefaultRouter()
+router.register("events", tournament_api.EventViewSet, basename="event")
+router.register(r"events/(?P<event_slug>[-\w]+)/results", scoring_api.ResultViewSet, basename="result")
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("events/new/", views.new_event, name="new-event"),
+    path("e/<slug:slug>/", views.event_page, name="event"),
+    path("e/<slug:slug>/standings/", scoring_views.standings, name="standings"),
+    path("e/<slug:slug>/entry/", scoring_views.entry, name="entry"),
+    path("e/<slug:slug>/director/", views.director, name="director"),
+    path("e/<slug:slug>/director/live/", table_views.live, name="live"),
+    path("e/<slug:slug>/director/live.json", table_views.live_json, name="live-json"),
+    path("e/<slug:slug>/table/<int:table_id>/", table_views.table_page, name="table"),
+    path("e/<slug:slug>/table/<int:table_id>/confirm/<int:result_id>/", table_views.table_confirm, name="table-confirm"),
+    path("e/<slug:slug>/results/<int:result_id>/", table_views.result_detail, name="result"),
+    path("entry/login/", table_views.table_login, name="table-login"),
+    path("entry/login/<str:code>", table_views.table_login, name="table-login-code"),
+    path("entry/scan/<path:payload>", table_views.scan, name="scan"),
+    path("e/<slug:slug>/director/prepare/", views.prepare_session, name="prepare-session"),
+    path("e/<slug:slug>/director/commitment/", views.walls_commitment, name="walls-commitment"),
+    path("e/<slug:slug>/export.json", views.event_export, name="event-export"),
+    path("e/<slug:slug>/prints/", walls_views.print_request, name="print-request"),
+    path("e/<slug:slug>/prints/status/", walls_views.print_status, name="print-status"),
+    path("e/<slug:slug>/prints/<int:job_id>/", walls_views.print_download, name="print-download"),
+    path("", include("scoring.urls_results")),
+    path("", include("walls.urls_walls")),
+    path("", include("tournament.urls_seating")),
+    path("api/", include(router.urls)),
+    path("api/events/<slug:event_slug>/standings/", scoring_api.StandingsView.as_view(), name="api-standings"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]

@@ -1,0 +1,138 @@
+"""Pages of the tournament app: the event list, the public event page and the director's page."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from scoring.models import HandResult
+from tournament.models import Event
+from tournament.permissions import is_director, is_staff_or_director
+from tournament.services import SetupError, seat_session
+from walls.services import WallError, generate_walls
+
+
+def home(request):
+    return render(request, "tournament/home.html", {"events": Event.objects.all()})
+
+
+def event_page(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "tournament/event.html", {
+        "event": event, "ruleset": event.get_ruleset(), "sessions": event.sessions.all(),
+        "is_director": is_director(request.user, event),
+        "is_staff": is_staff_or_director(request.user, event),
+    })
+
+
+@login_required
+def director(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    if not is_staff_or_director(request.user, event):
+        raise PermissionDenied
+    sessions = []
+    for session in event.sessions.prefetch_related("groups__tables"):
+        results = HandResult.objects.filter(event=event, session_number=session.number)
+        sessions.append({
+            "session": session,
+            "walls": event.wall_sets.filter(session_number=session.number).count(),
+            "entered": results.count(),
+            "confirmed": results.filter(status=HandResult.Status.CONFIRMED).count(),
+            "tables": [t for g in session.groups.all() for t in g.tables.all()],
+        })
+    seated = set(event.sessions.values_list("number", flat=True))
+    return render(request, "tournament/director.html", {
+        "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
+        "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],
+        "jobs": event.print_jobs.all()[:30],
+    })
+
+
+@require_POST
+@login_required
+def prepare_session(request, slug):
+    """Seat a session and generate its walls (director only)."""
+    event = get_object_or_404(Event, slug=slug)
+    if not is_director(request.user, event):
+        raise PermissionDenied
+    try:
+        number = int(request.POST.get("session", ""))
+        seat_session(event, number)
+        generate_walls(event, number)
+    except (ValueError, SetupError, WallError) as exc:
+        from django.contrib import messages
+
+        messages.error(request, str(exc))
+    return redirect("director", slug=slug)
+
+
+def event_export(request, slug):
+    """The event as JSON: complete for the director and staff, redacted for everyone else
+    (:func:`tournament.exchange.public_export`)."""
+    from django.http import JsonResponse
+
+    from tournament.exchange import export_event, public_export
+
+    event = get_object_or_404(Event, slug=slug)
+    data = export_event(event) if is_staff_or_director(request.user, event) else public_export(event)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+    return response
+
+
+@require_POST
+@login_required
+def walls_commitment(request, slug):
+    """Director actions of the verifiable-walls protocol: enter the public value, reveal the seed."""
+    from django.contrib import messages
+
+    from tournament.services import reveal_seed, set_public_value
+
+    event = get_object_or_404(Event, slug=slug)
+    if not is_director(request.user, event):
+        raise PermissionDenied
+    try:
+        if request.POST.get("action") == "reveal":
+            reveal_seed(event)
+            messages.success(request, "The master seed is now public on the event page.")
+        else:
+            set_public_value(event, request.POST.get("public_value", ""))
+            messages.success(request, "Public value recorded; walls can now be generated.")
+    except SetupError as exc:
+        messages.error(request, str(exc))
+    return redirect("director", slug=slug)
+
+
+@login_required
+def new_event(request):
+    """Create an event (staff users): rule set, scoring, roster. The creator becomes its director.
+    The event and its roster are stored together or not at all."""
+    from django.db import transaction
+
+    from tournament.forms import CUSTOM, EventForm
+    from tournament.models import EventRole
+    from tournament.services import create_event, import_roster
+
+    if not request.user.is_staff:
+        raise PermissionDenied("ask the site administrator for an organiser account")
+    form = EventForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                event = create_event(
+                    name=data["name"], slug=data["slug"], ruleset_code=data["ruleset"] if data["ruleset"] != CUSTOM else "",
+                    ruleset=data.get("ruleset_object"), method=data["method"], conversion=data["conversion"],
+                    sessions=data["sessions"], datum_method=data["datum_method"], comparison=data["comparison"],
+                    public_value_source=data["public_value_source"], entrant_policy=data["entrant_policy"],
+                )
+                if data.get("roster"):
+                    import_roster(event, data["roster"].read().decode("utf-8-sig"))
+                EventRole.objects.create(event=event, user=request.user, role=EventRole.Role.DIRECTOR)
+        except SetupError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        except UnicodeDecodeError:
+            form.add_error("roster", "the roster must be a UTF-8 CSV file")
+        else:
+            return redirect("director", slug=event.slug)
+    return render(request, "tournament/new_event.html", {"form": form})

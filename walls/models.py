@@ -1,0 +1,52 @@
+"""Storage for wall sets and print jobs. Derivation lives in :mod:`walls.derivation`."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class WallSet(models.Model):
+    """One hand's prepared wall set: ``piles`` maps pile name (``"E-hand"``) to its tiles in order.
+
+    Secret: only the event's director and staff may read it until every table that plays it has
+    a confirmed result (see :func:`walls.services.wall_is_public`).
+    """
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="wall_sets")
+    session_number = models.PositiveSmallIntegerField()
+    set_no = models.PositiveSmallIntegerField()
+    piles = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_number", "set_no"]
+        unique_together = [("event", "session_number", "set_no")]
+
+    def __str__(self):
+        return f"{self.event.slug} {self.session_number}-{self.set_no:02d}"
+
+
+class PrintJob(models.Model):
+    """A PDF rendering job run by Celery. Same event, kind and parameters reuse the stored file
+    (``params_hash``); ``progress``/``total`` feed the director's progress bar."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Rendering")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(max_length=30)
+    params = models.JSONField(default=dict)
+    params_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    file = models.FileField(upload_to="prints/", blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        unique_together = [("event", "kind", "params_hash")]

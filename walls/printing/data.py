@@ -1,0 +1,165 @@
+"""The plain values the renderers take, and the walk from a wall set to its stickers.
+
+:class:`PrintableSet` is one physical wall set with everything printed about it;
+:func:`set_units` cuts it into the groups that are printed together: one per seat (its own
+piles, in the rule set's order) and one for the piles that belong to no seat (a shared live or
+dead wall).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from walls.setcode import SetId
+from walls.tiles import is_valid_tile
+
+
+class PrintDataError(ValueError):
+    """Data that cannot be printed (a pile missing or of the wrong size, an unknown tile)."""
+
+
+@dataclass(frozen=True)
+class PrintableSet:
+    """One wall set as printed on stickers, labels and set-up sheets.
+
+    ``piles`` maps each pile name of ``ruleset`` to its tiles in order (mpsz codes);
+    ``first_table`` is shown as given (``"Table 3"``); ``commitment`` is the SHA-256 hex of the
+    event's master seed; with ``entry_url`` (the event's public base URL) the set label's QR code
+    opens the entry page (:meth:`SetId.url`), else it holds the bare payload.
+    """
+
+    set_id: SetId
+    event_name: str
+    ruleset: Any
+    piles: Mapping[str, Sequence[str]]
+    first_table: str = ""
+    commitment: str = ""
+    entry_url: str | None = None
+
+    @property
+    def label_payload(self) -> str:
+        """What the set label's QR code holds."""
+        return self.set_id.url(self.entry_url) if self.entry_url else self.set_id.payload
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One tile of a wall set: its slot label (``"D21"``), tile code, seat (None when shared),
+    pile and position in the wall (0-based)."""
+
+    label: str
+    tile: str
+    seat: str | None
+    pile: str
+    kind: str
+    index: int
+
+
+@dataclass(frozen=True)
+class Unit:
+    """The tiles printed together: one seat's piles, or the shared piles (``seat`` None)."""
+
+    seat: str | None
+    piles: tuple[tuple[Any, tuple[Placement, ...]], ...]
+
+    @property
+    def placements(self) -> list[Placement]:
+        return [p for _, ps in self.piles for p in ps]
+
+
+def _slot_label(pile, number: int) -> str:
+    return f"{getattr(pile, 'slot_prefix', '') or pile.name}{number}"
+
+
+def placements(pset: PrintableSet) -> list[Placement]:
+    """Every tile of the set with its slot, in wall order; checks each pile against the rule set.
+
+    Raises PrintDataError naming the set and pile when a pile is missing, has the wrong number
+    of tiles or holds an unknown tile code.
+    """
+    ruleset = pset.ruleset
+    out: list[Placement] = []
+    slots = list(ruleset.slots()) if hasattr(ruleset, "slots") else None
+    labels: dict[tuple[str, int], str] = {}
+    if slots:
+        for s in slots:
+            labels[(s.pile.name, s.number)] = s.label
+    index = 0
+    for pile in ruleset.piles:
+        tiles = pset.piles.get(pile.name)
+        if tiles is None:
+            raise PrintDataError(f"set {pset.set_id.code}: pile {pile.name!r} is missing (have {', '.join(pset.piles)})")
+        if len(tiles) != pile.size:
+            raise PrintDataError(f"set {pset.set_id.code}: pile {pile.name!r} has {len(tiles)} tiles, the rule set says {pile.size}")
+        for n, tile in enumerate(tiles, start=1):
+            if not is_valid_tile(tile):
+                raise PrintDataError(f"set {pset.set_id.code}: pile {pile.name!r} slot {n} holds unknown tile {tile!r}")
+            out.append(Placement(labels.get((pile.name, n)) or _slot_label(pile, n), tile,
+                                 getattr(pile, "seat", None), pile.name, getattr(pile, "kind", ""), index))
+            index += 1
+    return out
+
+
+def set_units(pset: PrintableSet) -> list[Unit]:
+    """The set's tiles grouped for printing: one unit per seat in the rule set's seat order,
+    then one unit of the shared piles if there are any. Raises PrintDataError (see
+    :func:`placements`)."""
+    by_pile: dict[str, list[Placement]] = {}
+    for p in placements(pset):
+        by_pile.setdefault(p.pile, []).append(p)
+    units = []
+    piles = list(pset.ruleset.piles)
+    for seat in pset.ruleset.seats:
+        own = tuple((pile, tuple(by_pile[pile.name])) for pile in piles if getattr(pile, "seat", None) == seat)
+        if own:
+            units.append(Unit(seat, own))
+    shared = tuple((pile, tuple(by_pile[pile.name])) for pile in piles if getattr(pile, "seat", None) not in pset.ruleset.seats)
+    if shared:
+        units.append(Unit(None, shared))
+    return units
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """One table's score sheet for a session.
+
+    ``login`` is what the table's login QR code holds (the table login URL, or the login code);
+    ``seats`` lists ``(seat, player name)`` in seat order; ``sets`` the set codes in play order;
+    a thicker line is drawn after every ``block_size`` hands (one wind round in MCR duplicate).
+    """
+
+    event_name: str
+    session: int
+    table_label: str
+    login: str
+    seats: Sequence[tuple[str, str]]
+    sets: Sequence[str]
+    block_size: int = 4
+    ruleset_name: str = ""
+
+
+@dataclass(frozen=True)
+class MovementRow:
+    """One table in one slot of a movement: the ``sets`` it plays and where they go next
+    (``next_table`` None after the last slot)."""
+
+    slot: int
+    table: Any
+    sets: Sequence[Any]
+    next_table: Any = None
+
+    @classmethod
+    def of(cls, row: "MovementRow | Mapping") -> "MovementRow":
+        """Accept a MovementRow or a mapping with the same keys."""
+        if isinstance(row, MovementRow):
+            return row
+        try:
+            return cls(row["slot"], row["table"], tuple(row["sets"]), row.get("next_table"))
+        except (KeyError, TypeError) as exc:
+            raise PrintDataError(f"movement row needs slot, table and sets, got {row!r}") from exc
+
+
+__all__ = ["PrintableSet", "Placement", "Unit", "ScoreSheet", "MovementRow", "PrintDataError",
+           "placements", "set_units"]

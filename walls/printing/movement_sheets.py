@@ -1,0 +1,108 @@
+"""Movement sheet: which table plays which sets in each round, and where the sets go next.
+
+One row per table, one column per round (slot) of the session; each cell lists the sets the table
+plays in that round and the table the staff carry them to afterwards. Printed landscape and
+posted for staff and players: the seed's event moved framed sets between rooms after every wind
+round, and a federation's practice session failed on seating errors in the last round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from reportlab.lib.pagesizes import landscape
+from reportlab.lib.units import mm
+
+from walls.printing.base import draw_fit, finish, new_canvas
+from walls.printing.data import MovementRow
+from walls.printing.i18n import both, check_lang, word
+from walls.printing.templates import page_points
+
+MARGIN = 12 * mm
+
+
+def compress_sets(sets: Sequence) -> str:
+    """``[1, 2, 3, 4, 9]`` → ``"1–4, 9"``; set codes and other values are joined as they are."""
+    if not sets or not all(isinstance(s, int) for s in sets):
+        return ", ".join(str(s) for s in sets)
+    parts, start, prev = [], sets[0], sets[0]
+    for s in list(sets[1:]) + [None]:
+        if s is not None and s == prev + 1:
+            prev = s
+            continue
+        parts.append(str(start) if start == prev else f"{start}–{prev}")
+        if s is not None:
+            start = prev = s
+    return ", ".join(parts)
+
+
+def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = "", lang: str = "en", *,
+                          page_size="A4") -> bytes:
+    """PDF grid of a session's movement from plain rows (``slot``, ``table``, ``sets``,
+    ``next_table``; MovementRow or mappings). Tables are listed in first-seen order, rounds in
+    number order; the sheet continues on further pages when there are many tables.
+
+    Raises PrintDataError for a row missing a key, ValueError for an unknown language.
+    """
+    check_lang(lang)
+    rows = [MovementRow.of(r) for r in rows]
+    tables: list = []
+    for r in rows:
+        if r.table not in tables:
+            tables.append(r.table)
+    slots = sorted({r.slot for r in rows})
+    cells = {(r.table, r.slot): r for r in rows}
+    pw, ph = landscape(page_points(page_size))
+    canv, buf = new_canvas((pw, ph), title or word("movement", "en"))
+    usable_w = pw - 2 * MARGIN
+    first_w = 28 * mm
+    col_w = (usable_w - first_w) / max(1, len(slots))
+    head_h = 18
+    row_h = 34
+    per_page = max(1, int((ph - 2 * MARGIN - 30 - head_h) // row_h))
+    pages = [tables[i:i + per_page] for i in range(0, max(len(tables), 1), per_page)] or [[]]
+    for n, page_tables in enumerate(pages, start=1):
+        top = ph - MARGIN
+        canv.setFillColorRGB(0, 0, 0)
+        heading = f"{both('movement', lang)} — {title}" if title else both("movement", lang)
+        if len(pages) > 1:
+            heading += f" ({n}/{len(pages)})"
+        draw_fit(canv, heading, MARGIN, top - 14, usable_w, 15, lang=lang, bold=True)
+        y = top - 28
+        canv.setFillColorRGB(0.9, 0.9, 0.9)
+        canv.rect(MARGIN, y - head_h, usable_w, head_h, stroke=0, fill=1)
+        canv.setFillColorRGB(0, 0, 0)
+        draw_fit(canv, both("table", lang), MARGIN + 4, y - 12, first_w - 8, 9, lang=lang, bold=True)
+        for k, slot in enumerate(slots):
+            x = MARGIN + first_w + k * col_w
+            label = f"{word('slot', 'en')} {slot}" + (f" · {word('slot', lang)} {slot}" if lang != "en" else "")
+            draw_fit(canv, label, x + col_w / 2, y - 12, col_w - 6, 9, lang=lang, bold=True, align="centre")
+        grid_top = y
+        y -= head_h
+        for table in page_tables:
+            draw_fit(canv, _table_label(table), MARGIN + 4, y - row_h / 2 - 4, first_w - 8, 12, bold=True)
+            for k, slot in enumerate(slots):
+                x = MARGIN + first_w + k * col_w
+                r = cells.get((table, slot))
+                if r is None:
+                    continue
+                draw_fit(canv, f"{word('set', 'en')}s {compress_sets(list(r.sets))}", x + 4, y - 14, col_w - 8, 11,
+                         bold=True)
+                if r.next_table is not None:
+                    draw_fit(canv, f"» {word('next', 'en')} {_table_label(r.next_table)}", x + 4, y - 27, col_w - 8, 9)
+            y -= row_h
+            canv.setLineWidth(0.4)
+            canv.line(MARGIN, y, MARGIN + usable_w, y)
+        canv.setLineWidth(0.8)
+        canv.rect(MARGIN, y, usable_w, grid_top - y, stroke=1, fill=0)
+        canv.setLineWidth(0.4)
+        for k in range(len(slots)):
+            x = MARGIN + first_w + k * col_w
+            canv.line(x, grid_top, x, y)
+        canv.showPage()
+    return finish(canv, buf)
+
+
+def _table_label(table) -> str:
+    """``3`` → ``"Table 3"``; a label that already reads as text is kept."""
+    return f"{word('table', 'en')} {table}" if isinstance(table, int) or str(table).isdigit() else str(table)

@@ -1,0 +1,116 @@
+"""QR codes drawn as vector paths (one filled rectangle per run of dark modules).
+
+Vector codes stay sharp at any printer resolution and cost a few hundred bytes; the matrix of a
+payload is computed once and cached, and :class:`FormCache` lets a document draw the same code
+many times (a set's code on each of its 136 stickers) while storing it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import Callable
+
+import qrcode
+from qrcode.constants import (
+    ERROR_CORRECT_H,
+    ERROR_CORRECT_L,
+    ERROR_CORRECT_M,
+    ERROR_CORRECT_Q,
+)
+
+_ECC = {"L": ERROR_CORRECT_L, "M": ERROR_CORRECT_M, "Q": ERROR_CORRECT_Q, "H": ERROR_CORRECT_H}
+
+
+@lru_cache(maxsize=4096)
+def qr_runs(data: str, ecc: str = "M") -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """The QR code of ``data`` as ``(modules, runs)``: the side in modules (quiet zone excluded)
+    and each horizontal run of dark modules as ``(row, first column, length)``, row 0 at the top."""
+    code = qrcode.QRCode(error_correction=_ECC[ecc], border=0)
+    code.add_data(data)
+    code.make(fit=True)
+    matrix = code.get_matrix()
+    runs = []
+    for r, row in enumerate(matrix):
+        c = 0
+        while c < len(row):
+            if row[c]:
+                start = c
+                while c < len(row) and row[c]:
+                    c += 1
+                runs.append((r, start, c - start))
+            else:
+                c += 1
+    return len(matrix), tuple(runs)
+
+
+def draw_qr(canv, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
+    """Draw the QR code of ``data`` in the square ``(x, y, size)`` (points, bottom-left corner).
+
+    ``size`` includes a white quiet zone of ``quiet`` modules on each side (the standard asks for
+    4; 2 still scans when the surroundings are blank). The square is painted white first so the
+    code also reads on a tinted background.
+    """
+    n, runs = qr_runs(data, ecc)
+    module = size / (n + 2 * quiet)
+    top = y + size - quiet * module
+    left = x + quiet * module
+    canv.saveState()
+    canv.setFillColorRGB(1, 1, 1)
+    canv.rect(x, y, size, size, stroke=0, fill=1)
+    canv.setFillColorRGB(0, 0, 0)
+    path = canv.beginPath()
+    for r, c, length in runs:
+        path.rect(left + c * module, top - (r + 1) * module, length * module, module)
+    canv.drawPath(path, stroke=0, fill=1)
+    canv.restoreState()
+
+
+class FormCache:
+    """Per-document cache of Form XObjects: drawn once, placed many times, stored once.
+
+    :meth:`place` defines the form named by ``key`` on first use by calling ``draw(canvas)`` in a
+    ``width`` × ``height`` box with the origin at its bottom-left corner, then draws it with its
+    origin at ``(x, y)``, scaled by ``scale``. Placing writes one line of page content
+    (``q s 0 0 s x y cm /Name Do Q``) instead of reportlab's save/transform/restore calls: a
+    print run places two forms on each of thousands of stickers.
+    """
+
+    def __init__(self, canv):
+        self.canv = canv
+        self._defined: dict[str, str] = {}
+
+    def define(self, key: str, width: float, height: float, draw: Callable) -> str:
+        """Define the form for ``key`` if needed; returns its reportlab form name."""
+        name = self._defined.get(key)
+        if name is None:
+            name = "F" + hashlib.sha1(key.encode()).hexdigest()[:20]
+            self.canv.beginForm(name, 0, 0, width, height)
+            draw(self.canv)
+            self.canv.endForm()
+            self._defined[key] = name
+        return name
+
+    def place(self, key: str, width: float, height: float, draw: Callable, x: float, y: float,
+              scale: float = 1.0) -> None:
+        op = self.op(key, width, height, draw, x, y, scale)  # first: defining a form may swap the page's code list
+        self.canv._code.append(op)
+
+    def op(self, key: str, width: float, height: float, draw: Callable, x: float, y: float, scale: float = 1.0) -> str:
+        """The page-content line that places the form (defining it first if needed) and marks the
+        form as used on the current page; the caller appends the line to the page."""
+        name = self.define(key, width, height, draw)
+        xobject = self.canv._doc.getXObjectName(name)
+        self.canv._formsinuse.append(name)
+        return f"q {scale:.5f} 0 0 {scale:.5f} {x:.3f} {y:.3f} cm /{xobject} Do Q"
+
+    def place_qr(self, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
+        """Draw the QR code of ``data`` as a cached form (see :func:`draw_qr`)."""
+        op = self.qr_op(data, x, y, size, quiet=quiet, ecc=ecc)
+        self.canv._code.append(op)
+
+    def qr_op(self, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> str:
+        """:meth:`op` for the QR code of ``data``."""
+        unit = 100.0
+        return self.op(f"qr{quiet}{ecc}{data}", unit, unit,
+                       lambda c: draw_qr(c, data, 0, 0, unit, quiet=quiet, ecc=ecc), x, y, size / unit)

@@ -1,0 +1,127 @@
+"""Score sheets: one page per table and session, filled in by hand as a paper backup of entry.
+
+The top carries the event, session and table, the players by seat, and the table's login QR code
+(the same login the table device uses for result entry). The grid has one row per hand in play
+order with the set code printed, a box to tick once the code on the set's label has been checked
+against the row (bridge's lesson: check the board number against the round), a cell per seat for
+its score change, the total (0 when the rule set is zero-sum), the winner and fan, and the
+players' initials; a thicker rule separates the blocks between moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import mm
+
+from walls.printing.base import checkbox, draw_fit, finish, new_canvas
+from walls.printing.data import ScoreSheet
+from walls.printing.fonts import fonts
+from walls.printing.i18n import both, check_lang, seat_both, word
+from walls.printing.qr import draw_qr
+from walls.printing.templates import page_points
+
+MARGIN = 12 * mm
+
+
+def render_score_sheet(sheet: ScoreSheet, lang: str = "en", *, page_size="A4") -> bytes:
+    """PDF of one table's score sheet (see :func:`render_score_sheets`)."""
+    return render_score_sheets([sheet], lang, page_size=page_size)
+
+
+def render_score_sheets(sheets: Sequence[ScoreSheet], lang: str = "en", *, page_size="A4") -> bytes:
+    """PDF with one page per :class:`ScoreSheet` (a session's tables). Raises ValueError for an
+    unknown language."""
+    check_lang(lang)
+    pw, ph = page_points(page_size)
+    title = f"{sheets[0].event_name} — score sheets" if sheets else "Score sheets"
+    canv, buf = new_canvas((pw, ph), title)
+    for sheet in sheets:
+        _draw_sheet(canv, sheet, pw, ph, lang)
+        canv.showPage()
+    if not sheets:
+        canv.showPage()
+    return finish(canv, buf)
+
+
+def _draw_sheet(canv, sheet: ScoreSheet, pw: float, ph: float, lang: str) -> None:
+    fs = fonts()
+    top = ph - MARGIN
+    qr = 30 * mm
+    draw_qr(canv, sheet.login, pw - MARGIN - qr, top - qr, qr, quiet=2)
+    canv.setFillColorRGB(0, 0, 0)
+    draw_fit(canv, both("scan_login", lang), pw - MARGIN - qr / 2, top - qr - 8, qr + 6 * mm, 7, lang=lang, align="centre")
+    if "://" not in sheet.login:
+        draw_fit(canv, sheet.login, pw - MARGIN - qr / 2, top - qr - 17, qr + 6 * mm, 9, bold=True, align="centre")
+    text_w = pw - 2 * MARGIN - qr - 6 * mm
+    draw_fit(canv, f"{both('score_sheet', lang)} — {sheet.table_label}", MARGIN, top - 15, text_w, 16, lang=lang, bold=True)
+    draw_fit(canv, f"{sheet.event_name} · {word('session', 'en')} {sheet.session}"
+             + (f" · {sheet.ruleset_name}" if sheet.ruleset_name else ""), MARGIN, top - 29, text_w, 10, lang=lang)
+    y = top - 44
+    draw_fit(canv, both("players", lang), MARGIN, y, text_w, 8, lang=lang, bold=True)
+    y -= 4
+    for seat, name in sheet.seats:
+        y -= 12
+        draw_fit(canv, seat_both(seat, lang), MARGIN, y, 32 * mm, 9, lang=lang, bold=True)
+        draw_fit(canv, name or "", MARGIN + 34 * mm, y, text_w - 34 * mm, 10, lang=lang)
+        canv.setLineWidth(0.3)
+        canv.line(MARGIN + 34 * mm, y - 2, MARGIN + text_w, y - 2)
+    y = min(y - 14, top - qr - 26)
+
+    seats = [seat for seat, _ in sheet.seats]
+    col_defs = [("hand_no", 10 * mm), ("code", 18 * mm), ("result_check", 15 * mm)]
+    col_defs += [(seat, None) for seat in seats]
+    col_defs += [("total", 16 * mm), ("winner", 26 * mm), ("initials", 18 * mm)]
+    fixed = sum(w for _, w in col_defs if w)
+    seat_w = (pw - 2 * MARGIN - fixed) / max(1, len(seats))
+    widths = [w if w else seat_w for _, w in col_defs]
+    head_h = 22
+    rows = len(sheet.sets)
+    bottom_reserved = 30 * mm
+    row_h = min(26, (y - head_h - MARGIN - bottom_reserved) / max(rows, 1))
+    x = MARGIN
+    canv.setFillColorRGB(0.9, 0.9, 0.9)
+    canv.rect(MARGIN, y - head_h, sum(widths), head_h, stroke=0, fill=1)
+    canv.setFillColorRGB(0, 0, 0)
+    for (key, _), w in zip(col_defs, widths):
+        if key in seats:
+            name = dict(sheet.seats).get(key, "")
+            draw_fit(canv, seat_both(key, lang), x + w / 2, y - 9, w - 3, 8, lang=lang, bold=True, align="centre")
+            draw_fit(canv, name, x + w / 2, y - 18, w - 3, 7, lang=lang, align="centre")
+        else:
+            draw_fit(canv, word(key, "en"), x + w / 2, y - 9, w - 3, 7, bold=True, align="centre")
+            if lang != "en":
+                draw_fit(canv, word(key, lang), x + w / 2, y - 18, w - 3, 7, lang=lang, align="centre")
+        x += w
+    grid_top = y
+    y -= head_h
+    for i, code in enumerate(sheet.sets, start=1):
+        x = MARGIN
+        base = y - row_h / 2 - 3.5
+        canv.setFont(fs.latin, 10)
+        canv.drawCentredString(x + widths[0] / 2, base, str(i))
+        x += widths[0]
+        canv.setFont(fs.latin_bold, 10)
+        canv.drawCentredString(x + widths[1] / 2, base, code)
+        x += widths[1]
+        checkbox(canv, x + widths[2] / 2 - 5, y - row_h / 2 - 5, 10)
+        y -= row_h
+        canv.setLineWidth(1.4 if sheet.block_size and i % sheet.block_size == 0 else 0.4)
+        canv.line(MARGIN, y, MARGIN + sum(widths), y)
+    canv.setLineWidth(0.8)
+    canv.rect(MARGIN, y, sum(widths), grid_top - y, stroke=1, fill=0)
+    canv.setLineWidth(0.4)
+    canv.line(MARGIN, grid_top - head_h, MARGIN + sum(widths), grid_top - head_h)
+    x = MARGIN
+    for w in widths[:-1]:
+        x += w
+        canv.line(x, grid_top, x, y)
+    y -= 12
+    draw_fit(canv, both("sign", lang), MARGIN, y, 80 * mm, 8, lang=lang, bold=True)
+    y -= 22
+    sig_w = (pw - 2 * MARGIN) / max(1, len(seats))
+    canv.setLineWidth(0.4)
+    for k, seat in enumerate(seats):
+        x = MARGIN + k * sig_w
+        canv.line(x + 2, y, x + sig_w - 8, y)
+        draw_fit(canv, seat_both(seat, lang), x + 2, y - 9, sig_w - 10, 7, lang=lang)

@@ -1,0 +1,220 @@
+"""Print jobs: what the director asks to print, stored once per (event, kind, parameters).
+
+:func:`request_print` is the one write path (view, API, demo); :func:`run_print_job` does the
+rendering and is what the Celery task :func:`walls.tasks.render_print_job` calls. A re-run with
+the same inputs reuses the stored file; a job whose worker died is picked up again on retry
+(the task is idempotent: it rewrites the same file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from tournament.models import Event, Table
+from tournament.movement import rotation_movement
+from walls.models import PrintJob, WallSet
+from walls.setcode import SetId
+
+KINDS = ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating", "calibration")
+
+
+class PrintError(ValueError):
+    """A print request that cannot be served; ``field`` names the input."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def params_hash(kind: str, params: dict) -> str:
+    """SHA-256 of the canonical JSON of kind and parameters (the reuse key)."""
+    return hashlib.sha256(json.dumps([kind, params], sort_keys=True).encode()).hexdigest()
+
+
+def request_print(event: Event, kind: str, params: dict | None = None, *, run_now: bool = False) -> PrintJob:
+    """Create (or reuse) the print job of ``kind`` with ``params`` and queue its rendering.
+
+    ``run_now=True`` renders in this process instead of queueing (management commands such as
+    the demo, which need the file before they go on, whatever broker is configured).
+
+    ``params``: ``{"session": 1, "sets": [1, 2] (optional, default all), "template": "a4-70",
+    "lang": "en"}``. A finished job with its file is returned as it is. Raises PrintError for an
+    unknown kind or a session without walls.
+    """
+    from walls.tasks import render_print_job
+
+    if kind not in KINDS:
+        raise PrintError("kind", f"unknown print kind {kind!r}: choose one of {', '.join(KINDS)}")
+    params = dict(params or {})
+    params.setdefault("session", 1)
+    params.setdefault("lang", "en")
+    if kind in ("stickers", "labels", "setup", "picklist") and not event.wall_sets.filter(session_number=params["session"]).exists():
+        raise PrintError("session", f"session {params['session']} has no walls yet: generate them first")
+    with transaction.atomic():
+        job, created = PrintJob.objects.get_or_create(
+            event=event, kind=kind, params_hash=params_hash(kind, params), defaults={"params": params},
+        )
+    if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
+        return job
+    if run_now:
+        job = run_print_job(job.pk)
+    elif render_print_job.app.conf.task_always_eager:
+        render_print_job.delay(job.pk)  # embedded default: render now, in this process
+        job.refresh_from_db()
+    else:
+        transaction.on_commit(lambda: render_print_job.delay(job.pk))
+    return job
+
+
+BATCH_KINDS = ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating")
+
+
+def request_batch(event: Event, session_number: int, lang: str = "en") -> list[PrintJob]:
+    """Queue every print of a session (stickers, labels, set-up sheets, pick list, score,
+    movement and seating sheets); finished ones are reused. Returns the jobs; the director's page
+    shows their progress (:func:`batch_progress`)."""
+    return [request_print(event, kind, {"session": session_number, "lang": lang}) for kind in BATCH_KINDS]
+
+
+def batch_progress(jobs) -> tuple[int, int]:
+    """(finished, total) over ``jobs``."""
+    jobs = list(jobs)
+    return sum(1 for j in jobs if j.status == PrintJob.Status.DONE), len(jobs)
+
+
+def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
+    """Set number → for each physical copy (one per group sharing the walls), the table that plays
+    it first, e.g. ``"Group 2 · Table 6"`` (table k of each group starts with block k, seed 001)."""
+    ruleset = event.get_ruleset()
+    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group"))
+    out = {}
+    for set_no in range(1, ruleset.hands_per_session + 1):
+        position = movement.table_of(set_no, 0)
+        firsts = sorted((t.group.number, t.number) for t in tables if t.position == position)
+        out[set_no] = [f"Group {g} · Table {n}" for g, n in firsts] or [f"Table {position + 1} of each group"]
+    return out
+
+
+def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy: bool = False) -> list:
+    """The :class:`walls.printing.PrintableSet` values of a session's stored walls; with
+    ``per_copy`` one per physical copy (each group sharing the walls needs its own copy, labelled
+    with the table that plays it first)."""
+    from walls.printing import PrintableSet
+
+    ruleset = event.get_ruleset()
+    walls = WallSet.objects.filter(event=event, session_number=session_number).order_by("set_no")
+    if set_nos:
+        walls = walls.filter(set_no__in=set_nos)
+    first = first_tables(event, session_number)
+    return [
+        PrintableSet(
+            set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
+            piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=event.base_url or None,
+        )
+        for w in walls
+        for copy in (first[w.set_no] if per_copy else [", ".join(first[w.set_no])])
+    ]
+
+
+def render(event: Event, kind: str, params: dict) -> bytes:
+    """Render one print kind to PDF bytes from the event's stored data (plain renderers in walls.printing)."""
+    from walls import printing
+
+    session = params.get("session", 1)
+    lang = params.get("lang", "en")
+    template = printing.get_template(params.get("template", printing.DEFAULT_TEMPLATE))
+    if kind == "calibration":
+        return printing.render_calibration(template)
+    if kind == "movement":
+        return printing.render_movement_sheet(movement_rows(event, session), title=f"{event.name} — session {session}")
+    if kind == "seating":
+        return printing.render_seating_sheet(seating_rows(event, session), title=f"{event.name} — session {session}", lang=lang)
+    if kind == "score_sheets":
+        return printing.render_score_sheets(score_sheets(event, session))
+    sets = printable_sets(event, session, params.get("sets"), per_copy=kind in ("stickers", "labels"))
+    if kind == "stickers":
+        return printing.render_wall_stickers(sets, template, lang=lang)
+    if kind == "labels":
+        return printing.render_set_labels(sets, lang=lang)
+    if kind == "setup":
+        return printing.render_setup_sheets(sets, lang=lang)
+    return printing.render_pick_list(sets, lang=lang)
+
+
+def movement_rows(event: Event, session_number: int) -> list[dict]:
+    """Rows ``{"slot", "table", "sets", "next_table"}`` of the session's movement, one per table and slot."""
+    ruleset = event.get_ruleset()
+    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    rows = []
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).order_by("number")
+    by_position = {}
+    for t in tables:
+        by_position.setdefault((t.group_id, t.position), t)
+    for t in tables:
+        for slot in range(movement.slots):
+            sets = movement.sets_at(t.position, slot)
+            nxt = movement.table_of(sets[0], slot + 1) if slot + 1 < movement.slots else None
+            rows.append({
+                "slot": slot + 1, "table": t.number, "sets": list(sets),
+                "next_table": by_position[(t.group_id, nxt)].number if nxt is not None else None,
+            })
+    return rows
+
+
+def seating_rows(event: Event, session_number: int) -> list[dict]:
+    """Rows ``{"player", "team", "table", "room", "seat"}`` of everyone seated in the session."""
+    from tournament.models import SeatAssignment
+
+    seats = SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number)
+    return [
+        {"player": s.player.name, "team": s.team.name if s.team_id else "", "table": s.table.number,
+         "room": s.table.room.name if s.table.room_id else "", "seat": s.seat}
+        for s in seats.select_related("player", "team", "table__room")
+    ]
+
+
+def score_sheets(event: Event, session_number: int) -> list:
+    """One :class:`walls.printing.ScoreSheet` per table of the session."""
+    from walls.printing import ScoreSheet
+
+    out = []
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).prefetch_related("seats__player").order_by("number")
+    ruleset = event.get_ruleset()
+    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    for t in tables:
+        order = [s for slot in range(movement.slots) for s in movement.sets_at(t.position, slot)]
+        seat_names = {s.seat: s.player.name for s in t.seats.all()}
+        login = f"{event.base_url.rstrip('/')}/entry/login/{t.login_code}" if event.base_url else t.login_code
+        out.append(ScoreSheet(
+            event_name=event.name, session=session_number, table_label=str(t), login=login,
+            seats=[(seat, seat_names.get(seat, "")) for seat in ruleset.seats],
+            sets=[SetId(event.slug, session_number, s).code for s in order],
+        ))
+    return out
+
+
+def run_print_job(job_id: int) -> PrintJob:
+    """Render a job's PDF and store it; safe to run twice (the file is rewritten, status set)."""
+    job = PrintJob.objects.select_related("event").get(pk=job_id)
+    if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
+        return job
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, progress=0, total=1, error="")
+    try:
+        pdf = render(job.event, job.kind, job.params)
+    except Exception as exc:
+        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=str(exc))
+        raise
+    name = f"{job.event.slug}-{job.kind}-s{job.params.get('session', 1)}-{job.params_hash[:10]}.pdf"
+    if job.file:
+        job.file.delete(save=False)
+    job.file.save(name, ContentFile(pdf), save=False)
+    job.status, job.progress, job.total, job.finished_at = PrintJob.Status.DONE, 1, 1, timezone.now()
+    job.save(update_fields=["file", "status", "progress", "total", "finished_at"])
+    return job

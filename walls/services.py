@@ -1,0 +1,102 @@
+"""Write and read paths for wall sets: generation from the master seed, and who may see a wall.
+
+Walls are secret: only the event's director and staff read them until every table of the
+session has a confirmed result for that set; then they are public (hand record beside the
+traveller). The derivation itself is :mod:`walls.derivation` (docs/walls.md).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from scoring.models import HandResult
+from tournament.models import Event, EventRole, Table
+from walls.derivation import lay_out
+from walls.models import WallSet
+
+
+class WallError(ValueError):
+    """Walls cannot be generated or read; ``field`` names the cause, the message the fix."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def wall_deriver(event: Event):
+    """A function ``(session_number, set_no) -> {pile name: tiles}`` for ``event``: the rule set's
+    tiles, piles, fingerprint and the effective key are computed once (docs/walls.md)."""
+    from walls import derivation
+
+    ruleset = event.get_ruleset()
+    multiset = ruleset.multiset()
+    piles = [(p.name, p.size) for p in ruleset.piles]
+    key = derivation.effective_key(event.master_seed, event.public_value or None)
+    fingerprint = ruleset.fingerprint
+
+    def derive(session_number: int, set_no: int) -> dict[str, list[str]]:
+        wall = derivation.shuffle(multiset, derivation.wall_key(key, event.uid, session_number, set_no, fingerprint))
+        return lay_out(wall, piles)
+
+    return derive
+
+
+def derive_piles(event: Event, session_number: int, set_no: int) -> dict[str, list[str]]:
+    """The piles (pile name → tiles) of one set, derived from the event's seed and public value."""
+    return wall_deriver(event)(session_number, set_no)
+
+
+@transaction.atomic
+def generate_walls(event: Event, session_number: int) -> list[WallSet]:
+    """Derive and store every wall set of session ``session_number``; returns them by set number.
+
+    Idempotent: stored sets are kept (the derivation is a pure function, so they are equal).
+    Raises WallError when the event announced a public value that has not been entered yet
+    (SquareDeal-style commitment, docs/walls.md) or the session number is out of range.
+    """
+    if event.needs_public_value:
+        raise WallError(
+            "public_value",
+            f"this event mixes in a public value ({event.public_value_source}); enter it before generating walls",
+        )
+    if not 1 <= session_number <= event.sessions_planned:
+        raise WallError("session", f"session must be 1 to {event.sessions_planned}")
+    ruleset = event.get_ruleset()
+    derive = wall_deriver(event)
+    existing = set(event.wall_sets.filter(session_number=session_number).values_list("set_no", flat=True))
+    new = [
+        WallSet(event=event, session_number=session_number, set_no=set_no, piles=derive(session_number, set_no))
+        for set_no in range(1, ruleset.hands_per_session + 1)
+        if set_no not in existing
+    ]
+    WallSet.objects.bulk_create(new)
+    return list(event.wall_sets.filter(session_number=session_number).order_by("set_no"))
+
+
+def can_read_secret_walls(user, event: Event) -> bool:
+    """True for superusers and the event's director and staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    return EventRole.objects.filter(
+        event=event, user=user, role__in=[EventRole.Role.DIRECTOR, EventRole.Role.STAFF]
+    ).exists()
+
+
+def wall_is_public(wall: WallSet) -> bool:
+    """True once every table of the session has a confirmed result on this set."""
+    tables = Table.objects.filter(group__session__event=wall.event_id, group__session__number=wall.session_number)
+    total = tables.count()
+    if not total:
+        return False
+    confirmed = HandResult.objects.filter(
+        table__in=tables, set_no=wall.set_no, status=HandResult.Status.CONFIRMED
+    ).count()
+    return confirmed == total
+
+
+def readable_wall(user, wall: WallSet) -> bool:
+    """Whether ``user`` may see the tiles of ``wall`` now."""
+    return can_read_secret_walls(user, wall.event) or wall_is_public(wall)

@@ -1,0 +1,106 @@
+"""Set identifiers, their check digit and the QR payload printed on set labels.
+
+A physical wall set is identified by (event slug, session, set number). The human-readable *set
+code* is ``"<session>-<set:02>-<check>"`` (e.g. ``"1-07-3"``); the check digit is Luhn mod 10
+over the decimal digits of ``session`` and ``set`` (set zero-padded to two digits), so a swapped
+or mistyped digit on a sticker or in manual entry is caught.
+
+The QR payload is ``"DMJ1|<event slug>|<session>|<set>|<check>"``; when the event has a public
+address the payload is instead the entry URL ``<base>/entry/scan/<payload-encoded>``, which the
+entry page decodes with :func:`parse_payload` as well.
+
+Standalone: no Django import, so printing and third-party tools can use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+PAYLOAD_PREFIX = "DMJ1"
+
+
+class SetCodeError(ValueError):
+    """A set code or QR payload that cannot be read; the message says which part and why."""
+
+
+def luhn_digit(digits: str) -> int:
+    """Return the Luhn check digit (0-9) for a string of decimal digits.
+
+    Raises SetCodeError if ``digits`` is empty or holds a non-digit.
+    """
+    if not digits or not digits.isdigit():
+        raise SetCodeError(f"check digit needs decimal digits, got {digits!r}")
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 0:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return (10 - total % 10) % 10
+
+
+@dataclass(frozen=True)
+class SetId:
+    """One wall set of an event: ``event`` slug, 1-based ``session`` and ``set_no``."""
+
+    event: str
+    session: int
+    set_no: int
+
+    def __post_init__(self):
+        if self.session < 1:
+            raise SetCodeError(f"session must be 1 or more, got {self.session}")
+        if not 1 <= self.set_no <= 99:
+            raise SetCodeError(f"set number must be 1 to 99, got {self.set_no}")
+        if "|" in self.event or not self.event:
+            raise SetCodeError(f"event slug must be non-empty and without '|', got {self.event!r}")
+
+    @property
+    def check(self) -> int:
+        """The Luhn check digit of this set."""
+        return luhn_digit(f"{self.session}{self.set_no:02d}")
+
+    @property
+    def code(self) -> str:
+        """Human-readable code printed on stickers and labels, e.g. ``"1-07-3"``."""
+        return f"{self.session}-{self.set_no:02d}-{self.check}"
+
+    @property
+    def payload(self) -> str:
+        """The QR payload: ``DMJ1|slug|session|set|check``."""
+        return f"{PAYLOAD_PREFIX}|{self.event}|{self.session}|{self.set_no}|{self.check}"
+
+    def url(self, base_url: str) -> str:
+        """The entry URL that a phone opens when it scans the label (``base_url`` without slash)."""
+        return f"{base_url.rstrip('/')}/entry/scan/{quote(self.payload, safe='')}"
+
+
+def parse_payload(text: str) -> SetId:
+    """Read a scanned QR payload (bare payload or entry URL) back into a :class:`SetId`.
+
+    Raises SetCodeError naming the part that is wrong (prefix, numbers, check digit).
+    """
+    text = text.strip()
+    if "/entry/scan/" in text:
+        text = unquote(text.rsplit("/entry/scan/", 1)[1].strip("/"))
+    parts = text.split("|")
+    if len(parts) != 5 or parts[0] != PAYLOAD_PREFIX:
+        raise SetCodeError(f"not a set label: expected '{PAYLOAD_PREFIX}|event|session|set|check', got {text!r}")
+    _, event, session, set_no, check = parts
+    if not (session.isdigit() and set_no.isdigit() and check.isdigit()):
+        raise SetCodeError(f"session, set and check digit must be numbers in {text!r}")
+    set_id = SetId(event, int(session), int(set_no))
+    if set_id.check != int(check):
+        raise SetCodeError(f"check digit {check} does not match set {set_id.code}: re-scan or type the set number")
+    return set_id
+
+
+def parse_code(event: str, code: str) -> SetId:
+    """Read a typed set code ``"1-07-3"`` of ``event``; raises SetCodeError on a bad check digit."""
+    parts = code.strip().split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise SetCodeError(f"set code must look like 1-07-3 (session-set-check), got {code!r}")
+    return parse_payload(f"{PAYLOAD_PREFIX}|{event}|{parts[0]}|{int(parts[1])}|{parts[2]}")

@@ -1,0 +1,11 @@
+"""Wall pages and API routes, included from tournament/urls.py."""
+
+from django.urls import path
+
+from walls import api, views
+
+urlpatterns = [
+    path("e/<slug:slug>/walls/", views.wall_list, name="walls"),
+    path("e/<slug:slug>/walls/<int:session>/<int:set_no>/", views.wall_detail, name="wall"),
+    path("api/events/<slug:event_slug>/walls/", api.WallSetList.as_view(), name="api-walls"),
+]
