@@ -330,7 +330,7 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     result.revision += 1
     result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
     _revision(result, "confirm", actor)
-    rescore_set(result.event, result.session_number, result.set_no)
+    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
     return result
 
 
@@ -345,7 +345,7 @@ def dispute_result(result: HandResult, *, actor: str, reason: str) -> HandResult
     result.revision += 1
     result.save(update_fields=["status", "revision", "updated_at"])
     _revision(result, "dispute", actor, reason=reason)
-    rescore_set(result.event, result.session_number, result.set_no)
+    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
     return result
 
 
@@ -376,14 +376,16 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     result.revision += 1
     result.save()
     _revision(result, "correct", actor, previous=previous, reason=reason)
-    rescore_set(result.event, result.session_number, result.set_no)
+    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
     return result
 
 
-def _scopes(event: Event, session_number: int) -> list[tuple[Group | None, list[Table]]]:
-    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group"))
+def _scopes(event: Event, session_number: int, group_id: int | None = None) -> list[tuple[Group | None, list[Table]]]:
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group")
     if event.comparison == Event.Comparison.FIELD:
-        return [(None, tables)]
+        return [(None, list(tables))]
+    if group_id is not None:
+        tables = tables.filter(group_id=group_id)
     by_group = defaultdict(list)
     for table in tables:
         by_group[table.group].append(table)
@@ -391,8 +393,11 @@ def _scopes(event: Event, session_number: int) -> list[tuple[Group | None, list[
 
 
 @transaction.atomic
-def rescore_set(event: Event, session_number: int, set_no: int) -> int:
+def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | None = None) -> int:
     """Recompute the converted scores of one set; returns how many were stored.
+
+    ``group_id``: rescore only that group's comparison (what a change to one of its results can
+    affect); ignored when the whole field is compared. None rescores every group of the session.
 
     A comparison scope (one group, or the whole field) is scored once every table in it has a
     confirmed result on the set; until then its scores are removed. Team method: a team's
@@ -402,7 +407,7 @@ def rescore_set(event: Event, session_number: int, set_no: int) -> int:
     table_model = event.conversion_table
     conversion = table_model.as_table()
     stored = 0
-    for group, tables in _scopes(event, session_number):
+    for group, tables in _scopes(event, session_number, group_id):
         SetScore.objects.filter(event=event, session_number=session_number, set_no=set_no, group=group).delete()
         results = list(HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED))
         if len(results) < len(tables) or not tables:

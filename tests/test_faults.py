@@ -184,10 +184,6 @@ def test_a_connection_dropped_while_correcting_keeps_the_stored_result(team_even
     assert list(result.revisions.values_list("action", flat=True)) == ["enter"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "no handler turns a database failure into a clear answer yet: the caller gets a bare 500. Fix: "
-    "tournament/middleware.py DatabaseUnavailableMiddleware (see the issue 9 report) answering 503 "
-    "with Retry-After and 'nothing was stored'"))
 @pytest.mark.django_db(transaction=True)
 def test_a_connection_dropped_mid_request_answers_503_saying_nothing_was_stored(team_event, scorer_client):
     response, _ = _post_result_while_the_connection_drops(scorer_client, team_event)
@@ -195,3 +191,20 @@ def test_a_connection_dropped_mid_request_answers_503_saying_nothing_was_stored(
     assert response["Retry-After"]
     assert "nothing was stored" in response.json()["detail"]
     assert not HandResult.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_whose_connection_drops_answers_503_with_a_page(team_event, django_user_model):
+    user = django_user_model.objects.create_user("dir503", password="pw-dir-503")
+    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.DIRECTOR)
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+
+    def fail_everything(execute, sql, params, many, context):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    with connection.execute_wrapper(fail_everything):
+        response = client.get(f"/e/{team_event.slug}/director/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "nothing was stored" in response.content.decode()

@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
+    "tournament.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"

@@ -1,0 +1,45 @@
+"""Request middleware of the project.
+
+:class:`DatabaseUnavailableMiddleware` turns a lost database connection into a clear answer.
+Every write path runs in one transaction (``transaction.atomic``), so when the connection goes
+away mid-request the database rolls the whole write back: the caller is told exactly that,
+with a 503 and ``Retry-After``, instead of a bare 500.
+"""
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+#: Seconds a client is asked to wait before trying again.
+RETRY_AFTER = 5
+
+
+class DatabaseUnavailableMiddleware:
+    """Answer 503 ("nothing was stored, try again") when the database connection fails.
+
+    API requests (paths under ``/api/``) get ``{"detail": ...}`` JSON; pages get the
+    ``503.html`` template (plain text if even that needs the database). Django closes the
+    broken connection when the request ends, so the next request opens a new one.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        detail = _("The database could not be reached, so nothing was stored. "
+                   "Wait a few seconds and send it again.")
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": detail}, status=503)
+        else:
+            try:
+                response = render(request, "503.html", {"detail": detail}, status=503)
+            except DatabaseError:  # the page's own look-ups (user, menus) need the database too
+                response = HttpResponse(detail, content_type="text/plain; charset=utf-8", status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
