@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from scoring import fan_check
 from scoring.models import HandResult, ResultRevision, SetScore
@@ -57,13 +58,13 @@ def outcome_from_dict(data: dict) -> HandOutcome:
     """Build a :class:`HandOutcome` from ``{"kind", "winners", "discarder", "fans"}``; raises
     ResultError (``outcome``, or ``fans`` for a fan that is not a whole number)."""
     if not isinstance(data, dict) or "kind" not in data:
-        raise ResultError("outcome", "give kind (discard, self_draw or draw), winners, discarder and fans")
+        raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
     fans = []
     for fan in data.get("fans") or ():
         try:
             fans.append(int(str(fan).strip()))
         except ValueError:
-            raise ResultError("fans", f"the fan must be a whole number, e.g. 8; got {fan!r}") from None
+            raise ResultError("fans", _("the fan must be a whole number, e.g. 8; got %(value)s") % {"value": repr(fan)}) from None
     try:
         return HandOutcome(
             kind=data["kind"],
@@ -72,16 +73,17 @@ def outcome_from_dict(data: dict) -> HandOutcome:
             fans=tuple(fans),
         )
     except TypeError as exc:
-        raise ResultError("outcome", f"give kind (discard, self_draw or draw), winners, discarder and fans: {exc}") from exc
+        raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans: %(error)s")
+                          % {"error": exc}) from exc
 
 
 def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
     cleaned = {}
     for seat, value in changes.items():
         if seat not in seats:
-            raise ResultError(f"changes.{seat}", f"unknown seat {seat!r}: seats are {', '.join(seats)}")
+            raise ResultError(f"changes.{seat}", _("unknown seat %(seat)s: seats are %(seats)s") % {"seat": repr(seat), "seats": ", ".join(seats)})
         if isinstance(value, bool):
-            raise ResultError(f"changes.{seat}", "the score change must be a whole number of points")
+            raise ResultError(f"changes.{seat}", _("the score change must be a whole number of points"))
         if isinstance(value, float):
             number = int(value) if value.is_integer() else None
         else:
@@ -90,11 +92,13 @@ def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
             except ValueError:
                 number = None
         if number is None:
-            raise ResultError(f"changes.{seat}", f"the score change of seat {seat} must be a whole number of points, e.g. -16; got {value!r}")
+            raise ResultError(f"changes.{seat}", _("the score change of seat %(seat)s must be a whole number of points, e.g. -16; got %(value)s")
+                              % {"seat": seat, "value": repr(value)})
         cleaned[seat] = number
     for seat in seats:
         if seat not in cleaned:
-            raise ResultError(f"changes.{seat}", f"the score change of seat {seat} is missing: type 0 if {seat} neither won nor paid")
+            raise ResultError(f"changes.{seat}", _("the score change of seat %(seat)s is missing: type 0 if %(seat)s neither won nor paid")
+                              % {"seat": seat})
     return cleaned
 
 
@@ -115,11 +119,12 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
         if changes:
             typed = _clean_changes(changes, seats)
             if typed != computed:
-                raise ResultError("changes", f"the score changes {typed} do not match the outcome, which gives {computed}")
+                raise ResultError("changes", _("the score changes %(typed)s do not match the outcome, which gives %(computed)s")
+                                  % {"typed": typed, "computed": computed})
         changes = computed
         outcome = {"kind": hand.kind, "winners": list(hand.winners), "discarder": hand.discarder, "fans": list(hand.fans)}
     elif changes is None:
-        raise ResultError("changes", "enter each seat's score change, or the hand's outcome")
+        raise ResultError("changes", _("enter each seat's score change, or the hand's outcome"))
     cleaned = _clean_changes(changes, seats)
     try:
         validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum, deposit=deposit)
@@ -145,13 +150,13 @@ def check_fan(event: Event, set_no: int, outcome: dict, hand_text: str) -> dict:
     player, or the hand cannot be read or is not a winning hand.
     """
     if event.get_ruleset().payment_rule not in FAN_CHECK_RULES:
-        raise ResultError("hand", "the fan check is for MCR rule sets: clear the hand")
+        raise ResultError("hand", _("the fan check is for MCR rule sets: clear the hand"))
     if outcome is None or outcome["kind"] == "draw" or len(outcome["winners"]) != 1:
-        raise ResultError("hand", "give the winning hand only when one player won: clear the hand, or enter the winner and fan")
+        raise ResultError("hand", _("give the winning hand only when one player won: clear the hand, or enter the winner and fan"))
     try:
         hand = fan_check.parse_hand(hand_text)
     except fan_check.HandNotationError as exc:
-        raise ResultError("hand", f"{exc}; example: 123456789m 11z 22z +1z") from exc
+        raise ResultError("hand", _("%(error)s; example: 123456789m 11z 22z +1z") % {"error": exc}) from exc
     checked = {**outcome, "hand": " ".join(hand_text.split())}
     try:
         counted = fan_check.count_fan(hand, seat_wind=outcome["winners"][0], prevalent_wind=prevalent_wind(event, set_no),
@@ -186,7 +191,8 @@ def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by
     if entered_by_seat:
         seats = tuple(event.get_ruleset().seats)
         if entered_by_seat not in seats:
-            raise ResultError("entered_by_seat", f"unknown seat {entered_by_seat!r}: choose one of {', '.join(seats)}, or leave it blank")
+            raise ResultError("entered_by_seat", _("unknown seat %(seat)s: choose one of %(seats)s, or leave it blank")
+                              % {"seat": repr(entered_by_seat), "seats": ", ".join(seats)})
         stored = {**(stored or {}), "entered_by_seat": entered_by_seat}
     return cleaned, stored
 
@@ -201,8 +207,12 @@ def find_table(event: Event, number, session_number: int | None = None) -> Table
         return tables.get(number=int(number))
     except (Table.DoesNotExist, TypeError, ValueError):
         numbers = sorted(tables.values_list("number", flat=True))
-        where = f"tables {numbers[0]} to {numbers[-1]}" if numbers else "no tables"
-        raise ResultError("table", f"no table {number!r} in session {session_number}: it has {where}") from None
+        if numbers:
+            message = _("no table %(number)s in session %(session)s: it has tables %(first)s to %(last)s") % {
+                "number": repr(number), "session": session_number, "first": numbers[0], "last": numbers[-1]}
+        else:
+            message = _("no table %(number)s in session %(session)s: it has no tables") % {"number": repr(number), "session": session_number}
+        raise ResultError("table", message) from None
 
 
 def _check_set_at_table(table: Table, set_no: int) -> None:
@@ -210,7 +220,7 @@ def _check_set_at_table(table: Table, set_no: int) -> None:
     schedule = table_schedule(table)
     slot_of = {s: slot for slot, sets in schedule for s in sets}
     if set_no not in slot_of:
-        raise ResultError("set", f"set {set_no} is not played in this session: sets are 1 to {len(slot_of)}")
+        raise ResultError("set", _("set %(set)s is not played in this session: sets are 1 to %(last)s") % {"set": set_no, "last": len(slot_of)})
     done = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
     current = next((slot for slot, sets in schedule if any(s not in done for s in sets)), None)
     if current is not None and slot_of[set_no] > current:
@@ -218,7 +228,8 @@ def _check_set_at_table(table: Table, set_no: int) -> None:
 
         holder = table.group.tables.get(position=table_of_set(table.group, set_no, current))
         now = ", ".join(str(s) for s in schedule[current][1])
-        raise ResultError("set", f"set {set_no} is at {holder} now; {table} plays sets {now} now")
+        raise ResultError("set", _("set %(set)s is at Table %(holder)s now; Table %(table)s plays sets %(sets)s now")
+                          % {"set": set_no, "holder": holder.number, "table": table.number, "sets": now})
 
 
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> None:
@@ -231,8 +242,11 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
 def _describe(result: HandResult) -> str:
     seats = result.event.get_ruleset().seats
     changes = ", ".join(f"{seat} {result.changes[seat]:+d}" for seat in seats if seat in result.changes)
-    return (f"result #{result.pk} ({changes}; {result.get_status_display().lower()}, entered by {result.entered_by}"
-            f"{', confirmed by ' + result.confirmed_by if result.confirmed_by else ''})")
+    values = {"id": result.pk, "changes": changes, "status": str(result.get_status_display()).lower(),
+              "entered_by": result.entered_by, "confirmed_by": result.confirmed_by}
+    if result.confirmed_by:
+        return _("result #%(id)s (%(changes)s; %(status)s, entered by %(entered_by)s, confirmed by %(confirmed_by)s)") % values
+    return _("result #%(id)s (%(changes)s; %(status)s, entered by %(entered_by)s)") % values
 
 
 @transaction.atomic
@@ -265,9 +279,12 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
         existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
         if existing is None:
             raise
-        fix = "ask the director to correct it" if existing.status == HandResult.Status.CONFIRMED else "check it and confirm it, or dispute it"
-        raise ResultError("set", f"{table} already has {_describe(existing)} for set {set_no}: {fix}",
-                          existing=existing, status=409) from None
+        values = {"table": table.number, "result": _describe(existing), "set": set_no}
+        if existing.status == HandResult.Status.CONFIRMED:
+            message = _("Table %(table)s already has %(result)s for set %(set)s: ask the director to correct it") % values
+        else:
+            message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
+        raise ResultError("set", message, existing=existing, status=409) from None
     _revision(result, "enter", actor)
     return result
 
@@ -311,19 +328,22 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     """
     result = _lock(result)
     if result.status == HandResult.Status.CONFIRMED:
-        raise ResultError("status", f"this result was already confirmed by {result.confirmed_by}", existing=result, status=409)
+        raise ResultError("status", _("this result was already confirmed by %(who)s") % {"who": result.confirmed_by},
+                          existing=result, status=409)
     if revision is not None and int(revision) != result.revision:
-        raise ResultError("revision", f"the result changed while you confirmed it: it is now {_describe(result)}; "
-                                      "check the new score changes and confirm again", existing=result, status=409)
+        raise ResultError("revision", _("the result changed while you confirmed it: it is now %(result)s; "
+                                        "check the new score changes and confirm again") % {"result": _describe(result)},
+                          existing=result, status=409)
     if not director:
         if result.status == HandResult.Status.DISPUTED:
-            raise ResultError("status", "this result is disputed: the director confirms or corrects it", existing=result, status=409)
+            raise ResultError("status", _("this result is disputed: the director confirms or corrects it"), existing=result, status=409)
         entering = result_notes(result)["entered_by_seat"]
         seat = seated_player_for_pin(result.table, pin or "", exclude_seat=entering)
         if seat is None:
             if entering and seated_player_for_pin(result.table, pin or "") is not None:
-                raise ResultError("pin", f"seat {entering} entered this result: a player of another seat confirms it with their PIN")
-            raise ResultError("pin", "that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN")
+                raise ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
+                                  % {"seat": entering})
+            raise ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
         actor = f"{seat.player.name} ({seat.seat})"
     result.status = HandResult.Status.CONFIRMED
     result.confirmed_by = actor
@@ -339,7 +359,7 @@ def dispute_result(result: HandResult, *, actor: str, reason: str) -> HandResult
     """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
     Raises ResultError (``reason``) without a reason."""
     if not reason.strip():
-        raise ResultError("reason", "say what is disputed")
+        raise ResultError("reason", _("say what is disputed"))
     result = _lock(result)
     result.status = HandResult.Status.DISPUTED
     result.revision += 1
@@ -363,9 +383,9 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     result = _lock(result)
     confirmed = result.status == HandResult.Status.CONFIRMED
     if confirmed and not director and not result.event.scorer_corrections:
-        raise ResultError("status", "this result is confirmed: only the director can correct it now", status=403)
+        raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
     if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
-        raise ResultError("reason", "give the reason for correcting a confirmed or disputed result")
+        raise ResultError("reason", _("give the reason for correcting a confirmed or disputed result"))
     deposit = result.deposit if deposit is None else deposit
     cleaned, stored = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
                                entered_by_seat=result_notes(result)["entered_by_seat"])
