@@ -21,7 +21,8 @@ The concealed tiles and the melds (a kong counts as 3) make 13 tiles. Whether th
 self-draw comes from the outcome, the seat wind from the winner's seat and the prevalent wind
 from the set's wind round (seed 001: a session is East, South, West and North rounds).
 
-Standalone: no Django import.
+Standalone: no Django import (messages are translated through :mod:`scoring.i18n` when Django
+runs).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+
+from scoring.i18n import gettext as _
 
 WINDS = ("E", "S", "W", "N")
 MELD_KINDS = ("chi", "pung", "kong", "ckong")
@@ -86,13 +89,15 @@ def available() -> bool:
 def _tiles(group: str, token: str) -> list[str]:
     match = _TILES.match(group)
     if not match:
-        raise HandNotationError(f"cannot read {token!r}: write tiles as digits and one suit letter, e.g. 123m, 55z or +1z")
+        raise HandNotationError(_("cannot read %(token)s: write tiles as digits and one suit letter, e.g. 123m, 55z or +1z")
+                                % {"token": repr(token)})
     digits, suit = match.groups()
     tiles = []
     for digit in digits:
         number = 5 if digit == "0" and suit != "z" else int(digit)
         if suit == "z" and not 1 <= number <= 7:
-            raise HandNotationError(f"{digit}z in {token!r} is not an honour: honours are 1z to 7z (East to Red)")
+            raise HandNotationError(_("%(digit)sz in %(token)s is not an honour: honours are 1z to 7z (East to Red)")
+                                    % {"digit": digit, "token": repr(token)})
         tiles.append(f"{number}{suit}")
     return tiles
 
@@ -103,11 +108,13 @@ def _meld(kind: str, group: str, token: str) -> tuple[str, str, list[str]]:
         numbers = sorted(int(t[0]) for t in tiles)
         suit = tiles[0][1]
         if len(tiles) != 3 or suit == "z" or numbers != [numbers[0], numbers[0] + 1, numbers[0] + 2]:
-            raise HandNotationError(f"{token!r} is not a chow: give three consecutive tiles of one suit, e.g. chi:234s")
+            raise HandNotationError(_("%(token)s is not a chow: give three consecutive tiles of one suit, e.g. chi:234s")
+                                    % {"token": repr(token)})
         return kind, f"{numbers[1]}{suit}", [f"{n}{suit}" for n in numbers]
     size = 4 if kind in ("kong", "ckong") else 3
     if len(set(tiles)) != 1 or len(tiles) not in (1, size):
-        raise HandNotationError(f"{token!r}: a {kind} is one tile, written once or {size} times, e.g. {kind}:5z")
+        raise HandNotationError(_("%(token)s: a %(kind)s is one tile, written once or %(size)s times, e.g. %(kind)s:5z")
+                                % {"token": repr(token), "kind": kind, "size": size})
     return kind, tiles[0], tiles * (size if len(tiles) == 1 else 1)
 
 
@@ -131,28 +138,29 @@ def parse_hand(text: str) -> WinningHand:
         elif lowered.startswith("flowers:"):
             count = lowered.split(":", 1)[1]
             if not count.isdigit() or int(count) > 8:
-                raise HandNotationError(f"{token!r}: give the number of flowers, 0 to 8, e.g. flowers:2")
+                raise HandNotationError(_("%(token)s: give the number of flowers, 0 to 8, e.g. flowers:2") % {"token": repr(token)})
             flowers = int(count)
         elif lowered.startswith("+"):
             winning.extend(_tiles(lowered[1:], token))
         elif ":" in lowered:
             kind, group = lowered.split(":", 1)
             if kind not in MELD_KINDS:
-                raise HandNotationError(f"{token!r}: a meld is {', '.join(k + ':' for k in MELD_KINDS)} followed by its tiles")
+                raise HandNotationError(_("%(token)s: a meld is %(kinds)s followed by its tiles")
+                                        % {"token": repr(token), "kinds": ", ".join(k + ":" for k in MELD_KINDS)})
             kind, tile, tiles = _meld(kind, group, token)
             melds.append((kind, tile))
             used.extend(tiles)
         else:
             standing.extend(_tiles(lowered, token))
     if len(winning) != 1:
-        raise HandNotationError("mark the winning tile, and only that one, with + (e.g. +1z)")
+        raise HandNotationError(_("mark the winning tile, and only that one, with + (e.g. +1z)"))
     held = len(standing) + 3 * len(melds)
     if held != 13:
-        raise HandNotationError(f"the concealed tiles and melds make {held} tiles before the winning tile; "
-                                "a hand has 13 (count a kong as 3)")
+        raise HandNotationError(_("the concealed tiles and melds make %(held)s tiles before the winning tile; "
+                                  "a hand has 13 (count a kong as 3)") % {"held": held})
     for tile, count in Counter(standing + used + winning).items():
         if count > 4:
-            raise HandNotationError(f"{tile} appears {count} times; a set has four of each tile")
+            raise HandNotationError(_("%(tile)s appears %(count)s times; a set has four of each tile") % {"tile": tile, "count": count})
     return WinningHand(tuple(standing), tuple(melds), winning[0], flowers, last, kong, fourth)
 
 
@@ -181,7 +189,7 @@ def count_fan(hand: WinningHand, *, seat_wind: str, prevalent_wind: str, self_dr
         )
     except TypeError as exc:
         if "NOT_WIN" in str(exc):
-            raise HandNotationError("these tiles are not a complete winning hand: check each tile and the winning tile") from exc
-        raise HandNotationError(f"PyMahjongGB refused the hand ({exc}): check the tiles") from exc
+            raise HandNotationError(_("these tiles are not a complete winning hand: check each tile and the winning tile")) from exc
+        raise HandNotationError(_("PyMahjongGB refused the hand (%(error)s): check the tiles") % {"error": exc}) from exc
     fans = tuple((english, points * count) for points, count, _chinese, english in counted)
     return FanCount(sum(fan for _, fan in fans), fans)

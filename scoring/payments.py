@@ -17,13 +17,16 @@ Rules (:data:`PAYMENT_RULES`):
 - ``typed``: nothing is computed; the table types each seat's score change and
   :func:`validate_score_changes` checks it.
 
-Standalone: no Django import. See docs/scoring.md.
+Standalone: no Django import (messages are translated through :mod:`scoring.i18n` when Django
+runs). See docs/scoring.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
+
+from scoring.i18n import gettext as _
 
 WINDS = ("E", "S", "W", "N")
 BASE = 8  # MCR's base payment, paid by every loser on top of the fan
@@ -92,50 +95,54 @@ def _check_seats(seats: Sequence[str]) -> tuple[str, ...]:
     seats = tuple(seats)
     for seat in seats:
         if seat not in WINDS:
-            raise PaymentError("seats", f"seat {seat!r} is not a wind letter: use {', '.join(WINDS)}")
+            raise PaymentError("seats", _("seat %(seat)s is not a wind letter: use %(winds)s") % {"seat": repr(seat), "winds": ", ".join(WINDS)})
     if len(set(seats)) != len(seats):
-        raise PaymentError("seats", f"seats {', '.join(seats)} repeat a wind: list each seat once")
+        raise PaymentError("seats", _("seats %(seats)s repeat a wind: list each seat once") % {"seats": ", ".join(seats)})
     return seats
 
 
 def _check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> None:
     if outcome.kind not in ("discard", "self_draw", "draw"):
-        raise PaymentError("kind", f"unknown outcome {outcome.kind!r}: use discard, self_draw or draw")
+        raise PaymentError("kind", _("unknown outcome %(kind)s: use discard, self_draw or draw") % {"kind": repr(outcome.kind)})
     winners = tuple(outcome.winners)
     for seat in winners + ((outcome.discarder,) if outcome.discarder is not None else ()):
         if seat not in seats:
             field = "discarder" if seat == outcome.discarder and seat not in winners else "winners"
-            raise PaymentError(field, f"{seat!r} is not a seat of this rule set: seats are {', '.join(seats)}")
+            raise PaymentError(field, _("%(seat)s is not a seat of this rule set: seats are %(seats)s") % {"seat": repr(seat), "seats": ", ".join(seats)})
     if len(set(winners)) != len(winners):
-        raise PaymentError("winners", f"winners {', '.join(winners)} repeat a seat: list each winner once")
+        raise PaymentError("winners", _("winners %(winners)s repeat a seat: list each winner once") % {"winners": ", ".join(winners)})
     if len(outcome.fans) != len(winners):
-        raise PaymentError("fans", f"{len(winners)} winner(s) but {len(outcome.fans)} fan value(s): give one fan per winner")
+        raise PaymentError("fans", _("%(winners)s winner(s) but %(fans)s fan value(s): give one fan per winner")
+                           % {"winners": len(winners), "fans": len(outcome.fans)})
     if outcome.kind == "draw":
         if winners or outcome.discarder is not None:
-            raise PaymentError("kind", "a drawn hand has no winner and no discarder: clear them, or choose discard or self_draw")
+            raise PaymentError("kind", _("a drawn hand has no winner and no discarder: clear them, or choose discard or self_draw"))
         return
     if not winners:
-        raise PaymentError("winners", f"a {outcome.kind.replace('_', '-')} win needs its winner: choose the winning seat")
+        if outcome.kind == "self_draw":
+            raise PaymentError("winners", _("a self-draw win needs its winner: choose the winning seat"))
+        raise PaymentError("winners", _("a discard win needs its winner: choose the winning seat"))
     if outcome.kind == "self_draw":
         if outcome.discarder is not None:
-            raise PaymentError("discarder", "a self-draw has no discarder: clear the discarder, or choose discard")
+            raise PaymentError("discarder", _("a self-draw has no discarder: clear the discarder, or choose discard"))
         if len(winners) > 1:
-            raise PaymentError("winners", "a self-draw has one winner: keep only the seat that drew the tile")
+            raise PaymentError("winners", _("a self-draw has one winner: keep only the seat that drew the tile"))
     else:
         if outcome.discarder is None:
-            raise PaymentError("discarder", "a discard win needs the discarder: choose the seat that discarded the tile")
+            raise PaymentError("discarder", _("a discard win needs the discarder: choose the seat that discarded the tile"))
         if outcome.discarder in winners:
-            raise PaymentError("discarder", f"seat {outcome.discarder} cannot win on its own discard: "
-                                            "choose another discarder, or self_draw")
+            raise PaymentError("discarder", _("seat %(seat)s cannot win on its own discard: "
+                                              "choose another discarder, or self_draw") % {"seat": outcome.discarder})
         if len(winners) > 1 and not rule.multiple_winners:
-            raise PaymentError("winners", f"the {rule.name} rule has one winner per discard (the first in turn from "
-                                          "the discarder wins): keep only that winner")
+            raise PaymentError("winners", _("the %(rule)s rule has one winner per discard (the first in turn from "
+                                            "the discarder wins): keep only that winner") % {"rule": rule.name})
     for seat, fan in zip(winners, outcome.fans):
         if isinstance(fan, bool) or not isinstance(fan, int) or fan < 1:
-            raise PaymentError("fans", f"the fan of winner {seat} must be a positive whole number, got {fan!r}")
+            raise PaymentError("fans", _("the fan of winner %(seat)s must be a positive whole number, got %(value)s")
+                               % {"seat": seat, "value": repr(fan)})
         if min_fan is not None and fan < min_fan:
-            raise PaymentError("fans", f"fan must be at least {min_fan} in MCR: winner {seat} has {fan}; "
-                                       "check the count or record the hand as not won")
+            raise PaymentError("fans", _("fan must be at least %(min)s in MCR: winner %(seat)s has %(fan)s; "
+                                         "check the count or record the hand as not won") % {"min": min_fan, "seat": seat, "fan": fan})
 
 
 def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome, min_fan: int | None = 8) -> dict[str, int]:
@@ -153,13 +160,13 @@ def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome, min_fan
     own discard (``discarder``), a fan per winner missing or below ``min_fan`` (``fans``).
     """
     if rule not in PAYMENT_RULES:
-        raise PaymentError("rule", f"unknown payment rule {rule!r}: choose one of {', '.join(PAYMENT_RULES)}")
+        raise PaymentError("rule", _("unknown payment rule %(rule)s: choose one of %(rules)s") % {"rule": repr(rule), "rules": ", ".join(PAYMENT_RULES)})
     spec = PAYMENT_RULES[rule]
     if not spec.computed:
-        raise PaymentError("rule", "this rule set computes nothing from the outcome: type the score changes of every seat")
+        raise PaymentError("rule", _("this rule set computes nothing from the outcome: type the score changes of every seat"))
     seats = _check_seats(seats)
     if len(seats) != 4:
-        raise PaymentError("seats", f"MCR payments are for four seats, got {', '.join(seats)}: use E, S, W, N")
+        raise PaymentError("seats", _("MCR payments are for four seats, got %(seats)s: use E, S, W, N") % {"seats": ", ".join(seats)})
     _check_outcome(spec, seats, outcome, min_fan)
     changes = dict.fromkeys(seats, 0)
     if outcome.kind == "draw":
@@ -194,21 +201,31 @@ def validate_score_changes(changes: Mapping[str, Any], seats: Sequence[str], zer
     seats = _check_seats(seats)
     for seat in changes:
         if seat not in seats:
-            raise PaymentError(str(seat), f"{seat!r} is not a seat of this rule set ({', '.join(seats)}): remove it")
+            raise PaymentError(str(seat), _("%(seat)s is not a seat of this rule set (%(seats)s): remove it") % {"seat": repr(seat), "seats": ", ".join(seats)})
     for seat in seats:
         if seat not in changes:
-            raise PaymentError(seat, f"the score change of seat {seat} is missing: type 0 if {seat} neither won nor paid")
+            raise PaymentError(seat, _("the score change of seat %(seat)s is missing: type 0 if %(seat)s neither won nor paid") % {"seat": seat})
         value = changes[seat]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise PaymentError(seat, f"the score change of seat {seat} must be a whole number of points, got {value!r}")
+            raise PaymentError(seat, _("the score change of seat %(seat)s must be a whole number of points, got %(value)s")
+                               % {"seat": seat, "value": repr(value)})
     if isinstance(deposit, bool) or not isinstance(deposit, int) or deposit < 0:
-        raise PaymentError("deposit", f"the deposit (sticks left on the table) must be a whole number of 0 or more, got {deposit!r}")
+        raise PaymentError("deposit", _("the deposit (sticks left on the table) must be a whole number of 0 or more, got %(value)s")
+                           % {"value": repr(deposit)})
     if not zero_sum:
         return
     total = sum(changes[seat] for seat in seats)
     excess = total + deposit
     if excess:
-        target = f"{-deposit:+d}, as {deposit} is left on the table" if deposit else "0"
-        fix = (f"lower a gain or raise a payment by {excess}" if excess > 0
-               else f"raise a gain or lower a payment by {-excess}")
-        raise PaymentError("changes", f"the score changes sum to {total:+d} but must sum to {target}: {fix}")
+        values = {"total": f"{total:+d}", "target": f"{-deposit:+d}", "deposit": deposit, "excess": abs(excess)}
+        if deposit and excess > 0:
+            message = _("the score changes sum to %(total)s but must sum to %(target)s, as %(deposit)s is left on the table: "
+                        "lower a gain or raise a payment by %(excess)s")
+        elif deposit:
+            message = _("the score changes sum to %(total)s but must sum to %(target)s, as %(deposit)s is left on the table: "
+                        "raise a gain or lower a payment by %(excess)s")
+        elif excess > 0:
+            message = _("the score changes sum to %(total)s but must sum to 0: lower a gain or raise a payment by %(excess)s")
+        else:
+            message = _("the score changes sum to %(total)s but must sum to 0: raise a gain or lower a payment by %(excess)s")
+        raise PaymentError("changes", message % values)
