@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from scoring.forms import ResultForm
 from scoring.reports import cached_standings
@@ -40,6 +41,7 @@ def entry(request, slug):
         except ResultError as exc:
             form.add_result_error(exc)
         else:
-            messages.success(request, f"Saved: {result.table}, set {result.set_no}: {result.changes}")
+            messages.success(request, _("Saved: Table %(table)s, set %(set)s: %(changes)s")
+                             % {"table": result.table.number, "set": result.set_no, "changes": result.changes})
             return redirect("entry", slug=slug)
     return render(request, "scoring/entry.html", {"event": event, "form": form})

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from scoring.conversion import get_table
 from scoring.models import ConversionTable
@@ -57,20 +58,23 @@ def parse_roster(text: str) -> list[RosterEntry]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     fields = [f.strip().lower() for f in (reader.fieldnames or [])]
     if "player" not in fields:
-        raise SetupError("roster", "the first line must be a header with a 'player' column (and 'team' for team events)")
+        raise SetupError("roster", _("the first line must be a header with a 'player' column (and 'team' for team events)"))
     reader.fieldnames = fields
     entries, seen = [], set()
     for line_no, row in enumerate(reader, start=2):
         player = (row.get("player") or "").strip()
         team = (row.get("team") or "").strip()
         if not player:
-            raise SetupError("roster", f"line {line_no}: the player name is empty")
+            raise SetupError("roster", _("line %(line)s: the player name is empty") % {"line": line_no})
         if (team, player) in seen:
-            raise SetupError("roster", f"line {line_no}: {player!r} of {team or 'no team'} appears twice")
+            if team:
+                raise SetupError("roster", _("line %(line)s: %(player)s of %(team)s appears twice")
+                                 % {"line": line_no, "player": repr(player), "team": team})
+            raise SetupError("roster", _("line %(line)s: %(player)s of no team appears twice") % {"line": line_no, "player": repr(player)})
         seen.add((team, player))
         entries.append(RosterEntry(team, player))
     if not entries:
-        raise SetupError("roster", "no players: add one line per player under the header")
+        raise SetupError("roster", _("no players: add one line per player under the header"))
     return entries
 
 
@@ -99,12 +103,12 @@ def create_event(
     unknown rule set, table or method, or a slug already taken.
     """
     if not name.strip():
-        raise SetupError("name", "give the event a name")
+        raise SetupError("name", _("give the event a name"))
     slug = slug or slugify(name)[:40]
     if Event.objects.filter(slug=slug).exists():
-        raise SetupError("slug", f"an event called {slug!r} exists already: choose another short name")
+        raise SetupError("slug", _("an event called %(slug)s exists already: choose another short name") % {"slug": repr(slug)})
     if method not in Event.Method.values:
-        raise SetupError("method", f"choose one of {', '.join(Event.Method.values)}")
+        raise SetupError("method", _("choose one of %(methods)s") % {"methods": ", ".join(Event.Method.values)})
     try:
         ruleset = ruleset or get_ruleset(ruleset_code)
     except ValueError as exc:
@@ -114,7 +118,7 @@ def create_event(
     except (KeyError, ValueError) as exc:
         raise SetupError("conversion", str(exc)) from exc
     if sessions < 1:
-        raise SetupError("sessions", "an event has at least one session")
+        raise SetupError("sessions", _("an event has at least one session"))
     seed = master_seed or new_master_seed()
     event = Event.objects.create(
         name=name.strip(), slug=slug, ruleset_code=ruleset.code, ruleset=ruleset.to_dict(), method=method,
@@ -139,16 +143,17 @@ def import_roster(event: Event, text: str) -> int:
     entries = parse_roster(text)
     seats = len(event.get_ruleset().seats)
     if event.players.exists():
-        raise SetupError("roster", "this event has players already: delete them before importing another roster")
+        raise SetupError("roster", _("this event has players already: delete them before importing another roster"))
     if event.method == Event.Method.TEAM:
         teams: dict[str, list[str]] = {}
         for entry in entries:
             if not entry.team:
-                raise SetupError("roster", f"player {entry.player!r} has no team: team events need a 'team' column")
+                raise SetupError("roster", _("player %(player)s has no team: team events need a 'team' column") % {"player": repr(entry.player)})
             teams.setdefault(entry.team, []).append(entry.player)
         for team, members in teams.items():
             if len(members) != seats:
-                raise SetupError("roster", f"team {team!r} has {len(members)} players; every team needs exactly {seats} (one per seat)")
+                raise SetupError("roster", _("team %(team)s has %(count)s players; every team needs exactly %(seats)s (one per seat)")
+                                 % {"team": repr(team), "count": len(members), "seats": seats})
         number = 0
         for t, (team_name, members) in enumerate(teams.items(), start=1):
             team = Team.objects.create(event=event, number=t, name=team_name)
@@ -210,8 +215,9 @@ def _grouping_plan(event: Event, entrants: list) -> dict:
             options = "; ".join(f"{o.kind}: {o.description} ({o.scoring})" for o in entrant_options(len(entrants), group_size))
             raise SetupError(
                 "entrants",
-                f"{len(entrants)} entrants do not fill groups of {group_size}. Choose what to do in the event's "
-                f"'when entrants do not fill the groups' setting. Options: {options}",
+                _("%(entrants)s entrants do not fill groups of %(size)s. Choose what to do in the event's "
+                  "'when entrants do not fill the groups' setting. Options: %(options)s")
+                % {"entrants": len(entrants), "size": group_size, "options": options},
             )
     result = regroup(len(entrants), group_size, event.sessions_planned, seed=int(event.uid[:8], 16), sit_outs=sit_outs)
     sessions = [[list(g) for g in groups] for groups in result.sessions]
@@ -253,16 +259,16 @@ def seat_session(event: Event, number: int) -> Session:
     rooms cannot hold the tables, or when the session is already seated.
     """
     if number < 1 or number > event.sessions_planned:
-        raise SetupError("session", f"session must be 1 to {event.sessions_planned}")
+        raise SetupError("session", _("session must be 1 to %(last)s") % {"last": event.sessions_planned})
     if event.sessions.filter(number=number).exists():
-        raise SetupError("session", f"session {number} is already seated")
+        raise SetupError("session", _("session %(session)s is already seated") % {"session": number})
     ruleset = event.get_ruleset()
     n = len(ruleset.seats)
     if event.entrant_policy == Event.EntrantPolicy.SUBSTITUTES and not event.sessions.exists():
         add_substitutes(event)
     entrants = _entrants(event)
     if not entrants:
-        raise SetupError("entrants", "import a roster first")
+        raise SetupError("entrants", _("import a roster first"))
     try:
         rotation_movement(n, ruleset.hands_per_session)
     except MovementError as exc:
@@ -325,11 +331,11 @@ def set_public_value(event: Event, value: str) -> Event:
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if not event.public_value_source:
-        raise SetupError("public_value", "this event announced no public value to mix in")
+        raise SetupError("public_value", _("this event announced no public value to mix in"))
     if not value.strip():
-        raise SetupError("public_value", f"type the value of: {event.public_value_source}")
+        raise SetupError("public_value", _("type the value of: %(source)s") % {"source": event.public_value_source})
     if event.wall_sets.exists():
-        raise SetupError("public_value", "walls are already generated; the public value can no longer change them")
+        raise SetupError("public_value", _("walls are already generated; the public value can no longer change them"))
     event.public_value = value.strip()
     event.save(update_fields=["public_value"])
     return event
@@ -353,7 +359,8 @@ def reveal_seed(event: Event) -> Event:
         ).count()
         if confirmed < tables * ruleset.hands_per_session:
             raise SetupError(
-                "seed", f"session {session.number} has {tables * ruleset.hands_per_session - confirmed} results still to confirm; reveal after the event"
+                "seed", _("session %(session)s has %(count)s results still to confirm; reveal after the event")
+                % {"session": session.number, "count": tables * ruleset.hands_per_session - confirmed},
             )
     event.seed_revealed = True
     event.save(update_fields=["seed_revealed"])

@@ -3,6 +3,7 @@
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.models import HandResult
@@ -55,13 +56,19 @@ def prepare_session(request, slug):
     event = get_object_or_404(Event, slug=slug)
     if not is_director(request.user, event):
         raise PermissionDenied
+    from django.contrib import messages
+
     try:
         number = int(request.POST.get("session", ""))
+    except ValueError:
+        messages.error(request, _("choose the session to prepare"))
+        return redirect("director", slug=slug)
+    try:
         seat_session(event, number)
         generate_walls(event, number)
-    except (ValueError, SetupError, WallError) as exc:
-        from django.contrib import messages
-
+    except (SetupError, WallError) as exc:
+        messages.error(request, exc.message)
+    except ValueError as exc:
         messages.error(request, str(exc))
     return redirect("director", slug=slug)
 
@@ -94,12 +101,12 @@ def walls_commitment(request, slug):
     try:
         if request.POST.get("action") == "reveal":
             reveal_seed(event)
-            messages.success(request, "The master seed is now public on the event page.")
+            messages.success(request, _("The master seed is now public on the event page."))
         else:
             set_public_value(event, request.POST.get("public_value", ""))
-            messages.success(request, "Public value recorded; walls can now be generated.")
+            messages.success(request, _("Public value recorded; walls can now be generated."))
     except SetupError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, exc.message)
     return redirect("director", slug=slug)
 
 
@@ -132,7 +139,7 @@ def new_event(request):
         except SetupError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         except UnicodeDecodeError:
-            form.add_error("roster", "the roster must be a UTF-8 CSV file")
+            form.add_error("roster", _("the roster must be a UTF-8 CSV file"))
         else:
             return redirect("director", slug=event.slug)
     return render(request, "tournament/new_event.html", {"form": form})

@@ -14,6 +14,7 @@ import json
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.models import Event, Table
 from tournament.movement import rotation_movement
@@ -50,12 +51,12 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
     from walls.tasks import render_print_job
 
     if kind not in KINDS:
-        raise PrintError("kind", f"unknown print kind {kind!r}: choose one of {', '.join(KINDS)}")
+        raise PrintError("kind", _("unknown print kind %(kind)s: choose one of %(kinds)s") % {"kind": repr(kind), "kinds": ", ".join(KINDS)})
     params = dict(params or {})
     params.setdefault("session", 1)
     params.setdefault("lang", "en")
     if kind in ("stickers", "labels", "setup", "picklist") and not event.wall_sets.filter(session_number=params["session"]).exists():
-        raise PrintError("session", f"session {params['session']} has no walls yet: generate them first")
+        raise PrintError("session", _("session %(session)s has no walls yet: generate them first") % {"session": params["session"]})
     with transaction.atomic():
         job, created = PrintJob.objects.get_or_create(
             event=event, kind=kind, params_hash=params_hash(kind, params), defaults={"params": params},

@@ -8,6 +8,7 @@ traveller). The derivation itself is :mod:`walls.derivation` (docs/walls.md).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.models import HandResult
 from tournament.models import Event, EventRole, Table
@@ -58,10 +59,10 @@ def generate_walls(event: Event, session_number: int) -> list[WallSet]:
     if event.needs_public_value:
         raise WallError(
             "public_value",
-            f"this event mixes in a public value ({event.public_value_source}); enter it before generating walls",
+            _("this event mixes in a public value (%(source)s); enter it before generating walls") % {"source": event.public_value_source},
         )
     if not 1 <= session_number <= event.sessions_planned:
-        raise WallError("session", f"session must be 1 to {event.sessions_planned}")
+        raise WallError("session", _("session must be 1 to %(last)s") % {"last": event.sessions_planned})
     ruleset = event.get_ruleset()
     derive = wall_deriver(event)
     existing = set(event.wall_sets.filter(session_number=session_number).values_list("set_no", flat=True))

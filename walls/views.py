@@ -38,7 +38,7 @@ def print_request(request, slug):
     except PrintError as exc:
         from django.contrib import messages
 
-        messages.error(request, str(exc))
+        messages.error(request, exc.message)
     return redirect("director", slug=slug)
 
 
