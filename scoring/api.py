@@ -107,13 +107,16 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     filterset_fields = ["session_number", "set_no", "status"]
 
     def get_event(self):
-        return get_object_or_404(Event, slug=self.kwargs["event_slug"])
+        """The event of the URL, looked up once per request."""
+        if getattr(self, "_event", None) is None:
+            self._event = get_object_or_404(Event, slug=self.kwargs["event_slug"])
+        return self._event
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reads the model while building the schema
             return HandResult.objects.none()
         event = self.get_event()
-        qs = HandResult.objects.filter(event=event).select_related("table").prefetch_related("revisions")
+        qs = HandResult.objects.filter(event=event).select_related("table", "event").prefetch_related("revisions")
         if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
             qs = qs.filter(status=HandResult.Status.CONFIRMED)
         return qs

@@ -10,13 +10,19 @@ TABLE_SESSION_KEY = "scorer_tables"
 
 
 def roles(user, event: Event) -> set[str]:
-    """The roles ``user`` holds in ``event`` (superusers count as director)."""
+    """The roles ``user`` holds in ``event`` (superusers count as director).
+
+    Remembered on the user object, which lives for one request, so the several checks of one
+    request ask the database once."""
     if not getattr(user, "is_authenticated", False):
         return set()
-    found = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
-    if user.is_superuser:
-        found.add(EventRole.Role.DIRECTOR)
-    return found
+    cache = user.__dict__.setdefault("_event_roles", {})
+    if event.pk not in cache:
+        found = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
+        if user.is_superuser:
+            found.add(EventRole.Role.DIRECTOR)
+        cache[event.pk] = frozenset(found)
+    return set(cache[event.pk])
 
 
 def is_director(user, event: Event) -> bool:
