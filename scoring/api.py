@@ -116,10 +116,16 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reads the model while building the schema
             return HandResult.objects.none()
         event = self.get_event()
-        qs = HandResult.objects.filter(event=event).select_related("table", "event").prefetch_related("revisions")
+        qs = HandResult.objects.filter(event=event).select_related("table", "event")
+        if self.action in ("list", "retrieve"):  # the actions re-read the result under a lock
+            qs = qs.prefetch_related("revisions")
         if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
             qs = qs.filter(status=HandResult.Status.CONFIRMED)
         return qs
+
+    def filter_queryset(self, queryset):
+        """The ``?session_number=&set_no=&status=`` filters apply to the list only."""
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
 
     def _actor(self):
         return self.request.user.get_username()

@@ -307,11 +307,11 @@ def _lock(result: HandResult) -> HandResult:
     (otherwise the last two confirmations of a set, each seeing the other uncommitted, would both
     leave it unscored), and they cannot deadlock.
     """
-    scope = HandResult.objects.filter(pk=result.pk).values("table__group_id", "table__group__session_id", "event__comparison").get()
-    if scope["event__comparison"] == Event.Comparison.FIELD:
-        list(Session.objects.select_for_update().filter(pk=scope["table__group__session_id"]).values_list("pk", flat=True))
+    if result.event.comparison == Event.Comparison.FIELD:
+        scope = Session.objects.filter(groups__tables__results=result.pk)
     else:
-        list(Group.objects.select_for_update().filter(pk=scope["table__group_id"]).values_list("pk", flat=True))
+        scope = Group.objects.filter(tables__results=result.pk)
+    list(scope.select_for_update(of=("self",)).values_list("pk", flat=True))
     return HandResult.objects.select_for_update(of=("self",)).select_related("event", "table__group__session__event").get(pk=result.pk)
 
 

@@ -114,6 +114,7 @@ class LoadReport:
     stored: int
     confirmed: int
     stored_confirmed: int
+    cpu: dict[str, float] = field(default_factory=dict)
 
     @property
     def lost(self) -> int:
@@ -126,6 +127,11 @@ class LoadReport:
     @property
     def unanswered(self) -> int:
         return max(0, self.stored - self.accepted)
+
+    @property
+    def cpu_ms_per_request(self) -> float:
+        """All CPU time measured during the load (server, database, client), per request, in ms."""
+        return 1000 * sum(self.cpu.values()) / self.requests if self.requests else 0.0
 
     def goal_misses(self) -> list[str]:
         """The parts of the goal this run missed (empty when it met all of them)."""
@@ -152,6 +158,9 @@ class LoadReport:
             f"results: accepted {self.accepted}, stored {self.stored}, lost {self.lost}, "
             f"stored without an answer {self.unanswered}",
             f"confirmations: accepted {self.confirmed}, stored {self.stored_confirmed}, lost {self.lost_confirmations}",
+            *([f"CPU seconds during the load: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in self.cpu.items())
+               + (f" ({self.cpu_ms_per_request:.1f} ms of CPU per request)" if self.requests else "")]
+              if self.cpu else []),
             "goal (>= 300 req/s, p99 < 100 ms, 0 errors, 0 lost): "
             + ("met" if not misses else "not met: " + "; ".join(misses)),
         ]
@@ -228,6 +237,34 @@ def count_stored(event) -> tuple[int, int]:
 
     results = HandResult.objects.filter(event=event)
     return results.count(), results.filter(status=HandResult.Status.CONFIRMED).count()
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU time (user + system, seconds) used so far by gunicorn (``server_pid`` and its
+    workers), PostgreSQL (every ``postgres`` process on this machine) and this process (the
+    client threads), read from /proc; empty where /proc is not available."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    totals = {"gunicorn": 0.0, "postgresql": 0.0}
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        ppid, used = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+        if int(entry.name) == server_pid or ppid == server_pid:
+            totals["gunicorn"] += used
+        elif name.startswith("postgres"):
+            totals["postgresql"] += used
+    own = os.times()
+    totals["client"] = own.user + own.system
+    return totals
 
 
 def free_port() -> int:
@@ -352,7 +389,10 @@ def run(*, scorers: int = 50, sessions: int = 4, duration: float = 40.0, workers
     server = start_gunicorn(port, workers=workers, threads=threads, log=log)
     try:
         wait_ready(base_url, server)
+        before = cpu_seconds(server.pid)
         measured = run_scorers(base_url, event.slug, plans, duration)
+        after = cpu_seconds(server.pid)
+        cpu = {name: after[name] - before.get(name, 0.0) for name in after}
     finally:
         stop(server)
     stored, stored_confirmed = count_stored(event)
@@ -363,7 +403,7 @@ def run(*, scorers: int = 50, sessions: int = 4, duration: float = 40.0, workers
         rps=len(latencies_ms) / measured.duration if measured.duration else 0.0,
         p50_ms=percentile(latencies_ms, 50), p99_ms=percentile(latencies_ms, 99), max_ms=max(latencies_ms, default=0.0),
         errors=measured.errors, error_samples=measured.error_samples, accepted=measured.accepted, stored=stored,
-        confirmed=measured.confirmed, stored_confirmed=stored_confirmed,
+        confirmed=measured.confirmed, stored_confirmed=stored_confirmed, cpu=cpu,
     )
     if not keep:
         delete_event(event)
