@@ -19,7 +19,8 @@ two-player Souzu (4th stack, seed 000), ``X9`` in Shiragiku three-player (5th st
 :data:`PRESETS` holds every rule set of the seeds (``/work/shared/seeds``) plus the standard
 references (riichi, MCR with flowers); :func:`custom_ruleset` builds and checks others.
 
-Standalone: no Django import.
+Standalone: no Django import (error messages are translated through :mod:`scoring.i18n` when
+Django runs).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scoring.i18n import gettext as _
 from walls import derivation
 from walls.tiles import RED_FIVES, TileError, expand, plain_tile, tile_sort_key
 
@@ -124,7 +126,7 @@ class RuleSet:
     @property
     def tile_count(self) -> int:
         """Number of tiles in a wall set."""
-        return sum(count for _, count in self.tiles)
+        return sum(count for _code, count in self.tiles)
 
     def multiset(self) -> list[str]:
         """Every tile of a wall set, in canonical order (the list the derivation shuffles)."""
@@ -232,135 +234,165 @@ class RuleSet:
         count; rounds and score unit are positive; payment rule known; dora indicator a slot
         of the only dead pile.
         """
-        where = f"rule set {self.code!r}"
+        code = self.code
         if not isinstance(self.code, str) or not self.code or not set(self.code) <= set("abcdefghijklmnopqrstuvwxyz0123456789-"):
-            raise RuleSetError(f"{where}: code must be lowercase letters, digits and '-', e.g. 'riichi-red3'")
+            raise _error(code, _("code must be lowercase letters, digits and '-', e.g. 'riichi-red3'"))
         if not isinstance(self.name, str) or not self.name.strip():
-            raise RuleSetError(f"{where}: name must be non-empty text")
-        _check_seats(where, self.seats)
-        self._validate_tiles(where)
-        self._validate_piles(where)
+            raise _error(code, _("name must be non-empty text"))
+        _check_seats(code, self.seats)
+        self._validate_tiles(code)
+        self._validate_piles(code)
         for name in ("rounds", "score_unit"):
             value = getattr(self, name)
             if not _is_int(value) or value < 1:
-                raise RuleSetError(f"{where}: {name} must be a whole number from 1, got {value!r}")
+                raise _error(code, _("%(field)s must be a whole number from 1, got %(value)s") % {"field": name, "value": repr(value)})
         if not _is_int(self.starting_points):
-            raise RuleSetError(f"{where}: starting_points must be a whole number, got {self.starting_points!r}")
+            raise _error(code, _("starting_points must be a whole number, got %(value)s") % {"value": repr(self.starting_points)})
         if self.min_fan is not None and (not _is_int(self.min_fan) or self.min_fan < 0):
-            raise RuleSetError(f"{where}: min_fan must be a whole number from 0 or None, got {self.min_fan!r}")
+            raise _error(code, _("min_fan must be a whole number from 0 or None, got %(value)s") % {"value": repr(self.min_fan)})
         for name in ("zero_sum", "deposit"):
             if not isinstance(getattr(self, name), bool):
-                raise RuleSetError(f"{where}: {name} must be true or false, got {getattr(self, name)!r}")
+                raise _error(code, _("%(field)s must be true or false, got %(value)s") % {"field": name, "value": repr(getattr(self, name))})
         if self.payment_rule not in PAYMENT_RULES:
-            raise RuleSetError(f"{where}: payment_rule {self.payment_rule!r} is unknown: use one of {', '.join(PAYMENT_RULES)}")
+            raise _error(code, _("payment_rule %(rule)s is unknown: use one of %(rules)s")
+                         % {"rule": repr(self.payment_rule), "rules": ", ".join(PAYMENT_RULES)})
         if not isinstance(self.end_rule, str) or not self.end_rule.strip():
-            raise RuleSetError(f"{where}: end_rule must say how a hand ends without a win, e.g. 'ends when the live wall is empty'")
+            raise _error(code, _("end_rule must say how a hand ends without a win, e.g. 'ends when the live wall is empty'"))
         if not isinstance(self.source, str) or not isinstance(self.notes, str):
-            raise RuleSetError(f"{where}: source and notes must be text")
+            raise _error(code, _("source and notes must be text"))
         if self.dora_indicator is not None:
             dead = [p for p in self.piles if p.kind == "dead"]
             labels = {f"X{n}" for n in range(1, dead[0].size + 1)} if len(dead) == 1 else set()
             if self.dora_indicator not in labels:
-                raise RuleSetError(
-                    f"{where}: dora_indicator {self.dora_indicator!r} must be a slot X1..X<size> of the rule "
-                    f"set's only dead pile (it has {len(dead)} dead piles); use None to mark no indicator"
-                )
+                raise _error(code, _(
+                    "dora_indicator %(slot)s must be a slot X1..X<size> of the rule set's only dead pile (it has "
+                    "%(dead)s dead piles); use None to mark no indicator"
+                ) % {"slot": repr(self.dora_indicator), "dead": len(dead)})
 
-    def _validate_tiles(self, where: str) -> None:
+    def _validate_tiles(self, code: object) -> None:
         if not isinstance(self.tiles, tuple) or not self.tiles:
-            raise RuleSetError(f"{where}: tiles must be a non-empty tuple of (code, count) pairs")
+            raise _error(code, _("tiles must be a non-empty tuple of (code, count) pairs"))
         try:
             expand(self.tiles)
         except TileError as error:
-            raise RuleSetError(f"{where}: tiles: {error}") from None
-        codes = [code for code, _ in self.tiles]
+            raise _error(code, _("tiles: %(error)s") % {"error": error}) from None
+        codes = [tile for tile, _count in self.tiles]
         if codes != sorted(codes, key=tile_sort_key):
-            raise RuleSetError(f"{where}: tiles must be listed in canonical order (sort by tile_sort_key), got {codes}")
+            raise _error(code, _("tiles must be listed in canonical order (sort by tile_sort_key), got %(codes)s") % {"codes": codes})
 
-    def _validate_piles(self, where: str) -> None:
+    def _validate_piles(self, code: object) -> None:
         if not isinstance(self.piles, tuple) or not self.piles or not all(isinstance(p, Pile) for p in self.piles):
-            raise RuleSetError(f"{where}: piles must be a non-empty tuple of Pile")
+            raise _error(code, _("piles must be a non-empty tuple of Pile"))
         names = [p.name for p in self.piles]
         if len(set(names)) != len(names):
-            raise RuleSetError(f"{where}: pile names must be unique, got {names}")
+            raise _error(code, _("pile names must be unique, got %(names)s") % {"names": names})
         for pile in self.piles:
             if not isinstance(pile.name, str) or not pile.name:
-                raise RuleSetError(f"{where}: every pile needs a name, e.g. 'E-hand'")
+                raise _error(code, _("every pile needs a name, e.g. 'E-hand'"))
             if pile.kind not in PILE_KINDS:
-                raise RuleSetError(f"{where}: pile {pile.name} has kind {pile.kind!r}: use one of {', '.join(PILE_KINDS)}")
+                raise _error(code, _("pile %(pile)s has kind %(kind)s: use one of %(kinds)s")
+                             % {"pile": pile.name, "kind": repr(pile.kind), "kinds": ", ".join(PILE_KINDS)})
             if pile.slot_prefix != PILE_KINDS[pile.kind]:
-                raise RuleSetError(
-                    f"{where}: pile {pile.name} is a {pile.kind} pile, so its slot prefix must be "
-                    f"{PILE_KINDS[pile.kind]!r}, got {pile.slot_prefix!r}"
-                )
+                raise _error(code, _("pile %(pile)s is a %(kind)s pile, so its slot prefix must be %(prefix)s, got %(got)s")
+                             % {"pile": pile.name, "kind": pile.kind, "prefix": repr(PILE_KINDS[pile.kind]), "got": repr(pile.slot_prefix)})
             if not _is_int(pile.size) or pile.size < 1:
-                raise RuleSetError(f"{where}: pile {pile.name} must hold at least 1 tile, got size {pile.size!r}")
+                raise _error(code, _("pile %(pile)s must hold at least 1 tile, got size %(size)s") % {"pile": pile.name, "size": repr(pile.size)})
             if pile.seat is not None and pile.seat not in self.seats:
-                raise RuleSetError(f"{where}: pile {pile.name} belongs to seat {pile.seat!r}, which is not one of the seats {self.seats}")
-            if pile.kind in ("hand", "draw") and pile.seat is None:
-                raise RuleSetError(f"{where}: {pile.kind} pile {pile.name} must belong to a seat")
+                raise _error(code, _("pile %(pile)s belongs to seat %(seat)s, which is not one of the seats %(seats)s")
+                             % {"pile": pile.name, "seat": repr(pile.seat), "seats": self.seats})
+            if pile.kind == "hand" and pile.seat is None:
+                raise _error(code, _("hand pile %(pile)s must belong to a seat") % {"pile": pile.name})
+            if pile.kind == "draw" and pile.seat is None:
+                raise _error(code, _("draw pile %(pile)s must belong to a seat") % {"pile": pile.name})
             if pile.kind == "live" and pile.seat is not None:
-                raise RuleSetError(f"{where}: the live wall {pile.name} is shared: its seat must be None")
+                raise _error(code, _("the live wall %(pile)s is shared: its seat must be None") % {"pile": pile.name})
         for seat in self.seats:
             hands = [p.name for p in self.piles if p.kind == "hand" and p.seat == seat]
             if len(hands) != 1:
-                raise RuleSetError(f"{where}: seat {seat} must have exactly one starting hand pile, has {hands}")
+                raise _error(code, _("seat %(seat)s must have exactly one starting hand pile, has %(piles)s") % {"seat": seat, "piles": hands})
         total = sum(p.size for p in self.piles)
         if total != self.tile_count:
-            diff = total - self.tile_count
-            raise RuleSetError(
-                f"{where}: piles hold {total} tiles but the tile set has {self.tile_count}: "
-                f"{abs(diff)} {'too few tiles' if diff > 0 else 'tiles left over'}; make the pile sizes add up to {self.tile_count}"
-            )
+            values = {"total": total, "count": self.tile_count, "diff": abs(total - self.tile_count)}
+            if total > self.tile_count:
+                raise _error(code, _("piles hold %(total)s tiles but the tile set has %(count)s: %(diff)s too few tiles; "
+                                     "make the pile sizes add up to %(count)s") % values)
+            raise _error(code, _("piles hold %(total)s tiles but the tile set has %(count)s: %(diff)s tiles left over; "
+                                 "make the pile sizes add up to %(count)s") % values)
+
+
+def _error(code: object, problem: str) -> RuleSetError:
+    """The RuleSetError of rule set ``code``: ``rule set 'code': problem`` (``problem`` already translated)."""
+    return RuleSetError(_("rule set %(code)s: %(problem)s") % {"code": repr(code), "problem": problem})
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_seats(where: str, seats: object) -> None:
+def _check_seats(code: object, seats: object) -> None:
     if not isinstance(seats, tuple) or not 2 <= len(seats) <= 4:
-        raise RuleSetError(f"{where}: seats must be a tuple of 2 to 4 winds, dealer first, e.g. ('E', 'S', 'W', 'N'); got {seats!r}")
+        raise _error(code, _("seats must be a tuple of 2 to 4 winds, dealer first, e.g. ('E', 'S', 'W', 'N'); got %(seats)s")
+                     % {"seats": repr(seats)})
     if any(seat not in WINDS for seat in seats):
-        raise RuleSetError(f"{where}: seats must be winds {', '.join(WINDS)}; got {seats!r}")
+        raise _error(code, _("seats must be winds %(winds)s; got %(seats)s") % {"winds": ", ".join(WINDS), "seats": repr(seats)})
     if len(set(seats)) != len(seats):
-        raise RuleSetError(f"{where}: each seat may appear once; got {seats!r}")
+        raise _error(code, _("each seat may appear once; got %(seats)s") % {"seats": repr(seats)})
 
 
-def _sizes(where: str, what: str, values: Sequence[int] | None, seats: tuple[str, ...], minimum: int) -> list[int]:
+def _sizes(code: object, what: str, values: Sequence[int] | None, seats: tuple[str, ...], minimum: int) -> list[int]:
     if values is None or isinstance(values, (str, bytes)) or len(values) != len(seats):
-        raise RuleSetError(f"{where}: {what} needs one size per seat ({len(seats)}: {', '.join(seats)}), got {values!r}")
+        raise _error(code, _("%(field)s needs one size per seat (%(count)s: %(seats)s), got %(values)s")
+                     % {"field": what, "count": len(seats), "seats": ", ".join(seats), "values": repr(values)})
     for seat, value in zip(seats, values):
         if not _is_int(value) or value < minimum:
-            raise RuleSetError(f"{where}: {what} of seat {seat} must be a whole number from {minimum}, got {value!r}")
+            raise _error(code, _("%(field)s of seat %(seat)s must be a whole number from %(minimum)s, got %(value)s")
+                         % {"field": what, "seat": seat, "minimum": minimum, "value": repr(value)})
     return list(values)
 
 
 def _describe(what: str, sizes: Sequence[int]) -> str:
-    """``"4 hands of 13"`` or ``"hands of 14, 13, 13, 13"``."""
+    """``"4 hands of 13"`` or ``"hands of 14, 13, 13, 13"``; ``what`` is ``"hands"``, ``"draw
+    piles"`` or ``"dead-wall piles"`` (translated)."""
     if len(set(sizes)) == 1:
-        return f"{len(sizes)} {what} of {sizes[0]}"
-    return f"{what} of {', '.join(str(s) for s in sizes)}"
+        values = {"count": len(sizes), "size": sizes[0]}
+        if what == "hands":
+            return _("%(count)s hands of %(size)s") % values
+        if what == "draw piles":
+            return _("%(count)s draw piles of %(size)s") % values
+        return _("%(count)s dead-wall piles of %(size)s") % values
+    values = {"sizes": ", ".join(str(s) for s in sizes)}
+    if what == "hands":
+        return _("hands of %(sizes)s") % values
+    if what == "draw piles":
+        return _("draw piles of %(sizes)s") % values
+    return _("dead-wall piles of %(sizes)s") % values
 
 
-def _tile_counts(where: str, tiles: Sequence[tuple[str, int]] | Mapping[str, int], red: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
+def _dead_parts(per_seat_dead: bool, deads: list[int]) -> list[str]:
+    """The dead wall as described in a layout message: per-seat piles, one shared wall, or nothing."""
+    if per_seat_dead:
+        return [_describe("dead-wall piles", deads)]
+    return [_("dead wall of %(size)s") % {"size": deads[0]}] if deads[0] else []
+
+
+def _tile_counts(code: object, tiles: Sequence[tuple[str, int]] | Mapping[str, int], red: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
     pairs = list(tiles.items()) if isinstance(tiles, Mapping) else list(tiles)
     try:
         expand(pairs)
     except TileError as error:
-        raise RuleSetError(f"{where}: tiles: {error}") from None
+        raise _error(code, _("tiles: %(error)s") % {"error": error}) from None
     totals = dict(pairs)
     for red_code, count in (red or {}).items():
         if red_code not in RED_FIVES:
-            raise RuleSetError(f"{where}: red fives are given as {', '.join(RED_FIVES)} with a count, got {red_code!r}")
+            raise _error(code, _("red fives are given as %(codes)s with a count, got %(code)s") % {"codes": ", ".join(RED_FIVES), "code": repr(red_code)})
         five = plain_tile(red_code)
         if not _is_int(count) or count < 1:
-            raise RuleSetError(f"{where}: red five {red_code} count must be a whole number from 1, got {count!r}")
+            raise _error(code, _("red five %(code)s count must be a whole number from 1, got %(count)s") % {"code": red_code, "count": repr(count)})
         if count > totals.get(five, 0):
-            raise RuleSetError(
-                f"{where}: {count} red fives {red_code} replace {count} tiles {five} but the tile set has "
-                f"{totals.get(five, 0)} {five}: use at most {totals.get(five, 0)}"
-            )
+            raise _error(code, _(
+                "%(count)s red fives %(red)s replace %(count)s tiles %(five)s but the tile set has %(have)s %(five)s: "
+                "use at most %(have)s"
+            ) % {"count": count, "red": red_code, "five": five, "have": totals.get(five, 0)})
         totals[five] -= count
         totals[red_code] = totals.get(red_code, 0) + count
     return tuple(sorted(((c, n) for c, n in totals.items() if n), key=lambda item: tile_sort_key(item[0])))
@@ -408,46 +440,44 @@ def custom_ruleset(
     where, e.g. "layout needs 140 tiles (4 hands of 13, 4 draw piles of 22) but the tile set
     has 136: 4 too few; shorten the draw piles or add tiles".
     """
-    where = f"rule set {code!r}"
     seats = tuple(seats)
-    _check_seats(where, seats)
-    counts = _tile_counts(where, tiles, red)
-    tile_count = sum(n for _, n in counts)
+    _check_seats(code, seats)
+    counts = _tile_counts(code, tiles, red)
+    tile_count = sum(n for _tile, n in counts)
     if layout not in LAYOUTS:
-        raise RuleSetError(f"{where}: layout {layout!r} is unknown: use 'per_seat' (private draw piles) or 'shared' (one live wall)")
-    hands = _sizes(where, "hand_sizes", hand_sizes, seats, 1)
+        raise _error(code, _("layout %(layout)s is unknown: use 'per_seat' (private draw piles) or 'shared' (one live wall)")
+                     % {"layout": repr(layout)})
+    hands = _sizes(code, "hand_sizes", hand_sizes, seats, 1)
     per_seat_dead = not _is_int(dead_wall)
     if per_seat_dead:
         if layout != "per_seat":
-            raise RuleSetError(f"{where}: a per-seat dead wall needs layout 'per_seat'; give dead_wall as one number for a shared layout")
-        deads = _sizes(where, "dead_wall", dead_wall, seats, 0)
-        dead_parts = [_describe("dead-wall piles", deads)]
+            raise _error(code, _("a per-seat dead wall needs layout 'per_seat'; give dead_wall as one number for a shared layout"))
+        deads = _sizes(code, "dead_wall", dead_wall, seats, 0)
     else:
         if dead_wall < 0:
-            raise RuleSetError(f"{where}: dead_wall must be 0 (none) or more tiles, got {dead_wall}")
+            raise _error(code, _("dead_wall must be 0 (none) or more tiles, got %(value)s") % {"value": dead_wall})
         deads = [dead_wall]
-        dead_parts = [f"dead wall of {dead_wall}"] if dead_wall else []
     fixed = sum(hands) + sum(deads)
     piles: list[Pile] = []
     if layout == "per_seat":
         if draw_sizes is None:
             rest = tile_count - fixed
             if rest < len(seats) or rest % len(seats):
-                raise RuleSetError(
-                    f"{where}: {rest} tiles remain after {', '.join([_describe('hands', hands), *dead_parts])}, "
-                    f"which do not split into {len(seats)} equal draw piles: give draw_sizes"
-                )
+                raise _error(code, _(
+                    "%(rest)s tiles remain after %(parts)s, which do not split into %(seats)s equal draw piles: give draw_sizes"
+                ) % {"rest": rest, "parts": ", ".join([_describe("hands", hands), *_dead_parts(per_seat_dead, deads)]),
+                     "seats": len(seats)})
             draw_sizes = [rest // len(seats)] * len(seats)
-        draws = _sizes(where, "draw_sizes", draw_sizes, seats, 1)
+        draws = _sizes(code, "draw_sizes", draw_sizes, seats, 1)
         need = fixed + sum(draws)
         if need != tile_count:
-            parts = [_describe("hands", hands), _describe("draw piles", draws), *dead_parts]
-            short = need > tile_count
-            raise RuleSetError(
-                f"{where}: layout needs {need} tiles ({', '.join(parts)}) but the tile set has {tile_count}: "
-                f"{abs(need - tile_count)} {'too few' if short else 'left over'}; "
-                f"{'shorten' if short else 'lengthen'} the draw piles or {'add' if short else 'remove'} tiles"
-            )
+            parts = [_describe("hands", hands), _describe("draw piles", draws), *_dead_parts(per_seat_dead, deads)]
+            values = {"need": need, "parts": ", ".join(parts), "count": tile_count, "diff": abs(need - tile_count)}
+            if need > tile_count:
+                raise _error(code, _("layout needs %(need)s tiles (%(parts)s) but the tile set has %(count)s: %(diff)s too few; "
+                                     "shorten the draw piles or add tiles") % values)
+            raise _error(code, _("layout needs %(need)s tiles (%(parts)s) but the tile set has %(count)s: %(diff)s left over; "
+                                 "lengthen the draw piles or remove tiles") % values)
         for i, seat in enumerate(seats):
             piles.append(Pile(f"{seat}-hand", "hand", seat, hands[i], "H"))
             piles.append(Pile(f"{seat}-draw", "draw", seat, draws[i], "D"))
@@ -455,14 +485,14 @@ def custom_ruleset(
                 piles.append(Pile(f"{seat}-dead", "dead", seat, deads[i], "X"))
     else:
         if draw_sizes is not None:
-            raise RuleSetError(f"{where}: a shared layout has one live wall holding the tiles left after hands and dead wall: leave draw_sizes out")
+            raise _error(code, _("a shared layout has one live wall holding the tiles left after hands and dead wall: leave draw_sizes out"))
         live = tile_count - fixed
         if live < 1:
-            raise RuleSetError(
-                f"{where}: layout needs at least {fixed + 1} tiles ({', '.join([_describe('hands', hands), *dead_parts])}, "
-                f"live wall of at least 1) but the tile set has {tile_count}: {fixed + 1 - tile_count} too few; "
-                f"shrink the hands or the dead wall, or add tiles"
-            )
+            raise _error(code, _(
+                "layout needs at least %(need)s tiles (%(parts)s, live wall of at least 1) but the tile set has %(count)s: "
+                "%(diff)s too few; shrink the hands or the dead wall, or add tiles"
+            ) % {"need": fixed + 1, "parts": ", ".join([_describe("hands", hands), *_dead_parts(per_seat_dead, deads)]),
+                 "count": tile_count, "diff": fixed + 1 - tile_count})
         piles.extend(Pile(f"{seat}-hand", "hand", seat, size, "H") for seat, size in zip(seats, hands))
         piles.append(Pile("live", "live", None, live, "L"))
     if not per_seat_dead and dead_wall:
@@ -667,4 +697,4 @@ def get_ruleset(code: str) -> RuleSet:
     try:
         return PRESETS[code]
     except KeyError:
-        raise RuleSetError(f"unknown rule set {code!r}: use one of {', '.join(PRESETS)}") from None
+        raise RuleSetError(_("unknown rule set %(code)s: use one of %(codes)s") % {"code": repr(code), "codes": ", ".join(PRESETS)}) from None

@@ -15,12 +15,15 @@ flowers; inside a suit by rank, the red five right after the plain five. Rule se
 tiles in this order, so a rule set's multiset, and therefore its walls (docs/walls.md), do not
 depend on how the tiles were typed in.
 
-Standalone: no Django import.
+Standalone: no Django import (the messages of :func:`parse_counts`, which a director reads, are
+translated through :mod:`scoring.i18n` when Django runs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from scoring.i18n import gettext as _
 
 SUITS = ("m", "p", "s")
 """Suit letters of the numbered tiles, in canonical order."""
@@ -157,7 +160,7 @@ def expand(counts: Sequence[tuple[str, int]]) -> list[str]:
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise TileError(f"count of tile {code} must be a positive integer, got {count!r}")
     ordered = sorted(counts, key=lambda entry: _ORDER[entry[0]])
-    return [code for code, count in ordered for _ in range(count)]
+    return [code for code, count in ordered for _copy in range(count)]
 
 
 def collapse(tiles: Sequence[str]) -> tuple[tuple[str, int], ...]:
@@ -182,24 +185,25 @@ def parse_counts(text: str) -> tuple[tuple[str, int], ...]:
     """
     counts: dict[str, int] = {}
     for item in text.replace(",", " ").split():
-        code_part, _, count_part = item.partition(":")
+        code_part, _colon, count_part = item.partition(":")
         if not count_part.isdigit() or int(count_part) < 1:
-            raise TileError(f"{item!r}: write code:count with a whole count of at least 1, e.g. 1m:4")
-        first, _, last = code_part.partition("-")
+            raise TileError(_("%(item)s: write code:count with a whole count of at least 1, e.g. 1m:4") % {"item": repr(item)})
+        first, _dash, last = code_part.partition("-")
         codes = [first]
         if last:
             if not (is_valid_tile(first) and is_valid_tile(last)) or first[-1] != last[-1]:
-                raise TileError(f"{item!r}: a range runs inside one suit, e.g. 1m-9m:4")
+                raise TileError(_("%(item)s: a range runs inside one suit, e.g. 1m-9m:4") % {"item": repr(item)})
             lo, hi = int(first[:-1]), int(last[:-1])
             if lo > hi or lo < 1:
-                raise TileError(f"{item!r}: a range goes from low to high, e.g. 1p-9p:4")
+                raise TileError(_("%(item)s: a range goes from low to high, e.g. 1p-9p:4") % {"item": repr(item)})
             codes = [f"{rank}{first[-1]}" for rank in range(lo, hi + 1)]
         for code in codes:
             if not is_valid_tile(code):
-                raise TileError(f"{item!r}: {code!r} is not a tile code (1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m/0p/0s red fives, 1f-8f flowers)")
+                raise TileError(_("%(item)s: %(code)s is not a tile code (1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m/0p/0s red fives, 1f-8f flowers)")
+                                % {"item": repr(item), "code": repr(code)})
             if code in counts:
-                raise TileError(f"{item!r}: {code} is given twice")
+                raise TileError(_("%(item)s: %(code)s is given twice") % {"item": repr(item), "code": code})
             counts[code] = int(count_part)
     if not counts:
-        raise TileError("the tile set is empty: list tiles like 1m-9m:4, 1z-7z:4")
+        raise TileError(_("the tile set is empty: list tiles like 1m-9m:4, 1z-7z:4"))
     return tuple(sorted(counts.items(), key=lambda kv: tile_sort_key(kv[0])))
