@@ -12,7 +12,8 @@ Presets (:data:`PRESETS`):
 - ``mcr-mp``: the duplicate-MCR MP table built the way seed 001 describes the MIL table (its
   numbers were lost from the seed, so the steps here are ours; each has its rationale below).
 
-Standalone: no Django import. See docs/scoring.md.
+Standalone: no Django import (error messages are translated through :mod:`scoring.i18n` when
+Django runs). See docs/scoring.md.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
+
+from scoring.i18n import gettext as _
 
 CSV_HEADER = ("from", "to", "points")
 
@@ -54,7 +57,7 @@ class Step:
 
 
 def _row_label(row: int) -> str:
-    return f"row {row}"
+    return _("row %(row)s") % {"row": row}
 
 
 def _whole(value: Any, row: int, name: str, label: Callable[[int], str], strict: bool = False) -> int:
@@ -73,11 +76,13 @@ def _whole(value: Any, row: int, name: str, label: Callable[[int], str], strict:
     else:
         number = None
     if number is None:
-        raise ConversionTableError(row, name, f"{label(row)}: '{name}' must be a whole number, got {value!r}; "
-                                              f"type it without decimals or units")
+        raise ConversionTableError(row, name, _("%(where)s: '%(field)s' must be a whole number, got %(value)s; "
+                                                "type it without decimals or units")
+                                   % {"where": label(row), "field": name, "value": repr(value)})
     if number < 0:
-        raise ConversionTableError(row, name, f"{label(row)}: '{name}' must not be negative, got {number}; "
-                                              f"differences are looked up by absolute value, so give the size only")
+        raise ConversionTableError(row, name, _("%(where)s: '%(field)s' must not be negative, got %(value)s; "
+                                                "differences are looked up by absolute value, so give the size only")
+                                   % {"where": label(row), "field": name, "value": number})
     return number
 
 
@@ -115,13 +120,15 @@ class ConversionTable:
         decrease as the difference grows; ``version`` is 1 or more.
         """
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
-            raise ConversionTableError(None, "version", f"version must be a whole number from 1, got {self.version!r}")
+            raise ConversionTableError(None, "version", _("version must be a whole number from 1, got %(value)s")
+                                       % {"value": repr(self.version)})
         if not self.steps:
-            raise ConversionTableError(None, "rows", "the table has no rows: add at least the row 0,,0")
+            raise ConversionTableError(None, "rows", _("the table has no rows: add at least the row 0,,0"))
         previous: Step | None = None
         for row, step in enumerate(self.steps, start=1):
             if not isinstance(step, Step):
-                raise ConversionTableError(row, "rows", f"row {row}: expected a Step(min_difference, points), got {step!r}")
+                raise ConversionTableError(row, "rows", _("%(where)s: expected a Step(min_difference, points), got %(value)s")
+                                           % {"where": _row_label(row), "value": repr(step)})
             _whole(step.min_difference, row, "from", _row_label, strict=True)
             _whole(step.points, row, "points", _row_label, strict=True)
             if previous is None:
@@ -129,8 +136,10 @@ class ConversionTable:
             else:
                 if step.min_difference <= previous.min_difference:
                     raise ConversionTableError(
-                        row, "from", f"row {row}: 'from' {step.min_difference} is not above row {row - 1}'s "
-                                     f"{previous.min_difference}; each row must start above the previous one")
+                        row, "from", _("%(where)s: 'from' %(start)s is not above %(previous)s's %(previous_start)s; "
+                                       "each row must start above the previous one")
+                        % {"where": _row_label(row), "start": step.min_difference, "previous": _row_label(row - 1),
+                           "previous_start": previous.min_difference})
                 _check_points(previous.points, step.points, row, _row_label)
             previous = step
 
@@ -186,19 +195,23 @@ class ConversionTable:
         lines = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
         numbered = [(n, cells) for n, cells in enumerate(lines, start=1) if any(c.strip() for c in cells)]
         if not numbered:
-            raise ConversionTableError(None, "header", "the CSV is empty: start with the header from,to,points")
+            raise ConversionTableError(None, "header", _("the CSV is empty: start with the header from,to,points"))
         header_line, header = numbered[0]
         if tuple(c.strip().lower() for c in header) != CSV_HEADER:
-            raise ConversionTableError(None, "header", f"line {header_line}: the header must be from,to,points, "
-                                                       f"got {','.join(header)}")
-        line_of = {row: line for row, (line, _) in enumerate(numbered[1:], start=1)}
+            raise ConversionTableError(None, "header", _("line %(line)s: the header must be from,to,points, got %(header)s")
+                                       % {"line": header_line, "header": ",".join(header)})
+        line_of = {row: line for row, (line, _cells) in enumerate(numbered[1:], start=1)}
+
+        def label(row: int) -> str:
+            return _("row %(row)s (CSV line %(line)s)") % {"row": row, "line": line_of[row]}
+
         rows = []
         for row, (line, cells) in enumerate(numbered[1:], start=1):
             if len(cells) != 3:
-                raise ConversionTableError(row, "row", f"row {row} (CSV line {line}): expected 3 cells from,to,points, "
-                                                       f"got {len(cells)}")
+                raise ConversionTableError(row, "row", _("%(where)s: expected 3 cells from,to,points, got %(cells)s")
+                                           % {"where": label(row), "cells": len(cells)})
             rows.append(dict(zip(CSV_HEADER, cells)))
-        return _from_rows(rows, name, source, version, lambda row: f"row {row} (CSV line {line_of[row]})")
+        return _from_rows(rows, name, source, version, label)
 
     def to_dict(self) -> dict:
         """JSON-ready form: ``{'name', 'source', 'version', 'rows'}``."""
@@ -209,63 +222,68 @@ class ConversionTable:
         """Inverse of :meth:`to_dict`; raises ConversionTableError for a missing ``name`` or ``rows``."""
         for key in ("name", "rows"):
             if key not in data:
-                raise ConversionTableError(None, key, f"the table data has no '{key}': export it again with to_dict()")
+                raise ConversionTableError(None, key, _("the table data has no '%(key)s': export it again with to_dict()") % {"key": key})
         return cls.from_rows(data["rows"], name=data["name"], source=data.get("source", ""), version=data.get("version", 1))
 
 
 def _check_first(start: int, points: int, label: Callable[[int], str]) -> None:
     if start != 0:
-        raise ConversionTableError(1, "from", f"{label(1)}: 'from' must be 0 (the first row covers the smallest "
-                                              f"differences), got {start}; set it to 0")
+        raise ConversionTableError(1, "from", _("%(where)s: 'from' must be 0 (the first row covers the smallest "
+                                                "differences), got %(value)s; set it to 0") % {"where": label(1), "value": start})
     if points != 0:
-        raise ConversionTableError(1, "points", f"{label(1)}: 'points' must be 0 (an equal result scores nothing), "
-                                                f"got {points}; set it to 0")
+        raise ConversionTableError(1, "points", _("%(where)s: 'points' must be 0 (an equal result scores nothing), "
+                                                  "got %(value)s; set it to 0") % {"where": label(1), "value": points})
 
 
 def _check_points(before: int, points: int, row: int, label: Callable[[int], str]) -> None:
     if points < before:
-        raise ConversionTableError(row, "points", f"{label(row)}: points {points} are fewer than the {before} of "
-                                                  f"{label(row - 1)}; points must not decrease as the difference grows")
+        raise ConversionTableError(row, "points", _("%(where)s: points %(points)s are fewer than the %(before)s of "
+                                                    "%(previous)s; points must not decrease as the difference grows")
+                                   % {"where": label(row), "points": points, "before": before, "previous": label(row - 1)})
 
 
 def _from_rows(rows: list, name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
     if not rows:
-        raise ConversionTableError(None, "rows", "the table has no rows: add at least the row 0,,0")
+        raise ConversionTableError(None, "rows", _("the table has no rows: add at least the row 0,,0"))
     steps = []
     previous_to: int | None = None
     for row, cells in enumerate(rows, start=1):
         if not isinstance(cells, Mapping):
-            raise ConversionTableError(row, "row", f"{label(row)}: expected from, to and points, got {cells!r}")
+            raise ConversionTableError(row, "row", _("%(where)s: expected from, to and points, got %(value)s")
+                                       % {"where": label(row), "value": repr(cells)})
         for key in CSV_HEADER:
             if key not in cells:
-                raise ConversionTableError(row, key, f"{label(row)}: the '{key}' cell is missing; add it")
+                raise ConversionTableError(row, key, _("%(where)s: the '%(key)s' cell is missing; add it") % {"where": label(row), "key": key})
         last = row == len(rows)
         start = _whole(cells["from"], row, "from", label)
         points = _whole(cells["points"], row, "points", label)
         if _empty(cells["to"]):
             if not last:
-                raise ConversionTableError(row, "to", f"{label(row)}: 'to' is empty but more rows follow; only the "
-                                                      f"last row is open-ended, so give the largest difference of this row")
+                raise ConversionTableError(row, "to", _("%(where)s: 'to' is empty but more rows follow; only the last row is "
+                                                        "open-ended, so give the largest difference of this row") % {"where": label(row)})
             end = None
         else:
             end = _whole(cells["to"], row, "to", label)
             if last:
-                raise ConversionTableError(row, "to", f"{label(row)}: the last row must leave 'to' empty so it covers "
-                                                      f"every larger difference; clear it or add a row from {end + 1}")
+                raise ConversionTableError(row, "to", _("%(where)s: the last row must leave 'to' empty so it covers every "
+                                                        "larger difference; clear it or add a row from %(next)s")
+                                           % {"where": label(row), "next": end + 1})
             if end < start:
-                raise ConversionTableError(row, "to", f"{label(row)}: 'to' {end} is below 'from' {start}; "
-                                                      f"swap them or fix the typo")
+                raise ConversionTableError(row, "to", _("%(where)s: 'to' %(end)s is below 'from' %(start)s; swap them or fix the typo")
+                                           % {"where": label(row), "end": end, "start": start})
         if row == 1:
             _check_first(start, points, label)
         else:
             if start > previous_to + 1:
-                raise ConversionTableError(row, "from", f"{label(row)}: 'from' is {start} but {label(row - 1)} ends "
-                                                        f"at {previous_to}, so differences {previous_to + 1}-{start - 1} "
-                                                        f"are not covered; set 'from' to {previous_to + 1}")
+                raise ConversionTableError(row, "from", _("%(where)s: 'from' is %(start)s but %(previous)s ends at %(end)s, so "
+                                                          "differences %(first)s-%(last)s are not covered; set 'from' to %(first)s")
+                                           % {"where": label(row), "start": start, "previous": label(row - 1), "end": previous_to,
+                                              "first": previous_to + 1, "last": start - 1})
             if start <= previous_to:
-                raise ConversionTableError(row, "from", f"{label(row)}: 'from' is {start} but {label(row - 1)} already "
-                                                        f"covers up to {previous_to}; set 'from' to {previous_to + 1} "
-                                                        f"or lower that row's 'to'")
+                raise ConversionTableError(row, "from", _("%(where)s: 'from' is %(start)s but %(previous)s already covers up "
+                                                          "to %(end)s; set 'from' to %(next)s or lower that row's 'to'")
+                                           % {"where": label(row), "start": start, "previous": label(row - 1), "end": previous_to,
+                                              "next": previous_to + 1})
             _check_points(steps[-1].points, points, row, label)
         steps.append(Step(start, points))
         previous_to = end
@@ -329,5 +347,5 @@ def get_table(code: str) -> ConversionTable:
     try:
         return PRESETS[code]
     except KeyError:
-        raise ConversionTableError(None, "code", f"unknown conversion table {code!r}: choose one of "
-                                                 f"{', '.join(PRESETS)}") from None
+        raise ConversionTableError(None, "code", _("unknown conversion table %(code)s: choose one of %(codes)s")
+                                   % {"code": repr(code), "codes": ", ".join(PRESETS)}) from None

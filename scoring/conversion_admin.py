@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Count, Max
+from django.utils.translation import gettext as _
 
 from scoring.conversion import ConversionTable as PlainTable
 from scoring.conversion import ConversionTableError
@@ -46,7 +47,7 @@ def save_table_csv(event: Event, csv_text: str, *, name: str, source: str = "") 
     version (:func:`save_table_version`). Raises ConversionTableError naming the row and CSV line
     (or ``name`` when the name is empty); nothing is stored then."""
     if not name.strip():
-        raise ConversionTableError(None, "name", "give the table a name, e.g. MCR duplicate MP")
+        raise ConversionTableError(None, "name", _("give the table a name, e.g. MCR duplicate MP"))
     return save_table_version(event, PlainTable.from_csv(csv_text, name=name.strip(), source=source), source=source)
 
 
