@@ -22,6 +22,7 @@ East); set numbers are 1-based as printed on the labels (walls/setcode.py). Even
 index = ``group * n_tables + table``.
 
 Standalone: no Django import; tournament services store and print what these functions return.
+Error messages are translated through :mod:`scoring.i18n` when Django runs.
 """
 
 from __future__ import annotations
@@ -30,14 +31,29 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.i18n import gettext as _
+
 
 class MovementError(ValueError):
     """A movement, seating or room plan that cannot work; the message names the field and the fix."""
 
 
+def _size_name(name: str) -> str:
+    """A size checked by :func:`_check_size`, named in the active language."""
+    return {
+        "number of seats": _("number of seats"),
+        "tables per group": _("tables per group"),
+        "sets per session": _("sets per session"),
+        "groups sharing the walls": _("groups sharing the walls"),
+        "rebuild hands": _("rebuild hands"),
+        "number of rooms": _("number of rooms"),
+    }.get(name, name)
+
+
 def _check_size(name: str, value: object, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise MovementError(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+        raise MovementError(_("%(field)s must be a whole number of at least %(minimum)s, got %(value)s")
+                            % {"field": _size_name(name), "minimum": minimum, "value": repr(value)})
     return value
 
 
@@ -132,11 +148,14 @@ def balance_seats(sessions: Sequence[Sequence[Sequence[int]]], n: int) -> list[l
         ordered = []
         for g, group in enumerate(groups):
             if len(group) != n * n:
-                raise MovementError(f"session {s + 1}, group {g + 1}: an individual group holds {n * n} players for {n} seats, got {len(group)}")
+                raise MovementError(_("session %(session)s, group %(group)s: an individual group holds %(players)s players for "
+                                      "%(seats)s seats, got %(got)s")
+                                    % {"session": s + 1, "group": g + 1, "players": n * n, "seats": n, "got": len(group)})
             if seen & set(group) or len(set(group)) != len(group):
-                raise MovementError(f"session {s + 1}, group {g + 1}: a player appears twice in the session; give each player one place")
+                raise MovementError(_("session %(session)s, group %(group)s: a player appears twice in the session; give each "
+                                      "player one place") % {"session": s + 1, "group": g + 1})
             seen |= set(group)
-            cost = [[counts[player][seat] ** 2 for seat in range(n) for _ in range(n)] for player in group]
+            cost = [[counts[player][seat] ** 2 for seat in range(n) for _slot in range(n)] for player in group]
             slots: list[int] = [0] * (n * n)
             free = {seat: [p for p in range(n * n) if (p % n + s) % n == seat] for seat in range(n)}
             for player, column in zip(group, _min_cost_assignment(cost)):
@@ -251,11 +270,12 @@ class Movement:
         self._check_set(set_no)
         self._check_slot(slot)
         if not 0 <= group < self.n_groups:
-            raise MovementError(f"group must be 0 to {self.n_groups - 1}, got {group}")
+            raise MovementError(_("group must be 0 to %(last)s, got %(group)s") % {"last": self.n_groups - 1, "group": group})
         for table in range(group * self.n_tables, (group + 1) * self.n_tables):
             if set_no in self.plan[slot][table]:
                 return table
-        raise MovementError(f"set {set_no} is not played by group {group} in slot {slot}: the movement is broken, rebuild it")
+        raise MovementError(_("set %(set)s is not played by group %(group)s in slot %(slot)s: the movement is broken, rebuild it")
+                            % {"set": set_no, "group": group, "slot": slot})
 
     def schedule(self) -> list[list[tuple[int, ...]]]:
         """The whole plan as ``[slot][table] -> sets in order`` (a copy, safe to change)."""
@@ -304,22 +324,23 @@ class Movement:
         Raises MovementError if the set or copy does not exist.
         """
         self._check_set(set_no)
-        times = [time for s, c, time, _ in self.uses() if (s, c) == (set_no, copy)]
+        times = [time for s, c, time, _table in self.uses() if (s, c) == (set_no, copy)]
         if not times:
-            raise MovementError(f"set {set_no} has no copy {copy}: copies are 0 to {self.copies - 1}")
+            raise MovementError(_("set %(set)s has no copy %(copy)s: copies are 0 to %(last)s")
+                                % {"set": set_no, "copy": copy, "last": self.copies - 1})
         return max(times) // self.block_size
 
     def _check_table(self, table: int) -> None:
         if not 0 <= table < self.total_tables:
-            raise MovementError(f"table must be 0 to {self.total_tables - 1} (event-wide), got {table}")
+            raise MovementError(_("table must be 0 to %(last)s (event-wide), got %(table)s") % {"last": self.total_tables - 1, "table": table})
 
     def _check_slot(self, slot: int) -> None:
         if not 0 <= slot < self.slots:
-            raise MovementError(f"slot must be 0 to {self.slots - 1}, got {slot}")
+            raise MovementError(_("slot must be 0 to %(last)s, got %(slot)s") % {"last": self.slots - 1, "slot": slot})
 
     def _check_set(self, set_no: int) -> None:
         if not 1 <= set_no <= self.sets_per_session:
-            raise MovementError(f"set number must be 1 to {self.sets_per_session}, got {set_no}")
+            raise MovementError(_("set number must be 1 to %(last)s, got %(set)s") % {"last": self.sets_per_session, "set": set_no})
 
 
 def rotation_movement(
@@ -360,11 +381,13 @@ def rotation_movement(
     if sets_per_session % n_tables:
         lower = sets_per_session - sets_per_session % n_tables
         upper = lower + n_tables
-        choices = f"{lower} or {upper}" if lower else f"{upper}"
-        raise MovementError(
-            f"sets per session ({sets_per_session}) must be a multiple of the {n_tables} tables of a group, "
-            f"so each table plays the same number of sets between moves: use {choices} sets per session"
-        )
+        values = {"sets": sets_per_session, "tables": n_tables, "lower": lower, "upper": upper}
+        if lower:
+            raise MovementError(_("sets per session (%(sets)s) must be a multiple of the %(tables)s tables of a group, so each "
+                                  "table plays the same number of sets between moves: use %(lower)s or %(upper)s sets per session")
+                                % values)
+        raise MovementError(_("sets per session (%(sets)s) must be a multiple of the %(tables)s tables of a group, so each "
+                              "table plays the same number of sets between moves: use %(upper)s sets per session") % values)
     block = sets_per_session // n_tables
     spaced = sorted(range(block), key=lambda hand: (hand % (rebuild_hands + 1), hand))
     offsets = [spaced[g % block] if stagger else 0 for g in range(n_groups)]
@@ -417,27 +440,33 @@ def validate_movement(m: Movement) -> None:
     expected = set(range(1, m.sets_per_session + 1))
     if m.slots != m.n_tables or m.block_size * m.n_tables != m.sets_per_session:
         raise MovementError(
-            f"a movement of {m.n_tables} tables has {m.n_tables} slots of {m.sets_per_session // max(m.n_tables, 1)} sets; "
-            f"got {m.slots} slots of {m.block_size}: rebuild it with rotation_movement"
+            _("a movement of %(tables)s tables has %(tables)s slots of %(block)s sets; got %(slots)s slots of %(got)s: "
+              "rebuild it with rotation_movement")
+            % {"tables": m.n_tables, "block": m.sets_per_session // max(m.n_tables, 1), "slots": m.slots, "got": m.block_size}
         )
     if len(m.plan) != m.slots or len(m.copy_plan) != m.slots:
-        raise MovementError(f"plan and copy plan need {m.slots} slots, got {len(m.plan)} and {len(m.copy_plan)}")
+        raise MovementError(_("plan and copy plan need %(slots)s slots, got %(plan)s and %(copies)s")
+                            % {"slots": m.slots, "plan": len(m.plan), "copies": len(m.copy_plan)})
     for slot, (row, copy_row) in enumerate(zip(m.plan, m.copy_plan)):
         if len(row) != m.total_tables or len(copy_row) != m.total_tables:
-            raise MovementError(f"slot {slot}: plan and copy plan need {m.total_tables} tables, got {len(row)} and {len(copy_row)}")
+            raise MovementError(_("slot %(slot)s: plan and copy plan need %(tables)s tables, got %(plan)s and %(copies)s")
+                                % {"slot": slot, "tables": m.total_tables, "plan": len(row), "copies": len(copy_row)})
         for table, (sets, copies) in enumerate(zip(row, copy_row)):
             if len(sets) != m.block_size or len(copies) != m.block_size:
-                raise MovementError(f"slot {slot}, table {table}: needs {m.block_size} sets and copies, got {len(sets)} and {len(copies)}")
+                raise MovementError(_("slot %(slot)s, table %(table)s: needs %(block)s sets and copies, got %(sets)s and %(copies)s")
+                                    % {"slot": slot, "table": table, "block": m.block_size, "sets": len(sets), "copies": len(copies)})
             bad = [c for c in copies if not 0 <= c < m.copies]
             if bad:
-                raise MovementError(f"slot {slot}, table {table}: copy {bad[0]} does not exist, copies are 0 to {m.copies - 1}: raise copies")
+                raise MovementError(_("slot %(slot)s, table %(table)s: copy %(copy)s does not exist, copies are 0 to %(last)s: "
+                                      "raise copies") % {"slot": slot, "table": table, "copy": bad[0], "last": m.copies - 1})
     for table in range(m.total_tables):
         played = [set_no for slot in range(m.slots) for set_no in m.plan[slot][table]]
         twice = sorted({s for s in played if played.count(s) > 1})
         missing = sorted(expected - set(played))
         if twice or missing:
             raise MovementError(
-                f"table {table} must play every set once: plays set(s) {twice} more than once and never {missing}; rebuild the movement"
+                _("table %(table)s must play every set once: plays set(s) %(twice)s more than once and never %(missing)s; "
+                  "rebuild the movement") % {"table": table, "twice": twice, "missing": missing}
             )
     uses = m.uses()
     at_time: dict[tuple[int, int, int], int] = {}
@@ -446,14 +475,17 @@ def validate_movement(m: Movement) -> None:
         other = at_time.setdefault((group, set_no, time), table)
         if other != table:
             raise MovementError(
-                f"tables {other} and {table} of group {group} both play set {set_no} at hand {time} "
-                f"(slot {time // m.block_size}): a group's tables must play different sets at the same time"
+                _("tables %(first)s and %(second)s of group %(group)s both play set %(set)s at hand %(hand)s (slot %(slot)s): "
+                  "a group's tables must play different sets at the same time")
+                % {"first": other, "second": table, "group": group, "set": set_no, "hand": time, "slot": time // m.block_size}
             )
     for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
         if (set_no, copy) == (next_set, next_copy) and next_time - time < 1 + m.rebuild_hands:
             raise MovementError(
-                f"copy {copy} of set {set_no} is needed at table {table} (hand {time}) and at table {next_table} "
-                f"(hand {next_time}) with less than {m.rebuild_hands} hand(s) to rebuild it: give one of them another copy"
+                _("copy %(copy)s of set %(set)s is needed at table %(table)s (hand %(hand)s) and at table %(next_table)s "
+                  "(hand %(next_hand)s) with less than %(rebuild)s hand(s) to rebuild it: give one of them another copy")
+                % {"copy": copy, "set": set_no, "table": table, "hand": time, "next_table": next_table, "next_hand": next_time,
+                   "rebuild": m.rebuild_hands}
             )
 
 
@@ -484,7 +516,8 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
     total = movement.total_tables
     if n_tables != total:
         raise MovementError(
-            f"tables ({n_tables}) must be the movement's {movement.n_groups} group(s) x {movement.n_tables} tables = {total}"
+            _("tables (%(tables)s) must be the movement's %(groups)s group(s) x %(per_group)s tables = %(total)s")
+            % {"tables": n_tables, "groups": movement.n_groups, "per_group": movement.n_tables, "total": total}
         )
     classes = _clash_classes(movement)
     largest = max(len(c) for c in classes)
@@ -492,22 +525,26 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
         _check_size("number of rooms", rooms)
         if rooms < largest:
             raise MovementError(
-                f"{rooms} room(s) are too few: tables {sorted(classes[0])} play the same sets at the same time "
-                f"and need {largest} different rooms; use at least {largest} rooms or stagger the groups"
+                _("%(rooms)s room(s) are too few: tables %(tables)s play the same sets at the same time and need %(need)s "
+                  "different rooms; use at least %(need)s rooms or stagger the groups")
+                % {"rooms": rooms, "tables": sorted(classes[0]), "need": largest}
             )
         capacity = [total] * rooms
     else:
         capacity = list(rooms)
         if not capacity or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in capacity):
-            raise MovementError(f"room capacities must be whole numbers of tables (0 or more), one per room, got {rooms!r}")
+            raise MovementError(_("room capacities must be whole numbers of tables (0 or more), one per room, got %(rooms)s")
+                                % {"rooms": repr(rooms)})
         sizes = [len(c) for c in classes]
         for a in range(1, len(sizes) + 1):
             fits = sum(min(c, a) for c in capacity)
             if fits < sum(sizes[:a]):
                 raise MovementError(
-                    f"rooms {capacity} cannot hold the {total} tables: {sum(sizes[:a])} tables in {a} clash class(es) "
-                    f"(e.g. tables {sorted(classes[0])}, which play the same sets at the same time) fit only {fits} "
-                    f"with at most one per room per class; add rooms or capacity, or stagger the groups"
+                    _("rooms %(capacity)s cannot hold the %(total)s tables: %(need)s tables in %(classes)s clash class(es) "
+                      "(e.g. tables %(tables)s, which play the same sets at the same time) fit only %(fits)s with at most one "
+                      "per room per class; add rooms or capacity, or stagger the groups")
+                    % {"capacity": capacity, "total": total, "need": sum(sizes[:a]), "classes": a, "tables": sorted(classes[0]),
+                       "fits": fits}
                 )
     room_of = [0] * total
     load = [0] * len(capacity)
@@ -530,7 +567,7 @@ def _clash_classes(movement: Movement) -> list[list[int]]:
         return t
 
     first: dict[tuple[int, int], int] = {}
-    for set_no, _, time, table in movement.uses():
+    for set_no, _copy, time, table in movement.uses():
         other = first.setdefault((set_no, time), table)
         parent[root(table)] = root(other)
     classes: dict[int, list[int]] = defaultdict(list)

@@ -16,7 +16,8 @@ a *repeat meeting* is every meeting of a pair beyond its first.
   entrants changes no meeting count, so this costs nothing and lets the director seed session 1
   (by ranking, or to keep clubs apart) by ordering the entrant list.
 
-Standalone: no Django import; tournament services store the groups this module returns.
+Standalone: no Django import; tournament services store the groups this module returns. Error
+messages and the entrant options are translated through :mod:`scoring.i18n` when Django runs.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+
+from scoring.i18n import gettext as _
 
 
 class RegroupError(ValueError):
@@ -75,9 +78,15 @@ class EntrantOption:
     description: str
 
 
+def _size_name(name: str) -> str:
+    """A size checked by :func:`_check_whole`, named in the active language."""
+    return {"entrants": _("entrants"), "group size": _("group size"), "sessions": _("sessions")}.get(name, name)
+
+
 def _check_whole(name: str, value: object, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise RegroupError(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+        raise RegroupError(_("%(field)s must be a whole number of at least %(minimum)s, got %(value)s")
+                           % {"field": _size_name(name), "minimum": minimum, "value": repr(value)})
 
 
 def _check_sizes(n: int, group_size: int, n_sessions: int) -> None:
@@ -86,8 +95,8 @@ def _check_sizes(n: int, group_size: int, n_sessions: int) -> None:
     _check_whole("sessions", n_sessions, 1)
     if n % group_size:
         raise RegroupError(
-            f"{n} entrants do not split into groups of {group_size}: see entrant_options({n}, {group_size}) "
-            f"for substitutes or sit-outs"
+            _("%(entrants)s entrants do not split into groups of %(size)s: see entrant_options(%(entrants)s, %(size)s) "
+              "for substitutes or sit-outs") % {"entrants": n, "size": group_size}
         )
 
 
@@ -165,7 +174,7 @@ def regroup(
         total = sum(len(p) // group_size for p in present) * math.comb(group_size, 2)
         bound = max(0, total - math.comb(n, 2))
     if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
-        raise RegroupError(f"time limit must be a positive number of seconds, got {time_limit!r}")
+        raise RegroupError(_("time limit must be a positive number of seconds, got %(value)s") % {"value": repr(time_limit)})
     classes, name = _design(n, group_size) if sit_outs is None else ([], "tabu search")
     if len(classes) >= n_sessions:
         sessions = classes[:n_sessions]
@@ -187,17 +196,20 @@ def _present(n: int, group_size: int, n_sessions: int, sit_outs: Sequence[Sequen
     _check_whole("group size", group_size, 2)
     _check_whole("sessions", n_sessions, 1)
     if len(sit_outs) != n_sessions:
-        raise RegroupError(f"sit-outs need one list per session ({n_sessions}), got {len(sit_outs)}")
+        raise RegroupError(_("sit-outs need one list per session (%(sessions)s), got %(lists)s")
+                           % {"sessions": n_sessions, "lists": len(sit_outs)})
     present = []
     for s, out in enumerate(sit_outs):
         if any(e not in range(n) for e in out) or len(set(out)) != len(out):
-            raise RegroupError(f"session {s + 1}: sit-outs must be distinct entrants 0 to {n - 1}, got {list(out)}")
+            raise RegroupError(_("session %(session)s: sit-outs must be distinct entrants 0 to %(last)s, got %(got)s")
+                               % {"session": s + 1, "last": n - 1, "got": list(out)})
         here = [e for e in range(n) if e not in set(out)]
         extra = len(here) % group_size
         if not here or extra:
             raise RegroupError(
-                f"session {s + 1}: {len(here)} entrants play, not a multiple of the group size {group_size}: "
-                f"let {len(here) - extra or group_size} play (see sit_out_schedule)"
+                _("session %(session)s: %(playing)s entrants play, not a multiple of the group size %(size)s: "
+                  "let %(let)s play (see sit_out_schedule)")
+                % {"session": s + 1, "playing": len(here), "size": group_size, "let": len(here) - extra or group_size}
             )
         present.append(here)
     return present
@@ -218,7 +230,8 @@ def sit_out_schedule(n_entrants: int, group_size: int, n_sessions: int) -> list[
     _check_whole("sessions", n_sessions, 1)
     r = n_entrants % group_size
     if n_entrants - r < group_size:
-        raise RegroupError(f"{n_entrants} entrants cannot fill a group of {group_size}: add {group_size - r} substitutes")
+        raise RegroupError(_("%(entrants)s entrants cannot fill a group of %(size)s: add %(missing)s substitutes")
+                           % {"entrants": n_entrants, "size": group_size, "missing": group_size - r})
     return [tuple(sorted((s * r + i) % n_entrants for i in range(r))) for s in range(n_sessions)]
 
 
@@ -244,23 +257,25 @@ def entrant_options(n_entrants: int, group_size: int) -> list[EntrantOption]:
     _check_whole("group size", group_size, 2)
     r = n_entrants % group_size
     if r == 0:
-        return [EntrantOption("as-is", n_entrants, 0, 0, 0, "every entrant plays every session",
-                              f"{n_entrants // group_size} groups of {group_size}")]
+        return [EntrantOption("as-is", n_entrants, 0, 0, 0, _("every entrant plays every session"),
+                              _("%(groups)s groups of %(size)s") % {"groups": n_entrants // group_size, "size": group_size})]
     extra = group_size - r
     options = [EntrantOption(
         "substitutes", n_entrants + extra, extra, 0, 0,
-        "substitutes play and count in the datum, but are not ranked",
-        f"add {extra} substitute(s) to make {(n_entrants + extra) // group_size} full groups of {group_size}",
+        _("substitutes play and count in the datum, but are not ranked"),
+        _("add %(extra)s substitute(s) to make %(groups)s full groups of %(size)s")
+        % {"extra": extra, "groups": (n_entrants + extra) // group_size, "size": group_size},
     )]
     if n_entrants - r >= group_size:
         cycle = n_entrants // math.gcd(n_entrants, r)
-        rotation = f"{r} entrant(s) sit out each session in turn; all have sat out equally after {cycle} sessions"
+        rotation = (_("%(count)s entrant(s) sit out each session in turn; all have sat out equally after %(cycle)s sessions")
+                    % {"count": r, "cycle": cycle})
         options += [
             EntrantOption("sit-out-average", n_entrants - r, 0, r, cycle,
-                          "a sit-out session scores the entrant's average converted score of the sessions played",
+                          _("a sit-out session scores the entrant's average converted score of the sessions played"),
                           rotation),
             EntrantOption("sit-out-datum", n_entrants - r, 0, r, cycle,
-                          "a sit-out session scores 0 (the datum)", rotation),
+                          _("a sit-out session scores 0 (the datum)"), rotation),
         ]
     return options
 
@@ -337,7 +352,7 @@ def _primitive_powers(p: int, m: int) -> list[int]:
     for tail in range(1, q):
         low = [(tail // p**i) % p for i in range(m)]
         coeffs, powers = [1] + [0] * (m - 1), []
-        for _ in range(q - 1):
+        for _power in range(q - 1):
             powers.append(sum(c * p**i for i, c in enumerate(coeffs)))
             top = coeffs[-1]
             coeffs = [0] + coeffs[:-1]
@@ -461,7 +476,7 @@ class _TabuSearch:
     def _load(self, sessions) -> None:
         self.groups = [[list(gr) for gr in groups] for groups in sessions]
         self.where = [dict((e, i) for i, gr in enumerate(groups) for e in gr) for groups in self.groups]
-        self.meet = [[0] * self.n for _ in range(self.n)]
+        self.meet = [[0] * self.n for _row in range(self.n)]
         for groups in self.groups:
             for gr in groups:
                 for a, b in combinations(gr, 2):
@@ -562,7 +577,7 @@ class _TabuSearch:
                 since_best += 1
             if since_best >= self.STALL:
                 self._load(self.best)
-                for _ in range(3):
+                for _kick in range(3):
                     s = self.rng.choice(free)
                     a, b = self.rng.sample(list(self.where[s]), 2)
                     if self.where[s][a] != self.where[s][b]:

@@ -212,7 +212,8 @@ def _grouping_plan(event: Event, entrants: list) -> dict:
         if policy in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
             sit_outs = sit_out_schedule(len(entrants), group_size, event.sessions_planned)
         else:
-            options = "; ".join(f"{o.kind}: {o.description} ({o.scoring})" for o in entrant_options(len(entrants), group_size))
+            options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)") % {"kind": o.kind, "description": o.description, "scoring": o.scoring}
+                                for o in entrant_options(len(entrants), group_size))
             raise SetupError(
                 "entrants",
                 _("%(entrants)s entrants do not fill groups of %(size)s. Choose what to do in the event's "
