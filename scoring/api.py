@@ -1,6 +1,7 @@
 """REST API for results and standings (DRF). Thin: every write calls a service function."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -133,7 +134,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def _require_entry_role(self, event):
         """Entering, confirming, correcting and disputing are for the event's director and scorers."""
         if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
-            raise PermissionDenied("only the director and scorers of this event enter, confirm, correct or dispute results")
+            raise PermissionDenied(_("only the director and scorers of this event enter, confirm, correct or dispute results"))
 
     def create(self, request, *args, **kwargs):
         event = self.get_event()

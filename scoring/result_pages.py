@@ -52,7 +52,7 @@ def traveller(request, slug, session, set_no):
     event = _event(slug)
     hands = event.get_ruleset().hands_per_session
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
-        raise Http404("no such set in this event")
+        raise Http404(_("no such set in this event"))
     report = reports.traveller_report(event, session, set_no, request.user)
     return render(request, "scoring/traveller.html", {"event": event, "report": report, "hands": hands,
                                                       "team_method": event.method == Event.Method.TEAM})
@@ -176,7 +176,7 @@ class ConversionForm(forms.Form):
 def _director_event(request, slug) -> Event:
     event = _event(slug)
     if not is_director(request.user, event):
-        raise PermissionDenied("only the event's director edits the conversion table")
+        raise PermissionDenied(_("only the event's director edits the conversion table"))
     return event
 
 
@@ -220,7 +220,7 @@ def conversion_csv(request, slug):
     event = _event(slug)
     table = event.conversion_table
     if table is None:
-        raise Http404("this event has no conversion table")
+        raise Http404(_("this event has no conversion table"))
     version = request.GET.get("version", "")
     if version.isdigit():
         table = get_object_or_404(event.conversion_tables, code=request.GET.get("code") or table.code, version=int(version))

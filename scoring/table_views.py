@@ -105,7 +105,7 @@ def table_page(request, slug, table_id):
     table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id, group__session__event__slug=slug)
     event = table.group.session.event
     if not can_enter_for(request, table):
-        messages.info(request, _("Log in with the code of %(table)s, printed on its score sheet.") % {"table": table})
+        messages.info(request, _("Log in with the code of Table %(number)s, printed on its score sheet.") % {"number": table.number})
         return redirect(_login_url(request.path))
     players = _players(table)
     form = TableEntryForm(request.POST or None, event=event, players=players)

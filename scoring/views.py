@@ -32,7 +32,7 @@ def entry(request, slug):
     else:
         tables = Table.objects.filter(group__session__event=event, pk__in=scorer_table_ids(request))
         if not tables.exists():
-            raise PermissionDenied("log in as the director or with your table's code")
+            raise PermissionDenied(_("log in as the director or with your table's code"))
     form = ResultForm(request.POST or None, event=event, tables=tables)
     if request.method == "POST" and form.is_valid():
         actor = request.user.get_username() if request.user.is_authenticated else f"table {form.cleaned_data['table'].number}"

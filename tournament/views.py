@@ -121,7 +121,7 @@ def new_event(request):
     from tournament.services import create_event, import_roster
 
     if not request.user.is_staff:
-        raise PermissionDenied("ask the site administrator for an organiser account")
+        raise PermissionDenied(_("ask the site administrator for an organiser account"))
     form = EventForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.models import Event
@@ -62,7 +63,7 @@ def print_download(request, slug, job_id):
     event = _staff_event(request, slug)
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     if job.status != PrintJob.Status.DONE or not job.file:
-        raise Http404("this print job has no file yet")
+        raise Http404(_("this print job has no file yet"))
     return FileResponse(job.file.open("rb"), content_type="application/pdf", filename=job.file.name.rsplit("/", 1)[-1])
 
 
@@ -89,7 +90,7 @@ def wall_detail(request, slug, session, set_no):
     event = get_object_or_404(Event, slug=slug)
     wall = get_object_or_404(WallSet, event=event, session_number=session, set_no=set_no)
     if not readable_wall(request.user, wall):
-        raise PermissionDenied("this wall is secret until every table has played it")
+        raise PermissionDenied(_("this wall is secret until every table has played it"))
     lang = _tile_lang(request)
     piles = [
         {"pile": pile, "tiles": [(f"{pile.slot_prefix}{i}", t, tile_name(t, lang)) for i, t in enumerate(wall.piles[pile.name], 1)]}
