@@ -9,14 +9,22 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
+from scoring.conversion import ConversionTable, ConversionTableError
 from scoring.models import HandResult
 from scoring.services import ResultError, confirm_result, correct_result, dispute_result, submit_result
 from tournament.models import Table
-from tournament.services import SetupError, create_event, parse_roster, seat_session, set_public_value, table_schedule
+from tournament.movement import MovementError, rotation_movement
+from tournament.regrouping import RegroupError, sit_out_schedule
+from tournament.services import (
+    SetupError, create_event, import_roster, parse_roster, seat_session, set_public_value, table_schedule,
+)
 from walls.printing_jobs import PrintError, request_print
+from walls.rulesets import TILES_136, WINDS, RuleSetError, custom_ruleset
 from walls.services import WallError, generate_walls
+from walls.tiles import TileError, parse_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -255,3 +263,169 @@ def test_a_print_request_for_a_session_without_walls_flashes_the_directors_langu
     client.force_login(director)
     response = client.post(reverse("print-request", args=[team_event.slug]), {"kind": "stickers", "session": 2}, follow=True)
     assert translated("ja", "session %(session)s has no walls yet: generate them first", {"session": 2}) in response.content.decode()
+
+
+# walls/rulesets.py and walls/tiles.py: a custom rule set (director, new event form)
+
+SHORT_LAYOUT = "layout needs %(need)s tiles (%(parts)s) but the tile set has %(count)s: %(diff)s too few; shorten the draw piles or add tiles"
+
+
+def short_layout_message(language: str, code: str) -> str:
+    """The translated refusal of 4 hands of 13 and 4 draw piles of 22 from the 136 tiles."""
+    parts = ", ".join([translated(language, "%(count)s hands of %(size)s", {"count": 4, "size": 13}),
+                       translated(language, "%(count)s draw piles of %(size)s", {"count": 4, "size": 22})])
+    problem = translated(language, SHORT_LAYOUT, {"need": 140, "parts": parts, "count": 136, "diff": 4})
+    return translated(language, "rule set %(code)s: %(problem)s", {"code": repr(code), "problem": problem})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_custom_rule_set_that_cannot_fill_its_layout_is_refused_in_the_directors_language(language):
+    with translation.override(language), pytest.raises(RuleSetError) as err:
+        custom_ruleset("short", "Short", WINDS, TILES_136, "per_seat", [13] * 4, [22] * 4,
+                       rounds=4, starting_points=0, zero_sum=True, payment_rule="mcr", end_rule="as announced")
+    message = str(err.value)
+    assert message == short_layout_message(language, "short")
+    assert CJK.search(message) and "too few" not in message and "the tile set" not in message
+    assert "140" in message and "136" in message
+    with translation.override(language), pytest.raises(TileError) as err:
+        parse_counts("1m-9p:4")
+    assert_translated(str(err.value), language, "%(item)s: a range runs inside one suit, e.g. 1m-9m:4", {"item": "'1m-9p:4'"})
+
+
+def test_without_an_active_language_the_rule_set_message_stays_english():
+    with translation.override("en"), pytest.raises(RuleSetError) as err:
+        custom_ruleset("short", "Short", WINDS, TILES_136, "per_seat", [13] * 4, [22] * 4,
+                       rounds=4, starting_points=0, zero_sum=True, payment_rule="mcr", end_rule="as announced")
+    assert str(err.value) == ("rule set 'short': layout needs 140 tiles (4 hands of 13, 4 draw piles of 22) but the tile set "
+                              "has 136: 4 too few; shorten the draw piles or add tiles")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_new_event_form_shows_the_rule_set_error_in_the_language_of_the_request(client, django_user_model, language):
+    client.force_login(django_user_model.objects.create_user("org", password="pw-org-1", is_staff=True))
+    response = client.post(reverse("new-event"), {
+        "name": "Spring Cup", "slug": "spring", "ruleset": "custom", "method": "team", "conversion": "wbf-imp",
+        "sessions": 2, "datum_method": "average", "comparison": "group", "entrant_policy": "as-is",
+        "custom_name": "Short", "custom_seats": "E S W N", "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4",
+        "custom_layout": "per_seat", "custom_hand_sizes": "13 13 13 13", "custom_draw_sizes": "22 22 22 22",
+        "custom_dead_wall": 0, "custom_rounds": 4, "custom_starting_points": 0, "custom_payment_rule": "mcr",
+    }, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    assert response.context["form"].errors["custom_tiles"] == [short_layout_message(language, "spring-custom")]
+
+
+# scoring/conversion.py: the director's conversion table
+
+
+GAPPY_CSV = "from,to,points\n0,7,0\n8,15,1\n20,,2\n"
+GAP = ("%(where)s: 'from' is %(start)s but %(previous)s ends at %(end)s, so differences %(first)s-%(last)s "
+       "are not covered; set 'from' to %(first)s")
+
+
+def gap_values(language: str) -> dict:
+    return {"where": translated(language, "row %(row)s (CSV line %(line)s)", {"row": 3, "line": 4}), "start": 20,
+            "previous": translated(language, "row %(row)s (CSV line %(line)s)", {"row": 2, "line": 3}),
+            "end": 15, "first": 16, "last": 19}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_conversion_table_with_a_gap_is_refused_in_the_directors_language(language):
+    with translation.override(language), pytest.raises(ConversionTableError) as err:
+        ConversionTable.from_csv(GAPPY_CSV, name="Gappy")
+    assert (err.value.row, err.value.field) == (3, "from")
+    assert_translated(str(err.value), language, GAP, gap_values(language))
+    assert "not covered" not in str(err.value)
+    with translation.override(language), pytest.raises(ConversionTableError) as err:
+        ConversionTable.from_rows([{"from": 0, "to": 7, "points": 0}, {"from": 8, "to": None, "points": -1}], name="Negative")
+    assert_translated(str(err.value), language,
+                      "%(where)s: '%(field)s' must not be negative, got %(value)s; differences are looked up by absolute "
+                      "value, so give the size only",
+                      {"where": translated(language, "row %(row)s", {"row": 2}), "field": "points", "value": -1})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_conversion_editor_shows_the_refusal_in_the_language_of_the_request(team_event, director, language):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(director)
+    response = client.post(reverse("conversion", args=[team_event.slug]), {"name": "Gappy", "csv_text": GAPPY_CSV})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert escape(translated(language, GAP, gap_values(language))) in page
+    assert "not covered" not in page
+
+
+# tournament/movement.py and tournament/regrouping.py: seating (director)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_movement_that_cannot_rotate_is_refused_in_the_directors_language(language):
+    with translation.override(language), pytest.raises(MovementError) as err:
+        rotation_movement(4, 18)
+    assert_translated(str(err.value), language,
+                      "sets per session (%(sets)s) must be a multiple of the %(tables)s tables of a group, so each table "
+                      "plays the same number of sets between moves: use %(lower)s or %(upper)s sets per session",
+                      {"sets": 18, "tables": 4, "lower": 16, "upper": 20})
+    with translation.override(language), pytest.raises(MovementError) as err:
+        rotation_movement(0, 16)
+    assert_translated(str(err.value), language, "%(field)s must be a whole number of at least %(minimum)s, got %(value)s",
+                      {"field": translated(language, "tables per group"), "minimum": 1, "value": 0})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_too_few_entrants_for_a_group_are_refused_in_the_directors_language(language):
+    with translation.override(language), pytest.raises(RegroupError) as err:
+        sit_out_schedule(3, 4, 2)
+    assert_translated(str(err.value), language, "%(entrants)s entrants cannot fill a group of %(size)s: add %(missing)s substitutes",
+                      {"entrants": 3, "size": 4, "missing": 1})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_entrants_not_filling_the_groups_get_the_options_in_the_directors_language(db, language):
+    event = create_event(name="Fifteen", slug="fifteen", sessions=3)
+    import_roster(event, "team,player\n" + "".join(f"T{t},P{t}-{m}\n" for t in range(1, 16) for m in range(4)))
+    with translation.override(language), pytest.raises(SetupError) as err:
+        seat_session(event, 1)
+    assert err.value.field == "entrants"
+    rotation = translated(language, "%(count)s entrant(s) sit out each session in turn; all have sat out equally after "
+                                    "%(cycle)s sessions", {"count": 3, "cycle": 5})
+    options = [
+        ("substitutes", translated(language, "add %(extra)s substitute(s) to make %(groups)s full groups of %(size)s",
+                                   {"extra": 1, "groups": 4, "size": 4}),
+         translated(language, "substitutes play and count in the datum, but are not ranked")),
+        ("sit-out-average", rotation,
+         translated(language, "a sit-out session scores the entrant's average converted score of the sessions played")),
+        ("sit-out-datum", rotation, translated(language, "a sit-out session scores 0 (the datum)")),
+    ]
+    listed = "; ".join(translated(language, "%(kind)s: %(description)s (%(scoring)s)",
+                                  {"kind": kind, "description": description, "scoring": scoring})
+                       for kind, description, scoring in options)
+    assert_translated(err.value.message, language,
+                      "%(entrants)s entrants do not fill groups of %(size)s. Choose what to do in the event's "
+                      "'when entrants do not fill the groups' setting. Options: %(options)s",
+                      {"entrants": 15, "size": 4, "options": listed})
+    assert "sit out each session" not in err.value.message and "not ranked" not in err.value.message
+    assert not event.sessions.exists()
+
+
+# Permission and log-in texts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_api_refuses_a_user_without_a_role_in_the_language_of_the_request(team_event, table, first_set, django_user_model, language):
+    api = APIClient()
+    api.force_authenticate(django_user_model.objects.create_user("visitor", password="pw-visitor-1"))
+    body = {"table": table.number, "set_no": first_set, "changes": CHANGES}
+    response = api.post(f"/api/events/{team_event.slug}/results/", body, format="json", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 403
+    assert_translated(response.json()["detail"], language,
+                      "only the director and scorers of this event enter, confirm, correct or dispute results")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_table_page_asks_for_its_code_with_the_table_number_in_the_players_language(team_event, table, language):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    response = client.get(reverse("table", args=[team_event.slug, table.pk]), follow=True)
+    page = response.content.decode()
+    assert escape(translated(language, "Log in with the code of Table %(number)s, printed on its score sheet.",
+                             {"number": table.number})) in page
+    assert f"Table {table.number}" not in page
