@@ -429,3 +429,33 @@ def test_the_table_page_asks_for_its_code_with_the_table_number_in_the_players_l
     assert escape(translated(language, "Log in with the code of Table %(number)s, printed on its score sheet.",
                              {"number": table.number})) in page
     assert f"Table {table.number}" not in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_refused_page_shows_why_in_the_visitors_language(team_event, django_user_model, language):
+    stranger = django_user_model.objects.create_user("stranger", password="pw-stranger-1")
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(stranger)
+    response = client.get(reverse("conversion", args=[team_event.slug]))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert translated(language, "only the event's director edits the conversion table") in page
+    assert translated(language, "Not allowed") in page
+    assert "stranger" in page  # who is logged in, with a way to log in as someone else
+    assert "edits the conversion table" not in page
+
+
+@pytest.mark.django_db
+def test_preparing_a_session_whose_walls_fail_leaves_it_unseated(team_event, director, monkeypatch):
+    from tournament import views
+
+    def failing_walls(event, number):
+        raise WallError("seed", "the master seed could not be read")
+
+    monkeypatch.setattr(views, "generate_walls", failing_walls)
+    client = Client()
+    client.force_login(director)
+    response = client.post(reverse("prepare-session", args=[team_event.slug]), {"session": 2}, follow=True)
+    assert "the master seed could not be read" in response.content.decode()
+    assert not team_event.sessions.filter(number=2).exists()  # seating rolled back with the walls
+    assert team_event.sessions.filter(number=1).exists()  # what was stored before is kept

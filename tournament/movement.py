@@ -521,13 +521,15 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
         )
     classes = _clash_classes(movement)
     largest = max(len(c) for c in classes)
+    # The tables of the largest clash class as the director sees them: event-wide numbers from 1.
+    example = ", ".join(str(index + 1) for index in sorted(max(classes, key=len)))
     if isinstance(rooms, int) and not isinstance(rooms, bool):
         _check_size("number of rooms", rooms)
         if rooms < largest:
             raise MovementError(
                 _("%(rooms)s room(s) are too few: tables %(tables)s play the same sets at the same time and need %(need)s "
                   "different rooms; use at least %(need)s rooms or stagger the groups")
-                % {"rooms": rooms, "tables": sorted(classes[0]), "need": largest}
+                % {"rooms": rooms, "tables": example, "need": largest}
             )
         capacity = [total] * rooms
     else:
@@ -543,7 +545,7 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
                     _("rooms %(capacity)s cannot hold the %(total)s tables: %(need)s tables in %(classes)s clash class(es) "
                       "(e.g. tables %(tables)s, which play the same sets at the same time) fit only %(fits)s with at most one "
                       "per room per class; add rooms or capacity, or stagger the groups")
-                    % {"capacity": capacity, "total": total, "need": sum(sizes[:a]), "classes": a, "tables": sorted(classes[0]),
+                    % {"capacity": capacity, "total": total, "need": sum(sizes[:a]), "classes": a, "tables": example,
                        "fits": fits}
                 )
     room_of = [0] * total

@@ -2,6 +2,7 @@
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -64,8 +65,9 @@ def prepare_session(request, slug):
         messages.error(request, _("choose the session to prepare"))
         return redirect("director", slug=slug)
     try:
-        seat_session(event, number)
-        generate_walls(event, number)
+        with transaction.atomic():  # seated with its walls, or not at all
+            seat_session(event, number)
+            generate_walls(event, number)
     except (SetupError, WallError) as exc:
         messages.error(request, exc.message)
     except ValueError as exc:
