@@ -71,7 +71,9 @@ def generate_walls(event: Event, session_number: int) -> list[WallSet]:
         for set_no in range(1, ruleset.hands_per_session + 1)
         if set_no not in existing
     ]
-    WallSet.objects.bulk_create(new)
+    stored = WallSet.objects.bulk_create(new)
+    if not existing and all(wall.pk is not None for wall in stored):
+        return stored  # already in set order, with their ids: no need to read 1,000 walls back
     return list(event.wall_sets.filter(session_number=session_number).order_by("set_no"))
 
 
