@@ -459,3 +459,20 @@ def test_preparing_a_session_whose_walls_fail_leaves_it_unseated(team_event, dir
     assert "the master seed could not be read" in response.content.decode()
     assert not team_event.sessions.filter(number=2).exists()  # seating rolled back with the walls
     assert team_event.sessions.filter(number=1).exists()  # what was stored before is kept
+
+
+@pytest.mark.parametrize("language", ("en", *LANGUAGES))
+def test_the_directors_session_counts_use_the_languages_plural_forms(team_event, director, language):
+    from django.utils.translation import ngettext
+
+    table = Table.objects.filter(group__session__event=team_event).order_by("number").first()
+    submit_result(table, 1, changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(director)
+    page = client.get(reverse("director", args=[team_event.slug])).content.decode()
+    with translation.override(language):
+        one = ngettext("%(e)s result entered", "%(e)s results entered", 1) % {"e": 1}
+        sixteen = ngettext("%(w)s wall set", "%(w)s wall sets", 16) % {"w": 16}
+    assert escape(one) in page and escape(sixteen) in page
+    if language == "en":
+        assert "1 result entered" in page and "1 results entered" not in page

@@ -38,7 +38,12 @@ def _po(lang):
 
 
 def _key(message):
-    return (message.context, message.id)
+    return (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
+
+
+def _text(message):
+    """The translation: a string, or the tuple of plural forms."""
+    return message.string if isinstance(message.string, str) else tuple(message.string)
 
 
 def _source_messages() -> set:
@@ -71,8 +76,8 @@ def test_compiled_catalogue_matches_its_po_file(lang):
     po = _po(lang)
     with open(ROOT / "locale" / lang / "LC_MESSAGES" / "django.mo", "rb") as fh:
         mo = read_mo(fh)
-    expected = {_key(m): m.string for m in po if m.id and m.string and not m.fuzzy}
-    compiled = {_key(m): m.string for m in mo if m.id}
+    expected = {_key(m): _text(m) for m in po if m.id and m.string and not m.fuzzy}
+    compiled = {_key(m): _text(m) for m in mo if m.id}
     stale = sorted(str(k[1]) for k in expected.keys() | compiled.keys() if expected.get(k) != compiled.get(k))
     assert not stale, (
         f"locale/{lang}/LC_MESSAGES/django.mo is out of date with django.po for {len(stale)} messages, e.g. {stale[:5]}: "
@@ -83,7 +88,7 @@ def test_compiled_catalogue_matches_its_po_file(lang):
 @pytest.mark.parametrize("lang", LOCALES)
 def test_every_message_is_translated_with_its_placeholders(lang):
     po = _po(lang)
-    untranslated = [m.id for m in po if m.id and (not m.string or m.fuzzy)]
+    untranslated = [m.id for m in po if m.id and (not any(_text(m)) or m.fuzzy)]
     assert not untranslated, f"locale/{lang}: untranslated or fuzzy entries: {untranslated}"
     problems = [(m.id, [str(e) for e in errors]) for m, errors in po.check()]
     assert not problems, f"locale/{lang}: entries whose placeholders do not match the msgid: {problems}"
