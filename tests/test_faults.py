@@ -185,8 +185,10 @@ def test_a_connection_dropped_while_correcting_keeps_the_stored_result(team_even
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_connection_dropped_mid_request_answers_503_saying_nothing_was_stored(team_event, scorer_client):
-    response, _ = _post_result_while_the_connection_drops(scorer_client, team_event)
+def test_a_connection_dropped_mid_request_answers_503_saying_nothing_was_stored(team_event, scorer_client, caplog):
+    with caplog.at_level("ERROR", logger="tournament.database"):
+        response, _ = _post_result_while_the_connection_drops(scorer_client, team_event)
+    assert any("database unavailable during POST /api/events/" in r.getMessage() and r.exc_info for r in caplog.records)
     assert response.status_code == 503
     assert response["Retry-After"]
     assert "nothing was stored" in response.json()["detail"]

@@ -6,10 +6,14 @@ away mid-request the database rolls the whole write back: the caller is told exa
 with a 503 and ``Retry-After``, instead of a bare 500.
 """
 
+import logging
+
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+logger = logging.getLogger("tournament.database")
 
 #: Seconds a client is asked to wait before trying again.
 RETRY_AFTER = 5
@@ -32,6 +36,8 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
+        # The operator still needs the cause: the client gets a 503, the log gets the traceback.
+        logger.error("database unavailable during %s %s: %s", request.method, request.path, exception, exc_info=exception)
         detail = _("The database could not be reached, so nothing was stored. "
                    "Wait a few seconds and send it again.")
         if request.path.startswith("/api/"):
