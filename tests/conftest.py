@@ -16,6 +16,22 @@ def pytest_configure(config):
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """The test database on SQLite is an in-memory, shared-cache one, where a transaction that
+    takes the write lock at BEGIN (``transaction_mode=IMMEDIATE``, set in tournament/settings.py
+    for the database file of real events) makes other threads fail at once with "database
+    table is locked" instead of waiting: the live-server browser tests would. So the in-memory
+    test database begins transactions the default way; tests/test_embedded_concurrency.py runs
+    the real setting on a database file in a subprocess."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"].endswith("sqlite3"):
+        default.get("OPTIONS", {}).pop("transaction_mode", None)
+        default.get("OPTIONS", {}).pop("init_command", None)
+
+
 @pytest.fixture(autouse=True)
 def _celery_mode(request, tmp_path):
     if not request.config.pluginmanager.hasplugin("django"):
