@@ -26,13 +26,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from tournament import loadtest as lt
 event, plans = lt.build_event(scorers=int(sys.argv[1]), sessions=1)
-port = lt.free_port()
-server = lt.start_gunicorn(port, workers=3, threads=4, log=Path(sys.argv[3]))
-try:
-    lt.wait_ready(f"http://127.0.0.1:{port}", server)
-    m = lt.run_scorers(f"http://127.0.0.1:{port}", event.slug, plans, float(sys.argv[2]))
-finally:
-    lt.stop(server)
+m, _cpu = lt.serve_and_run(event.slug, plans, duration=float(sys.argv[2]), workers=3, threads=4, log=Path(sys.argv[3]))
 stored, confirmed = lt.count_stored(event)
 print(json.dumps({"requests": len(m.latencies), "errors": m.errors, "samples": m.error_samples,
                   "accepted": m.accepted, "stored": stored, "confirmed": m.confirmed, "stored_confirmed": confirmed}))

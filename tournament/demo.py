@@ -12,9 +12,8 @@ from django.conf import settings
 
 from scoring.services import confirm_result, event_standings, submit_result
 from tournament.models import Event, Table
-from tournament.services import create_event, import_roster, seat_session, table_schedule
+from tournament.services import create_event, import_roster, prepare_session, table_schedule
 from walls.printing_jobs import request_print
-from walls.services import generate_walls
 
 ROSTER = Path(__file__).resolve().parent / "data" / "demo_roster.csv"
 DEMO_PRINTS = ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating")
@@ -70,8 +69,7 @@ def build_demo(*, slug: str = "demo", out_dir: Path | None = None, seed: int = 2
         conversion="mcr-mp", sessions=5,
     )
     import_roster(event, ROSTER.read_text(encoding="utf-8"))
-    seat_session(event, 1)
-    generate_walls(event, 1)
+    prepare_session(event, 1)
     report = DemoReport(event=event)
     out_dir = Path(out_dir or Path(settings.MEDIA_ROOT) / "demo")
     out_dir.mkdir(parents=True, exist_ok=True)

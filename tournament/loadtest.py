@@ -184,16 +184,14 @@ def roster_csv(teams: int, seats: int) -> str:
 def build_event(*, scorers: int, sessions: int, seed: int = 9):
     """Create the load-test event and its scorers; returns ``(event, [ScorerPlan, ...])``.
 
-    Uses the same services as the web pages (create_event, import_roster, seat_session,
-    generate_walls). The event's slug and the users' names start with ``loadtest-``.
+    Uses the same services as the web pages (create_event, import_roster, prepare_session). The event's slug and the users' names start with ``loadtest-``.
     """
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
     from tournament.demo import plausible_outcome
     from tournament.models import EventRole, Table
-    from tournament.services import create_event, import_roster, seat_session, table_schedule
-    from walls.services import generate_walls
+    from tournament.services import create_event, import_roster, prepare_session, table_schedule
 
     stamp = f"loadtest-{int(time.time())}-{secrets.token_hex(2)}"
     event = create_event(name=f"Load test {stamp}", slug=stamp, sessions=sessions)
@@ -202,8 +200,7 @@ def build_event(*, scorers: int, sessions: int, seed: int = 9):
     teams = len(seats) * math.ceil(scorers / len(seats))
     import_roster(event, roster_csv(teams, len(seats)))
     for number in range(1, sessions + 1):
-        seat_session(event, number)
-        generate_walls(event, number)
+        prepare_session(event, number)
     rng = random.Random(seed)
     users = get_user_model().objects
     plans = []
@@ -242,26 +239,26 @@ def count_stored(event) -> tuple[int, int]:
 def cpu_seconds(server_pid: int) -> dict[str, float]:
     """CPU time (user + system, seconds) used so far by gunicorn (``server_pid`` and its
     workers), PostgreSQL (every ``postgres`` process on this machine) and this process (the
-    client threads), read from /proc; empty where /proc is not available."""
-    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    totals = {"gunicorn": 0.0, "postgresql": 0.0}
-    proc = Path("/proc")
-    if not (proc / "self" / "stat").exists():
-        return {}
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
+    client threads): ``{"gunicorn": s, "postgresql": s, "client": s}``, read with psutil.
+    Processes that end in between (or belong to another user) are not counted."""
+    import psutil
+
+    def used(process: psutil.Process) -> float:
         try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        ppid, used = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
-        if int(entry.name) == server_pid or ppid == server_pid:
-            totals["gunicorn"] += used
-        elif name.startswith("postgres"):
-            totals["postgresql"] += used
+            times = process.cpu_times()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            return 0.0
+        return times.user + times.system
+
+    totals = {"gunicorn": 0.0, "postgresql": 0.0}
+    try:
+        server = psutil.Process(server_pid)
+        totals["gunicorn"] = used(server) + sum(used(child) for child in server.children(recursive=True))
+    except psutil.NoSuchProcess:
+        pass
+    for process in psutil.process_iter(["name"]):
+        if (process.info["name"] or "").startswith("postgres"):
+            totals["postgresql"] += used(process)
     own = os.times()
     totals["client"] = own.user + own.system
     return totals
@@ -365,6 +362,26 @@ def run_scorers(base_url: str, slug: str, plans: list[ScorerPlan], duration: flo
     return out
 
 
+def serve_and_run(slug: str, plans: list[ScorerPlan], *, duration: float, workers: int, threads: int,
+                  log: Path) -> tuple[Measurements, dict[str, float]]:
+    """Serve the project with gunicorn on a free loopback port, run ``plans`` against event
+    ``slug`` for at most ``duration`` seconds, stop gunicorn; returns the measurements and the
+    CPU seconds each part used meanwhile (:func:`cpu_seconds`). Works on any database the
+    settings name (the load test proper insists on PostgreSQL; tests use it on SQLite).
+    Raises RuntimeError when gunicorn does not start."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    server = start_gunicorn(port, workers=workers, threads=threads, log=log)
+    try:
+        wait_ready(base_url, server)
+        before = cpu_seconds(server.pid)
+        measured = run_scorers(base_url, slug, plans, duration)
+        after = cpu_seconds(server.pid)
+    finally:
+        stop(server)
+    return measured, {name: after[name] - before.get(name, 0.0) for name in after}
+
+
 def run(*, scorers: int = 50, sessions: int = 4, duration: float = 40.0, workers: int | None = None,
         threads: int = 8, keep: bool = False, log: Path | None = None) -> LoadReport:
     """Build the event, serve it with gunicorn, run the scorers, count what was stored, clean up.
@@ -384,17 +401,7 @@ def run(*, scorers: int = 50, sessions: int = 4, duration: float = 40.0, workers
     workers = workers or (os.cpu_count() or 1) + 1
     event, plans = build_event(scorers=scorers, sessions=sessions)
     log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"{event.slug}-gunicorn.log"
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    server = start_gunicorn(port, workers=workers, threads=threads, log=log)
-    try:
-        wait_ready(base_url, server)
-        before = cpu_seconds(server.pid)
-        measured = run_scorers(base_url, event.slug, plans, duration)
-        after = cpu_seconds(server.pid)
-        cpu = {name: after[name] - before.get(name, 0.0) for name in after}
-    finally:
-        stop(server)
+    measured, cpu = serve_and_run(event.slug, plans, duration=duration, workers=workers, threads=threads, log=log)
     stored, stored_confirmed = count_stored(event)
     latencies_ms = [latency * 1000 for latency in measured.latencies]
     report = LoadReport(

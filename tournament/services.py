@@ -248,6 +248,23 @@ def _rooms_for(event: Event, total_tables: int, movement) -> list[Room]:
 
 
 @transaction.atomic
+def prepare_session(event: Event, number: int) -> Session:
+    """Seat session ``number`` (1-based) and generate its walls, in one transaction: the
+    session is stored with its walls or not at all. What the director's "Prepare" button, the
+    demo and the load test do.
+
+    Raises SetupError (from :func:`seat_session`) or WallError (from
+    :func:`walls.services.generate_walls`, e.g. the public value still missing); nothing is
+    stored then.
+    """
+    from walls.services import generate_walls  # walls.services reads the tables this module seats
+
+    session = seat_session(event, number)
+    generate_walls(event, number)
+    return session
+
+
+@transaction.atomic
 def seat_session(event: Event, number: int) -> Session:
     """Regroup and seat session ``number`` (1-based): groups, tables, rooms and seats.
 

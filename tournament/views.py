@@ -10,8 +10,9 @@ from django.views.decorators.http import require_POST
 from scoring.models import HandResult
 from tournament.models import Event
 from tournament.permissions import is_director, is_staff_or_director
-from tournament.services import SetupError, seat_session
-from walls.services import WallError, generate_walls
+from tournament.services import SetupError
+from tournament.services import prepare_session as seat_with_walls
+from walls.services import WallError
 
 
 def home(request):
@@ -65,9 +66,7 @@ def prepare_session(request, slug):
         messages.error(request, _("choose the session to prepare"))
         return redirect("director", slug=slug)
     try:
-        with transaction.atomic():  # seated with its walls, or not at all
-            seat_session(event, number)
-            generate_walls(event, number)
+        seat_with_walls(event, number)
     except (SetupError, WallError) as exc:
         messages.error(request, exc.message)
     except ValueError as exc:
@@ -116,8 +115,7 @@ def walls_commitment(request, slug):
 def new_event(request):
     """Create an event (staff users): rule set, scoring, roster. The creator becomes its director.
     The event and its roster are stored together or not at all."""
-    from django.db import transaction
-
+    
     from tournament.forms import CUSTOM, EventForm
     from tournament.models import EventRole
     from tournament.services import create_event, import_roster
