@@ -102,3 +102,36 @@ class SetScore(models.Model):
     class Meta:
         ordering = ["session_number", "set_no"]
         indexes = [models.Index(fields=["event", "session_number", "set_no"])]
+
+
+class SetRelease(models.Model):
+    """The moment a set became public (:mod:`scoring.visibility`): every table that holds its
+    walls, in every group, had a confirmed result. Written once and never withdrawn: a later
+    correction or dispute does not hide again what players have already seen (docs/security.md).
+    """
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="set_releases")
+    session_number = models.PositiveSmallIntegerField()
+    set_no = models.PositiveSmallIntegerField()
+    released_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_number", "set_no"]
+        constraints = [models.UniqueConstraint(fields=["event", "session_number", "set_no"], name="one_release_per_set")]
+
+
+class ConfirmationAttempt(models.Model):
+    """One PIN typed to confirm a result at a table, right or wrong (the audit of opponent
+    confirmation). Wrong attempts count towards the per-result and per-table limits of
+    :mod:`scoring.services` until the director clears them (``cleared``)."""
+
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="confirmation_attempts")
+    result = models.ForeignKey(HandResult, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmation_attempts")
+    seat = models.CharField(max_length=1, blank=True, help_text="The seat whose PIN it was, when it was right.")
+    ok = models.BooleanField()
+    cleared = models.BooleanField(default=False)
+    actor = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]

@@ -375,14 +375,14 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     """Change a stored result, keeping the old one in the history.
 
     The director may always correct (the result stays or becomes confirmed); a scorer may correct
-    an unconfirmed result, or a confirmed one only when the event allows it, and then it needs
-    confirming again. A reason is required once a result is confirmed or disputed. The seat that
+    an unconfirmed result, which then needs confirming again. Once a result is confirmed only the
+    director reopens it (docs/security.md). A reason is required once a result is confirmed or disputed. The seat that
     entered the result stays recorded; a new winning hand is checked again. Raises ResultError
     (``status`` 403, ``reason``, and the fields of :func:`submit_result`).
     """
     result = _lock(result)
     confirmed = result.status == HandResult.Status.CONFIRMED
-    if confirmed and not director and not result.event.scorer_corrections:
+    if confirmed and not director:
         raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
     if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
         raise ResultError("reason", _("give the reason for correcting a confirmed or disputed result"))

@@ -16,7 +16,7 @@ from walls.models import WallSet
 FORMAT = "dmj-event/1"
 EVENT_FIELDS = [
     "uid", "slug", "name", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned", "entrant_policy", "grouping_plan",
-    "commitment", "public_value_source", "public_value", "seed_revealed", "base_url", "scorer_corrections",
+    "commitment", "public_value_source", "public_value", "seed_revealed", "base_url",
 ]
 
 
@@ -112,7 +112,7 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ExchangeError(f"format: expected {FORMAT!r}, got {data.get('format') if isinstance(data, dict) else type(data).__name__!r}")
-    fields = dict(data["event"])
+    fields = {k: v for k, v in data["event"].items() if k in EVENT_FIELDS}  # older exports: scorer_corrections
     if slug:
         fields["slug"] = slug
     if Event.objects.filter(slug=fields["slug"]).exists():

@@ -16,8 +16,12 @@ def _uid():
     return uuid.uuid4().hex
 
 
+LOGIN_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
+LOGIN_CODE_LENGTH = 10  # 50 bits: guessing one table's code takes ~10^15 tries
+
+
 def _login_code():
-    return secrets.token_hex(4).upper()
+    return "".join(secrets.choice(LOGIN_CODE_ALPHABET) for _ in range(LOGIN_CODE_LENGTH))
 
 
 def _pin():
@@ -79,7 +83,6 @@ class Event(models.Model):
     public_value = models.CharField(_("public value"), max_length=300, blank=True)
     seed_revealed = models.BooleanField(_("master seed revealed"), default=False)
     base_url = models.URLField(_("public address"), blank=True)
-    scorer_corrections = models.BooleanField(_("scorers may correct confirmed results with a reason"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -105,7 +108,7 @@ class Event(models.Model):
 
 class EventRole(models.Model):
     """A user's role in one event: director (everything), staff (walls and printing), scorer
-    (result entry at ``table``), player (their own results)."""
+    (result entry at the role's ``tables`` only), player (their own results)."""
 
     class Role(models.TextChoices):
         DIRECTOR = "director", _("Director")
@@ -116,6 +119,10 @@ class EventRole(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="roles")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles")
     role = models.CharField(max_length=10, choices=Role.choices)
+    tables = models.ManyToManyField(
+        "Table", blank=True, related_name="scorer_roles",
+        help_text=_("Scorer role: the tables this scorer enters and confirms results for (none: no table)."),
+    )
 
     class Meta:
         unique_together = [("event", "user", "role")]
@@ -234,3 +241,21 @@ class SeatAssignment(models.Model):
 
     class Meta:
         unique_together = [("table", "seat"), ("table", "player")]
+
+
+class AuditEntry(models.Model):
+    """One audited action of an event that is not a result revision: the seed reveal, a PIN lock
+    cleared, a table login refused... ``action`` is a short code, ``detail`` plain JSON."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
+    action = models.CharField(max_length=40)
+    actor = models.CharField(max_length=150)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
