@@ -11,7 +11,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.models import HandResult, ResultRevision
+from scoring import visibility
 from scoring.reports import cached_standings
+from scoring.result_pages import standings_public
 from scoring.services import (
     ResultError, confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result,
 )
@@ -100,8 +102,9 @@ def _error(exc: ResultError) -> Response:
 
 
 class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
-    """Results of one event. Scorers (role *scorer*) and the director may enter; the director sees
-    all results, others only confirmed ones."""
+    """Results of one event. The director, and scorers at their own tables, enter and confirm.
+    What a caller reads follows :mod:`scoring.visibility`: the director and staff every result;
+    everyone else the results of released sets plus their own tables' entries."""
 
     serializer_class = ResultSerializer
     permission_classes = [IsAuthenticated]
@@ -120,9 +123,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         qs = HandResult.objects.filter(event=event).select_related("table", "event")
         if self.action in ("list", "retrieve"):  # the actions re-read the result under a lock
             qs = qs.prefetch_related("revisions")
-        if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
-            qs = qs.filter(status=HandResult.Status.CONFIRMED)
-        return qs
+        return visibility.visible_results(visibility.viewer(self.request, event), qs)
 
     def filter_queryset(self, queryset):
         """The ``?session_number=&set_no=&status=`` filters apply to the list only."""
@@ -206,7 +207,8 @@ class StandingRowSerializer(serializers.Serializer):
 
 
 class StandingsView(APIView):
-    """Public standings of an event (``?session=N`` for one session)."""
+    """Public standings of an event (``?session=N`` for one session): released sets only
+    (:mod:`scoring.visibility`); the director and staff add ``?all=1`` for every scored set."""
 
     permission_classes = [AllowAny]
 
@@ -214,5 +216,6 @@ class StandingsView(APIView):
     def get(self, request, event_slug):
         event = get_object_or_404(Event, slug=event_slug)
         session = request.query_params.get("session")
-        rows = cached_standings(event, int(session) if session and session.isdigit() else None)
+        rows = cached_standings(event, int(session) if session and session.isdigit() else None,
+                                public=standings_public(request, event))
         return Response(StandingRowSerializer(rows, many=True).data)

@@ -5,13 +5,12 @@ Nothing here writes results or converted scores: those come from :mod:`scoring.s
 (``rescore_set`` stores one :class:`~scoring.models.SetScore` row per entrant per set and
 comparison). The arithmetic is :mod:`scoring.standings`.
 
-**What is public.** Per-set details (travellers, a team's or player's set-by-set results, the
-per-player comparison, the chart) count only sets *finished everywhere*: every table of the
-session has a confirmed result on the set — the moment the wall becomes public
-(:func:`walls.services.wall_is_public`). Until then a set's results would tell players who have
-not played it yet what its wall holds. The event's director and staff see everything at once.
-The overall standings (:func:`cached_standings`) count every comparison already scored, as the
-standings page always did.
+**What is public** is decided by :mod:`scoring.visibility` alone: a set counts in anything
+public (travellers, standings, a team's or player's set-by-set results, the per-player
+comparison, the chart, the exports) once it is *released*: every table of its session, in every
+group, has a confirmed result on it. Until then a set's results, or a swing in the standings,
+would tell players who have not played it yet what its wall holds. ``public=False`` (the
+event's director and staff) counts every comparison already scored.
 
 **Caching.** Every cached value is keyed by the event's *score state*: for each scored
 comparison (session, set, group), the number of its SetScore rows and their largest id
@@ -44,8 +43,9 @@ from scoring.models import HandResult, SetScore
 from scoring.standings import ConvertedScore, IncrementalStandings, standings
 from scoring.standings import traveller as traveller_rows
 from tournament.models import Event, Player, Table, Team
+from scoring import visibility
+from scoring.visibility import Viewer
 from walls.models import WallSet
-from walls.services import can_read_secret_walls, readable_wall, wall_is_public
 from walls.tiles import tile_glyph, tile_name, tile_sort_key
 
 CACHE_PREFIX = "scoring-reports"
@@ -60,23 +60,34 @@ CHART_COLOURS = (
 
 # --- score state and caching -------------------------------------------------------------------
 
-def score_state(event: Event) -> dict[tuple[int, int, int | None], tuple[int, int]]:
+def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, int | None], tuple[int, int]]:
     """The event's score state: ``{(session, set_no, group id or None): (rows, largest row id)}``
-    over its SetScore rows (one query). Any rescore changes the entry of its comparison."""
-    rows = (SetScore.objects.filter(event=event).values("session_number", "set_no", "group_id")
+    over its SetScore rows (one query); ``public``: of released sets only. Any rescore changes the
+    entry of its comparison."""
+    scores = SetScore.objects.filter(event=event)
+    if public:
+        scores = visibility.visible_scores(visibility.PUBLIC, scores)
+    rows = (scores.values("session_number", "set_no", "group_id")
             .annotate(n=Count("id"), last=Max("id")).order_by())
     return {(r["session_number"], r["set_no"], r["group_id"]): (r["n"], r["last"]) for r in rows}
 
 
-def state_digest(event: Event, state: Mapping) -> str:
+def state_digest(event: Event, state: Mapping, released: Iterable = ()) -> str:
     """A short key for ``state`` plus the event's current conversion table (the per-player
-    comparison converts with it)."""
-    text = repr((event.conversion_table_id, sorted(state.items(), key=repr)))
+    comparison converts with it) and the ``released`` sets a public value was limited to."""
+    text = repr((event.conversion_table_id, sorted(state.items(), key=repr), sorted(released)))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def _cached(event: Event, name: str, state: Mapping, compute):
-    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
+def _public_state(event: Event, public: bool) -> tuple[dict, frozenset]:
+    """The score state (of released sets only when ``public``: one query) and the released sets
+    it covers (empty when not ``public``)."""
+    state = score_state(event, public=public)
+    return state, frozenset((k[0], k[1]) for k in state) if public else frozenset()
+
+
+def _cached(event: Event, name: str, state: Mapping, compute, released: Iterable = ()):
+    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state, released)}"
     value = cache.get(key)
     if value is None:
         value = compute()
@@ -118,21 +129,22 @@ class _Tallies:
 _TALLIES = _Tallies()
 
 
-def cached_standings(event: Event, session_number: int | None = None) -> list[dict]:
+def cached_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
     """The standings of :func:`scoring.services.event_standings` (same rows, same order:
     ``{"rank", "key", "name", "points", "score_total", "sets_played", "positive_sets", "tied"}``),
-    cached and brought up to date incrementally.
+    cached and brought up to date incrementally. ``public`` (the default): only released sets
+    count (:mod:`scoring.visibility`); ``public=False`` is the director's and staff's view.
 
     Each call reads the score state (one query) and looks the rows up in the cache under it; a
     repeated view stops there. After a change, the process's kept
     :class:`~scoring.standings.IncrementalStandings` replaces only the comparisons whose state
     changed (reading just their SetScore rows), and the new rows are cached for every process.
     """
-    state = score_state(event)
+    state, released = _public_state(event, public)
     if session_number is not None:
         state = {k: v for k, v in state.items() if k[0] == session_number}
-    name = f"standings:{session_number or 'all'}"
-    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
+    name = f"standings:{session_number or 'all'}:{'public' if public else 'all'}"
+    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state, released)}"
     rows = cache.get(key)
     if rows is not None:
         return rows
@@ -166,18 +178,6 @@ def cached_standings(event: Event, session_number: int | None = None) -> list[di
     ]
     cache.set(key, rows, CACHE_SECONDS)
     return rows
-
-
-# --- finished sets ------------------------------------------------------------------------------
-
-def finished_sets(event: Event) -> set[tuple[int, int]]:
-    """``{(session, set_no)}`` of the sets every table of their session has a confirmed result
-    on (two queries): the sets whose wall :func:`walls.services.wall_is_public` calls public."""
-    tables = dict(Table.objects.filter(group__session__event=event).values("group__session__number")
-                  .annotate(n=Count("id")).order_by().values_list("group__session__number", "n"))
-    confirmed = (HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED)
-                 .values("session_number", "set_no").annotate(n=Count("id")).order_by())
-    return {(r["session_number"], r["set_no"]) for r in confirmed if r["n"] == tables.get(r["session_number"])}
 
 
 # --- comparisons from raw results (plain) -----------------------------------------------------
@@ -302,14 +302,13 @@ def export_scopes(data: Mapping) -> dict[tuple[int, int, int | None], list[SeatR
 # --- per-player standings -----------------------------------------------------------------------
 
 def _seat_results(event: Event, public: bool) -> list[dict]:
-    state = score_state(event)
+    state, released = _public_state(event, public)
 
     def compute():
         table = event.conversion_table.as_table()
         scopes = event_scopes(event)
         if public:
-            finished = finished_sets(event)
-            scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in finished}
+            scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in released}
         where = {(r.session, r.set_no, r.player): r for rows in scopes.values() for r in rows}
         out = []
         for (session, set_no, group, seat), changes in seat_comparisons(scopes).items():
@@ -321,7 +320,7 @@ def _seat_results(event: Event, public: bool) -> list[dict]:
         out.sort(key=lambda r: (r["session"], r["set_no"], r["table"], r["seat"]))
         return out
 
-    return _cached(event, f"seats:{int(public)}", state, compute)
+    return _cached(event, f"seats:{int(public)}", state, compute, released)
 
 
 def player_standings(event: Event, *, public: bool = True, order: str = "points") -> list[dict]:
@@ -371,14 +370,16 @@ def _tile_language() -> str:
     return "ja" if language.startswith("ja") else "zh" if language.startswith("zh") else "en"
 
 
-def hand_record(event: Event, session_number: int, set_no: int, user) -> list[dict] | None:
-    """The wall of a set laid out pile by pile, or None when ``user`` may not read it yet
-    (:func:`walls.services.readable_wall`: director and staff always, everyone once every table
-    has played it) or it was never generated. Piles ``{"name", "seat", "kind", "tiles":
+def hand_record(event: Event, session_number: int, set_no: int, viewer: Viewer) -> list[dict] | None:
+    """The wall of a set laid out pile by pile, or None when ``viewer`` may not read it yet
+    (:func:`scoring.visibility.can_see_set`: director and staff always, everyone once the set is
+    released) or it was never generated. Piles ``{"name", "seat", "kind", "tiles":
     [{"slot", "code", "glyph", "name"}]}``; a starting hand is sorted, a draw pile kept in
     draw order."""
+    if not visibility.can_see_set(viewer, event, session_number, set_no):
+        return None
     wall = WallSet.objects.filter(event=event, session_number=session_number, set_no=set_no).first()
-    if wall is None or not readable_wall(user, wall):
+    if wall is None:
         return None
     language = _tile_language()
     piles = []
@@ -391,13 +392,13 @@ def hand_record(event: Event, session_number: int, set_no: int, user) -> list[di
     return piles
 
 
-def traveller_report(event: Event, session_number: int, set_no: int, user) -> dict:
+def traveller_report(event: Event, session_number: int, set_no: int, viewer: Viewer) -> dict:
     """The traveller of one set: every table's result on it, the datum and each converted score.
 
     Returns ``{"session", "set_no", "finished", "visible", "tables_done", "tables_total",
-    "comparisons", "hand_record"}``. ``finished``: every table of the session has a confirmed
-    result (:func:`walls.services.wall_is_public`). ``visible``: finished, or ``user`` is the
-    director or staff; otherwise ``comparisons`` is empty. A comparison is ``{"group" (number,
+    "comparisons", "hand_record"}``. ``finished``: the set is released (every table of the
+    session has had a confirmed result: :mod:`scoring.visibility`). ``visible``: finished, or
+    ``viewer`` is the director or staff; otherwise ``comparisons`` is empty. A comparison is ``{"group" (number,
     None across the field), "scored", "tables": [{"number", "status", "status_label", "seats": [{"seat",
     "player", "team", "change"}], "total"}], "entries", "seats"}``: team method ``entries``
     ``[{"name", "number", "score_change", "datum", "difference", "points", "table_version"}]``;
@@ -405,10 +406,8 @@ def traveller_report(event: Event, session_number: int, set_no: int, user) -> di
     points are shown (:class:`~scoring.models.SetScore`), with the conversion table version they
     were computed with. ``hand_record`` as :func:`hand_record`.
     """
-    wall = (WallSet.objects.filter(event=event, session_number=session_number, set_no=set_no).first()
-            or WallSet(event=event, session_number=session_number, set_no=set_no))
-    finished = wall_is_public(wall)
-    visible = finished or can_read_secret_walls(user, event)
+    finished = visibility.is_public(event, session_number, set_no)
+    visible = visibility.can_see_set(viewer, event, session_number, set_no)
     tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number)
                   .select_related("group").prefetch_related("seats__player", "seats__team"))
     results = {r.table_id: r for r in HandResult.objects.filter(table__in=tables, set_no=set_no)}
@@ -416,7 +415,7 @@ def traveller_report(event: Event, session_number: int, set_no: int, user) -> di
         "session": session_number, "set_no": set_no, "finished": finished, "visible": visible,
         "tables_done": sum(r.status == HandResult.Status.CONFIRMED for r in results.values()),
         "tables_total": len(tables), "comparisons": [],
-        "hand_record": hand_record(event, session_number, set_no, user),
+        "hand_record": hand_record(event, session_number, set_no, viewer),
     }
     if not visible:
         return report
@@ -462,9 +461,9 @@ def traveller_report(event: Event, session_number: int, set_no: int, user) -> di
 
 
 def traveller_index(event: Event) -> list[dict]:
-    """Every session's sets with whether they are finished everywhere:
+    """Every session's sets with whether they are released (finished everywhere):
     ``[{"session", "sets": [{"set_no", "finished"}]}]`` for the seated sessions."""
-    finished = finished_sets(event)
+    finished = visibility.released_sets(event)
     hands = event.get_ruleset().hands_per_session
     return [
         {"session": number, "sets": [{"set_no": n, "finished": (number, n) in finished} for n in range(1, hands + 1)]}
@@ -475,17 +474,17 @@ def traveller_index(event: Event) -> list[dict]:
 # --- team and player pages ----------------------------------------------------------------------
 
 def _set_scores(event: Event, public: bool) -> list[dict]:
-    """Every stored converted score as a dict, limited to sets finished everywhere if ``public``."""
-    state = score_state(event)
+    """Every stored converted score as a dict, limited to released sets if ``public``."""
+    state, released = _public_state(event, public)
 
     def compute():
-        finished = finished_sets(event) if public else None
+        finished = released if public else None
         rows = SetScore.objects.filter(event=event).order_by("session_number", "set_no").values(
             "session_number", "set_no", "group__number", "team_id", "player_id", "score_change", "datum", "difference",
             "points", "conversion_table__name", "conversion_table__version")
         return [r for r in rows if finished is None or (r["session_number"], r["set_no"]) in finished]
 
-    return _cached(event, f"scores:{int(public)}", state, compute)
+    return _cached(event, f"scores:{int(public)}", state, compute, released)
 
 
 def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
@@ -493,7 +492,7 @@ def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
     :func:`player_standings`) and its set-by-set results ``[{"session", "set_no", "group",
     "score_change", "datum", "difference", "points", "running", "table_version"}]`` (running =
     points so far). ``public``: only sets finished everywhere."""
-    row = next((r for r in cached_standings(event) if r["key"] == team.pk), None)
+    row = next((r for r in cached_standings(event, public=public) if r["key"] == team.pk), None)
     members = [r for r in player_standings(event, public=public) if r["team_number"] == team.number]
     sets = []
     running = 0
@@ -517,7 +516,7 @@ def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
     row = next((r for r in player_standings(event, public=public) if r["player"] == player.pk), None)
     standing = None
     if event.method == Event.Method.INDIVIDUAL:
-        standing = next((r for r in cached_standings(event) if r["key"] == player.pk), None)
+        standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)
     sets = []
     running = 0
     for s in _seat_results(event, public):
@@ -625,6 +624,26 @@ def event_chart(event: Event, *, public: bool = True, highlight: Hashable | None
 
 # --- exports ----------------------------------------------------------------------------------
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value):
+    """``value`` safe for a CSV cell: text that a spreadsheet would read as a formula (beginning
+    with ``=``, ``+``, ``-``, ``@``, tab or carriage return) gets a leading apostrophe, as OWASP's
+    "CSV Injection" advice says; numbers and other text are returned unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _xlsx_row(sheet, values: Iterable) -> None:
+    """Append ``values`` to an openpyxl ``sheet``, text stored as text (never a formula)."""
+    sheet.append(list(values))
+    for cell in sheet[sheet.max_row]:
+        if isinstance(cell.value, str):
+            cell.data_type = "s"
+
+
 def _standing_columns(event: Event) -> list[str]:
     entrant = _("Team") if event.method == Event.Method.TEAM else _("Player")
     return [_("Rank"), entrant, _("Points"), _("Score total"), _("Sets"), _("Positive sets"), _("Tied")]
@@ -635,36 +654,39 @@ def _standing_values(row: dict) -> list:
             "=" if row["tied"] else ""]
 
 
-def standings_csv(event: Event, session_number: int | None = None) -> str:
-    """The standings (:func:`cached_standings`) as CSV text: rank, entrant, points (converted),
-    score total (points), sets, positive sets, tied (``=``); unranked rows have an empty rank."""
+def standings_csv(event: Event, session_number: int | None = None, *, public: bool = True) -> str:
+    """The standings (:func:`cached_standings`, ``public`` as there) as CSV text: rank, entrant,
+    points (converted), score total (points), sets, positive sets, tied (``'=``); unranked rows
+    have an empty rank. Text cells pass through :func:`spreadsheet_text`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_standing_columns(event))
-    for row in cached_standings(event, session_number):
-        writer.writerow(["" if v is None else v for v in _standing_values(row)])
+    for row in cached_standings(event, session_number, public=public):
+        writer.writerow([spreadsheet_text("" if v is None else v) for v in _standing_values(row)])
     return buffer.getvalue()
 
 
 def standings_xlsx(event: Event, session_number: int | None = None, *, public: bool = True) -> bytes:
     """The standings as an XLSX workbook (openpyxl): sheet "Standings" as :func:`standings_csv`;
-    in a team event also sheet "Players" (:func:`player_standings`). Returns the file's bytes."""
+    in a team event also sheet "Players" (:func:`player_standings`); ``public`` as in
+    :func:`cached_standings`. Names and every other text are stored as text, never as a formula.
+    Returns the file's bytes."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
     book = Workbook()
     sheet = book.active
     sheet.title = _("Standings")[:31]
-    sheet.append(_standing_columns(event))
-    for row in cached_standings(event, session_number):
-        sheet.append(_standing_values(row))
+    _xlsx_row(sheet, _standing_columns(event))
+    for row in cached_standings(event, session_number, public=public):
+        _xlsx_row(sheet, _standing_values(row))
     if event.method == Event.Method.TEAM:
         players = book.create_sheet(_("Players")[:31])
-        players.append([_("Rank"), _("Player"), _("Team"), _("Seat comparison points"), _("Score total"), _("Sets"),
-                        _("Positive sets")])
+        _xlsx_row(players, [_("Rank"), _("Player"), _("Team"), _("Seat comparison points"), _("Score total"), _("Sets"),
+                            _("Positive sets")])
         for row in player_standings(event, public=public):
-            players.append([row["rank"], row["name"], row["team"], row["points"], row["score_total"],
-                            row["sets_played"], row["positive_sets"]])
+            _xlsx_row(players, [row["rank"], row["name"], row["team"], row["points"], row["score_total"],
+                                row["sets_played"], row["positive_sets"]])
     for ws in book.worksheets:
         for cell in ws[1]:
             cell.font = Font(bold=True)

@@ -20,9 +20,9 @@ from django.views.decorators.http import require_POST
 
 from scoring import conversion_admin, reports
 from scoring.conversion import ConversionTableError
+from scoring import visibility
 from tournament.models import Event, Player, Team
 from tournament.permissions import is_director
-from walls.services import can_read_secret_walls
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -32,7 +32,15 @@ def _event(slug: str) -> Event:
 
 
 def _public(request, event: Event) -> bool:
-    return not can_read_secret_walls(request.user, event)
+    """Team and player pages: the director and staff see sets not yet released."""
+    return visibility.viewer(request, event).public
+
+
+def standings_public(request, event: Event) -> bool:
+    """Standings (page, CSV, XLSX, API) count only released sets for everyone, the director
+    included, since they are projected and printed for the hall; the director and staff ask for
+    every scored set with ``?all=1``."""
+    return not (request.GET.get("all") == "1" and visibility.viewer(request, event).secrets)
 
 
 def _session(request) -> int | None:
@@ -53,7 +61,7 @@ def traveller(request, slug, session, set_no):
     hands = event.get_ruleset().hands_per_session
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
         raise Http404(_("no such set in this event"))
-    report = reports.traveller_report(event, session, set_no, request.user)
+    report = reports.traveller_report(event, session, set_no, visibility.viewer(request, event))
     return render(request, "scoring/traveller.html", {"event": event, "report": report, "hands": hands,
                                                       "team_method": event.method == Event.Method.TEAM})
 
@@ -136,7 +144,8 @@ def standings_csv(request, slug):
     """The standings (``?session=N`` for one session) as CSV."""
     event = _event(slug)
     session = _session(request)
-    response = HttpResponse(reports.standings_csv(event, session), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(reports.standings_csv(event, session, public=standings_public(request, event)),
+                            content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.csv"'
     return response
 
@@ -145,7 +154,8 @@ def standings_xlsx(request, slug):
     """The standings (``?session=N`` for one session) as an XLSX workbook."""
     event = _event(slug)
     session = _session(request)
-    response = HttpResponse(reports.standings_xlsx(event, session, public=_public(request, event)), content_type=XLSX_TYPE)
+    response = HttpResponse(reports.standings_xlsx(event, session, public=standings_public(request, event)),
+                            content_type=XLSX_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.xlsx"'
     return response
 

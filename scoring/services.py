@@ -28,7 +28,7 @@ from collections import defaultdict
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring import fan_check
+from scoring import fan_check, visibility
 from scoring.models import HandResult, ResultRevision, SetScore
 from scoring.payments import HandOutcome, PaymentError, score_changes, validate_score_changes
 from scoring.standings import individual_set_scores, standings, team_set_scores
@@ -423,6 +423,8 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     confirmed result on the set; until then its scores are removed. Team method: a team's
     score change is the sum of its members' (seed 001); individual method: each player against
     the average of the same seat. Each stored score records its datum and conversion table.
+    Then the set is released (made public) if every table of the session has a confirmed result
+    on it (:func:`scoring.visibility.release_if_finished`).
     """
     table_model = event.conversion_table
     conversion = table_model.as_table()
@@ -462,16 +464,20 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
                                      difference=score.difference, points=score.points, conversion_table=table_model))
         SetScore.objects.bulk_create(rows)
         stored += len(rows)
+    visibility.release_if_finished(event, session_number, set_no)
     return stored
 
 
-def event_standings(event: Event, session_number: int | None = None) -> list[dict]:
+def event_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
     """Standings of the event (or of one session): rows ``{"rank", "name", "points", "score_total",
     "sets_played", "positive_sets", "tied"}`` ordered by the documented tie-break
-    (:func:`scoring.standings.standings`)."""
+    (:func:`scoring.standings.standings`). ``public`` (default): only released sets count
+    (:mod:`scoring.visibility`); False: every scored comparison (director and staff)."""
     from scoring.standings import ConvertedScore
 
     scores = event.set_scores.select_related("team", "player")
+    if public:
+        scores = visibility.visible_scores(visibility.PUBLIC, scores)
     if session_number is not None:
         scores = scores.filter(session_number=session_number)
     names = {}

@@ -10,13 +10,15 @@ from collections import defaultdict
 import pytest
 from openpyxl import load_workbook
 
-from scoring import reports
+from django.db.models import Count
+
+from scoring import reports, visibility
 from scoring.models import HandResult, SetScore
 from scoring.services import correct_result, dispute_result, event_standings
 from tournament.demo import build_demo, play_session
 from tournament.models import Event, SeatAssignment, Table
 from tournament.services import create_event, import_roster, seat_session
-from walls.services import generate_walls, wall_is_public
+from walls.services import generate_walls
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +255,7 @@ def test_traveller_lists_every_tables_result_the_datum_and_each_converted_score(
     expected = expected_scores(demo)
     teams = {t.pk: t.name for t in demo.teams.all()}
     for set_no in range(1, 17):
-        report = reports.traveller_report(demo, 1, set_no, director)
+        report = reports.traveller_report(demo, 1, set_no, visibility.viewer_for(director, demo))
         assert report["finished"] and report["visible"]
         assert len(report["comparisons"]) == 4
         listed_tables = [t["number"] for c in report["comparisons"] for t in c["tables"]]
@@ -276,7 +278,7 @@ def test_individual_traveller_gives_each_seat_its_datum(solo):
 
     expected = expected_scores(solo)
     names = {p.pk: p.name for p in solo.players.all()}
-    report = reports.traveller_report(solo, 2, 7, AnonymousUser())
+    report = reports.traveller_report(solo, 2, 7, visibility.PUBLIC)
     (field,) = report["comparisons"]
     assert field["group"] is None and len(field["tables"]) == 8
     assert [s["seat"] for s in field["seats"]] == ["E", "S", "W", "N"]
@@ -295,30 +297,33 @@ def test_a_traveller_and_its_hand_record_stay_hidden_from_the_public_until_the_s
     event = team_event_of("hidden", director=director)
     rng = random.Random(5)
     play_slot(event, 1, 0, rng)
-    assert reports.finished_sets(event) == set()
-    anonymous = reports.traveller_report(event, 1, 1, AnonymousUser())
+    assert visibility.released_sets(event) == set()
+    anonymous = reports.traveller_report(event, 1, 1, visibility.PUBLIC)
     assert (anonymous["finished"], anonymous["visible"], anonymous["comparisons"], anonymous["hand_record"]) \
         == (False, False, [], None)
     assert anonymous["tables_done"] == 1
-    staff = reports.traveller_report(event, 1, 1, director)
+    staff = reports.traveller_report(event, 1, 1, visibility.viewer_for(director, event))
     assert staff["visible"] and staff["hand_record"] and not staff["comparisons"][0]["scored"]
     for slot in (1, 2, 3):
         play_slot(event, 1, slot, rng)
-    public = reports.traveller_report(event, 1, 1, AnonymousUser())
+    public = reports.traveller_report(event, 1, 1, visibility.PUBLIC)
     assert public["finished"] and public["comparisons"][0]["scored"]
     wall = event.wall_sets.get(session_number=1, set_no=1)
     hand = {p["name"]: sorted(t["code"] for t in p["tiles"]) for p in public["hand_record"]}
     assert hand == {name: sorted(tiles) for name, tiles in wall.piles.items()}
 
 
-def test_finished_sets_are_exactly_the_sets_whose_wall_is_public():
+def test_a_set_is_released_exactly_when_every_table_has_a_confirmed_result_on_it():
     event = team_event_of("finish")
     rng = random.Random(9)
     for slot in range(4):
         play_slot(event, 1, slot, rng)
-        public = {(w.session_number, w.set_no) for w in event.wall_sets.all() if wall_is_public(w)}
-        assert reports.finished_sets(event) == public
-    assert public == {(1, n) for n in range(1, 17)}
+        confirmed = defaultdict(int)
+        for r in HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED):
+            confirmed[(r.session_number, r.set_no)] += 1
+        tables = event.sessions.get(number=1).groups.aggregate(n=Count("tables"))["n"]
+        assert visibility.released_sets(event) == {key for key, n in confirmed.items() if n == tables}
+    assert visibility.released_sets(event) == {(1, n) for n in range(1, 17)}
 
 
 # --- per-player standings and running totals ---------------------------------------------------
@@ -374,7 +379,7 @@ def test_public_pages_leave_out_sets_another_group_is_still_playing():
     rng = random.Random(11)
     for slot in range(4):
         play_slot(event, 1, slot, rng, groups=[1])
-    assert reports.finished_sets(event) == set()
+    assert visibility.released_sets(event) == set()
     assert reports.running_totals(event)["sets"] == []
     assert reports.event_chart(event) is None
     assert reports.player_standings(event)[0]["rank"] is None

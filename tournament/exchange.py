@@ -8,7 +8,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import ConversionTable, HandResult, ResultRevision, SetScore
+from scoring.models import ConversionTable, HandResult, ResultRevision, SetRelease, SetScore
+from scoring import visibility
 from scoring.services import event_standings
 from tournament.models import Event, Group, Player, Room, SeatAssignment, Session, Table, Team
 from walls.models import WallSet
@@ -25,10 +26,11 @@ class ExchangeError(ValueError):
 
 
 def export_event(event: Event, *, include_secret: bool = False) -> dict:
-    """The whole event as a JSON-safe dict (docs/export.md).
+    """The whole event as a JSON-safe dict (docs/export.md): the director's and staff's export.
 
     The master seed is included only once revealed or with ``include_secret`` (a full backup);
-    walls are always included, so an export is staff-only until the event is over.
+    every wall, result and score is included, so this export is staff-only:
+    :func:`public_export` is what everyone else gets.
     """
     tables_by_id = {}
     sessions = []
@@ -99,7 +101,8 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             for s in SetScore.objects.filter(event=event).select_related("group", "team", "player", "conversion_table")
             .order_by("session_number", "set_no", "group__number", "team__number", "player__number")
         ],
-        "standings": [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event)],
+        "released": [[s, n] for s, n in sorted(visibility.released_sets(event))],
+        "standings": [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=False)],
     }
 
 
@@ -172,17 +175,24 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
                  conversion_table=tables[(s["conversion_table"]["code"], s["conversion_table"]["version"])])
         for s in data["scores"]
     ])
+    SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in data.get("released", [])])
+    visibility.sync_releases(event)  # exports made before releases were stored
     return event
 
 
 def public_export(event: Event) -> dict:
-    """The export as anyone may read it: walls only once public (hand records), no player PINs,
-    no table login codes, no master seed until revealed."""
-    from walls.services import wall_is_public
-
+    """The export as anyone may read it (:mod:`scoring.visibility`): walls, results and converted
+    scores of released sets only, standings of released sets, no player PINs, no table login
+    codes, no master seed until revealed."""
     data = export_event(event)
-    public = {(w.session_number, w.set_no) for w in event.wall_sets.all() if wall_is_public(w)}
-    data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
+    public = visibility.released_sets(event)
+    for part, items in (("walls", data["walls"]["sets"]), ("results", data["results"]), ("scores", data["scores"])):
+        kept = [item for item in items if (item["session"], item["set"]) in public]
+        if part == "walls":
+            data["walls"]["sets"] = kept
+        else:
+            data[part] = kept
+    data["standings"] = [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=True)]
     for player in data["players"]:
         player.pop("pin", None)
     for session in data["sessions"]:

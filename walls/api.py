@@ -8,13 +8,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournament.models import Event
-from walls.services import can_read_secret_walls, wall_is_public
+from scoring import visibility
 
 
 class WallSetSerializer(serializers.Serializer):
     session = serializers.IntegerField()
     set = serializers.IntegerField()
-    public = serializers.BooleanField(help_text="True once every table has a confirmed result on the set.")
+    public = serializers.BooleanField(help_text="True once the set is released: every table of its session has a confirmed result on it.")
     piles = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), allow_null=True,
                                   help_text="Pile name → tiles in slot order (mpsz codes); null while secret to you.")
 
@@ -28,10 +28,11 @@ class WallSetList(APIView):
     @extend_schema(responses=WallSetSerializer(many=True))
     def get(self, request, event_slug):
         event = get_object_or_404(Event, slug=event_slug)
-        staff = can_read_secret_walls(request.user, event)
+        staff = visibility.viewer(request, event).secrets
+        released = visibility.released_sets(event)
         rows = []
         for wall in event.wall_sets.all():
-            public = wall_is_public(wall)
+            public = (wall.session_number, wall.set_no) in released
             rows.append({"session": wall.session_number, "set": wall.set_no, "public": public,
                          "piles": wall.piles if (staff or public) else None})
         return Response(WallSetSerializer(rows, many=True).data)

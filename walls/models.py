@@ -7,8 +7,8 @@ from django.utils.translation import gettext_lazy as _
 class WallSet(models.Model):
     """One hand's prepared wall set: ``piles`` maps pile name (``"E-hand"``) to its tiles in order.
 
-    Secret: only the event's director and staff may read it until every table that plays it has
-    a confirmed result (see :func:`walls.services.wall_is_public`).
+    Secret: only the event's director and staff may read it until its set is released (every
+    table that plays it has a confirmed result): :mod:`scoring.visibility`.
     """
 
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="wall_sets")

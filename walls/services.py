@@ -1,8 +1,7 @@
-"""Write and read paths for wall sets: generation from the master seed, and who may see a wall.
+"""The write path for wall sets: generation from the master seed.
 
-Walls are secret: only the event's director and staff read them until every table of the
-session has a confirmed result for that set; then they are public (hand record beside the
-traveller). The derivation itself is :mod:`walls.derivation` (docs/walls.md).
+Walls are secret until their set is released; who may read one is decided by
+:mod:`scoring.visibility` alone. The derivation itself is :mod:`walls.derivation` (docs/walls.md).
 """
 
 from __future__ import annotations
@@ -10,8 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.models import HandResult
-from tournament.models import Event, EventRole, Table
+from tournament.models import Event
 from walls.derivation import lay_out
 from walls.models import WallSet
 
@@ -75,31 +73,3 @@ def generate_walls(event: Event, session_number: int) -> list[WallSet]:
     if not existing and all(wall.pk is not None for wall in stored):
         return stored  # already in set order, with their ids: no need to read 1,000 walls back
     return list(event.wall_sets.filter(session_number=session_number).order_by("set_no"))
-
-
-def can_read_secret_walls(user, event: Event) -> bool:
-    """True for superusers and the event's director and staff."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser:
-        return True
-    return EventRole.objects.filter(
-        event=event, user=user, role__in=[EventRole.Role.DIRECTOR, EventRole.Role.STAFF]
-    ).exists()
-
-
-def wall_is_public(wall: WallSet) -> bool:
-    """True once every table of the session has a confirmed result on this set."""
-    tables = Table.objects.filter(group__session__event=wall.event_id, group__session__number=wall.session_number)
-    total = tables.count()
-    if not total:
-        return False
-    confirmed = HandResult.objects.filter(
-        table__in=tables, set_no=wall.set_no, status=HandResult.Status.CONFIRMED
-    ).count()
-    return confirmed == total
-
-
-def readable_wall(user, wall: WallSet) -> bool:
-    """Whether ``user`` may see the tiles of ``wall`` now."""
-    return can_read_secret_walls(user, wall.event) or wall_is_public(wall)

@@ -13,7 +13,7 @@ from django.shortcuts import render
 
 from walls.models import PrintJob, WallSet
 from walls.printing_jobs import PrintError, request_batch, request_print
-from walls.services import can_read_secret_walls, readable_wall, wall_is_public
+from scoring import visibility
 from walls.setcode import SetId
 
 
@@ -78,8 +78,9 @@ def _tile_lang(request) -> str:
 def wall_list(request, slug):
     """The wall sets of the event: all of them for staff, the public hand records for others."""
     event = get_object_or_404(Event, slug=slug)
-    staff = can_read_secret_walls(request.user, event)
-    walls = [(w, staff or wall_is_public(w)) for w in event.wall_sets.all()]
+    staff = visibility.viewer(request, event).secrets
+    released = visibility.released_sets(event)
+    walls = [(w, staff or (w.session_number, w.set_no) in released) for w in event.wall_sets.all()]
     return render(request, "walls/wall_list.html", {"event": event, "walls": walls, "staff": staff})
 
 
@@ -89,7 +90,7 @@ def wall_detail(request, slug, session, set_no):
 
     event = get_object_or_404(Event, slug=slug)
     wall = get_object_or_404(WallSet, event=event, session_number=session, set_no=set_no)
-    if not readable_wall(request.user, wall):
+    if not visibility.can_see_set(visibility.viewer(request, event), event, session, set_no):
         raise PermissionDenied(_("this wall is secret until every table has played it"))
     lang = _tile_lang(request)
     piles = [

@@ -1,0 +1,192 @@
+"""The one visibility rule of duplicate play: who may see what of a set, and when.
+
+Every page, API endpoint, export, PDF download, cache and admin list asks this module; nothing
+else decides. The rule (../shared/domain.md, "Secrecy"; docs/security.md):
+
+- A **set** (one hand's wall set: ``(session number, set number)``) is played at every table of
+  its session, in every group: all groups play copies of the same walls. It becomes **public**
+  (*released*) the moment every one of those tables has a confirmed result on it. From then on
+  its walls (the hand record), every table's result and winning hand, its converted scores and
+  its share of every standings are visible to everyone.
+- Until then only the event's **director and staff** (and superusers) see it. A **table** sees
+  its own entry (the table's scorer, a scorer role bound to the table, a player seated there).
+- A release is stored (:class:`scoring.models.SetRelease`) and never withdrawn. A later
+  correction or dispute (the director's alone) does not hide the set again: every table has
+  played it, so nothing is left to protect, and what players have seen cannot be unseen. The
+  corrected result is shown at once, with its history; a disputed result's group drops out of
+  the set's converted scores until the director settles it.
+
+Bridge does the same with boards (results shown once every table has played the board; hand
+records after the session).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
+
+from scoring.models import HandResult, SetRelease, SetScore
+from tournament.models import Event, EventRole, Session, Table
+
+SECRET_ROLES = frozenset({EventRole.Role.DIRECTOR, EventRole.Role.STAFF})
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at an event, as far as visibility goes.
+
+    ``secrets``: the event's director or staff (or a superuser): sees every set at once.
+    ``director``: the event's director. ``tables``: primary keys of the tables whose own entries
+    this viewer sees before the set is public (a table login, a scorer role bound to tables, the
+    tables a linked player sits at).
+    """
+
+    secrets: bool = False
+    director: bool = False
+    tables: frozenset[int] = frozenset()
+
+    @property
+    def public(self) -> bool:
+        """True when this viewer sees only what is public."""
+        return not self.secrets
+
+
+PUBLIC = Viewer()
+
+
+def viewer_for(user, event: Event, table_ids=()) -> Viewer:
+    """The :class:`Viewer` of ``user`` (may be anonymous) in ``event``; ``table_ids`` are the
+    tables this browser logged into with a table code (``tournament.permissions``).
+
+    One query for the user's roles (remembered for the request), one for their tables."""
+    from tournament.permissions import roles
+
+    held = roles(user, event)
+    tables = set(table_ids)
+    if getattr(user, "is_authenticated", False):
+        tables |= set(Table.objects.filter(group__session__event=event, seats__player__user=user).values_list("pk", flat=True))
+        if EventRole.Role.SCORER in held:
+            tables |= set(EventRole.objects.filter(event=event, user=user, role=EventRole.Role.SCORER)
+                          .values_list("tables", flat=True).exclude(tables=None))
+    return Viewer(secrets=bool(held & SECRET_ROLES), director=EventRole.Role.DIRECTOR in held, tables=frozenset(tables))
+
+
+def viewer(request, event: Event) -> Viewer:
+    """The :class:`Viewer` of an HTTP request (its user and its table logins)."""
+    from tournament.permissions import scorer_table_ids
+
+    cache = request.__dict__.setdefault("_viewers", {})
+    if event.pk not in cache:
+        cache[event.pk] = viewer_for(request.user, event, scorer_table_ids(request))
+    return cache[event.pk]
+
+
+# --- released sets -----------------------------------------------------------------------------
+
+def released_sets(event: Event) -> frozenset[tuple[int, int]]:
+    """``{(session number, set number)}`` of the event's public sets (one query)."""
+    return frozenset(SetRelease.objects.filter(event=event).values_list("session_number", "set_no"))
+
+
+def can_see_set(viewer: Viewer, event: Event, session_number: int, set_no: int) -> bool:
+    """Whether ``viewer`` may see the set's walls, every table's result and its converted scores."""
+    return viewer.secrets or is_public(event, session_number, set_no)
+
+
+def is_public(event: Event, session_number: int, set_no: int) -> bool:
+    """True once set ``set_no`` of session ``session_number`` is released (one query)."""
+    return SetRelease.objects.filter(event=event, session_number=session_number, set_no=set_no).exists()
+
+
+def session_finished(event: Event, session_number: int) -> bool:
+    """True when every set of the session is public (every table has played every set)."""
+    hands = event.get_ruleset().hands_per_session
+    return SetRelease.objects.filter(event=event, session_number=session_number).count() >= hands
+
+
+def sets_to_play(event: Event) -> int:
+    """How many sets of the planned sessions are not public yet (0: the event is finished)."""
+    hands = event.get_ruleset().hands_per_session
+    released = SetRelease.objects.filter(event=event, session_number__lte=event.sessions_planned).count()
+    return hands * event.sessions_planned - released
+
+
+def event_finished(event: Event) -> bool:
+    """True when every set of every planned session is public: the master seed may be revealed."""
+    return sets_to_play(event) <= 0
+
+
+def _complete(event: Event, session_number: int, set_no: int) -> bool:
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).count()
+    confirmed = HandResult.objects.filter(event=event, session_number=session_number, set_no=set_no,
+                                          status=HandResult.Status.CONFIRMED).count()
+    return bool(tables) and confirmed == tables
+
+
+@transaction.atomic
+def release_if_finished(event: Event, session_number: int, set_no: int) -> bool:
+    """Release the set when every table of its session has a confirmed result on it; returns
+    whether it is released now. Called by every write that can confirm a result
+    (:func:`scoring.services.rescore_set`), inside its transaction.
+
+    Locks the session row first, so the last confirmations of two groups, committed at the same
+    time, cannot each miss the other's and leave the set unreleased.
+    """
+    if is_public(event, session_number, set_no):
+        return True
+    list(Session.objects.select_for_update().filter(event=event, number=session_number).values_list("pk", flat=True))
+    if not _complete(event, session_number, set_no):
+        return False
+    SetRelease.objects.get_or_create(event=event, session_number=session_number, set_no=set_no)
+    return True
+
+
+@transaction.atomic
+def sync_releases(event: Event) -> int:
+    """Release every set of ``event`` that is complete (after an import); returns how many were
+    added. Never withdraws a release."""
+    hands = event.get_ruleset().hands_per_session
+    added = 0
+    for session_number in event.sessions.values_list("number", flat=True):
+        for set_no in range(1, hands + 1):
+            if not is_public(event, session_number, set_no) and _complete(event, session_number, set_no):
+                SetRelease.objects.get_or_create(event=event, session_number=session_number, set_no=set_no)
+                added += 1
+    return added
+
+
+# --- querysets ---------------------------------------------------------------------------------
+
+def _released(model_field_event: str = "event") -> Exists:
+    return Exists(SetRelease.objects.filter(event=OuterRef(model_field_event), session_number=OuterRef("session_number"),
+                                            set_no=OuterRef("set_no")))
+
+
+def visible_results(viewer: Viewer, queryset: QuerySet) -> QuerySet:
+    """``queryset`` of :class:`~scoring.models.HandResult` limited to what ``viewer`` may see:
+    everything for director and staff; otherwise results of public sets and the viewer's own
+    tables' entries."""
+    if viewer.secrets:
+        return queryset
+    from django.db.models import Q
+
+    return queryset.filter(Q(_released()) | Q(table__in=viewer.tables))
+
+
+def visible_scores(viewer: Viewer, queryset: QuerySet) -> QuerySet:
+    """``queryset`` of :class:`~scoring.models.SetScore` limited to public sets unless ``viewer``
+    sees secrets (a table's own converted score is not its own entry: it compares with tables
+    still playing, so it waits for the release too)."""
+    return queryset if viewer.secrets else queryset.filter(_released())
+
+
+def public_scores(event: Event) -> QuerySet:
+    """The event's converted scores on public sets."""
+    return visible_scores(PUBLIC, SetScore.objects.filter(event=event))
+
+
+def visible_walls(viewer: Viewer, queryset: QuerySet) -> QuerySet:
+    """``queryset`` of :class:`~walls.models.WallSet` limited to the walls ``viewer`` may read."""
+    return queryset if viewer.secrets else queryset.filter(_released())
