@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 from scoring.models import HandResult, ResultRevision
 from scoring import visibility
 from scoring.reports import cached_standings
-from scoring.result_pages import standings_public
 from scoring.services import (
     ResultError, confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result,
 )
@@ -217,5 +216,5 @@ class StandingsView(APIView):
         event = get_object_or_404(Event, slug=event_slug)
         session = request.query_params.get("session")
         rows = cached_standings(event, int(session) if session and session.isdigit() else None,
-                                public=standings_public(request, event))
+                                public=visibility.standings_public(request, event))
         return Response(StandingRowSerializer(rows, many=True).data)

@@ -36,13 +36,6 @@ def _public(request, event: Event) -> bool:
     return visibility.viewer(request, event).public
 
 
-def standings_public(request, event: Event) -> bool:
-    """Standings (page, CSV, XLSX, API) count only released sets for everyone, the director
-    included, since they are projected and printed for the hall; the director and staff ask for
-    every scored set with ``?all=1``."""
-    return not (request.GET.get("all") == "1" and visibility.viewer(request, event).secrets)
-
-
 def _session(request) -> int | None:
     value = request.GET.get("session", "")
     return int(value) if value.isdigit() else None
@@ -144,7 +137,7 @@ def standings_csv(request, slug):
     """The standings (``?session=N`` for one session) as CSV."""
     event = _event(slug)
     session = _session(request)
-    response = HttpResponse(reports.standings_csv(event, session, public=standings_public(request, event)),
+    response = HttpResponse(reports.standings_csv(event, session, public=visibility.standings_public(request, event)),
                             content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.csv"'
     return response
@@ -154,7 +147,7 @@ def standings_xlsx(request, slug):
     """The standings (``?session=N`` for one session) as an XLSX workbook."""
     event = _event(slug)
     session = _session(request)
-    response = HttpResponse(reports.standings_xlsx(event, session, public=standings_public(request, event)),
+    response = HttpResponse(reports.standings_xlsx(event, session, public=visibility.standings_public(request, event)),
                             content_type=XLSX_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.xlsx"'
     return response

@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from scoring.forms import ResultForm
 from scoring import visibility
 from scoring.reports import cached_standings
-from scoring.result_pages import standings_public
 from scoring.services import ResultError, submit_result
 from tournament.models import Event, EventRole, Table
 from tournament.permissions import is_director, roles, scorer_table_ids
@@ -20,7 +19,7 @@ def standings(request, slug):
     event = get_object_or_404(Event, slug=slug)
     session = request.GET.get("session")
     session = int(session) if session and session.isdigit() else None
-    public = standings_public(request, event)
+    public = visibility.standings_public(request, event)
     return render(request, "scoring/standings.html", {
         "event": event, "rows": cached_standings(event, session, public=public), "session": session,
         "sessions": event.sessions.all(), "public": public, "can_see_all": visibility.viewer(request, event).secrets,

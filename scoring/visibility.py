@@ -83,6 +83,13 @@ def viewer(request, event: Event) -> Viewer:
     return cache[event.pk]
 
 
+def standings_public(request, event: Event) -> bool:
+    """Whether a request's standings (page, CSV, XLSX, API) count only released sets: yes for
+    everyone, the director included, since standings are projected and printed for the hall;
+    the director and staff ask for every scored set with ``?all=1``."""
+    return not (request.GET.get("all") == "1" and viewer(request, event).secrets)
+
+
 # --- released sets -----------------------------------------------------------------------------
 
 def released_sets(event: Event) -> frozenset[tuple[int, int]]:
