@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.models import Event
-from tournament.permissions import is_staff_or_director
 from django.shortcuts import render
 
 from walls.models import PrintJob, WallSet
@@ -18,8 +17,10 @@ from walls.setcode import SetId
 
 
 def _staff_event(request, slug):
+    """The event, for its director and staff: print jobs hold secret walls (set-up sheets, pick
+    lists), so they follow :mod:`scoring.visibility`'s secret view."""
     event = get_object_or_404(Event, slug=slug)
-    if not is_staff_or_director(request.user, event):
+    if not visibility.viewer(request, event).secrets:
         raise PermissionDenied
     return event
 
