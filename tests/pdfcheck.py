@@ -44,16 +44,53 @@ def page_count(data: bytes) -> int:
     return len(open_pdf(data))
 
 
-def render_pages(data: bytes, scale: float = SCALE, pages: list[int] | None = None) -> list[Page]:
-    """Rasterise the given pages (all by default) at ``scale`` pixels per point, in greyscale."""
+def render_pages(data: bytes, scale: float = SCALE, pages: list[int] | None = None, *,
+                 colour: bool = False) -> list[Page]:
+    """Rasterise the given pages (all by default) at ``scale`` pixels per point, in greyscale
+    (``colour=True``: in RGB)."""
     doc = open_pdf(data)
     out = []
     for i in pages if pages is not None else range(len(doc)):
         page = doc[i]
         w, h = page.get_size()
-        image = page.render(scale=scale, grayscale=True).to_pil().convert("L")
+        if colour:
+            image = page.render(scale=scale).to_pil().convert("RGB")
+        else:
+            image = page.render(scale=scale, grayscale=True).to_pil().convert("L")
         out.append(Page(image, w, h, scale))
     return out
+
+
+def coloured(image: Image.Image, tolerance: int = 24) -> float:
+    """Share of pixels that are not grey: their red, green and blue differ by more than
+    ``tolerance`` (0 for a black-and-white page)."""
+    r, g, b = image.convert("RGB").split()
+    spread = ImageChops.subtract(ImageChops.lighter(ImageChops.lighter(r, g), b),
+                                 ImageChops.darker(ImageChops.darker(r, g), b))
+    hist = spread.histogram()
+    return sum(hist[tolerance + 1:]) / max(1, image.width * image.height)
+
+
+def form_names(data: bytes) -> set[str]:
+    """Names of the Form XObjects a reportlab PDF places (``walls.printing.qr.FormCache`` names
+    them ``F`` + 20 hex digits: QR codes, tile faces)."""
+    import re
+
+    return {m.decode() for m in re.findall(rb"/FormXob\.(\w+)", data)}
+
+
+def tile_face_form_names(codes=None) -> dict[str, str]:
+    """Tile code -> the Form XObject name a document gives that tile's face (walls/printing/tilefaces.py),
+    for every tile by default: what a drawn face leaves in a PDF."""
+    from walls.printing.base import new_canvas
+    from walls.printing.qr import FormCache
+    from walls.printing.tilefaces import FACE_H, FACE_W, draw_tile_face, face_key
+    from walls.tiles import ALL_TILES
+
+    canv, _ = new_canvas((100, 100), "faces")
+    forms = FormCache(canv)
+    return {code: forms.define(face_key(code), FACE_W, FACE_H, lambda c, t=code: draw_tile_face(c, t))
+            for code in (codes or ALL_TILES)}
 
 
 def decode_qr(image: Image.Image) -> list[str]:
@@ -99,6 +136,19 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 
 
 # --- sample wall sets -----------------------------------------------------------------------------
+
+def derived_set(ruleset, set_no: int = 3, *, session: int = 1, event: str = "sanya-2015",
+                event_name: str = "MIL Sanya 2015 Duplicate", seed: str = "5eed" * 16):
+    """A PrintableSet whose wall is really derived (walls/derivation.py) from a fixed master seed,
+    as an event's walls are."""
+    from walls.derivation import commitment, derive_wall, lay_out
+    from walls.printing import PrintableSet
+    from walls.setcode import SetId
+
+    wall = derive_wall(seed, event, session, set_no, ruleset.tiles, ruleset.piles)
+    return PrintableSet(SetId(event, session, set_no), event_name, ruleset, lay_out(wall, ruleset.piles),
+                        "Table 1", commitment(seed))
+
 
 def hand_made_set(ruleset, set_no: int = 7, *, session: int = 1, seed: int = 0, event: str = "sanya-2015",
                   event_name: str = "MIL Sanya 2015 Duplicate", entry_url: str | None = None,

@@ -1,11 +1,14 @@
 """Print jobs through the service and the director's page: stored files, reuse, batch progress,
 and the stored PDFs read back (rendered with pypdfium2, QR codes decoded with zxing-cpp)."""
 
+import re
+
 import pytest
 
-from pdfcheck import decode_qr, page_count, page_text, render_pages
+from pdfcheck import decode_qr, form_names, page_count, page_text, render_pages, tile_face_form_names
 from walls.printing_jobs import request_print
-from walls.setcode import parse_payload
+from walls.setcode import SetId, parse_payload
+from walls.tiles import tile_glyph, tile_name
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +22,36 @@ def test_one_set_label_per_physical_copy_and_its_qr_decodes_to_the_set(team_even
     assert ids == sorted([(team_event.slug, 1, s) for s in range(1, 17)] * groups)
     text = "".join(page_text(data, i) for i in range(page_count(data)))
     assert "Group 1 · Table 1" in text and "Group 4 · Table 16" in text
+
+
+def test_stored_stickers_carry_set_seat_and_slot_and_no_tile_of_the_set(team_event):
+    """The print job's sticker PDF, read back: per physical copy every seat's 34 slots with the set
+    code, QR codes holding the set payload only, and no tile of the stored wall (seed 001: the
+    sticker goes on the back of the tile, which every player sees)."""
+    from walls.models import WallSet
+
+    job = request_print(team_event, "stickers", {"session": 1, "sets": [1], "lang": "ja"})
+    data = job.file.read()
+    set_id = SetId(team_event.slug, 1, 1)
+    copies = team_event.sessions.get(number=1).groups.count()
+    text = "".join(page_text(data, i) for i in range(page_count(data)))
+    tokens = text.split()
+    for seat in "ESWN":
+        for label in [f"H{n}" for n in range(1, 14)] + [f"D{n}" for n in range(1, 22)]:
+            found = re.findall(rf"(?:^|\s){seat}\s+{label}\s+{set_id.code}\s", text)
+            assert len(found) == copies, (seat, label)
+    wall = WallSet.objects.get(event=team_event, session_number=1, set_no=1)
+    tiles = {t for pile in wall.piles.values() for t in pile}
+    bare = text
+    for seat_name in ("東家", "南家", "西家", "北家"):
+        bare = bare.replace(seat_name, "")
+    for tile in tiles:
+        assert tile not in tokens and tile_name(tile, "en") not in text
+        assert tile_name(tile, "ja") not in bare and tile_name(tile, "zh") not in bare
+        assert tile_glyph(tile) in "ESWN" or tile_glyph(tile) not in tokens
+    assert form_names(data).isdisjoint(tile_face_form_names().values())
+    payloads = {code for page in render_pages(data, scale=200 / 72) for code in decode_qr(page.image)}
+    assert payloads == {set_id.payload}
 
 
 def test_same_request_reuses_the_stored_file(team_event):

@@ -30,11 +30,13 @@ from walls.printing import (
     render_set_labels,
     render_wall_stickers,
 )
+from walls.printing.data import sticker_set_of
+from walls.printing.i18n import WORDS
 from walls.printing.stickers import sticker_layout
 from walls.printing.templates import label_boxes
 from walls.rulesets import get_ruleset
 from walls.setcode import parse_payload
-from walls.tiles import tile_name
+from walls.tiles import tile_glyph, tile_name
 
 MCR = get_ruleset("mcr-duplicate")
 
@@ -44,21 +46,32 @@ def mcr_set():
     return hand_made_set(MCR, 7, seed=11)
 
 
+def stickers(pset, template=None, lang="en", **kwargs) -> bytes:
+    """The wall stickers of one PrintableSet: its tiles are dropped before rendering."""
+    return render_wall_stickers([sticker_set_of(pset)], template, lang=lang, **kwargs)
+
+
 @pytest.fixture(scope="module")
 def stickers_ja(mcr_set):
-    return render_wall_stickers([mcr_set], "a4-70", lang="ja")
+    return stickers(mcr_set, "a4-70", lang="ja")
 
 
 def _expected_cells(pset):
-    """What a4-70 in row mode holds: per seat a header then its 34 stickers, two seats a sheet."""
+    """What a4-70 in row mode holds: per seat a header then its 34 stickers, two seats a sheet;
+    each cell is (slot label or "header", seat, pile kind, the tile lying there)."""
     cells = []
     for seat in MCR.seats:
-        cells.append(("header", seat))
+        cells.append(("header", seat, None, None))
         for pile in MCR.piles:
             if pile.seat == seat:
                 for n, tile in enumerate(pset.piles[pile.name], start=1):
-                    cells.append((f"{pile.slot_prefix}{n}", tile))
+                    cells.append((f"{pile.slot_prefix}{n}", seat, pile.kind, tile))
     return [cells[i:i + 70] for i in range(0, len(cells), 70)]
+
+
+def _names_of(tile):
+    """Every reading of a tile but its glyph: code and names in three languages."""
+    return {tile, *(tile_name(tile, lang) for lang in ("en", "ja", "zh"))}
 
 
 # --- templates -----------------------------------------------------------------------------------
@@ -148,33 +161,31 @@ def test_stickers_of_an_mcr_set_fill_two_sheets_with_136_stickers_and_4_headers(
     assert sum(len(sheet) for sheet in _expected_cells(mcr_set)) == 4 + 136
 
 
-def test_sticker_text_matches_the_wall_slot_by_slot(stickers_ja, mcr_set):
+def test_sticker_text_is_seat_slot_set_and_pile_and_never_the_tile(stickers_ja, mcr_set):
     t = get_template("a4-70")
     boxes = label_boxes(t)
     texts = TextPages(stickers_ja)
     code = mcr_set.set_id.code
     for page, cells in enumerate(_expected_cells(mcr_set)):
-        for (x, y, w, h), (label, value) in zip(boxes, cells, strict=False):
+        for (x, y, w, h), (label, seat, kind, tile) in zip(boxes, cells, strict=False):
             text = texts.box(page, x, y, w, h)
             if label == "header":
-                assert code in text and value in text.split()
+                assert code in text and seat in text.split()
                 continue
-            assert re.search(rf"(^|\s){label}(\s|$)", text), (label, text)
-            assert code in text
-            assert tile_name(value, "en") in text, (label, value, text)
-            assert tile_name(value, "ja") in text, (label, value, text)
-            assert re.search(r"(^|\s)[ESWN](\s)", text)
+            assert text.split() == [seat, label, code, WORDS["ja"][kind]], (label, text)
+            for name in _names_of(tile) | {tile_glyph(tile)} - {seat}:
+                assert name not in text.split() and (len(name) < 2 or name not in text), (label, tile, name)
 
 
-def test_sticker_page_text_lists_tile_names_in_wall_order(stickers_ja, mcr_set):
+def test_sticker_page_text_lists_seats_and_slots_in_wall_order(stickers_ja, mcr_set):
     for page, cells in enumerate(_expected_cells(mcr_set)):
         text = page_text(stickers_ja, page)
         pos = 0
-        for label, tile in cells:
+        for label, seat, kind, _ in cells:
             if label == "header":
                 continue
-            found = re.compile(rf"(^|\s){label}\s+{mcr_set.set_id.code}\s+{tile_name(tile, 'en')}\s").search(text, pos)
-            assert found, (page, label, tile)
+            found = re.compile(rf"(^|\s){seat}\s+{label}\s+{mcr_set.set_id.code}\s+{WORDS['ja'][kind]}(\s|$)").search(text, pos)
+            assert found, (page, seat, label)
             pos = found.end()
 
 
@@ -182,7 +193,7 @@ def test_every_sticker_qr_code_reads_back_as_its_set(stickers_ja, mcr_set):
     t = get_template("a4-70")
     boxes = label_boxes(t)
     for page_no, (page, cells) in enumerate(zip(render_pages(stickers_ja), _expected_cells(mcr_set), strict=True)):
-        for (x, y, w, h), (label, _) in zip(boxes, cells, strict=False):
+        for (x, y, w, h), (label, *_) in zip(boxes, cells, strict=False):
             if label == "header":
                 continue
             found = decode_qr(page.crop(x, y, w, h))
@@ -191,59 +202,77 @@ def test_every_sticker_qr_code_reads_back_as_its_set(stickers_ja, mcr_set):
 
 
 def test_sticker_qr_codes_also_read_from_the_whole_page(stickers_ja, mcr_set):
-    assert b"/Subtype /Image" not in stickers_ja  # QR codes and tile faces are vector drawings
+    assert b"/Subtype /Image" not in stickers_ja  # QR codes are vector drawings
     page = render_pages(stickers_ja, pages=[0])[0]
     found = decode_qr(page.image)
     assert found and set(found) == {mcr_set.set_id.payload}
 
 
-def test_japanese_tile_names_render_as_real_glyphs_not_boxes(stickers_ja, mcr_set):
+def test_slot_and_seat_are_the_biggest_print_on_a_sticker():
+    for name in ("a4-70", "a4-40", "a4-65", "letter-80", "letter-30"):
+        box = label_boxes(get_template(name))[0]
+        lay = sticker_layout(box[2], box[3], 1.834)  # "D21"
+        assert lay.slot_size >= 19 and lay.seat_size >= 15, name  # at least 5 mm capitals
+        assert lay.slot_size > 1.5 * lay.code[2] and lay.slot_size > 2.5 * lay.word[2], name
+        x, y, w, h = lay.seat_box
+        assert 0 < x and x + w < lay.slot_x and y + h <= box[3], name
+        assert lay.slot_x + 1.834 * lay.slot_size <= box[2] - lay.pad + 0.01, name  # "D21" fits the label
+
+
+def test_japanese_pile_words_and_seats_render_as_real_glyphs_not_boxes(stickers_ja, mcr_set):
     assert cjk_font_embedded(), "no CJK TrueType font: apt-get install fonts-droid-fallback (docs/printing.md)"
     assert b"FontFile2" in stickers_ja  # the CJK font is embedded, not left to the viewer
     t = get_template("a4-70")
     boxes = label_boxes(t)
-    lay = sticker_layout(boxes[0][2], boxes[0][3])
-    _, n2y, n2s, n2w = lay.names[1]
+    lay = sticker_layout(boxes[0][2], boxes[0][3], 1.834)
+    wx, wy, ws, ww, _ = lay.word
     page = render_pages(stickers_ja, pages=[0])[0]
     cells = _expected_cells(mcr_set)[0]
     crops = {}
-    for (x, y, _, _), (label, tile) in zip(boxes, cells, strict=False):
-        if label != "header" and tile_name(tile, "ja") not in crops:
-            crops[tile_name(tile, "ja")] = page.crop(x + lay.names[1][0], y + n2y - 2, n2w, n2s + 2)
-    names = sorted(crops)
-    assert len(names) >= 5
-    for name in names:
-        assert 0.004 < ink(crops[name]) < 0.5, name  # glyph strokes: neither blank nor a solid box
-    # box glyphs ("tofu") would look the same for every name; real glyphs differ
-    a, b = crops[names[0]], crops[names[-1]]
-    assert difference(a, b) > 0.02
+    for (x, y, _, _), (label, _, kind, _) in zip(boxes, cells, strict=False):
+        if label != "header" and kind not in crops:
+            crops[kind] = page.crop(x + wx, y + wy - 2, ww, ws + 3)
+    assert set(crops) == {"hand", "draw"}
+    for kind, crop in crops.items():
+        assert 0.004 < ink(crop) < 0.5, kind  # glyph strokes: neither blank nor a solid box
+    # box glyphs ("tofu") would look the same for 配牌 and ツモヤマ; real glyphs differ
+    assert difference(crops["hand"], crops["draw"]) > 0.02
 
 
-def test_chinese_stickers_use_chinese_tile_names(mcr_set):
-    pdf = render_wall_stickers([mcr_set], "a4-40", lang="zh")
+def test_chinese_stickers_use_chinese_pile_words_and_no_tile_name(mcr_set):
+    pdf = stickers(mcr_set, "a4-40", lang="zh")
     text = page_text(pdf, 0)
-    east_hand = mcr_set.piles["E-hand"]
-    for tile in east_hand:
-        assert tile_name(tile, "zh") in text
+    assert text.count(WORDS["zh"]["hand"]) == 13 and "东家 East" in text
+    for tile in mcr_set.piles["E-hand"]:
+        assert not _names_of(tile) & set(text.split())
+        assert tile_name(tile, "zh") not in text.replace("东家", "")
 
 
-def test_english_stickers_print_no_cjk_name_but_all_slots(mcr_set):
-    pdf = render_wall_stickers([mcr_set], "letter-80", lang="en")
+def test_english_stickers_print_no_cjk_and_no_tile_but_all_slots(mcr_set):
+    pdf = stickers(mcr_set, "letter-80", lang="en")
     text = "".join(page_text(pdf, i) for i in range(page_count(pdf)))
     for n in range(1, 22):
-        assert f"D{n}\r\n" in text
-    assert "One of" in text or "Two of" in text
+        assert re.search(rf"(^|\s)D{n}\s", text)
+    assert text.count("Draw pile") == 4 * 21 and text.count("Starting hand") == 4 * 13
+    assert not re.search(r"[\u3000-\u9fff]", text)
+    for word in ("One of", "Two of", "Characters", "Dots", "Bamboo", "Dragon", "Wind"):
+        assert word not in text
+
+
+def test_a_set_with_tiles_is_refused_by_the_sticker_renderer(mcr_set):
+    with pytest.raises(TypeError, match="sticker_set_of"):
+        render_wall_stickers([mcr_set])
 
 
 def test_page_break_mode_starts_every_seat_on_a_new_sheet(mcr_set):
-    pdf = render_wall_stickers([mcr_set], "a4-70", seat_break="page")
+    pdf = stickers(mcr_set, "a4-70", seat_break="page")
     assert page_count(pdf) == 4
     for page, seat in enumerate(MCR.seats):
         assert f"Set {mcr_set.set_id.code} {seat}" in page_text(pdf, page) or f"{mcr_set.set_id.code} {seat}" in page_text(pdf, page)
 
 
 def test_sheet_heading_names_sets_seats_and_sheet_number(mcr_set):
-    pdf = render_wall_stickers([mcr_set, hand_made_set(MCR, 8, seed=3)], "a4-65")
+    pdf = render_wall_stickers([sticker_set_of(mcr_set), sticker_set_of(hand_made_set(MCR, 8, seed=3))], "a4-65")
     first = page_text(pdf, 0)
     assert "Set 1-07-3 E" in first and "sheet 1/" in first
 
@@ -251,7 +280,7 @@ def test_sheet_heading_names_sets_seats_and_sheet_number(mcr_set):
 def test_shared_walls_get_their_own_block_with_live_and_dead_slots():
     riichi = get_ruleset("riichi")
     pset = hand_made_set(riichi, 2, seed=5)
-    pdf = render_wall_stickers([pset], "a4-70", lang="ja")
+    pdf = stickers(pset, "a4-70", lang="ja")
     text = "".join(page_text(pdf, i) for i in range(page_count(pdf)))
     assert "Shared" in text
     for label in ("L1", "L70", "X1", "X14", "H13"):
@@ -263,22 +292,22 @@ def test_a_pile_of_the_wrong_size_is_refused_naming_set_and_pile(mcr_set):
     piles["S-draw"] = list(piles["S-draw"])[:-1]
     bad = PrintableSet(mcr_set.set_id, mcr_set.event_name, MCR, piles)
     with pytest.raises(PrintDataError, match=r"set 1-07-3: pile 'S-draw' has 20 tiles, the rule set says 21"):
-        render_wall_stickers([bad])
+        stickers(bad)
 
 
 def test_labels_too_small_for_stickers_are_refused():
     tiny = custom_template("tiny", "A4", 20, 10, label_width=18, label_height=12)
     with pytest.raises(TemplateError, match="label_width"):
-        render_wall_stickers([hand_made_set(MCR)], tiny)
+        stickers(hand_made_set(MCR), tiny)
 
 
 def test_rendering_is_deterministic(mcr_set):
-    assert render_wall_stickers([mcr_set], "a4-40") == render_wall_stickers([mcr_set], "a4-40")
+    assert stickers(mcr_set, "a4-40") == stickers(mcr_set, "a4-40")
 
 
 def test_unknown_language_is_refused(mcr_set):
     with pytest.raises(ValueError, match="lang"):
-        render_wall_stickers([mcr_set], lang="fr")
+        stickers(mcr_set, lang="fr")
 
 
 # --- set labels ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from walls.printing import (
     render_score_sheets,
     render_setup_sheets,
 )
-from walls.printing.data import set_units
+from walls.printing.data import set_units, sticker_set_of
 from walls.printing.movement_sheets import compress_sets
 from walls.printing.stickers import plan_sheets
 from walls.rulesets import get_ruleset
@@ -189,8 +189,9 @@ def test_compress_sets_joins_runs():
 # --- sheet planning ------------------------------------------------------------------------------
 
 def test_sticker_blocks_never_split_when_they_fit_a_sheet():
-    sets = [hand_made_set(MCR, n, seed=n) for n in (1, 2)]
-    blocks = [(p, u) for p in sets for u in set_units(p)]
+    sets = [sticker_set_of(hand_made_set(MCR, n, seed=n)) for n in (1, 2)]
+    blocks = [(s, u) for s in sets for u in s.units]
+    assert [len(u.slots) for _, u in blocks] == [34] * 8
     sheets = plan_sheets(blocks, 40, 4, "row")  # a4-40: one seat (35 labels) per sheet
     assert len(sheets) == 8
     sheets = plan_sheets(blocks, 70, 7, "row")  # a4-70: two seats per sheet, exactly

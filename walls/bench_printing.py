@@ -2,11 +2,12 @@
 
 Renders the wall stickers of 64 MCR duplicate sets (64 × 136 = 8,704 stickers on the default
 A4 70-up stock) and their 64 set labels, then a *bare loop*: plain reportlab code drawing, on the
-same pages and positions, the same label boxes and the same strings in the same fonts, with a
-rectangle standing in for each tile face and QR code. The ratio of the two says what layout,
-tile faces and vector QR codes cost on top of reportlab itself; the goals are under 10 s from a
-cold start (QR matrices not yet cached) and within 1.5× of the bare loop (best of ``repeat``
-warm runs each, in the same process).
+same pages and positions, the same seat boxes and the same strings in the same fonts (seat,
+slot, set code, pile word: a sticker names no tile), with a rectangle standing in for each QR
+code. The sticker time includes building the tile-free sticker values from the rule set, as the
+print job does. The ratio of the two says what layout and vector QR codes cost on top of
+reportlab itself; the goals are under 10 s from a cold start (QR matrices not yet cached) and
+within 1.5× of the bare loop (best of ``repeat`` warm runs each, in the same process).
 
 Run: ``python -m walls.bench_printing``.
 """
@@ -22,9 +23,10 @@ from reportlab.lib.units import mm
 
 from walls.printing import PrintableSet, render_set_labels, render_wall_stickers
 from walls.printing.base import finish, new_canvas
-from walls.printing.data import set_units
-from walls.printing.fonts import fonts
-from walls.printing.stickers import _Sticker, plan_sheets, sticker_layout
+from walls.printing.data import sticker_set
+from walls.printing.fonts import fonts, text_width
+from walls.printing.i18n import word
+from walls.printing.stickers import _KIND_WORD, _Sticker, plan_sheets, sticker_layout
 from walls.printing.templates import (
     DEFAULT_LABEL_TEMPLATE,
     DEFAULT_TEMPLATE,
@@ -33,7 +35,6 @@ from walls.printing.templates import (
 )
 from walls.rulesets import get_ruleset
 from walls.setcode import SetId
-from walls.tiles import tile_name
 
 SETS = 64
 GOAL_SECONDS = 10.0
@@ -57,14 +58,22 @@ def sample_sets(count: int = SETS, ruleset_code: str = "mcr-duplicate") -> list[
     return out
 
 
+def stickers_of(sets: list[PrintableSet]) -> list:
+    """The tile-free sticker values of ``sets``, built from set code and rule set as
+    walls/printing_jobs.py does."""
+    return [sticker_set(p.set_id, p.event_name, p.ruleset) for p in sets]
+
+
 def bare_loop(sets: list[PrintableSet], lang: str = "ja") -> bytes:
     """Plain reportlab: the stickers' and labels' boxes and strings at the same places, no layout
-    logic, no tile faces, no QR codes (a filled rectangle each)."""
+    logic, no QR codes (a filled rectangle each)."""
     fs = fonts()
     template = get_template(DEFAULT_TEMPLATE)
     boxes = label_boxes(template)
-    lay = sticker_layout(boxes[0][2], boxes[0][3])
-    blocks = [(pset, unit) for pset in sets for unit in set_units(pset)]
+    ssets = stickers_of(sets)
+    blocks = [(sset, unit) for sset in ssets for unit in sset.units]
+    widest = max(text_width(s.label, fs.latin_bold, 1.0) for _, unit in blocks for s in unit.slots)
+    lay = sticker_layout(boxes[0][2], boxes[0][3], round(widest, 4))
     sheets = plan_sheets(blocks, template.per_sheet, template.columns)
     c, buf = new_canvas(template.page_points, "bare loop")
     cjk = fs.cjk(lang)
@@ -72,17 +81,20 @@ def bare_loop(sets: list[PrintableSet], lang: str = "ja") -> bytes:
         for (x, y, _, _), item in zip(boxes, sheet):
             if not isinstance(item, _Sticker):
                 continue
-            p = item.placement
-            c.rect(x + lay.face[0], y + lay.face[1], lay.face[2] * 0.75, lay.face[2], stroke=1, fill=0)
-            c.rect(x + lay.seat_box[0], y + lay.seat_box[1], lay.seat_box[2], lay.seat_box[3], stroke=0, fill=1)
-            c.setFont(fs.latin_bold, lay.slot[2])
-            c.drawString(x + lay.slot[0], y + lay.slot[1], p.label)
-            c.setFont(fs.latin, lay.code[2])
-            c.drawRightString(x + lay.code[0], y + lay.code[1], item.pset.set_id.code)
-            c.setFont(fs.latin, lay.names[0][2])
-            c.drawString(x + lay.names[0][0], y + lay.names[0][1], tile_name(p.tile, "en"))
-            c.setFont(cjk, lay.names[1][2])
-            c.drawString(x + lay.names[1][0], y + lay.names[1][1], tile_name(p.tile, lang))
+            s = item.slot
+            bx, by, bw, bh = lay.seat_box
+            c.setFillColorRGB(0, 0, 0)
+            c.rect(x + bx, y + by, bw, bh, stroke=0, fill=1)
+            c.setFillColorRGB(1, 1, 1)
+            c.setFont(fs.latin_bold, lay.seat_size)
+            c.drawCentredString(x + bx + bw / 2, y + by + 2, s.seat or "")
+            c.setFillColorRGB(0, 0, 0)
+            c.setFont(fs.latin_bold, lay.slot_size)
+            c.drawString(x + lay.slot_x, y + lay.slot_baseline, s.label)
+            c.setFont(fs.latin_bold, lay.code[2])
+            c.drawString(x + lay.code[0], y + lay.code[1], item.sset.set_id.code)
+            c.setFont(cjk, lay.word[2])
+            c.drawString(x + lay.word[0], y + lay.word[1], word(_KIND_WORD[s.kind], lang))
             if lay.qr:
                 c.rect(x + lay.qr[0], y + lay.qr[1], lay.qr[2], lay.qr[2], stroke=0, fill=1)
         c.showPage()
@@ -118,14 +130,14 @@ def bench_printing(write: Callable[[str], object] = print, *, sets: int = SETS, 
     fonts()
     bare_loop(data[:1], lang)
     start = time.perf_counter()  # cold: QR matrices and text metrics not cached yet, as in a fresh worker
-    render_wall_stickers(data, lang=lang)
+    render_wall_stickers(stickers_of(data), lang=lang)
     render_set_labels(data, lang=lang)
     cold = time.perf_counter() - start
-    t_stickers, stickers_pdf = _best(lambda: render_wall_stickers(data, lang=lang), repeat)
+    t_stickers, stickers_pdf = _best(lambda: render_wall_stickers(stickers_of(data), lang=lang), repeat)
     t_labels, labels_pdf = _best(lambda: render_set_labels(data, lang=lang), repeat)
     t_bare, bare_pdf = _best(lambda: bare_loop(data, lang), repeat)
     total = t_stickers + t_labels
-    stickers = sum(len(u.placements) for p in data for u in set_units(p))
+    stickers = sum(s.slot_count for s in stickers_of(data))
     result = {
         "sets": sets,
         "stickers": stickers,

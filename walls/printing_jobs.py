@@ -124,6 +124,25 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
     ]
 
 
+def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
+    """The :class:`walls.printing.data.StickerSet` values of a session's stored walls, one per
+    physical copy (each group sharing the walls needs its own stickers). Built from the set codes
+    and the rule set's slots alone: the walls' tiles are never read, since a sticker goes on the
+    back of a tile, where every player sees it (seed 001; docs/printing.md)."""
+    from walls.printing.data import sticker_set
+
+    ruleset = event.get_ruleset()
+    numbers = WallSet.objects.filter(event=event, session_number=session_number).order_by("set_no")
+    if set_nos:
+        numbers = numbers.filter(set_no__in=set_nos)
+    first = first_tables(event, session_number)
+    return [
+        sticker_set(SetId(event.slug, session_number, n), event.name, ruleset)
+        for n in numbers.values_list("set_no", flat=True)
+        for _copy in first[n]
+    ]
+
+
 def render(event: Event, kind: str, params: dict) -> bytes:
     """Render one print kind to PDF bytes from the event's stored data (plain renderers in walls.printing)."""
     from walls import printing
@@ -139,9 +158,9 @@ def render(event: Event, kind: str, params: dict) -> bytes:
         return printing.render_seating_sheet(seating_rows(event, session), title=f"{event.name} — session {session}", lang=lang)
     if kind == "score_sheets":
         return printing.render_score_sheets(score_sheets(event, session))
-    sets = printable_sets(event, session, params.get("sets"), per_copy=kind in ("stickers", "labels"))
     if kind == "stickers":
-        return printing.render_wall_stickers(sets, template, lang=lang)
+        return printing.render_wall_stickers(sticker_sets(event, session, params.get("sets")), template, lang=lang)
+    sets = printable_sets(event, session, params.get("sets"), per_copy=kind == "labels")
     if kind == "labels":
         return printing.render_set_labels(sets, lang=lang)
     if kind == "setup":
@@ -192,7 +211,7 @@ def score_sheets(event: Event, session_number: int) -> list:
     for t in tables:
         order = [s for slot in range(movement.slots) for s in movement.sets_at(t.position, slot)]
         seat_names = {s.seat: s.player.name for s in t.seats.all()}
-        login = f"{event.base_url.rstrip('/')}/entry/login/{t.login_code}" if event.base_url else t.login_code
+        login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + f"{t.login_code[:5]}-{t.login_code[5:]}"
         out.append(ScoreSheet(
             event_name=event.name, session=session_number, table_label=str(t), login=login,
             seats=[(seat, seat_names.get(seat, "")) for seat in ruleset.seats],

@@ -1,9 +1,17 @@
-"""The plain values the renderers take, and the walk from a wall set to its stickers.
+"""The plain values the renderers take, and the walk from a wall set to its slots.
 
-:class:`PrintableSet` is one physical wall set with everything printed about it;
+:class:`PrintableSet` is one physical wall set with everything printed about it, tiles included:
+the set-up sheet and pick list (staff-only documents for laying and checking a set) take it.
 :func:`set_units` cuts it into the groups that are printed together: one per seat (its own
 piles, in the rule set's order) and one for the piles that belong to no seat (a shared live or
 dead wall).
+
+Wall stickers take :class:`StickerSet` instead, which holds **no tile at all**: a sticker sits on
+the back of a tile, which every other player sees during play, so it carries only the set, the
+seat and the slot (seed 001_99051c9fed935a8b.txt: each tile is marked as a seat's starting hand
+or draw pile, with its draw order, so a set mixed in play can be rebuilt). :func:`sticker_set`
+builds one from the rule set's layout alone; :func:`sticker_set_of` from a PrintableSet, checking
+its wall and then dropping the tiles.
 """
 
 from __future__ import annotations
@@ -122,6 +130,99 @@ def set_units(pset: PrintableSet) -> list[Unit]:
 
 
 @dataclass(frozen=True)
+class StickerSlot:
+    """What one wall sticker says, and nothing more: the slot label (``"H1"``, ``"D21"``,
+    ``"L12"``, ``"X5"``), the seat owning the pile (``"E"``; None for a shared pile), the pile's
+    name (``"E-draw"``) and kind (``"hand"``, ``"draw"``, ``"live"``, ``"dead"``) and the slot's
+    0-based position in the wall. There is deliberately no tile field."""
+
+    label: str
+    seat: str | None
+    pile: str
+    kind: str
+    index: int
+
+
+@dataclass(frozen=True)
+class StickerUnit:
+    """The stickers printed together as one block: one seat's piles, or the shared piles
+    (``seat`` None). ``piles`` is ``((pile name, (StickerSlot, ...)), ...)`` in wall order."""
+
+    seat: str | None
+    piles: tuple[tuple[str, tuple[StickerSlot, ...]], ...]
+
+    @property
+    def slots(self) -> list[StickerSlot]:
+        """Every slot of the block in wall order."""
+        return [s for _, ss in self.piles for s in ss]
+
+
+@dataclass(frozen=True)
+class StickerSet:
+    """The wall stickers of one physical wall set: ``set_id`` (code with check digit, QR payload),
+    ``event_name`` (printed on the header labels) and ``units``, one :class:`StickerUnit` per
+    seat in the rule set's seat order, then one for the shared piles if there are any.
+
+    Holds no tile, by design (see the module doc); build it with :func:`sticker_set` or
+    :func:`sticker_set_of`.
+    """
+
+    set_id: SetId
+    event_name: str
+    units: tuple[StickerUnit, ...]
+
+    @property
+    def slot_count(self) -> int:
+        """Number of tile stickers (header labels not counted): the rule set's tile count."""
+        return sum(len(u.slots) for u in self.units)
+
+
+def sticker_units(ruleset: Any) -> tuple[StickerUnit, ...]:
+    """The sticker blocks of any wall set of ``ruleset``, from its piles alone: per seat (rule set's
+    seat order) its own piles in wall order, then the piles of no seat. Slot labels are the rule
+    set's (:meth:`walls.rulesets.RuleSet.slots`; ``<slot_prefix><n>`` for a rule set without
+    ``slots()``). MCR duplicate (seed 001): 4 units of 34 slots, ``H1``..``H13`` then
+    ``D1``..``D21``."""
+    labels: dict[tuple[str, int], str] = {}
+    if hasattr(ruleset, "slots"):
+        for s in ruleset.slots():
+            labels[(s.pile.name, s.number)] = s.label
+    by_pile: dict[str, tuple[StickerSlot, ...]] = {}
+    index = 0
+    for pile in ruleset.piles:
+        seat = getattr(pile, "seat", None)
+        kind = getattr(pile, "kind", "")
+        slots = []
+        for n in range(1, pile.size + 1):
+            slots.append(StickerSlot(labels.get((pile.name, n)) or _slot_label(pile, n), seat, pile.name, kind, index))
+            index += 1
+        by_pile[pile.name] = tuple(slots)
+    seats = tuple(ruleset.seats)
+    units = []
+    for seat in seats:
+        own = tuple((p.name, by_pile[p.name]) for p in ruleset.piles if getattr(p, "seat", None) == seat)
+        if own:
+            units.append(StickerUnit(seat, own))
+    shared = tuple((p.name, by_pile[p.name]) for p in ruleset.piles if getattr(p, "seat", None) not in seats)
+    if shared:
+        units.append(StickerUnit(None, shared))
+    return tuple(units)
+
+
+def sticker_set(set_id: SetId, event_name: str, ruleset: Any) -> StickerSet:
+    """The stickers of set ``set_id`` of an event played with ``ruleset``: needs no wall, since a
+    sticker names no tile (print jobs use this and never read the stored walls)."""
+    return StickerSet(set_id, event_name, sticker_units(ruleset))
+
+
+def sticker_set_of(pset: PrintableSet) -> StickerSet:
+    """The stickers of a :class:`PrintableSet`: its wall is checked against its rule set first
+    (PrintDataError naming the set and pile, as :func:`placements`), then every tile is dropped."""
+    placements(pset)
+    return sticker_set(pset.set_id, pset.event_name, pset.ruleset)
+
+
+@dataclass(frozen=True)
 class ScoreSheet:
     """One table's score sheet for a session.
 
@@ -162,4 +263,5 @@ class MovementRow:
 
 
 __all__ = ["PrintableSet", "Placement", "Unit", "ScoreSheet", "MovementRow", "PrintDataError",
-           "placements", "set_units"]
+           "StickerSlot", "StickerUnit", "StickerSet", "placements", "set_units", "sticker_units",
+           "sticker_set", "sticker_set_of"]

@@ -1,12 +1,28 @@
 """Wall stickers: one sticker for the back of every tile of a wall set.
 
+**A sticker never says which tile it is on.** Staff stick it on the tile's *back*, which every
+other player sees during play (standing hands, draw piles): a face, a code such as ``5p``, a
+name or a colour would let the table read every tile. As in seed 001_99051c9fed935a8b.txt
+(牌ヤマシール: every tile marked as a seat's starting hand or draw pile, with its draw order, so
+a set mixed in play can be rebuilt), a sticker carries only
+
+- the **seat** (its letter, white on black) and the **slot** label in large type (``E`` ``H1``,
+  ``S`` ``D21``; shared walls: ``L12``, ``X5`` without a seat box);
+- the **set code** with its check digit (``1-07-3``) and the pile in words in the sheet's
+  language (``Starting hand``, ``配牌``, ``摸牌墙``);
+- where the label leaves room for 9 mm, the set's **QR code**: the bare set payload of
+  :attr:`walls.setcode.SetId.payload` (``DMJ1|event|session|set|check``), never a tile.
+
+The renderer cannot leak a tile by accident: it takes :class:`~walls.printing.data.StickerSet`
+values, which hold no tile (:func:`~walls.printing.data.sticker_set` builds them from the rule
+set; :func:`~walls.printing.data.sticker_set_of` from a PrintableSet, dropping its tiles). Which
+tile goes in a slot is on the set-up sheet and pick list, the staff's documents.
+
 Each seat's stickers form a *block* (one seat's starting hand and draw pile: 13 + 21 = 34 in MCR
 duplicate; shared live and dead walls form a block of their own). A block opens with a *header
 label* (set code, seat, event, slot range; staff stick it on the frame of that seat's rows) and
 then one sticker per tile in slot order: ``H1``..``H13``, ``D1``..``D21`` (``L``/``X`` for shared
-walls). A sticker shows the slot label, the seat, the set code with its check digit, the tile as a
-drawn face and its name in English plus Japanese or Chinese, and, where the label is big enough,
-the set's QR code (bare payload: short enough to scan at 10 mm).
+walls).
 
 Blocks start on a new row of labels (``seat_break="row"``, the default: two MCR seats per 7×10
 sheet, each exactly five rows) or on a new sheet (``seat_break="page"``); a block is not split
@@ -14,8 +30,8 @@ across sheets unless it is larger than a sheet, and a sheet that continues a blo
 header label. Every sheet with a top or bottom margin of 5 mm or more carries a heading strip
 naming the event, the sets and seats on the sheet and the sheet number.
 
-Speed: tile faces and QR codes are Form XObjects drawn once per document; layout and text sizes
-are computed once per template and cached per string (walls/bench_printing.py measures it).
+Speed: QR codes are Form XObjects drawn once per document; layout and text sizes are computed
+once per document and the pile words once per kind (walls/bench_printing.py measures it).
 """
 
 from __future__ import annotations
@@ -27,8 +43,15 @@ from functools import lru_cache
 from reportlab.lib.units import mm
 
 from walls.printing.base import draw_fit, finish, new_canvas
-from walls.printing.data import Placement, PrintableSet, Unit, set_units
-from walls.printing.fonts import fit_size, fonts
+from walls.printing.data import (
+    PrintableSet,
+    StickerSet,
+    StickerSlot,
+    StickerUnit,
+    sticker_set,
+    sticker_set_of,
+)
+from walls.printing.fonts import fit_size, fonts, runs, text_width
 from walls.printing.i18n import both, check_lang, seat_both, word
 from walls.printing.qr import FormCache
 from walls.printing.rawpdf import ContentWriter
@@ -39,104 +62,122 @@ from walls.printing.templates import (
     get_template,
     label_boxes,
 )
-from walls.printing.tilefaces import ASPECT, FACE_H, FACE_W, draw_tile_face, face_key
-from walls.tiles import tile_name
 
 SEAT_BREAKS = ("row", "page")
 _QR_MIN = 9 * mm
 _QR_MAX = 12 * mm
+_CAP = 0.718  # cap height of Helvetica-Bold, in em
+_BOX_W = 0.9  # seat box width / height
+_SLOT_CAP = 0.75  # slot label cap height / seat box height
+_SEAT_SIZE = 0.8  # seat letter size / seat box height (a "W" still fits the box)
+_KIND_WORD = {"hand": "hand", "draw": "draw", "live": "live", "dead": "dead"}
+"""Pile kind -> key of its name in walls.printing.i18n."""
 
 
 @dataclass(frozen=True)
 class _Layout:
-    """Positions inside one label, relative to its bottom-left corner (points)."""
+    """Positions inside one label, relative to its bottom-left corner (points).
+
+    ``seat_box`` is the black box of the seat letter (x, y, w, h); the slot label starts at
+    ``slot_x`` (``shared_x`` for a block without a seat) in ``slot_size`` points, vertically
+    centred on the box; ``code`` and ``word`` are (x, baseline, size, width, align) of the set code
+    and the pile word; ``qr`` is (x, y, size) or None when the label is too small for 9 mm.
+    """
 
     pad: float
-    face: tuple[float, float, float]  # x, y, height
-    qr: tuple[float, float, float] | None  # x, y, size
-    seat_box: tuple[float, float, float, float]  # x, y, w, h
-    slot: tuple[float, float, float, float]  # x, baseline, max size, width
-    code: tuple[float, float, float, float, str]  # x, baseline, size, width, align
-    names: tuple[tuple[float, float, float, float], tuple[float, float, float, float]]  # (x, baseline, size, width)
+    seat_box: tuple[float, float, float, float]
+    seat_size: float
+    slot_x: float
+    shared_x: float
+    slot_size: float
+    code: tuple[float, float, float, float, str]
+    word: tuple[float, float, float, float, str]
+    qr: tuple[float, float, float] | None
+
+    @property
+    def slot_baseline(self) -> float:
+        _, by, _, bh = self.seat_box
+        return by + (bh - _CAP * self.slot_size) / 2
+
+
+def _text_rows(x: float, y: float, w: float, h: float):
+    """Set code and pile word in the box (x, y, w, h): two centred lines when there is room, else
+    one line with the word right-aligned."""
+    if h >= 14:
+        code_size = min(13.0, h * 0.5)
+        word_size = min(7.0, max(4.0, h * 0.24))
+        gap = code_size * 0.3
+        block = code_size * _CAP + gap + word_size * 0.8
+        code_base = y + (h + block) / 2 - code_size * _CAP
+        word_base = code_base - gap - word_size * 0.8
+        return (x, code_base, code_size, w, "left"), (x, word_base, word_size, w, "left")
+    size = max(4.0, min(9.0, h * 0.9 / _CAP))
+    base = y + (h - size * _CAP) / 2
+    return (x, base, size, w * 0.5, "left"), (x + w, base, min(size, 6.5), w * 0.48, "right")
 
 
 @lru_cache(maxsize=64)
-def sticker_layout(w: float, h: float) -> _Layout:
-    """Where everything goes on a ``w`` × ``h`` point sticker: a *wide* layout (face on the left,
-    text beside it, QR on the right) or, for squarish labels, a *stacked* one (slot and code on
-    top, face and QR in the middle, names at the bottom)."""
+def sticker_layout(w: float, h: float, widest: float = 1.834) -> _Layout:
+    """Where everything goes on a ``w`` × ``h`` point sticker whose widest slot label is
+    ``widest`` em wide in Helvetica-Bold (``"D21"``: 1.834).
+
+    Two arrangements are tried and the one with the larger slot label wins (a QR code counts for
+    15 %): *stacked* (seat and slot across the top, set code, pile word and QR code below) and
+    *wide* (seat, slot and below them code and word on the left, QR code on the right over the
+    full height). Every slot label of the document gets the same size.
+    """
     pad = max(1.0 * mm, min(2.0 * mm, h * 0.06))
-    if w / h >= 1.55:
-        fh = h - 2 * pad
-        fw = fh * ASPECT
-        if fw > w * 0.3:
-            fw = w * 0.3
-            fh = fw / ASPECT
-        qr_size = min(_QR_MAX, h - 2 * pad)
-        text_x = pad + fw + pad
-        text_w = w - text_x - pad
-        qr = None
-        if qr_size >= _QR_MIN and text_w - qr_size - pad >= 16 * mm:
-            qr = (w - pad - qr_size, (h - qr_size) / 2, qr_size)
-            text_w -= qr_size + pad * 0.5
-        inner = h - 2 * pad
-        slot_size = min(inner * 0.34, 16)
-        small = min(inner * 0.17, 7.5)
+    inner_w, inner_h = w - 2 * pad, h - 2 * pad
+    gap = max(2.0, pad * 0.8)
+    per_box = _BOX_W + widest * _SLOT_CAP / _CAP  # row width per point of box height
+
+    def stacked() -> _Layout:
+        box_h = min(inner_h * 0.5, (inner_w - gap) / per_box)
         top = h - pad
-        slot_base = top - slot_size * 0.78
-        box_h = slot_size * 0.8
-        seat_box = (text_x, slot_base - slot_size * 0.05, box_h * 0.95, box_h)
-        slot = (text_x + box_h * 0.95 + slot_size * 0.22, slot_base, slot_size, text_w - box_h - slot_size * 0.22)
-        code_base = slot_base - small * 1.25
-        name1 = code_base - small * 1.2
-        name2 = name1 - small * 1.25
-        return _Layout(pad, (pad, (h - fh) / 2, fh), qr, seat_box, slot,
-                       (text_x, code_base, small, text_w, "left"),
-                       ((text_x, name1, small, text_w), (text_x, name2, small, text_w)))
-    inner_w = w - 2 * pad
-    top_h = h * 0.26
-    bottom_h = h * 0.24
-    mid_h = h - top_h - bottom_h - 2 * pad
-    slot_size = min(top_h * 0.8, 15)
-    slot_base = h - pad - slot_size * 0.78
-    box_h = slot_size * 0.8
-    seat_box = (pad, slot_base - slot_size * 0.05, box_h * 0.95, box_h)
-    code_size = min(top_h * 0.32, 6.5)
-    slot_w = inner_w * 0.55 - box_h
-    slot = (pad + box_h * 0.95 + slot_size * 0.22, slot_base, slot_size, slot_w)
-    code = (w - pad, slot_base, code_size, inner_w * 0.42, "right")
-    fh = mid_h
-    fw = fh * ASPECT
-    mid_y = pad + bottom_h
-    qr = None
-    qr_size = min(_QR_MAX, mid_h)
-    if qr_size >= _QR_MIN * 0.95 and inner_w - fw - qr_size >= 1 * mm:
-        gap = (inner_w - fw - qr_size) / 3
-        face = (pad + gap, mid_y, fh)
-        qr = (w - pad - gap - qr_size, mid_y + (mid_h - qr_size) / 2, qr_size)
-    else:
-        face = ((w - fw) / 2, mid_y, fh)
-    name_size = min(bottom_h * 0.42, 6.5)
-    name1 = pad + bottom_h - name_size * 0.95
-    name2 = name1 - name_size * 1.15
-    return _Layout(pad, face, qr, seat_box, slot, code,
-                   ((pad, name1, name_size, inner_w), (pad, name2, name_size, inner_w)))
+        seat_box = (pad, top - box_h, box_h * _BOX_W, box_h)
+        bottom_h = inner_h - box_h - gap
+        qr = None
+        text_w = inner_w
+        qr_size = min(_QR_MAX, bottom_h)
+        if qr_size >= _QR_MIN * 0.95 and inner_w - qr_size - gap >= 12 * mm:
+            qr = (w - pad - qr_size, pad + (bottom_h - qr_size) / 2, qr_size)
+            text_w -= qr_size + gap
+        code, word_ = _text_rows(pad, pad, text_w, bottom_h)
+        return _Layout(pad, seat_box, box_h * _SEAT_SIZE, pad + box_h * _BOX_W + gap, pad,
+                       box_h * _SLOT_CAP / _CAP, code, word_, qr)
+
+    def wide() -> _Layout:
+        qr = None
+        left_w = inner_w
+        qr_size = min(_QR_MAX, inner_h)
+        if qr_size >= _QR_MIN and inner_w - qr_size - gap >= 20 * mm:
+            qr = (w - pad - qr_size, (h - qr_size) / 2, qr_size)
+            left_w -= qr_size + gap
+        box_h = min(inner_h * 0.62, (left_w - gap) / per_box)
+        top = h - pad
+        seat_box = (pad, top - box_h, box_h * _BOX_W, box_h)
+        code, word_ = _text_rows(pad, pad, left_w, inner_h - box_h - gap * 0.7)
+        return _Layout(pad, seat_box, box_h * _SEAT_SIZE, pad + box_h * _BOX_W + gap, pad,
+                       box_h * _SLOT_CAP / _CAP, code, word_, qr)
+
+    candidates = [stacked(), wide()]
+    return max(candidates, key=lambda lay: lay.slot_size * (1.15 if lay.qr else 1.0))
 
 
 @dataclass(frozen=True)
 class _Header:
-    pset: PrintableSet
-    unit: Unit
+    sset: StickerSet
+    unit: StickerUnit
     continued: bool
 
 
 @dataclass(frozen=True)
 class _Sticker:
-    pset: PrintableSet
-    placement: Placement
+    sset: StickerSet
+    slot: StickerSlot
 
 
-def plan_sheets(blocks: Sequence[tuple[PrintableSet, Unit]], per_sheet: int, columns: int,
+def plan_sheets(blocks: Sequence[tuple[StickerSet, StickerUnit]], per_sheet: int, columns: int,
                 seat_break: str = "row") -> list[list[object]]:
     """Assign header labels and stickers to label positions: a list of sheets, each a list of
     ``per_sheet`` cells holding a header, a sticker or None (left blank)."""
@@ -153,8 +194,8 @@ def plan_sheets(blocks: Sequence[tuple[PrintableSet, Unit]], per_sheet: int, col
             sheets.append(sheet + [None] * (per_sheet - len(sheet)))
         sheet = []
 
-    for pset, unit in blocks:
-        stickers = unit.placements
+    for sset, unit in blocks:
+        stickers = unit.slots
         need = 1 + len(stickers)
         if seat_break == "page":
             new_sheet()
@@ -163,27 +204,36 @@ def plan_sheets(blocks: Sequence[tuple[PrintableSet, Unit]], per_sheet: int, col
                 sheet.extend([None] * (columns - len(sheet) % columns))
             if len(sheet) >= per_sheet or (need <= per_sheet and len(sheet) + need > per_sheet):
                 new_sheet()
-        sheet.append(_Header(pset, unit, False))
-        for p in stickers:
+        sheet.append(_Header(sset, unit, False))
+        for slot in stickers:
             if len(sheet) >= per_sheet:
                 new_sheet()
-                sheet.append(_Header(pset, unit, True))
-            sheet.append(_Sticker(pset, p))
+                sheet.append(_Header(sset, unit, True))
+            sheet.append(_Sticker(sset, slot))
     new_sheet()
     return sheets
 
 
-def render_wall_stickers(sets: Sequence[PrintableSet], template: LabelTemplate | str | None = None,
+def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | str | None = None,
                          lang: str = "en", *, seat_break: str = "row", cut_lines: bool = False) -> bytes:
     """PDF of the wall stickers of ``sets`` on ``template`` label stock (a LabelTemplate or a
     preset name; default :data:`walls.printing.templates.DEFAULT_TEMPLATE`).
 
-    ``lang`` (``en``, ``ja``, ``zh``) picks the second tile name and seat words; ``seat_break``
-    is ``"row"`` or ``"page"`` (see the module doc); ``cut_lines`` outlines every label, for
-    plain paper cut by hand. Raises PrintDataError for a wall that does not match its rule set,
-    TemplateError for labels too small, ValueError for an unknown language.
+    ``sets`` are :class:`~walls.printing.data.StickerSet` values: set, seats and slots, no tile
+    (build them with :func:`~walls.printing.data.sticker_set` or
+    :func:`~walls.printing.data.sticker_set_of`). ``lang`` (``en``, ``ja``, ``zh``) picks the
+    pile word on each sticker and the seat words of the header labels; ``seat_break`` is
+    ``"row"`` or ``"page"`` (see the module doc); ``cut_lines`` outlines every label, for plain
+    paper cut by hand. Raises TypeError for a value holding tiles (a PrintableSet),
+    TemplateError for labels smaller than 20 × 10 mm, ValueError for an unknown language.
     """
     check_lang(lang)
+    for sset in sets:
+        if not isinstance(sset, StickerSet):
+            kind = "PrintableSet" if isinstance(sset, PrintableSet) else type(sset).__name__
+            raise TypeError(f"render_wall_stickers takes StickerSet values, got a {kind}: pass "
+                            "sticker_set_of(pset) (walls.printing.data), which drops the tiles — "
+                            "a sticker on the back of a tile must never name it")
     if template is None:
         template = DEFAULT_TEMPLATE
     if isinstance(template, str):
@@ -191,13 +241,16 @@ def render_wall_stickers(sets: Sequence[PrintableSet], template: LabelTemplate |
     if template.label_width < 20 or template.label_height < 10:
         raise TemplateError("label_width" if template.label_width < 20 else "label_height",
                             "wall stickers need labels of at least 20 × 10 mm")
-    blocks = [(pset, unit) for pset in sets for unit in set_units(pset)]
+    fs = fonts()
+    blocks = [(sset, unit) for sset in sets for unit in sset.units]
     sheets = plan_sheets(blocks, template.per_sheet, template.columns, seat_break)
     title = f"{sets[0].event_name} — {word('stickers', 'en')}" if sets else word("stickers", "en")
     canv, buf = new_canvas(template.page_points, title)
     forms = FormCache(canv)
     boxes = label_boxes(template)
-    writer = _StickerWriter(canv, forms, sticker_layout(boxes[0][2], boxes[0][3]), lang)
+    labels = {s.label for _, unit in blocks for s in unit.slots} or {"D21"}
+    widest = max(text_width(label, fs.latin_bold, 1.0) for label in labels)
+    writer = _StickerWriter(canv, forms, sticker_layout(boxes[0][2], boxes[0][3], round(widest, 4)), lang)
     for n, sheet in enumerate(sheets, start=1):
         _sheet_heading(canv, template, sheet, n, len(sheets), lang)
         for (x, y, w, h), item in zip(boxes, sheet):
@@ -218,8 +271,9 @@ def render_wall_stickers(sets: Sequence[PrintableSet], template: LabelTemplate |
 
 
 class _StickerWriter:
-    """Draws stickers for one document: names, codes and sizes computed once per distinct value,
-    page content written with :class:`~walls.printing.rawpdf.ContentWriter`."""
+    """Draws stickers for one document: the seat box and letter, the slot label, the set code, the
+    pile word and the set's QR code. Sizes and encoded strings are computed once per distinct
+    value; page content is written with :class:`~walls.printing.rawpdf.ContentWriter`."""
 
     def __init__(self, canv, forms: FormCache, lay: _Layout, lang: str):
         self.out = ContentWriter(canv)
@@ -227,53 +281,63 @@ class _StickerWriter:
         self.lay = lay
         self.lang = lang
         self.fs = fonts()
-        self._tiles: dict[str, tuple] = {}
-        self._codes: dict[object, str] = {}
+        self._codes: dict[object, tuple[str, float]] = {}
+        self._words: dict[str, tuple[tuple[str, float, str, float], ...]] = {}
 
-    def _tile(self, code: str) -> tuple:
-        """(English name and size, local name, font and size or None) for tile ``code``."""
-        cached = self._tiles.get(code)
+    def _code(self, sset: StickerSet) -> tuple[str, float]:
+        cached = self._codes.get(sset.set_id)
         if cached is None:
-            fs, lay = self.fs, self.lay
-            en = tile_name(code, "en")
-            (_, _, n1s, n1w), (_, _, n2s, n2w) = lay.names
-            local = tile_name(code, self.lang) if self.lang != "en" else None
-            cjk = fs.cjk(self.lang)
-            cached = (en, fit_size(en, fs.latin, n1s, n1w),
-                      (local, cjk, fit_size(local, cjk, n2s, n2w)) if local else None)
-            self._tiles[code] = cached
+            code = sset.set_id.code
+            _, _, size, width, _ = self.lay.code
+            cached = self._codes[sset.set_id] = (code, fit_size(code, self.fs.latin_bold, size, width))
+        return cached
+
+    def _word(self, kind: str) -> tuple[tuple[str, float, str, float], ...]:
+        """The pile word of ``kind`` in the sheet's language as (font, x offset, run, size)
+        pieces: Latin and CJK runs in their fonts, shrunk to the layout's width, offsets shifted
+        for its alignment. An unknown kind has no word."""
+        cached = self._words.get(kind)
+        if cached is None:
+            key = _KIND_WORD.get(kind)
+            text = word(key, self.lang) if key else ""
+            _, _, size, width, align = self.lay.word
+            pieces = runs(text, self.lang) if text else ()
+            total = sum(text_width(run, font, size) for run, font in pieces)
+            if total > width > 0:
+                size = max(3.0, size * width / total)
+                total = sum(text_width(run, font, size) for run, font in pieces)
+            dx = -total if align == "right" else 0.0
+            out = []
+            for run, font in pieces:
+                out.append((font, dx, run, size))
+                dx += text_width(run, font, size)
+            cached = self._words[kind] = tuple(out)
         return cached
 
     def draw(self, item: _Sticker, x: float, y: float) -> None:
-        p = item.placement
+        s = item.slot
         fs, lay, out = self.fs, self.lay, self.out
-        fx, fy, fh = lay.face
-        ops = [self.forms.op(face_key(p.tile), FACE_W, FACE_H, lambda c, t=p.tile: draw_tile_face(c, t),
-                             x + fx, y + fy, fh / FACE_H), "0 g"]
+        ops = ["0 g"]
         bx, by, bw, bh = lay.seat_box
-        if p.seat:
+        if s.seat:
             ops.append(out.fill_rect(x + bx, y + by, bw, bh))
             ops.append("1 g")
-            ops.append(out.text(fs.latin_bold, bh * 0.9, x + bx + bw / 2, y + by + bh * 0.14, p.seat, "centre"))
+            ops.append(out.text(fs.latin_bold, lay.seat_size, x + bx + bw / 2, y + by + (bh - lay.seat_size * _CAP) / 2,
+                                s.seat, "centre"))
             ops.append("0 g")
-            sx = x + lay.slot[0]
+            sx = x + lay.slot_x
         else:
-            sx = x + bx
-        _, sb, ssize, swidth = lay.slot
-        ops.append(out.text(fs.latin_bold, fit_size(p.label, fs.latin_bold, ssize, swidth), sx, y + sb, p.label))
-        cx, cb, csize, cwidth, align = lay.code
-        code = self._codes.get(item.pset.set_id)
-        if code is None:
-            code = self._codes[item.pset.set_id] = item.pset.set_id.code
-        ops.append(out.text(fs.latin, fit_size(code, fs.latin, csize, cwidth), x + cx, y + cb, code, align))
-        en, en_size, local = self._tile(p.tile)
-        (n1x, n1b, _, _), (n2x, n2b, _, _) = lay.names
-        ops.append(out.text(fs.latin, en_size, x + n1x, y + n1b, en))
-        if local:
-            ops.append(out.text(local[1], local[2], x + n2x, y + n2b, local[0]))
+            sx = x + lay.shared_x
+        ops.append(out.text(fs.latin_bold, lay.slot_size, sx, y + lay.slot_baseline, s.label))
+        code, code_size = self._code(item.sset)
+        cx, cb, _, _, _ = lay.code
+        ops.append(out.text(fs.latin_bold, code_size, x + cx, y + cb, code))
+        wx, wb, _, _, _ = lay.word
+        for font, dx, run, size in self._word(s.kind):
+            ops.append(out.text(font, size, x + wx + dx, y + wb, run))
         if lay.qr:
             qx, qy, qs = lay.qr
-            ops.append(self.forms.qr_op(item.pset.set_id.payload, x + qx, y + qy, qs, quiet=2))
+            ops.append(self.forms.qr_op(item.sset.set_id.payload, x + qx, y + qy, qs, quiet=2))
         out.emit(ops)
 
 
@@ -281,7 +345,7 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
     """The label opening a block: a black band with set code and seat, then event, session/set,
     the slot range and the set QR code."""
     fs = fonts()
-    pset, unit = item.pset, item.unit
+    sset, unit = item.sset, item.unit
     pad = max(1.0 * mm, min(2.0 * mm, h * 0.06))
     band = h * 0.36
     canv.setFillColorRGB(0, 0, 0)
@@ -289,7 +353,7 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
     canv.setFillColorRGB(1, 1, 1)
     seat_text = unit.seat or word("shared", "en")
     band_size = min(band * 0.62, 16)
-    code = pset.set_id.code
+    code = sset.set_id.code
     code_size = fit_size(f"{code} {seat_text}", fs.latin_bold, band_size, w - 2 * pad)
     canv.setFont(fs.latin_bold, code_size)
     canv.drawString(x + pad, y + h - band + (band - code_size * 0.72) / 2, f"{code} {seat_text}")
@@ -300,16 +364,16 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
     qr = qr_size >= _QR_MIN and w - qr_size - 3 * pad >= 16 * mm
     if qr:
         text_w -= qr_size + pad
-        forms.place_qr(pset.set_id.payload, x + w - pad - qr_size, y + pad, qr_size, quiet=2)
-    count = len(unit.placements)
+        forms.place_qr(sset.set_id.payload, x + w - pad - qr_size, y + pad, qr_size, quiet=2)
+    count = len(unit.slots)
     ranges = [f"{ps[0].label}–{ps[-1].label}" if len(ps) > 1 else ps[0].label for _, ps in unit.piles]
     seat_line = seat_both(unit.seat, lang) if unit.seat else both("shared", lang)
     if item.continued:
         seat_line += f" ({word('cont', 'en')})"
     lines = [
         (seat_line, True),
-        (pset.event_name, False),
-        (f"{word('session', 'en')} {pset.set_id.session} · {word('set', 'en')} {pset.set_id.set_no}", False),
+        (sset.event_name, False),
+        (f"{word('session', 'en')} {sset.set_id.session} · {word('set', 'en')} {sset.set_id.set_no}", False),
         (f"{count} {word('stickers_for', 'en')}: " + " ".join(ranges), False),
     ]
     avail = body_top - (y + pad)
@@ -335,8 +399,8 @@ def _sheet_heading(canv, template: LabelTemplate, sheet: list, n: int, total: in
     event = ""
     for item in sheet:
         if isinstance(item, _Header):
-            event = item.pset.event_name
-            heads.setdefault(item.pset.set_id.code, []).append(item.unit.seat or word("shared", "en"))
+            event = item.sset.event_name
+            heads.setdefault(item.sset.set_id.code, []).append(item.unit.seat or word("shared", "en"))
     what = "; ".join(f"{word('set', 'en')} {code} {', '.join(seats)}" for code, seats in heads.items())
     text = f"{event} — {word('stickers', 'en')} — {what} — {word('sheet', 'en')} {n}/{total}"
     size = 7.0
@@ -345,4 +409,5 @@ def _sheet_heading(canv, template: LabelTemplate, sheet: list, n: int, total: in
     draw_fit(canv, text, left, band_mid - size * 0.35, page_w - 2 * left, size, lang=lang, min_size=4)
 
 
-__all__ = ["render_wall_stickers", "plan_sheets", "sticker_layout", "SEAT_BREAKS"]
+__all__ = ["render_wall_stickers", "plan_sheets", "sticker_layout", "SEAT_BREAKS", "StickerSet",
+           "sticker_set", "sticker_set_of"]

@@ -1,13 +1,17 @@
-"""Tile faces drawn with simple vector primitives, for stickers and set-up sheets.
+"""Tile faces drawn with simple vector primitives, for the set-up sheets and the pick list.
 
 Each face imitates a real tile so staff match paper to tile at a glance: a kanji numeral over a
 red 萬 for characters, pip circles for dots, sticks for bamboo, the kanji of winds, dragons and
 flowers, a blue frame for the white dragon. A strip at the bottom repeats the short code
 (``5p``, ``E``, ``Wh``, red for a red five) for readers who do not know the tiles.
 
+Faces belong on the staff's documents only. Never on a wall sticker: a sticker sits on the back
+of a tile, which every other player sees (walls/printing/stickers.py; the sticker renderer does
+not even receive the tiles).
+
 A face is drawn once per document in a :data:`FACE_W` × :data:`FACE_H` point box as a Form
-XObject (:class:`walls.printing.qr.FormCache`) and placed scaled wherever it is needed, so 8,704
-stickers cost 8,704 form references, not 8,704 drawings.
+XObject (:class:`walls.printing.qr.FormCache`, keyed by :func:`face_key`) and placed scaled
+wherever it is needed, so a pick list of 64 sets costs one drawing per distinct tile.
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ _AREA = (_PAD + 0.6, _STRIP + 0.4, FACE_W - 2 * _PAD - 1.2, FACE_H - _STRIP - _P
 
 
 def face_key(code: str) -> str:
+    """The :class:`~walls.printing.qr.FormCache` key of the face of tile ``code``."""
     return "tile-" + code
 
 
