@@ -17,7 +17,7 @@ from scoring.services import (
     ResultError, confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result,
 )
 from tournament.models import Event, EventRole
-from tournament.permissions import is_director, roles
+from tournament.permissions import is_director, roles, scorer_role_table_ids
 
 
 class OutcomeSerializer(serializers.Serializer):
@@ -131,10 +131,14 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def _actor(self):
         return self.request.user.get_username()
 
-    def _require_entry_role(self, event):
-        """Entering, confirming, correcting and disputing are for the event's director and scorers."""
+    def _require_entry_role(self, event, table=None):
+        """Entering, confirming, correcting and disputing are for the event's director (any table)
+        and its scorers: with ``table``, only a scorer role bound to that table."""
         if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
             raise PermissionDenied(_("only the director and scorers of this event enter, confirm, correct or dispute results"))
+        if table is not None and not is_director(self.request.user, event) \
+                and table.pk not in scorer_role_table_ids(self.request.user, event):
+            raise PermissionDenied(_("a scorer enters, confirms, corrects or disputes results only at the tables of their role"))
 
     def create(self, request, *args, **kwargs):
         event = self.get_event()
@@ -144,6 +148,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         data = serializer.validated_data
         try:
             table = find_table(event, data["table"]["number"], data.get("session_number"))
+            self._require_entry_role(event, table)
             result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
                                    deposit=data.get("deposit", 0), actor=self._actor(),
                                    entered_by_seat=data.get("entered_by_seat") or None)
@@ -155,7 +160,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     @action(detail=True, methods=["post"])
     def confirm(self, request, *args, **kwargs):
         result = self.get_object()
-        self._require_entry_role(result.event)
+        self._require_entry_role(result.event, result.table)
         body = ConfirmSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -169,7 +174,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     @action(detail=True, methods=["post"])
     def correct(self, request, *args, **kwargs):
         result = self.get_object()
-        self._require_entry_role(result.event)
+        self._require_entry_role(result.event, result.table)
         body = CorrectSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -185,11 +190,12 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     @action(detail=True, methods=["post"])
     def dispute(self, request, *args, **kwargs):
         result = self.get_object()
-        self._require_entry_role(result.event)
+        self._require_entry_role(result.event, result.table)
         body = DisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            result = dispute_result(result, actor=self._actor(), reason=body.validated_data["reason"])
+            result = dispute_result(result, actor=self._actor(), reason=body.validated_data["reason"],
+                                    director=is_director(request.user, result.event))
         except ResultError as exc:
             return _error(exc)
         return Response(self.get_serializer(result).data)

@@ -7,17 +7,24 @@ from tournament.models import Table
 
 
 class ResultForm(forms.Form):
-    """Score changes of one table on one set. Errors from :class:`scoring.services.ResultError`
-    are attached to the field they name (``changes.E`` → ``seat_E``)."""
+    """Score changes of one table on one set, and the seat of the player entering (required but
+    for the director: that seat's PIN cannot confirm the result). Errors from
+    :class:`scoring.services.ResultError` are attached to the field they name (``changes.E`` →
+    ``seat_E``)."""
 
     table = forms.ModelChoiceField(queryset=Table.objects.none(), label=_("Table"))
     set_no = forms.IntegerField(min_value=1, max_value=99, label=_("Set"))
+    entered_by_seat = forms.ChoiceField(label=_("Who is entering? (seat)"), required=False)
 
-    def __init__(self, *args, event, tables=None, **kwargs):
+    def __init__(self, *args, event, tables=None, require_seat: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.event = event
         self.seats = tuple(event.get_ruleset().seats)
         self.fields["table"].queryset = tables if tables is not None else Table.objects.filter(group__session__event=event)
+        entering = self.fields["entered_by_seat"]
+        entering.required = require_seat
+        entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + [(s, s) for s in self.seats]
+        entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
         for seat in self.seats:
             self.fields[f"seat_{seat}"] = forms.IntegerField(
                 label=_("Seat %(seat)s score change") % {"seat": seat},
@@ -35,19 +42,24 @@ class ResultForm(forms.Form):
             self.add_error(name if name in self.fields else None, error.message)
         elif field == "set":
             self.add_error("set_no", error.message)
+        elif field == "entered_by_seat":
+            self.add_error("entered_by_seat", error.message)
         else:
             self.add_error(None, error.message)
 
 
 class TableEntryForm(forms.Form):
     """The table page's entry: the set, then either the hand outcome (kind, winner, discarder,
-    fan, optional winning hand for the MCR fan check) or each seat's score change, and optionally
-    the seat of the player entering (that seat's PIN cannot confirm the result).
+    fan, optional winning hand for the MCR fan check) or each seat's score change, and the seat of
+    the player entering, with the players' names: that seat's PIN cannot confirm the result, so it
+    is required (``require_seat``, the default) but for the director, who may enter as nobody's
+    seat (then any seated player's PIN, or the director, confirms).
 
     :meth:`submission` gives the keyword arguments of :func:`scoring.services.submit_result`;
     :meth:`add_result_error` attaches a ResultError to the input it names.
     """
 
+    field_order = ["entered_by_seat", "set_no"]  # the page asks who is entering first
     MODES = (("outcome", _("Outcome (winner and fan)")), ("changes", _("Score changes")))
     KINDS = (("discard", _("Win on a discard")), ("self_draw", _("Self-draw")), ("draw", _("Draw (no winner)")))
     FIELD_OF_ERROR = {"set": "set_no", "fans": "fan", "winners": "winner", "discarder": "discarder", "kind": "kind",
@@ -62,9 +74,9 @@ class TableEntryForm(forms.Form):
     fan = forms.IntegerField(label=_("Fan"), required=False, error_messages={
         "invalid": _("type the winner's fan as a whole number, e.g. 8.")})
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
-    entered_by_seat = forms.ChoiceField(label=_("Who is entering? (optional)"), required=False)
+    entered_by_seat = forms.ChoiceField(label=_("Who is entering?"), required=False)
 
-    def __init__(self, *args, event, players: dict | None = None, **kwargs):
+    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         ruleset = event.get_ruleset()
         self.seats = tuple(ruleset.seats)
@@ -75,8 +87,11 @@ class TableEntryForm(forms.Form):
         for name in ("winner", "discarder"):
             self.fields[name].choices = seat_choices
             self.fields[name].error_messages["invalid_choice"] = invalid
-        self.fields["entered_by_seat"].choices = [("", _("not given"))] + seat_choices
-        self.fields["entered_by_seat"].error_messages["invalid_choice"] = invalid
+        entering = self.fields["entered_by_seat"]
+        entering.required = require_seat
+        entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + seat_choices
+        entering.error_messages["invalid_choice"] = invalid
+        entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
         self.fields["kind"].error_messages["invalid_choice"] = _("Choose a win on a discard, a self-draw or a draw.")
         for seat in self.seats:
             self.fields[f"seat_{seat}"] = forms.IntegerField(

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from scoring import fan_check, visibility
-from scoring.models import HandResult, ResultRevision, SetScore
+from scoring.models import ConfirmationAttempt, HandResult, ResultRevision, SetScore
 from scoring.payments import HandOutcome, PaymentError, score_changes, validate_score_changes
 from scoring.standings import individual_set_scores, standings, team_set_scores
-from tournament.models import Event, Group, SeatAssignment, Session, Table
+from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
 from tournament.services import table_schedule
 
 NOTE_KEYS = ("entered_by_seat", "hand", "flags")
@@ -291,11 +293,29 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
 
 def seated_player_for_pin(table: Table, pin: str, exclude_seat: str | None = None) -> SeatAssignment | None:
     """The seat assignment at ``table`` whose player has PIN ``pin`` (other than
-    ``exclude_seat``), or None."""
-    seats = table.seats.select_related("player").filter(player__pin=str(pin).strip())
+    ``exclude_seat``, the seat that entered the result), or None; None for an empty PIN."""
+    pin = str(pin or "").strip()
+    if not pin:
+        return None
+    seats = table.seats.select_related("player").filter(player__pin=pin)
     if exclude_seat:
         seats = seats.exclude(seat=exclude_seat)
     return seats.order_by("seat").first()
+
+
+def confirmation_locks(table: Table) -> dict:
+    """Where PIN confirmation is locked at ``table`` by wrong PINs not yet cleared by the
+    director: ``{"table": bool, "results": {result id, ...}, "wrong": {result id: count}}``.
+    Limits: ``settings.CONFIRM_PIN_LIMIT_PER_RESULT`` and ``CONFIRM_PIN_LIMIT_PER_TABLE``. One
+    query."""
+    wrong = dict(ConfirmationAttempt.objects.filter(table=table, ok=False, cleared=False).order_by()
+                 .values("result_id").annotate(n=Count("pk")).values_list("result_id", "n"))
+    per_result = settings.CONFIRM_PIN_LIMIT_PER_RESULT
+    return {
+        "table": sum(wrong.values()) >= settings.CONFIRM_PIN_LIMIT_PER_TABLE,
+        "results": {pk for pk, n in wrong.items() if pk is not None and n >= per_result},
+        "wrong": wrong,
+    }
 
 
 def _lock(result: HandResult) -> HandResult:
@@ -315,52 +335,111 @@ def _lock(result: HandResult) -> HandResult:
     return HandResult.objects.select_for_update(of=("self",)).select_related("event", "table__group__session__event").get(pk=result.pk)
 
 
-@transaction.atomic
 def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
                    revision: int | None = None) -> HandResult:
-    """Confirm an entered result: a seated player's ``pin`` (a seat other than the one that
-    entered it, when that is known) or the director. ``revision``: the revision the confirming
-    player saw; if the result changed since, nothing is confirmed. Then rescores the set.
+    """Confirm an entered result: the director, or a PIN of a player seated at the table at
+    another seat than the one that entered it (bridge: the opponents confirm). ``revision``: the
+    revision the confirming player saw; if the result changed since, nothing is confirmed. Then
+    rescores the set. ``actor``: who is typing (the account, or the table's scorer), for the
+    attempt's record; a PIN confirmation is recorded as by the PIN's player.
+
+    **The entering seat.** The PIN of the seat that entered the result never confirms it. Every
+    page a player can reach asks who is entering and requires it (the table page, the entry form
+    of a table login or scorer), so a result without an entering seat was entered by the
+    director, by an account through the API (where ``entered_by_seat`` stays optional for a
+    scorer role bound to the table) or by the demo and imports. For such a result the seat of a
+    player whose account entered it (``entered_by`` is that account's name) counts as the
+    entering seat; any other seated player's PIN confirms it.
+
+    **Wrong PINs** are limited: once a result has ``settings.CONFIRM_PIN_LIMIT_PER_RESULT``
+    wrong PINs (default 5) it is locked, and once a table has ``CONFIRM_PIN_LIMIT_PER_TABLE``
+    (default 10) over all its results, every PIN confirmation at the table is locked; a locked
+    confirmation is refused even with the right PIN, until the director unlocks it
+    (:func:`unlock_confirmation`). The director's own confirmation is never locked. Every PIN
+    typed at a result that a PIN could confirm is stored as a :class:`ConfirmationAttempt`
+    (``ok`` when it confirmed, with the seat); a refused one is stored too (the attempt is
+    committed, then the refusal raised), and a PIN typed at a locked confirmation counts as
+    wrong. Refusals that come before any PIN is read (confirmed, changed, disputed) store none.
 
     Raises ResultError: already confirmed (``status``, 409), disputed and not the director
-    (``status``, 409), changed since ``revision`` (``revision``, 409), a PIN of nobody at the
-    table or of the entering seat (``pin``).
+    (``status``, 409), changed since ``revision`` (``revision``, 409), locked by wrong PINs
+    (``pin``, 429), a PIN of nobody at the table or of the entering seat (``pin``, 400).
     """
-    result = _lock(result)
-    if result.status == HandResult.Status.CONFIRMED:
-        raise ResultError("status", _("this result was already confirmed by %(who)s") % {"who": result.confirmed_by},
-                          existing=result, status=409)
-    if revision is not None and int(revision) != result.revision:
-        raise ResultError("revision", _("the result changed while you confirmed it: it is now %(result)s; "
-                                        "check the new score changes and confirm again") % {"result": _describe(result)},
-                          existing=result, status=409)
-    if not director:
-        if result.status == HandResult.Status.DISPUTED:
-            raise ResultError("status", _("this result is disputed: the director confirms or corrects it"), existing=result, status=409)
-        entering = result_notes(result)["entered_by_seat"]
-        seat = seated_player_for_pin(result.table, pin or "", exclude_seat=entering)
-        if seat is None:
-            if entering and seated_player_for_pin(result.table, pin or "") is not None:
-                raise ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
-                                  % {"seat": entering})
-            raise ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
-        actor = f"{seat.player.name} ({seat.seat})"
-    result.status = HandResult.Status.CONFIRMED
-    result.confirmed_by = actor
-    result.revision += 1
-    result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
-    _revision(result, "confirm", actor)
-    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    refusal = None
+    with transaction.atomic():
+        result = _lock(result)
+        if result.status == HandResult.Status.CONFIRMED:
+            raise ResultError("status", _("this result was already confirmed by %(who)s") % {"who": result.confirmed_by},
+                              existing=result, status=409)
+        if revision is not None and int(revision) != result.revision:
+            raise ResultError("revision", _("the result changed while you confirmed it: it is now %(result)s; "
+                                            "check the new score changes and confirm again") % {"result": _describe(result)},
+                              existing=result, status=409)
+        if not director:
+            if result.status == HandResult.Status.DISPUTED:
+                raise ResultError("status", _("this result is disputed: the director confirms or corrects it"), existing=result, status=409)
+            table = result.table
+            entering = result_notes(result)["entered_by_seat"]
+            if not entering and result.entered_by:
+                entering = table.seats.filter(player__user__username=result.entered_by).values_list("seat", flat=True).first()
+            locks = confirmation_locks(table)
+            seat = None
+            if result.pk in locks["results"]:
+                refusal = ResultError("pin", _("too many wrong PINs for this result: ask the director to unlock it"), status=429)
+            elif locks["table"]:
+                refusal = ResultError("pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
+            else:
+                seat = seated_player_for_pin(table, pin, exclude_seat=entering)
+                if seat is None:
+                    if entering and seated_player_for_pin(table, pin) is not None:
+                        refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
+                                              % {"seat": entering})
+                    else:
+                        refusal = ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
+            ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat if seat else "", ok=seat is not None,
+                                               actor=(actor or "")[:150])
+            if seat is not None:
+                actor = f"{seat.player.name} ({seat.seat})"
+        if refusal is None:
+            result.status = HandResult.Status.CONFIRMED
+            result.confirmed_by = actor
+            result.revision += 1
+            result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
+            _revision(result, "confirm", actor)
+            rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    if refusal is not None:
+        raise refusal
     return result
 
 
 @transaction.atomic
-def dispute_result(result: HandResult, *, actor: str, reason: str) -> HandResult:
+def unlock_confirmation(table: Table, result: HandResult | None = None, *, actor: str) -> int:
+    """The director unlocks PIN confirmation at ``table``: the wrong PINs counted against
+    ``result`` (or, without a result, against the whole table) are marked cleared, and an
+    :class:`~tournament.models.AuditEntry` (``unlock-confirmation``) records who, where and how
+    many. Returns the number of attempts cleared."""
+    attempts = ConfirmationAttempt.objects.filter(table=table, ok=False, cleared=False)
+    if result is not None:
+        attempts = attempts.filter(result=result)
+    cleared = attempts.update(cleared=True)
+    AuditEntry.objects.create(
+        event=table.group.session.event, action="unlock-confirmation", actor=actor,
+        detail={"table": table.number, "table_id": table.pk, "result": result.pk if result else None,
+                "set": result.set_no if result else None, "cleared": cleared},
+    )
+    return cleared
+
+
+@transaction.atomic
+def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool) -> HandResult:
     """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
-    Raises ResultError (``reason``) without a reason."""
+    Once a result is confirmed only the director reopens it. Raises ResultError (``reason``)
+    without a reason, (``status``, 403) for a confirmed result and not the director."""
     if not reason.strip():
         raise ResultError("reason", _("say what is disputed"))
     result = _lock(result)
+    if result.status == HandResult.Status.CONFIRMED and not director:
+        raise ResultError("status", _("this result is confirmed: only the director can dispute it now"), status=403)
     result.status = HandResult.Status.DISPUTED
     result.revision += 1
     result.save(update_fields=["status", "revision", "updated_at"])

@@ -4,6 +4,7 @@ history, and the director's live grid. Each write calls one function of :mod:`sc
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
@@ -12,15 +13,20 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_ratelimit.core import is_ratelimited
 
-from scoring import fan_check
+from scoring import fan_check, visibility
 from scoring.forms import TableEntryForm
 from scoring.models import HandResult
 from scoring.services import (
-    FAN_CHECK_RULES, ResultError, confirm_result, correct_result, dispute_result, result_notes, submit_result,
+    FAN_CHECK_RULES, ResultError, confirm_result, confirmation_locks, correct_result, dispute_result, result_notes,
+    submit_result, unlock_confirmation,
 )
-from tournament.models import Event, EventRole, Table
-from tournament.permissions import can_enter_for, is_director, login_table, roles, scorer_table_ids
+from tournament.models import Event, Table
+from tournament.permissions import (
+    can_enter_for, client_address, display_code, is_director, is_table_scorer, login_table, looks_like_code,
+    normalise_code, scorer_role_table_ids, scorer_table_ids,
+)
 from tournament.services import table_schedule
 from walls.setcode import SetCodeError, SetId, parse_payload
 
@@ -36,32 +42,80 @@ def _login_url(next_path: str) -> str:
     return reverse("table-login") + "?" + urlencode({"next": next_path})
 
 
+def _table_login_throttled(request, event: Event | None, *, failed: bool) -> bool:
+    """Whether table logins from this client (and, on an event's login page, for this event) are
+    limited now. ``failed``: count one more wrong code first. Rates:
+    ``settings.TABLE_LOGIN_RATE_PER_ADDRESS`` and ``TABLE_LOGIN_RATE_PER_EVENT`` (django-ratelimit);
+    only wrong codes are counted, so a table's right code never uses up the allowance."""
+    limited = is_ratelimited(request, group="table-login", key=lambda group, req: client_address(req),
+                             rate=settings.TABLE_LOGIN_RATE_PER_ADDRESS or None, increment=failed)
+    if event is not None and settings.TABLE_LOGIN_RATE_PER_EVENT:
+        limited = is_ratelimited(request, group=f"table-login:{event.pk}", key=lambda group, req: "event",
+                                 rate=settings.TABLE_LOGIN_RATE_PER_EVENT, increment=failed) or limited
+    return limited
+
+
 def table_login(request, slug=None, code=None):
-    """Log this browser in as the scorer of a table, by the code printed on its score sheet."""
-    code = (code or request.POST.get("code", "")).strip().upper()
-    error = None
-    if code:
-        table = Table.objects.filter(login_code=code).select_related("group__session__event").first()
-        if table is None:
-            error = _("No table has the code %(code)s: check the code on your score sheet.") % {"code": code}
-        else:
-            login_table(request, table)
-            target = request.GET.get("next", "")
-            if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-                target = reverse("table", args=[table.group.session.event.slug, table.pk])
-            return redirect(target)
-    return render(request, "scoring/table_login.html", {"error": error, "code": code}, status=400 if error else 200)
+    """Log this browser in as the scorer of a table, by the code printed on its score sheet.
+
+    Only a POST logs in (with the CSRF token of this page): a GET, even of a login link with the
+    code, shows the form with the code filled in and a button to confirm, and says nothing about
+    the code. On an event's page (``/e/<slug>/entry/login/``) the code is looked up in that event
+    only; ``/entry/login/`` looks it up in every event (codes are unique). Input is normalised
+    (:func:`tournament.permissions.normalise_code`). Wrong codes are throttled per client address
+    and per event (:func:`_table_login_throttled`): once limited, every code, right or wrong, is
+    answered 429. A table whose session is finished takes no more logins.
+    """
+    event = get_object_or_404(Event, slug=slug) if slug else None
+    typed = (request.POST.get("code", "") if request.method == "POST" else code) or ""
+    typed = typed.strip()[:40]
+    context = {"event": event, "code": display_code(normalise_code(typed)) if typed else "", "error": None,
+               "prefilled": request.method != "POST" and bool(typed),
+               "action": reverse("event-table-login", args=[slug]) if event else reverse("table-login")}
+    if request.method != "POST" or not typed:
+        if request.method == "POST":
+            context["error"] = _("Type the table code printed on your score sheet.")
+        return render(request, "scoring/table_login.html", context, status=400 if context["error"] else 200)
+    too_many = _("Too many wrong table codes were tried from this network. Wait a few minutes and try again, "
+                 "or ask the director.")
+    if _table_login_throttled(request, event, failed=False):
+        context["error"] = too_many
+        return render(request, "scoring/table_login.html", context, status=429)
+    normalised = normalise_code(typed)
+    table = None
+    if looks_like_code(normalised):
+        tables = Table.objects.filter(login_code=normalised).select_related("group__session__event")
+        if event is not None:
+            tables = tables.filter(group__session__event=event)
+        table = tables.first()
+    if table is None:
+        if _table_login_throttled(request, event, failed=True):
+            context["error"] = too_many
+            return render(request, "scoring/table_login.html", context, status=429)
+        context["error"] = _("No table has the code %(code)s: check the code on your score sheet.") % {"code": typed}
+        return render(request, "scoring/table_login.html", context, status=400)
+    if visibility.session_finished(table.group.session.event, table.group.session.number):
+        context["error"] = _("Table %(number)s has finished its session: every result is confirmed. "
+                             "Ask the director for any change.") % {"number": table.number}
+        return render(request, "scoring/table_login.html", context, status=403)
+    login_table(request, table)
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        target = reverse("table", args=[table.group.session.event.slug, table.pk])
+    return redirect(target)
 
 
 def scan(request, payload):
-    """Open the entry page for a scanned set label (QR payload or entry URL)."""
+    """Open the entry page for a scanned set label (QR payload or entry URL): the table of that
+    event and session this browser scores for (table login or scorer role), else the login."""
     try:
         set_id = parse_payload(payload)
     except SetCodeError as exc:
-        return render(request, "scoring/table_login.html", {"error": str(exc)}, status=400)
+        return render(request, "scoring/table_login.html", {"error": str(exc), "action": reverse("table-login")}, status=400)
     event = get_object_or_404(Event, slug=set_id.event)
-    tables = Table.objects.filter(pk__in=scorer_table_ids(request), group__session__event=event,
-                                  group__session__number=set_id.session)
+    ids = set(scorer_table_ids(request)) | scorer_role_table_ids(request.user, event)
+    tables = Table.objects.filter(pk__in=ids, group__session__event=event,
+                                  group__session__number=set_id.session).order_by("number")
     table = tables.first()
     if table is None:
         messages.info(request, _("Log in with your table's code first."))
@@ -73,7 +127,7 @@ def _players(table: Table) -> dict:
     return {s.seat: s.player for s in table.seats.select_related("player__team")}
 
 
-def _table_context(request, event, table, form, players):
+def _table_context(request, event, table, form, players, director):
     """Everything the table page shows, in a fixed number of queries whatever the number of sets."""
     ruleset = event.get_ruleset()
     results = {r.set_no: r for r in HandResult.objects.filter(table=table)}
@@ -83,8 +137,10 @@ def _table_context(request, event, table, form, players):
     ]
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]
     chosen = _int_or_none(form["set_no"].value()) or _int_or_none(request.GET.get("set")) or (pending[0] if pending else None)
+    locks = confirmation_locks(table)
     unconfirmed = [
-        {"result": r, "notes": result_notes(r), "changes": [(seat, r.changes[seat]) for seat in ruleset.seats if seat in r.changes]}
+        {"result": r, "notes": result_notes(r), "changes": [(seat, r.changes[seat]) for seat in ruleset.seats if seat in r.changes],
+         "locked": r.pk in locks["results"], "wrong": locks["wrong"].get(r.pk, 0)}
         for _, r in sorted(results.items()) if r.status != HandResult.Status.CONFIRMED
     ]
     return {
@@ -94,67 +150,87 @@ def _table_context(request, event, table, form, players):
         "schedule": schedule, "chosen": chosen, "typed": form.typed_only,
         "fan_check": ruleset.payment_rule in FAN_CHECK_RULES and fan_check.available(),
         "unconfirmed": unconfirmed, "focus": _int_or_none(request.GET.get("confirm")),
-        "is_director": is_director(request.user, event),
+        "is_director": director, "table_locked": locks["table"],
     }
+
+
+def _scorer_actor(request, table: Table) -> str:
+    return request.user.get_username() if request.user.is_authenticated else f"scorer {table}"
 
 
 def table_page(request, slug, table_id):
     """The scorer's page: seated players, results waiting for confirmation, the sets in play
     order with their state, and the entry form (:class:`scoring.forms.TableEntryForm` →
-    :func:`scoring.services.submit_result`)."""
+    :func:`scoring.services.submit_result`), which asks who is entering (required but for the
+    director). The director also unlocks the table's PIN confirmation here (``action=unlock``)."""
     table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id, group__session__event__slug=slug)
     event = table.group.session.event
     if not can_enter_for(request, table):
         messages.info(request, _("Log in with the code of Table %(number)s, printed on its score sheet.") % {"number": table.number})
         return redirect(_login_url(request.path))
+    director = is_director(request.user, event)
+    if request.method == "POST" and request.POST.get("action") == "unlock":
+        if not director:
+            raise PermissionDenied(_("Only the director unlocks PIN confirmation."))
+        unlock_confirmation(table, actor=request.user.get_username())
+        messages.success(request, _("PIN confirmation at Table %(number)s is unlocked.") % {"number": table.number})
+        return redirect("table", slug=slug, table_id=table.pk)
     players = _players(table)
-    form = TableEntryForm(request.POST or None, event=event, players=players)
+    form = TableEntryForm(request.POST or None, event=event, players=players, require_seat=not director)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             entry = form.submission()
-            actor = request.user.get_username() if request.user.is_authenticated else f"scorer {table}"
             try:
-                result = submit_result(table, entry.pop("set_no"), actor=actor, **entry)
+                result = submit_result(table, entry.pop("set_no"), actor=_scorer_actor(request, table), **entry)
             except ResultError as exc:
                 form.add_result_error(exc)
                 status = exc.status
             else:
-                messages.success(request, _("Saved set %(set)s. A second player confirms it with their PIN.") % {"set": result.set_no})
+                messages.success(request, _("Saved set %(set)s. A player of another seat confirms it with their PIN.") % {"set": result.set_no})
                 return redirect(reverse("table", args=[slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
-    return render(request, "scoring/table.html", _table_context(request, event, table, form, players), status=status)
+    return render(request, "scoring/table.html", _table_context(request, event, table, form, players, director), status=status)
 
 
 @require_POST
 def table_confirm(request, slug, table_id, result_id):
     """Confirm a result with a seated player's PIN (or as the director); ``revision`` is the
-    revision the page showed, so a result changed meanwhile is not confirmed unseen."""
+    revision the page showed, so a result changed meanwhile is not confirmed unseen. The director
+    unlocks a result's PIN confirmation here too (``action=unlock``)."""
     table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id, group__session__event__slug=slug)
     event = table.group.session.event
     if not can_enter_for(request, table):
         raise PermissionDenied(_("Log in with this table's code."))
     result = get_object_or_404(HandResult, pk=result_id, table=table)
     director = is_director(request.user, event)
+    back = reverse("table", args=[slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
+    if request.POST.get("action") == "unlock":
+        if not director:
+            raise PermissionDenied(_("Only the director unlocks PIN confirmation."))
+        unlock_confirmation(table, result, actor=request.user.get_username())
+        messages.success(request, _("Set %(set)s can be confirmed with a PIN again.") % {"set": result.set_no})
+        return redirect(back)
     try:
-        confirm_result(result, actor=request.user.get_username() if director else "", pin=request.POST.get("pin", ""),
+        confirm_result(result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""),
                        director=director, revision=_int_or_none(request.POST.get("revision")))
         messages.success(request, _("Set %(set)s confirmed.") % {"set": result.set_no})
     except ResultError as exc:
         messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": exc.message})
-        return redirect(reverse("table", args=[slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
+        return redirect(back)
     return redirect("table", slug=slug, table_id=table.pk)
 
 
 def result_detail(request, slug, result_id):
-    """A result with its full history. The director, the event's scorers and the table's scorer
-    dispute or correct it (within :func:`scoring.services.correct_result`'s rules); a player
-    seated at the table may read it."""
+    """A result with its full history. The director and the scorers of its table (a scorer role
+    bound to the table, or this browser's table login) change it: dispute or correct it within
+    :func:`scoring.services.correct_result`'s and :func:`~scoring.services.dispute_result`'s
+    rules (once confirmed, only the director); the director also confirms it and unlocks its PIN
+    confirmation. A player seated at the table may read it."""
     event = get_object_or_404(Event, slug=slug)
-    result = get_object_or_404(HandResult.objects.select_related("table"), pk=result_id, event=event)
-    held = roles(request.user, event)
-    director = EventRole.Role.DIRECTOR in held
-    can_change = director or EventRole.Role.SCORER in held or result.table_id in scorer_table_ids(request)
+    result = get_object_or_404(HandResult.objects.select_related("table__group__session__event"), pk=result_id, event=event)
+    director = is_director(request.user, event)
+    can_change = director or is_table_scorer(request, result.table)
     seated = request.user.is_authenticated and result.table.seats.filter(player__user=request.user).exists()
     if not (can_change or (seated and request.method == "GET")):
         raise PermissionDenied
@@ -162,20 +238,26 @@ def result_detail(request, slug, result_id):
     if request.method == "POST":
         action = request.POST.get("action")
         actor = request.user.get_username() or f"scorer {result.table}"
+        if action in ("confirm", "unlock", "unlock-table") and not director:
+            raise PermissionDenied
         try:
             if action == "dispute":
-                dispute_result(result, actor=actor, reason=request.POST.get("reason", ""))
-            elif action == "confirm" and director:
+                dispute_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director)
+            elif action == "confirm":
                 confirm_result(result, actor=actor, director=True)
+            elif action in ("unlock", "unlock-table"):
+                unlock_confirmation(result.table, result if action == "unlock" else None, actor=actor)
             else:
                 changes = {seat: request.POST.get(f"seat_{seat}", "") for seat in event.get_ruleset().seats}
                 correct_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director, changes=changes)
             return redirect("result", slug=slug, result_id=result.pk)
         except ResultError as exc:
             error = exc
+    locks = confirmation_locks(result.table) if director and result.status != HandResult.Status.CONFIRMED else None
     return render(request, "scoring/result.html", {
         "event": event, "result": result, "notes": result_notes(result), "history": result.revisions.all(),
         "is_director": director, "can_change": can_change, "error": error,
+        "result_locked": bool(locks and result.pk in locks["results"]), "table_locked": bool(locks and locks["table"]),
         "changes": [(seat, result.changes[seat]) for seat in event.get_ruleset().seats if seat in result.changes],
         "seat_values": [(seat, request.POST.get(f"seat_{seat}", "") if error else "") for seat in event.get_ruleset().seats],
     }, status=error.status if error else 200)

@@ -9,8 +9,8 @@ from scoring.forms import ResultForm
 from scoring import visibility
 from scoring.reports import cached_standings
 from scoring.services import ResultError, submit_result
-from tournament.models import Event, EventRole, Table
-from tournament.permissions import is_director, roles, scorer_table_ids
+from tournament.models import Event, Table
+from tournament.permissions import is_director, scorer_role_table_ids, scorer_table_ids
 
 
 def standings(request, slug):
@@ -27,20 +27,25 @@ def standings(request, slug):
 
 
 def entry(request, slug):
-    """Result entry for one table and hand: the director and event scorers for any table, a table's
-    scorer for the tables this browser logged into. Calls :func:`scoring.services.submit_result`."""
+    """Result entry for one table and hand: the director for any table; a scorer (a scorer role,
+    or a browser's table login) for the tables bound to the role or logged into, the only tables
+    the form lists, and saying which seat is entering. Calls
+    :func:`scoring.services.submit_result`."""
     event = get_object_or_404(Event, slug=slug)
-    if is_director(request.user, event) or EventRole.Role.SCORER in roles(request.user, event):
+    director = is_director(request.user, event)
+    if director:
         tables = Table.objects.filter(group__session__event=event)
     else:
-        tables = Table.objects.filter(group__session__event=event, pk__in=scorer_table_ids(request))
+        ids = set(scorer_table_ids(request)) | scorer_role_table_ids(request.user, event)
+        tables = Table.objects.filter(group__session__event=event, pk__in=ids)
         if not tables.exists():
             raise PermissionDenied(_("log in as the director or with your table's code"))
-    form = ResultForm(request.POST or None, event=event, tables=tables)
+    form = ResultForm(request.POST or None, event=event, tables=tables, require_seat=not director)
     if request.method == "POST" and form.is_valid():
         actor = request.user.get_username() if request.user.is_authenticated else f"table {form.cleaned_data['table'].number}"
         try:
-            result = submit_result(form.cleaned_data["table"], form.cleaned_data["set_no"], changes=form.changes(), actor=actor)
+            result = submit_result(form.cleaned_data["table"], form.cleaned_data["set_no"], changes=form.changes(), actor=actor,
+                                   entered_by_seat=form.cleaned_data.get("entered_by_seat") or None)
         except ResultError as exc:
             form.add_result_error(exc)
         else:

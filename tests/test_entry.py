@@ -91,7 +91,7 @@ def test_duplicate_submission_conflicts_and_names_the_existing_result(team_event
 
 def test_confirmation_needs_a_seated_players_pin(team_event):
     table = first_table(team_event)
-    result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="a")
+    result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="a", entered_by_seat="E")
     with pytest.raises(ResultError) as err:
         confirm_result(result, actor="x", pin="no-pin")
     assert err.value.field == "pin"
@@ -189,7 +189,7 @@ def test_the_entering_seat_survives_a_correction(team_event):
 def test_a_disputed_result_is_confirmed_by_the_director_only(team_event):
     table = first_table(team_event)
     result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="a")
-    result = dispute_result(result, actor="N", reason="N paid 8, not 16? check")
+    result = dispute_result(result, actor="N", reason="N paid 8, not 16? check", director=False)
     with pytest.raises(ResultError) as err:
         confirm_result(result, actor="x", pin=table.seats.get(seat="S").player.pin)
     assert err.value.field == "status" and err.value.status == 409
@@ -299,7 +299,7 @@ def test_api_enters_a_hand_with_the_entering_seat_and_returns_its_flag(team_even
     assert body["outcome"]["hand"] == KNOWN_HAND
     north_pin = table.seats.get(seat="N").player.pin
     scorer = APIClient()
-    scorer.force_authenticate(scorer_user(team_event))
+    scorer.force_authenticate(scorer_user(team_event, table))
     refused = scorer.post(f"{url}{body['id']}/confirm/", {"pin": north_pin}, format="json")
     assert refused.status_code == 400 and "pin" in refused.json()
 
@@ -316,14 +316,16 @@ def test_api_disputes_with_a_reason(team_event, director):
     assert done.json()["history"][-1]["reason"] == "W says 16"
 
 
-def scorer_user(event):
-    """A user holding the scorer role in ``event`` (enters and confirms through the API with a PIN)."""
+def scorer_user(event, *tables):
+    """A user holding the scorer role in ``event`` bound to ``tables`` (enters and confirms at
+    them through the API with a PIN)."""
     from django.contrib.auth import get_user_model
 
     from tournament.models import EventRole
 
     user = get_user_model().objects.create_user("scorer-api", password="pw-scorer-1")
-    EventRole.objects.create(event=event, user=user, role=EventRole.Role.SCORER)
+    role = EventRole.objects.create(event=event, user=user, role=EventRole.Role.SCORER)
+    role.tables.add(*tables)
     return user
 
 

@@ -13,11 +13,13 @@ from scoring.services import ResultError, find_table, submit_result
 from tournament.models import Table
 from tournament.services import table_schedule
 
+from factories import login_as_table
+
 pytestmark = pytest.mark.django_db
 
 CHANGES = {"E": 24, "S": -8, "W": -8, "N": -8}
-PAGE_CHANGES = {"mode": "changes", "seat_E": "24", "seat_S": "-8", "seat_W": "-8", "seat_N": "-8"}
-PAGE_OUTCOME = {"mode": "outcome", "kind": "discard", "winner": "E", "discarder": "S", "fan": "10"}
+PAGE_CHANGES = {"mode": "changes", "seat_E": "24", "seat_S": "-8", "seat_W": "-8", "seat_N": "-8", "entered_by_seat": "N"}
+PAGE_OUTCOME = {"mode": "outcome", "kind": "discard", "winner": "E", "discarder": "S", "fan": "10", "entered_by_seat": "N"}
 OUTCOME = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10]}
 
 
@@ -107,7 +109,7 @@ def test_service_refuses_naming_the_field_and_stores_nothing(table, prepare, cas
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
 def test_table_page_refuses_naming_the_field_and_stores_nothing(client, table, prepare, case):
     before = prepare(case)
-    client.get(reverse("table-login-code", args=[table.login_code]))
+    login_as_table(client, table)
     url = reverse("table", args=[table.group.session.event.slug, table.pk])
     response = client.post(url, {"set_no": str(resolve(table, case.set_no)), **case.page})
     assert response.status_code == (409 if case.duplicate else 400)
@@ -167,7 +169,7 @@ def test_service_finds_tables_by_number_and_names_the_table_field_otherwise(team
 
 def test_the_table_page_of_another_table_sends_the_scorer_to_the_login(client, team_event, table):
     other = Table.objects.filter(group__session__event=team_event).exclude(pk=table.pk).first()
-    client.get(reverse("table-login-code", args=[table.login_code]))
+    login_as_table(client, table)
     url = reverse("table", args=[team_event.slug, other.pk])
     response = client.post(url, {"set_no": str(table_schedule(other)[0][1][0]), **PAGE_CHANGES})
     assert response.status_code == 302 and response["Location"].startswith(reverse("table-login"))
@@ -176,7 +178,7 @@ def test_the_table_page_of_another_table_sends_the_scorer_to_the_login(client, t
 
 def test_a_duplicate_through_the_table_page_names_the_existing_result(client, team_event, table):
     first = submit_result(table, resolve(table, "first"), changes=CHANGES, actor="first scorer")
-    client.get(reverse("table-login-code", args=[table.login_code]))
+    login_as_table(client, table)
     response = client.post(reverse("table", args=[team_event.slug, table.pk]),
                            {"set_no": str(first.set_no), **PAGE_CHANGES, "seat_E": "0", "seat_S": "0", "seat_W": "0", "seat_N": "0"})
     message = " ".join(response.context["form"].errors["set_no"])

@@ -26,6 +26,8 @@ from walls.rulesets import TILES_136, WINDS, RuleSetError, custom_ruleset
 from walls.services import WallError, generate_walls
 from walls.tiles import TileError, parse_counts
 
+from factories import login_as_table
+
 pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("ja", "zh-hans")
@@ -147,7 +149,7 @@ def test_confirming_twice_and_correcting_a_confirmed_result_are_refused_in_the_p
 def test_a_dispute_without_a_reason_is_refused_in_the_players_language(table, first_set, language):
     result = submit_result(table, first_set, changes=CHANGES, actor="scorer")
     with translation.override(language), pytest.raises(ResultError) as err:
-        dispute_result(result, actor="x", reason=" ")
+        dispute_result(result, actor="x", reason=" ", director=False)
     assert_translated(err.value.message, language, "say what is disputed")
 
 
@@ -234,9 +236,9 @@ def test_the_api_answers_in_english_without_accept_language(team_event, director
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_table_page_shows_a_wrong_pin_in_the_players_language(team_event, table, first_set, language):
-    result = submit_result(table, first_set, changes=CHANGES, actor="scorer")
+    result = submit_result(table, first_set, changes=CHANGES, actor="scorer", entered_by_seat="E")
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.get(reverse("table-login-code", args=[table.login_code]))
+    login_as_table(client, table)
     url = reverse("table-confirm", args=[team_event.slug, table.pk, result.pk])
     response = client.post(url, {"pin": "no-pin", "revision": result.revision}, follow=True)
     page = response.content.decode()

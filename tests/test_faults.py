@@ -140,7 +140,8 @@ def _drop_connection_at_insert_into(table_name: str, seen: list):
 @pytest.fixture
 def scorer_client(team_event, django_user_model):
     user = django_user_model.objects.create_user("scorer", password="pw-scorer-1")
-    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER)
+    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER).tables.set(
+        Table.objects.filter(group__session__event=team_event))
     return Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
 
 

@@ -242,7 +242,7 @@ def test_cached_standings_follow_corrections_and_disputes_set_by_set():
     assert [(r["rank"], r["key"], r["tied"], (r["points"], r["score_total"], r["positive_sets"])) for r in after] \
         == expected_standings(event)
     assert after != before
-    dispute_result(result, actor="E", reason="the fan was wrong")
+    dispute_result(result, actor="E", reason="the fan was wrong", director=True)
     disputed = reports.cached_standings(event)
     assert disputed == event_standings(event)
     assert all(r["sets_played"] == 15 for r in disputed)

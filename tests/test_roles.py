@@ -25,6 +25,8 @@ from scoring.services import confirm_result, submit_result
 from tournament.models import Event, EventRole, Table
 from tournament.services import table_schedule
 
+from factories import login_as_table
+
 pytestmark = pytest.mark.django_db
 
 ROLES = ("director", "other_director", "staff", "scorer", "table_scorer", "player", "anonymous")
@@ -74,7 +76,9 @@ def built(django_db_setup, django_db_blocker):
             if role == "other_director":
                 EventRole.objects.create(event=other, user=user, role=EventRole.Role.DIRECTOR)
             else:
-                EventRole.objects.create(event=event, user=user, role=role)
+                held = EventRole.objects.create(event=event, user=user, role=role)
+                if role == "scorer":
+                    held.tables.add(table)  # the scorer role is bound to ``table`` only
         seat = table.seats.select_related("player").get(seat="S")
         seat.player.user = users["player"]
         seat.player.save(update_fields=["user"])
@@ -98,7 +102,7 @@ def as_role(role: str, world: World) -> Client:
         client.force_login(world.users[role])
         client.defaults["HTTP_AUTHORIZATION"] = f"Token {world.tokens[role]}"
     elif role == "table_scorer":
-        client.get(reverse("table-login-code", args=[world.table.login_code]))
+        assert login_as_table(client, world.table).status_code == 302
     return client
 
 
@@ -138,10 +142,10 @@ ENDPOINTS = {
     "table page": (lambda w: ("get", reverse("table", args=[w.event.slug, w.table.pk]), None),
                    {"director", "scorer", "table_scorer"}),
     "another table's page": (lambda w: ("get", reverse("table", args=[w.event.slug, w.other_table.pk]), None),
-                             {"director", "scorer"}),
+                             {"director"}),
     "table page: enter a result": (
         lambda w: ("post", reverse("table", args=[w.event.slug, w.table.pk]),
-                   {"mode": "changes", "set_no": table_schedule(w.table)[0][1][2],
+                   {"mode": "changes", "set_no": table_schedule(w.table)[0][1][2], "entered_by_seat": "E",
                     **{f"seat_{seat}": value for seat, value in CHANGES.items()}}),
         {"director", "scorer", "table_scorer"}),
     "table page: confirm with a PIN": (
@@ -167,7 +171,8 @@ ENDPOINTS = {
     "API standings": (lambda w: ("get", f"/api/events/{w.event.slug}/standings/", None), set(ROLES)),
     "API schema": (lambda w: ("get", "/api/schema/", None), set(ROLES)),
     "API results list": (lambda w: ("get", _api_results(w), None), {"director", "other_director", "staff", "scorer", "player"}),
-    "API result (entered)": (lambda w: ("get", f"{_api_results(w)}{w.entered.pk}/", None), {"director", "scorer"}),
+    "API result (entered)": (lambda w: ("get", f"{_api_results(w)}{w.entered.pk}/", None),
+                             {"director", "staff", "scorer", "player"}),
     "API results create": (
         lambda w: ("post", _api_results(w), {"table": w.table.number, "set_no": table_schedule(w.table)[0][1][2], "changes": CHANGES}),
         {"director", "scorer"}),
@@ -175,12 +180,12 @@ ENDPOINTS = {
     "API correct (entered)": (
         lambda w: ("post", f"{_api_results(w)}{w.entered.pk}/correct/", {"changes": {"E": 32, "S": -16, "W": -8, "N": -8}}),
         {"director", "scorer"}),
-    "API correct (confirmed, scorer corrections on)": (
+    "API correct (confirmed)": (
         lambda w: ("post", f"{_api_results(w)}{w.confirmed.pk}/correct/",
                    {"changes": {"E": 32, "S": -16, "W": -8, "N": -8}, "reason": "typo"}),
-        {"director", "scorer"}),
+        {"director"}),
     "API dispute (confirmed)": (
-        lambda w: ("post", f"{_api_results(w)}{w.confirmed.pk}/dispute/", {"reason": "E says 32"}), {"director", "scorer"}),
+        lambda w: ("post", f"{_api_results(w)}{w.confirmed.pk}/dispute/", {"reason": "E says 32"}), {"director"}),
 }
 
 
@@ -193,8 +198,6 @@ def _cases():
 
 @pytest.mark.parametrize(("endpoint", "role", "expected"), list(_cases()))
 def test_role_is_allowed_or_refused(world, endpoint, role, expected):
-    if endpoint == "API correct (confirmed, scorer corrections on)":
-        Event.objects.filter(pk=world.event.pk).update(scorer_corrections=True)
     build, _ = ENDPOINTS[endpoint]
     method, path, data = build(world)
     client = as_role(role, world)
@@ -215,14 +218,16 @@ def test_every_endpoint_allows_some_role_and_every_write_refuses_anonymous_visit
             assert "anonymous" not in allowed, name
 
 
-@pytest.mark.parametrize(("role", "sees_entered"), [
-    ("director", True), ("scorer", True), ("staff", False), ("player", False), ("other_director", False),
+@pytest.mark.parametrize(("role", "sees_table"), [
+    ("director", True), ("staff", True), ("scorer", True), ("player", True), ("other_director", False),
 ])
-def test_api_results_list_shows_unconfirmed_results_only_to_director_and_scorers(world, role, sees_entered):
+def test_api_results_of_a_set_in_play_go_to_director_staff_and_the_table_only(world, role, sees_table):
+    """docs/security.md: until every table has played the set, a result is seen by the director,
+    staff and its own table (the scorer bound to it, a player seated there), entered or confirmed."""
     rows = as_role(role, world).get(_api_results(world)).json()
     ids = {row["id"] for row in rows}
-    assert world.confirmed.pk in ids
-    assert (world.entered.pk in ids) is sees_entered
+    assert (world.confirmed.pk in ids) is sees_table
+    assert (world.entered.pk in ids) is sees_table
 
 
 @pytest.mark.parametrize("role", ROLES)

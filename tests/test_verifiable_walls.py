@@ -47,8 +47,8 @@ def test_the_public_value_changes_every_wall():
 
 def test_reveal_is_refused_while_results_are_missing(team_event):
     with pytest.raises(SetupError) as err:
-        reveal_seed(team_event)
-    assert "results still to confirm" in err.value.message
+        reveal_seed(team_event, actor="director")
+    assert "80 sets of the planned sessions are still to be played" in err.value.message  # 5 sessions of 16 sets
     team_event.refresh_from_db()
     assert not team_event.seed_revealed
 

@@ -13,6 +13,8 @@ from tournament.services import table_schedule
 from walls.models import WallSet
 from walls.printing_jobs import request_print
 
+from factories import login_as_table
+
 pytestmark = pytest.mark.django_db
 
 ROLES = ["anonymous", "scorer", "player", "table-login"]
@@ -33,7 +35,7 @@ def client_as(client, people, role, event):
         client.force_login(people[role])
     elif role == "table-login":
         table = Table.objects.filter(group__session__event=event).first()
-        client.get(reverse("table-login-code", args=[table.login_code]))
+        assert login_as_table(client, table).status_code == 302
     return client
 
 

@@ -1,6 +1,203 @@
-from django.contrib import admin
+"""The admin, kept to the secrecy of duplicate play (../shared/domain.md, "Secrecy";
+:mod:`scoring.visibility`).
 
-from tournament.models import Event, EventRole, Group, Player, Room, SeatAssignment, Session, Table, Team
+- **The master seed** is never readable, searchable, filterable or orderable here, by anyone,
+  superusers included: it is not a form, readonly or list field of any admin, and every lookup
+  path that touches it (``?master_seed__startswith=``, ``?event__master_seed=``) is refused.
+- **Lookups**: a query string filters only by the declared ``list_filter`` paths (for everyone);
+  any other lookup (``?piles__contains=``, ``?changes__E=``, ``?pin=``,
+  ``?login_code__startswith=``) is refused with 400, so no secret field can be probed row by row.
+- **Rows** of secret data follow the visibility rule for a staff user without superuser rights:
+  wall sets, hand results (with their revisions) and converted scores of the events where the
+  user is director or staff, and of released sets elsewhere; audit entries, confirmation attempts
+  and print jobs only of the events where the user is director or staff.
+- **Fields** that are secret per event (a player's PIN, a table's login code) are shown, and
+  editable, only for the events where the user is director or staff (superusers: every event).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.admin.utils import get_fields_from_path, label_for_field
+from django.db.models.constants import LOOKUP_SEP
+
+from scoring.visibility import SECRET_ROLES
+from tournament.models import AuditEntry, Event, EventRole, Group, Player, Room, SeatAssignment, Session, Table, Team
+
+NEVER_SHOWN = "master_seed"  # no admin shows, searches, filters or orders by it
+HIDDEN = "—"
+# How list filters name their query parameters (django.contrib.admin.filters): field path plus one of these.
+FILTER_SUFFIXES = ("", "__exact", "__isnull", "__gte", "__lt", "__isempty")
+
+
+def touches_seed(path) -> bool:
+    """Whether a field path, lookup or search field (``event__master_seed__startswith``,
+    ``^master_seed``) reaches the master seed."""
+    name = path[0] if isinstance(path, (list, tuple)) else path
+    if not isinstance(name, str):
+        return False
+    return NEVER_SHOWN in name.lstrip("^=@").split(LOOKUP_SEP)
+
+
+def secret_event_ids(request) -> frozenset[int] | None:
+    """Primary keys of the events whose secrets ``request.user`` sees in the admin: where they
+    hold a role of :data:`scoring.visibility.SECRET_ROLES` (director, staff); ``None`` for a
+    superuser (every event). One query, remembered on the request."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_active or not user.is_staff:
+        return frozenset()
+    if user.is_superuser:
+        return None
+    cached = request.__dict__.get("_admin_secret_events")
+    if cached is None:
+        cached = frozenset(EventRole.objects.filter(user=user, role__in=SECRET_ROLES).values_list("event_id", flat=True))
+        request.__dict__["_admin_secret_events"] = cached
+    return cached
+
+
+class GuardedAdmin(admin.ModelAdmin):
+    """A ModelAdmin that keeps the master seed out and the event's secrets to those who see them.
+
+    ``event_path``: the lookup path from the model to its :class:`Event` (``None``: the model is
+    the event). ``secret_fields``: fields shown (in lists, forms, search, filters, ordering) only
+    for the events whose secrets the user sees. ``rows``: ``"all"`` (the rows are not secret),
+    ``"released"`` (secret until the set is released: :meth:`public_rows` says which rows are
+    public) or ``"secret"`` (only the event's director and staff).
+    """
+
+    event_path: str | None = "event"
+    secret_fields: tuple[str, ...] = ()
+    rows = "all"
+
+    # --- who sees what --------------------------------------------------------------------
+
+    def event_id_of(self, obj) -> int | None:
+        if self.event_path is None:
+            return obj.pk
+        *relations, last = self.event_path.split(LOOKUP_SEP)
+        for name in relations:
+            obj = getattr(obj, name, None)
+            if obj is None:
+                return None
+        return getattr(obj, f"{last}_id", None)
+
+    def sees_secrets(self, request, obj=None) -> bool:
+        """Whether the user sees ``obj``'s event's secrets (without ``obj``: of every event)."""
+        ids = secret_event_ids(request)
+        if ids is None:
+            return True
+        return obj is not None and self.event_id_of(obj) in ids
+
+    def public_rows(self, queryset):
+        """The rows of ``queryset`` everyone may see (``rows = "released"``)."""
+        return queryset.none()
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        ids = secret_event_ids(request)
+        if ids is None or self.rows == "all":
+            return queryset
+        own = queryset.filter(**{f"{self.event_path}__in": ids})
+        if self.rows == "released":
+            return own | self.public_rows(queryset)
+        return own
+
+    def _hidden(self, request, obj=None) -> set[str]:
+        """Fields not to show for ``obj`` (the master seed always)."""
+        hidden = {NEVER_SHOWN}
+        if not self.sees_secrets(request, obj):
+            hidden |= set(self.secret_fields)
+        return hidden
+
+    # --- lookups, search, filters, ordering ------------------------------------------------
+
+    def _filter_parameters(self, request) -> set[str]:
+        allowed = set()
+        for item in self.get_list_filter(request):
+            if isinstance(item, (list, tuple)):
+                item = item[0]
+            if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+                allowed.add(item.parameter_name)
+                continue
+            if not isinstance(item, str):
+                continue
+            allowed.update(item + suffix for suffix in FILTER_SUFFIXES)
+            field = get_fields_from_path(self.model, item)[-1]
+            if field.is_relation:
+                allowed.add(f"{item}{LOOKUP_SEP}{field.target_field.name}__exact")
+        if self.date_hierarchy and not touches_seed(self.date_hierarchy):
+            allowed.update(f"{self.date_hierarchy}__{part}" for part in ("year", "month", "day"))
+        return allowed
+
+    def lookup_allowed(self, lookup, value, request=None):
+        """Only the parameters of the declared list filters, for everyone; never a path through
+        the master seed."""
+        if touches_seed(lookup):
+            return False
+        return lookup in self._filter_parameters(request)
+
+    def get_list_filter(self, request):
+        hidden = self._hidden(request)
+        return [item for item in super().get_list_filter(request)
+                if not touches_seed(item) and not (isinstance(item, str) and item.split(LOOKUP_SEP)[0] in hidden)]
+
+    def get_search_fields(self, request):
+        hidden = self._hidden(request)
+        return [f for f in super().get_search_fields(request)
+                if not touches_seed(f) and f.lstrip("^=@").split(LOOKUP_SEP)[0] not in hidden]
+
+    def get_sortable_by(self, request):
+        hidden = self._hidden(request)
+        return [f for f in super().get_sortable_by(request)
+                if not (isinstance(f, str) and (touches_seed(f) or f.lstrip("-").split(LOOKUP_SEP)[0] in hidden))]
+
+    def get_list_display(self, request):
+        """The list columns; a secret field's column shows its value only on the rows of events
+        whose secrets the user sees."""
+        columns = []
+        for column in super().get_list_display(request):
+            if isinstance(column, str) and touches_seed(column):
+                continue
+            if isinstance(column, str) and column in self.secret_fields and secret_event_ids(request) is not None:
+                column = self._masked_column(request, column)
+            columns.append(column)
+        return columns
+
+    def _masked_column(self, request, name):
+        def column(obj):
+            return getattr(obj, name) if self.sees_secrets(request, obj) else HIDDEN
+
+        column.short_description = label_for_field(name, self.model, self)
+        column.__name__ = f"{name}_if_allowed"
+        return column
+
+    # --- forms ----------------------------------------------------------------------------
+
+    def get_exclude(self, request, obj=None):
+        excluded = list(super().get_exclude(request, obj) or [])
+        field_names = {f.name for f in self.model._meta.get_fields()}
+        return excluded + sorted(name for name in self._hidden(request, obj) if name in field_names and name not in excluded)
+
+    def get_fields(self, request, obj=None):
+        hidden = self._hidden(request, obj)
+        return [f for f in super().get_fields(request, obj) if f not in hidden]
+
+    def get_readonly_fields(self, request, obj=None):
+        hidden = self._hidden(request, obj)
+        return [f for f in super().get_readonly_fields(request, obj) if f not in hidden]
+
+
+class ReadOnlyAdmin(GuardedAdmin):
+    """A log: nobody adds, changes or deletes its rows here (superusers included)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -9,23 +206,54 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(GuardedAdmin):
+    event_path = None
     list_display = ["name", "slug", "ruleset_code", "method", "sessions_planned", "seed_revealed"]
-    readonly_fields = ["uid", "commitment"]
-    exclude = ["master_seed"]
+    list_filter = ["method", "seed_revealed"]
+    search_fields = ["name", "slug"]
+    # seed_revealed: set by the reveal (tournament.services.reveal_seed), with its confirmation and audit entry
+    readonly_fields = ["uid", "commitment", "seed_revealed"]
+    exclude = [NEVER_SHOWN]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(GuardedAdmin):
+    event_path = "group__session__event"
+    secret_fields = ("login_code",)
     list_display = ["number", "group", "position", "room", "login_code"]
+    list_filter = ["group__session__event"]
+    list_select_related = ["group__session", "room"]
     inlines = [SeatInline]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(GuardedAdmin):
+    secret_fields = ("pin",)
     list_display = ["number", "name", "team", "event"]
     list_filter = ["event"]
 
 
-for model in (EventRole, Room, Team, Session, Group):
-    admin.site.register(model)
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    rows = "secret"
+    list_display = ["at", "event", "actor", "action"]
+    list_filter = ["event", "action"]
+
+
+@admin.register(EventRole)
+class EventRoleAdmin(GuardedAdmin):
+    list_display = ["event", "user", "role"]
+    list_filter = ["event", "role"]
+
+
+@admin.register(Room, Team, Session)
+class EventPartAdmin(GuardedAdmin):
+    list_filter = ["event"]
+
+
+@admin.register(Group)
+class GroupAdmin(GuardedAdmin):
+    event_path = "session__event"
+    list_display = ["__str__", "session"]
+    list_filter = ["session__event"]
+

@@ -208,11 +208,12 @@ def build_event(*, scorers: int, sessions: int, seed: int = 9):
                   .prefetch_related("seats__player").order_by("group__session__number", "number"))
     for index in range(scorers):
         user = users.create_user(f"{stamp}-scorer-{index + 1}", password=secrets.token_urlsafe(16))
-        EventRole.objects.create(event=event, user=user, role=EventRole.Role.SCORER)
+        role = EventRole.objects.create(event=event, user=user, role=EventRole.Role.SCORER)
         hands = []
         for table in tables:
             if (table.number - 1) % scorers != index:
                 continue
+            role.tables.add(table)
             pin = next(s.player.pin for s in table.seats.all() if s.seat == seats[1])
             for _, sets in table_schedule(table):
                 hands += [Hand(table.group.session.number, table.number, s, plausible_outcome(rng, seats), pin) for s in sets]

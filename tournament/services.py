@@ -253,9 +253,9 @@ def prepare_session(event: Event, number: int) -> Session:
     session is stored with its walls or not at all. What the director's "Prepare" button, the
     demo and the load test do.
 
-    Raises SetupError (from :func:`seat_session`) or WallError (from
-    :func:`walls.services.generate_walls`, e.g. the public value still missing); nothing is
-    stored then.
+    Raises SetupError (from :func:`seat_session`, e.g. once the master seed is revealed) or
+    WallError (from :func:`walls.services.generate_walls`, e.g. the public value still missing);
+    nothing is stored then.
     """
     from walls.services import generate_walls  # walls.services reads the tables this module seats
 
@@ -274,8 +274,10 @@ def seat_session(event: Event, number: int) -> Session:
     of every session come from one stored regrouping plan. Entrants that do not fill the groups
     follow the event's entrant policy (substitutes or sit-outs). Raises SetupError when the
     entrants do not fill the groups and the policy is "as-is" (listing the options), when the
-    rooms cannot hold the tables, or when the session is already seated.
+    rooms cannot hold the tables, when the session is already seated, or once the master seed is
+    revealed (:func:`refuse_after_reveal`).
     """
+    refuse_after_reveal(event)
     if number < 1 or number > event.sessions_planned:
         raise SetupError("session", _("session must be 1 to %(last)s") % {"last": event.sessions_planned})
     if event.sessions.filter(number=number).exists():
@@ -359,27 +361,43 @@ def set_public_value(event: Event, value: str) -> Event:
     return event
 
 
-@transaction.atomic
-def reveal_seed(event: Event) -> Event:
-    """Publish the master seed after the event so anyone can re-derive every wall.
+def refuse_after_reveal(event: Event) -> None:
+    """Raise SetupError once ``event``'s master seed is revealed: every wall of a session seated
+    afterwards would follow from public data. Reads the flag from the database, not from the
+    (possibly stale) instance."""
+    if Event.objects.filter(pk=event.pk, seed_revealed=True).exists():
+        raise SetupError("seed", _("the master seed is revealed: walls of a new session would follow from public data"))
 
-    Raises SetupError while a seated session still has a set without a confirmed result at every
-    table (revealing then would expose walls still to be played).
+
+@transaction.atomic
+def reveal_seed(event: Event, *, actor: str) -> Event:
+    """Publish the master seed after the event so anyone can re-derive every wall
+    (docs/walls.md); ``actor`` (who revealed it) goes into the event's audit log.
+
+    Only once the event is finished: every set of every *planned* session is public
+    (:func:`scoring.visibility.event_finished`). Revealing earlier would let anyone derive the
+    walls of every set still to be played. Afterwards no session can be prepared
+    (:func:`seat_session`, :func:`walls.services.generate_walls`). Raises SetupError ("seed")
+    naming how many sets are still to be played, or when the seed is already revealed; nothing
+    changes then. Stores an :class:`~tournament.models.AuditEntry` ``reveal-seed`` in the same
+    transaction.
     """
-    from scoring.models import HandResult
+    from django.utils.translation import ngettext
+
+    from scoring.visibility import sets_to_play
+    from tournament.models import AuditEntry
 
     event = Event.objects.select_for_update().get(pk=event.pk)
-    ruleset = event.get_ruleset()
-    for session in event.sessions.all():
-        tables = Table.objects.filter(group__session=session).count()
-        confirmed = HandResult.objects.filter(
-            event=event, session_number=session.number, status=HandResult.Status.CONFIRMED
-        ).count()
-        if confirmed < tables * ruleset.hands_per_session:
-            raise SetupError(
-                "seed", _("session %(session)s has %(count)s results still to confirm; reveal after the event")
-                % {"session": session.number, "count": tables * ruleset.hands_per_session - confirmed},
-            )
+    if event.seed_revealed:
+        raise SetupError("seed", _("the master seed is already revealed; nothing changed"))
+    remaining = sets_to_play(event)
+    if remaining > 0:
+        raise SetupError("seed", ngettext(
+            "%(count)s set of the planned sessions is still to be played at every table; reveal the master seed after the event",
+            "%(count)s sets of the planned sessions are still to be played at every table; reveal the master seed after the event",
+            remaining,
+        ) % {"count": remaining})
     event.seed_revealed = True
     event.save(update_fields=["seed_revealed"])
+    AuditEntry.objects.create(event=event, action="reveal-seed", actor=str(actor)[:150], detail={"commitment": event.commitment})
     return event

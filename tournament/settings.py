@@ -199,6 +199,23 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_REAL_IP", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
 
+# Opponent confirmation (scoring.services.confirm_result): a result whose wrong PINs reach
+# CONFIRM_PIN_LIMIT_PER_RESULT is locked (even the right PIN is refused), and a table whose wrong
+# PINs, over all its results, reach CONFIRM_PIN_LIMIT_PER_TABLE has its PIN confirmation locked,
+# until the director unlocks them (scoring.services.unlock_confirmation).
+CONFIRM_PIN_LIMIT_PER_RESULT = env.int("CONFIRM_PIN_LIMIT_PER_RESULT", default=5)
+CONFIRM_PIN_LIMIT_PER_TABLE = env.int("CONFIRM_PIN_LIMIT_PER_TABLE", default=10)
+
+# Table login (scoring.table_views.table_login): wrong table codes allowed per client address, and
+# per event on an event's own login page, as django-ratelimit rates ("10/10m": 10 per 10 minutes;
+# blank: no per-event limit); beyond them the login answers 429 until the window ends. Counters
+# live in the default cache (CACHE_URL): several gunicorn processes need a shared cache (Redis)
+# for the limits to hold across them. A table login lasts until its session is finished and at
+# most TABLE_LOGIN_MAX_AGE_HOURS.
+TABLE_LOGIN_RATE_PER_ADDRESS = env("TABLE_LOGIN_RATE_PER_ADDRESS", default="10/10m")
+TABLE_LOGIN_RATE_PER_EVENT = env("TABLE_LOGIN_RATE_PER_EVENT", default="100/10m") or None
+TABLE_LOGIN_MAX_AGE = timedelta(hours=env.int("TABLE_LOGIN_MAX_AGE_HOURS", default=12))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -7,12 +7,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring import visibility
 from scoring.models import HandResult
+from scoring.visibility import sets_to_play
 from tournament.models import Event
 from tournament.permissions import is_director, is_staff_or_director
 from tournament.services import SetupError
 from tournament.services import prepare_session as seat_with_walls
 from walls.services import WallError
+
+
+AUDIT_ROWS = 50  # audit entries on the director's page, newest first
 
 
 def home(request):
@@ -48,6 +53,8 @@ def director(request, slug):
         "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
         "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],
         "jobs": event.print_jobs.all()[:30],
+        "sets_to_play": max(0, sets_to_play(event)),
+        "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
     })
 
 
@@ -82,7 +89,7 @@ def event_export(request, slug):
     from tournament.exchange import export_event, public_export
 
     event = get_object_or_404(Event, slug=slug)
-    data = export_event(event) if is_staff_or_director(request.user, event) else public_export(event)
+    data = export_event(event) if visibility.viewer(request, event).secrets else public_export(event)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
     return response
@@ -91,24 +98,54 @@ def event_export(request, slug):
 @require_POST
 @login_required
 def walls_commitment(request, slug):
-    """Director actions of the verifiable-walls protocol: enter the public value, reveal the seed."""
+    """Director action of the verifiable-walls protocol: enter the public value. The seed is
+    revealed on its own confirmation page (:func:`reveal`); a request to reveal here is sent there."""
     from django.contrib import messages
 
-    from tournament.services import reveal_seed, set_public_value
+    from tournament.services import set_public_value
 
     event = get_object_or_404(Event, slug=slug)
     if not is_director(request.user, event):
         raise PermissionDenied
+    if request.POST.get("action") == "reveal":
+        return redirect("reveal-seed", slug=slug)
     try:
-        if request.POST.get("action") == "reveal":
-            reveal_seed(event)
-            messages.success(request, _("The master seed is now public on the event page."))
-        else:
-            set_public_value(event, request.POST.get("public_value", ""))
-            messages.success(request, _("Public value recorded; walls can now be generated."))
+        set_public_value(event, request.POST.get("public_value", ""))
+        messages.success(request, _("Public value recorded; walls can now be generated."))
     except SetupError as exc:
         messages.error(request, exc.message)
     return redirect("director", slug=slug)
+
+
+@login_required
+def reveal(request, slug):
+    """Reveal the master seed (director only), after a confirmation page that says what it does:
+    GET shows the page, POST with the event's short name typed reveals
+    (:func:`tournament.services.reveal_seed`). Offered only once the event is finished."""
+    from django.contrib import messages
+
+    from tournament.services import reveal_seed
+
+    event = get_object_or_404(Event, slug=slug)
+    if not is_director(request.user, event):
+        raise PermissionDenied
+    error, status = "", 200
+    if request.method == "POST":
+        typed = request.POST.get("confirm_slug", "").strip()
+        if typed != event.slug:
+            error, status = _("Type the event's short name, %(slug)s, to confirm; nothing was revealed.") % {"slug": event.slug}, 400
+        else:
+            try:
+                reveal_seed(event, actor=request.user.get_username())
+            except SetupError as exc:
+                error, status = exc.message, 409
+            else:
+                messages.success(request, _("The master seed is now public on the event page."))
+                return redirect("director", slug=slug)
+        event.refresh_from_db()
+    return render(request, "tournament/reveal.html", {
+        "event": event, "sets_to_play": max(0, sets_to_play(event)), "error": error,
+    }, status=status)
 
 
 @login_required

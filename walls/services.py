@@ -51,9 +51,12 @@ def generate_walls(event: Event, session_number: int) -> list[WallSet]:
     """Derive and store every wall set of session ``session_number``; returns them by set number.
 
     Idempotent: stored sets are kept (the derivation is a pure function, so they are equal).
-    Raises WallError when the event announced a public value that has not been entered yet
-    (SquareDeal-style commitment, docs/walls.md) or the session number is out of range.
+    Raises WallError when the master seed is revealed (the walls would follow from public data),
+    when the event announced a public value that has not been entered yet (SquareDeal-style
+    commitment, docs/walls.md) or the session number is out of range.
     """
+    if Event.objects.filter(pk=event.pk, seed_revealed=True).exists():
+        raise WallError("seed", _("the master seed is revealed: walls of a new session would follow from public data"))
     if event.needs_public_value:
         raise WallError(
             "public_value",

@@ -157,10 +157,13 @@ def director_page(new_page, demo_site):
 
 @pytest.fixture
 def scorer_page(new_page, demo_site):
-    """A phone-sized page (390×844) logged in as the scorer of the first session-2 table by its
-    code, showing that table's entry page."""
+    """A phone-sized page (390×844) logged in as the scorer of the first session-2 table: the
+    score sheet's login link (the event's login page with the code filled in), then its "Log in
+    as this table's scorer" button; showing that table's entry page."""
+    from factories import login_as_table_in_browser
+
     page = new_page(viewport=PHONE)
-    page.goto(demo_site.page(f"/entry/login/{demo_site.table_code}"))
+    login_as_table_in_browser(page, demo_site.page(f"/e/{demo_site.slug}/entry/login/{demo_site.table_code}"))
     assert page.url == demo_site.table_url, "the table code did not open the table's page"
     return page
 

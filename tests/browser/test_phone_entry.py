@@ -1,6 +1,8 @@
-"""Result entry at the table on a phone (Debian's Chromium, 390×844): the scorer logs in with the
-table's code, enters a hand by its outcome, a second player confirms it with their PIN (the
-entering seat's PIN is refused), and the director sees it on the live page and in the standings.
+"""Result entry at the table on a phone (Debian's Chromium, 390×844): the scorer opens the score
+sheet's login link and confirms the login with its button (or types the code), enters a hand by
+its outcome, saying who is entering (a save without it is refused), a second player confirms it
+with their PIN (the entering seat's PIN is refused), and the director sees it on the live page
+and in the standings.
 A second phone logged in with the same code sees an entry appear without reloading and confirms
 it, while the director's live grid follows without reloading.
 
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
+from factories import login_as_table_in_browser
 from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -83,11 +86,18 @@ def phone(browser):
     return context, context.new_page()
 
 
-def log_in_with_the_table_code(page, demo_site, cup):
-    page.goto(demo_site.page("/entry/login/"))
-    page.fill("#code", cup.code.lower())
-    with page.expect_navigation():
-        page.click("main button[type=submit]")
+def log_in_with_the_table_code(page, demo_site, cup, *, scanned=False):
+    """Log a phone in as the table's scorer: ``scanned``, by the score sheet's QR link (the event's
+    login page with the code filled in: nothing happens until the button is pressed); else by
+    typing the code, in lower case and without its dash, into the login form."""
+    if scanned:
+        page.goto(demo_site.page(f"/e/{cup.slug}/entry/login/{cup.code[:5]}-{cup.code[5:]}"))
+        expect(page.locator("#code")).to_have_value(f"{cup.code[:5]}-{cup.code[5:]}")
+        assert page.url.endswith("/entry/login/" + f"{cup.code[:5]}-{cup.code[5:]}"), "the link alone must not log in"
+        expect(page.get_by_role("button", name="Log in as this table's scorer")).to_be_visible()
+        login_as_table_in_browser(page)
+    else:
+        login_as_table_in_browser(page, demo_site.page("/entry/login/"), cup.code.lower())
     assert page.url == demo_site.page(f"/e/{cup.slug}/table/{cup.table_id}/")
 
 
@@ -110,7 +120,7 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     assert len(before) == cup.entrants and all(row[4] == "0" for row in before), "no set is complete before the phone's entry"
 
     context, page = phone(browser)
-    log_in_with_the_table_code(page, demo_site, cup)
+    log_in_with_the_table_code(page, demo_site, cup, scanned=True)
     players = page.get_by_role("table", name="Players at this table")
     for name in cup.names.values():
         expect(players).to_contain_text(name)
@@ -122,6 +132,11 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     page.select_option("#winner", "E")
     page.select_option("#discarder", "S")
     page.fill("#fan", "10")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    expect(page.locator("#err-entered_by_seat")).to_contain_text("choose who is entering")  # nothing saved yet
+    expect(page.locator("#pending form")).to_have_count(0)
+    expect(page.locator("#fan")).to_have_value("10")
     page.select_option("#entered_by_seat", "E")
     with page.expect_navigation():
         page.get_by_role("button", name="Save").click()
@@ -144,14 +159,14 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     cell = director_page.locator(f"#live tr[data-table='{cup.table_number}'] td[data-set='{set_no}']")
     expect(cell).to_have_class(re.compile(r"\bstatus-confirmed\b"))
 
-    director_page.goto(demo_site.page(f"/e/{cup.slug}/standings/"))
+    director_page.goto(demo_site.page(f"/e/{cup.slug}/standings/?all=1"))  # the director's view: every scored set
     after = standings_rows(director_page)
     played = sorted(row[1] for row in after if row[4] == "1")
     assert played == list(cup.group_teams), "the set's four teams are scored once every table confirmed it"
     from scoring.services import event_standings
     from tournament.models import Event
 
-    expected = event_standings(Event.objects.get(slug=cup.slug))
+    expected = event_standings(Event.objects.get(slug=cup.slug), public=False)
     assert [(row[1], row[2], row[3]) for row in after] == [(r["name"], str(r["points"]), str(r["score_total"])) for r in expected]
 
 

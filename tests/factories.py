@@ -1,0 +1,30 @@
+"""Helpers shared by the test modules: log a test client in as a table's scorer the way a phone
+does (a POST of the table's code to the table login form; a GET never logs in)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+
+def login_as_table(client, table, *, event_scoped: bool = False, code: str | None = None, **extra):
+    """POST ``table``'s login code (or ``code``) to the table login form and return the response
+    (a redirect to the table's page when the code was taken). ``event_scoped``: use the table's
+    event's own login page. ``extra``: request headers, e.g. ``REMOTE_ADDR``."""
+    if event_scoped:
+        url = reverse("event-table-login", args=[table.group.session.event.slug])
+    else:
+        url = reverse("table-login")
+    return client.post(url, {"code": table.login_code if code is None else code}, **extra)
+
+
+def login_as_table_in_browser(page, url: str | None = None, code: str | None = None) -> None:
+    """In a Playwright ``page``, log in as a table's scorer the way a phone does: open ``url`` (a
+    login link holding the code, as the score sheet's QR code gives, or the bare login form; None:
+    the page already shows it), type ``code`` when given, press the page's one button ("Log in as
+    this table's scorer" / "Open my table") and wait for the page it leads to."""
+    if url is not None:
+        page.goto(url)
+    if code is not None:
+        page.fill("#code", code)
+    with page.expect_navigation():
+        page.click("main form[method=post] button[type=submit]")

@@ -1,0 +1,269 @@
+"""Issue 14, item 7: opponent confirmation cannot be guessed or self-given.
+
+Wrong PINs are limited per result (5: the 6th attempt is refused even with the right PIN) and per
+table (10 over its results); every attempt is stored, the refused ones too; the director unlocks
+(audited) and the next right PIN confirms; the entering seat's PIN never confirms; the table page
+refuses to save without the entering seat. Item 9: a scorer role acts only at its own tables, and
+only the director reopens a confirmed result.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from scoring.models import ConfirmationAttempt, HandResult
+from scoring.services import ResultError, confirm_result, dispute_result, submit_result, unlock_confirmation
+from tournament.models import AuditEntry, EventRole, Table
+from tournament.services import table_schedule
+
+from factories import login_as_table
+
+pytestmark = pytest.mark.django_db
+
+CHANGES = {"E": 24, "S": -8, "W": -8, "N": -8}
+
+
+@pytest.fixture
+def table(team_event):
+    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
+
+
+def pin(table, seat):
+    return table.seats.get(seat=seat).player.pin
+
+
+def wrong_pin(table):
+    """A 4-digit PIN that no player at ``table`` has."""
+    taken = set(table.seats.values_list("player__pin", flat=True))
+    return next(f"{n:04d}" for n in range(10000) if f"{n:04d}" not in taken)
+
+
+def enter(table, slot_index=0, seat="E"):
+    return submit_result(table, table_schedule(table)[0][1][slot_index], changes=CHANGES, actor="scorer", entered_by_seat=seat)
+
+
+def attempt(result, code):
+    with pytest.raises(ResultError) as err:
+        confirm_result(result, actor="scorer Table 1", pin=code)
+    return err.value
+
+
+def test_the_sixth_attempt_is_refused_even_with_the_right_pin(settings, table):
+    assert settings.CONFIRM_PIN_LIMIT_PER_RESULT == 5 and settings.CONFIRM_PIN_LIMIT_PER_TABLE == 10
+    result = enter(table)
+    for _ in range(5):
+        error = attempt(result, wrong_pin(table))
+        assert error.field == "pin" and "belongs to no player" in error.message
+    error = attempt(result, pin(table, "S"))
+    assert error.status == 429
+    assert error.message == "too many wrong PINs for this result: ask the director to unlock it"
+    assert HandResult.objects.get(pk=result.pk).status == "entered"
+
+
+def test_every_attempt_is_stored_the_refused_ones_too(table):
+    result = enter(table)
+    attempt(result, wrong_pin(table))
+    attempt(result, pin(table, "E"))  # the entering seat: refused
+    confirm_result(result, actor="scorer Table 1", pin=pin(table, "W"))
+    rows = list(ConfirmationAttempt.objects.filter(result=result).values_list("ok", "seat", "cleared", "actor"))
+    assert rows == [(False, "", False, "scorer Table 1"), (False, "", False, "scorer Table 1"),
+                    (True, "W", False, "scorer Table 1")]
+    assert HandResult.objects.get(pk=result.pk).confirmed_by.endswith("(W)")
+
+
+def test_the_director_confirms_without_a_pin_and_no_attempt_is_stored(table):
+    result = enter(table)
+    confirm_result(result, actor="td", director=True)
+    assert not ConfirmationAttempt.objects.exists()
+
+
+def test_the_table_locks_after_ten_wrong_pins_over_its_results(table):
+    first, second, third = enter(table, 0), enter(table, 1), enter(table, 2)
+    for result in (first, second):
+        for _ in range(5):
+            attempt(result, wrong_pin(table))
+    error = attempt(third, pin(table, "S"))  # a fresh result, the right PIN: the table is locked
+    assert error.status == 429
+    assert error.message == "too many wrong PINs at this table: ask the director to unlock it"
+    other = Table.objects.filter(group__session__event=table.group.session.event).exclude(pk=table.pk).first()
+    elsewhere = enter(other)
+    assert confirm_result(elsewhere, actor="x", pin=pin(other, "S")).status == "confirmed"
+
+
+def test_the_director_unlocks_a_result_audited_and_the_next_right_pin_confirms(table):
+    result = enter(table)
+    for _ in range(5):
+        attempt(result, wrong_pin(table))
+    assert attempt(result, pin(table, "S")).status == 429
+    assert unlock_confirmation(table, result, actor="td") == 6  # five wrong PINs and the refused sixth
+    entry = AuditEntry.objects.get(action="unlock-confirmation")
+    assert entry.actor == "td" and entry.detail["result"] == result.pk and entry.detail["cleared"] == 6
+    assert not ConfirmationAttempt.objects.filter(ok=False, cleared=False).exists()
+    assert confirm_result(result, actor="x", pin=pin(table, "S")).status == "confirmed"
+
+
+def test_the_director_unlocks_the_whole_table(table):
+    results = [enter(table, i) for i in range(3)]
+    for result in results[:2]:
+        for _ in range(5):
+            attempt(result, wrong_pin(table))
+    unlock_confirmation(table, actor="td")
+    assert AuditEntry.objects.get(action="unlock-confirmation").detail["result"] is None
+    assert confirm_result(results[2], actor="x", pin=pin(table, "N")).status == "confirmed"
+
+
+def test_the_entering_seats_pin_never_confirms(table):
+    result = enter(table, seat="N")
+    error = attempt(result, pin(table, "N"))
+    assert error.field == "pin" and "seat N entered this result" in error.message
+    assert HandResult.objects.get(pk=result.pk).status == "entered"
+
+
+def test_without_a_recorded_seat_the_entering_players_account_is_the_entering_seat(table, django_user_model):
+    west = table.seats.select_related("player").get(seat="W").player
+    west.user = django_user_model.objects.create_user("west-player", password="pw-west-1")
+    west.save(update_fields=["user"])
+    result = submit_result(table, table_schedule(table)[0][1][0], changes=CHANGES, actor="west-player")
+    error = attempt(result, west.pin)
+    assert "seat W entered this result" in error.message
+    assert confirm_result(result, actor="x", pin=pin(table, "E")).status == "confirmed"
+
+
+# The table page
+
+
+def table_url(table):
+    return reverse("table", args=[table.group.session.event.slug, table.pk])
+
+
+def test_the_table_page_refuses_to_save_without_the_entering_seat(client, table):
+    login_as_table(client, table)
+    data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "changes",
+            **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}}
+    response = client.post(table_url(table), data)
+    assert response.status_code == 400
+    assert list(response.context["form"].errors) == ["entered_by_seat"]
+    assert 'data-field="entered_by_seat"' in response.content.decode()
+    assert not HandResult.objects.exists()
+    page = client.get(table_url(table)).content.decode()
+    for seat in table.seats.select_related("player"):
+        assert f'<option value="{seat.seat}">{seat.seat} — {seat.player.name}</option>' in page
+    saved = client.post(table_url(table), {**data, "entered_by_seat": "S"})
+    assert saved.status_code == 302
+    assert HandResult.objects.get().outcome["entered_by_seat"] == "S"
+
+
+def test_the_director_may_enter_on_the_table_page_as_no_seat(client, director, table):
+    client.force_login(director)
+    data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "changes", "entered_by_seat": "",
+            **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}}
+    assert client.post(table_url(table), data).status_code == 302
+
+
+def test_a_locked_result_shows_the_lock_and_the_director_unlocks_it_on_the_table_page(client, director, table):
+    result = enter(table)
+    for _ in range(5):
+        attempt(result, wrong_pin(table))
+    scorer = Client()
+    login_as_table(scorer, table)
+    page = scorer.get(table_url(table)).content.decode()
+    assert f'id="locked-{result.pk}"' in page and "ask the director to unlock it" in page
+    assert f'id="pin-{result.pk}"' not in page
+    confirm_url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
+    assert scorer.post(confirm_url, {"action": "unlock"}).status_code == 403
+    client.force_login(director)
+    assert "Unlock PIN confirmation" in client.get(table_url(table)).content.decode()
+    client.post(confirm_url, {"action": "unlock"})
+    assert AuditEntry.objects.filter(action="unlock-confirmation", actor=director.username).exists()
+    confirmed = scorer.post(confirm_url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
+    assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
+
+
+def test_the_director_unlocks_on_the_result_page(client, director, table):
+    result = enter(table)
+    for _ in range(5):
+        attempt(result, wrong_pin(table))
+    client.force_login(director)
+    url = reverse("result", args=[table.group.session.event.slug, result.pk])
+    assert 'value="unlock"' in client.get(url).content.decode()
+    client.post(url, {"action": "unlock"})
+    assert not ConfirmationAttempt.objects.filter(ok=False, cleared=False).exists()
+    assert AuditEntry.objects.filter(action="unlock-confirmation").count() == 1
+
+
+def test_the_table_page_confirms_with_another_seats_pin_after_wrong_ones(client, table):
+    login_as_table(client, table)
+    result = enter(table, seat="E")
+    url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
+    refused = client.post(url, {"pin": wrong_pin(table), "revision": result.revision}, follow=True)
+    assert "belongs to no player at this table" in refused.content.decode()
+    client.post(url, {"pin": pin(table, "S"), "revision": result.revision})
+    assert HandResult.objects.get().status == "confirmed"
+    assert ConfirmationAttempt.objects.filter(result=result).count() == 2
+
+
+# Roles: a scorer acts at the tables of the role only; a confirmed result reopens by the director
+
+
+@pytest.fixture
+def scorer_of_table_1(team_event, table, django_user_model):
+    user = django_user_model.objects.create_user("scorer-t1", password="pw-scorer-1")
+    role = EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER)
+    role.tables.add(table)
+    return user
+
+
+def test_a_scorer_role_bound_to_table_1_is_refused_at_table_2_page_and_api(client, team_event, table, scorer_of_table_1):
+    other = Table.objects.filter(group__session__event=team_event).order_by("number")[1]
+    client.force_login(scorer_of_table_1)
+    assert client.get(table_url(table)).status_code == 200
+    refused = client.get(table_url(other))
+    assert refused.status_code == 302 and refused["Location"].startswith(reverse("table-login"))
+    entry_page = client.get(reverse("entry", args=[team_event.slug]))
+    assert list(entry_page.context["form"].fields["table"].queryset) == [table]
+    api = APIClient()
+    api.force_authenticate(scorer_of_table_1)
+    url = f"/api/events/{team_event.slug}/results/"
+    body = {"set_no": table_schedule(other)[0][1][0], "changes": CHANGES, "entered_by_seat": "E"}
+    assert api.post(url, {**body, "table": other.number}, format="json").status_code == 403
+    assert not HandResult.objects.filter(table=other).exists()
+    elsewhere = submit_result(other, table_schedule(other)[0][1][0], changes=CHANGES, actor="td", entered_by_seat="E")
+    for action, data in (("confirm", {"pin": pin(other, "S")}), ("dispute", {"reason": "no"}),
+                         ("correct", {"changes": CHANGES, "reason": "x"})):
+        assert api.post(f"{url}{elsewhere.pk}/{action}/", data, format="json").status_code in (403, 404), action
+    assert HandResult.objects.get(pk=elsewhere.pk).revision == 1
+    own = {"set_no": table_schedule(table)[0][1][0], "changes": CHANGES, "entered_by_seat": "E", "table": table.number}
+    assert api.post(url, own, format="json").status_code == 201
+
+
+def test_a_confirmed_result_is_disputed_by_the_director_only(client, director, table, scorer_of_table_1):
+    result = confirm_result(enter(table), actor="td", director=True)
+    with pytest.raises(ResultError) as err:
+        dispute_result(result, actor="scorer", reason="E says 32", director=False)
+    assert err.value.status == 403 and "only the director can dispute it" in err.value.message
+    scorer = Client()
+    login_as_table(scorer, table)
+    url = reverse("result", args=[table.group.session.event.slug, result.pk])
+    page = scorer.get(url).content.decode()
+    assert 'id="confirmed-note"' in page and 'name="reason"' not in page
+    assert scorer.post(url, {"action": "dispute", "reason": "no"}).status_code == 403
+    assert HandResult.objects.get(pk=result.pk).status == "confirmed"
+    client.force_login(director)
+    client.post(url, {"action": "dispute", "reason": "the director reopens it"})
+    assert HandResult.objects.get(pk=result.pk).status == "disputed"
+
+
+def test_the_result_page_is_for_the_tables_scorers_its_players_and_the_director(client, team_event, table, scorer_of_table_1,
+                                                                                 django_user_model):
+    other = Table.objects.filter(group__session__event=team_event).order_by("number")[1]
+    there = submit_result(other, table_schedule(other)[0][1][0], changes=CHANGES, actor="td", entered_by_seat="E")
+    url = reverse("result", args=[team_event.slug, there.pk])
+    client.force_login(scorer_of_table_1)
+    assert client.get(url).status_code == 403
+    logged = Client()
+    login_as_table(logged, table)
+    assert logged.get(url).status_code == 403
+    own = Client()
+    login_as_table(own, other)
+    assert own.get(url).status_code == 200
