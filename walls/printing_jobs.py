@@ -103,6 +103,12 @@ def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
     return out
 
 
+def _stored_walls(event: Event, session_number: int, set_nos=None):
+    """The session's stored walls in set order, limited to ``set_nos`` when given."""
+    walls = WallSet.objects.filter(event=event, session_number=session_number).order_by("set_no")
+    return walls.filter(set_no__in=set_nos) if set_nos else walls
+
+
 def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy: bool = False) -> list:
     """The :class:`walls.printing.PrintableSet` values of a session's stored walls; with
     ``per_copy`` one per physical copy (each group sharing the walls needs its own copy, labelled
@@ -110,9 +116,7 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
     from walls.printing import PrintableSet
 
     ruleset = event.get_ruleset()
-    walls = WallSet.objects.filter(event=event, session_number=session_number).order_by("set_no")
-    if set_nos:
-        walls = walls.filter(set_no__in=set_nos)
+    walls = _stored_walls(event, session_number, set_nos)
     first = first_tables(event, session_number)
     return [
         PrintableSet(
@@ -132,13 +136,10 @@ def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
     from walls.printing.data import sticker_set
 
     ruleset = event.get_ruleset()
-    numbers = WallSet.objects.filter(event=event, session_number=session_number).order_by("set_no")
-    if set_nos:
-        numbers = numbers.filter(set_no__in=set_nos)
     first = first_tables(event, session_number)
     return [
         sticker_set(SetId(event.slug, session_number, n), event.name, ruleset)
-        for n in numbers.values_list("set_no", flat=True)
+        for n in _stored_walls(event, session_number, set_nos).values_list("set_no", flat=True)
         for _copy in first[n]
     ]
 
