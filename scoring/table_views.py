@@ -303,7 +303,7 @@ def live_state(event: Event, session_number: int) -> dict:
 def live(request, slug):
     """The director's live grid (polls :func:`live_json` every few seconds)."""
     event = get_object_or_404(Event, slug=slug)
-    if not is_director(request.user, event):
+    if not visibility.viewer(request, event).director:  # every table's entries, released or not
         raise PermissionDenied
     sessions = list(event.sessions.values_list("number", flat=True))
     if not sessions:
@@ -315,7 +315,7 @@ def live(request, slug):
 def live_json(request, slug):
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling."""
     event = get_object_or_404(Event, slug=slug)
-    if not is_director(request.user, event):
+    if not visibility.viewer(request, event).director:
         raise PermissionDenied
     session = _int_or_none(request.GET.get("session")) or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
     return JsonResponse(live_state(event, session))
