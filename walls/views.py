@@ -92,7 +92,8 @@ def wall_detail(request, slug, session, set_no):
     event = get_object_or_404(Event, slug=slug)
     wall = get_object_or_404(WallSet, event=event, session_number=session, set_no=set_no)
     if not visibility.can_see_set(visibility.viewer(request, event), event, session, set_no):
-        raise PermissionDenied(_("this wall is secret until every table has played it"))
+        raise PermissionDenied(_("Wall %(set)s is secret until every table has played it; its traveller shows it then.")
+                               % {"set": SetId(event.slug, session, set_no).code})
     lang = _tile_lang(request)
     piles = [
         {"pile": pile, "tiles": [(f"{pile.slot_prefix}{i}", t, tile_name(t, lang)) for i, t in enumerate(wall.piles[pile.name], 1)]}
