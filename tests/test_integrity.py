@@ -40,7 +40,7 @@ from scoring.models import HandResult, SetScore
 from scoring.services import confirm_result, submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.services import table_schedule
-from tests.factories import login_as_table
+from factories import login_as_table
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name
 
