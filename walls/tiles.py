@@ -127,7 +127,7 @@ def tile_name(code: str, lang: str = "en") -> str:
 
 
 def tile_glyph(code: str) -> str:
-    """Short ASCII label for stickers and plain-text listings (at most 3 characters).
+    """Short ASCII label for set-up sheets and plain-text listings (at most 3 characters).
 
     Suited tiles keep their code (``"5m"``), a red five is its plain five with a star
     (``"0m"`` -> ``"5m*"``), honours are ``E S W N Wh Gr Rd``, flowers ``F1``..``F8``.

@@ -73,7 +73,7 @@ class FormCache:
     ``width`` × ``height`` box with the origin at its bottom-left corner, then draws it with its
     origin at ``(x, y)``, scaled by ``scale``. Placing writes one line of page content
     (``q s 0 0 s x y cm /Name Do Q``) instead of reportlab's save/transform/restore calls: a
-    print run places two forms on each of thousands of stickers.
+    print run places a form on each of thousands of stickers and labels.
     """
 
     def __init__(self, canv):
