@@ -267,3 +267,17 @@ def test_the_result_page_is_for_the_tables_scorers_its_players_and_the_director(
     own = Client()
     login_as_table(own, other)
     assert own.get(url).status_code == 200
+
+
+def test_no_two_players_of_an_event_share_a_pin(monkeypatch):
+    """A PIN shared at a table would let one player confirm as another: new players get a free one."""
+    import tournament.models as models
+    from tournament.services import create_event, import_roster
+
+    pins = iter(["1234"] * 5 + ["5678", "1234", "9012", "3456"] * 10)
+    monkeypatch.setattr(models, "_pin", lambda: next(pins))
+    monkeypatch.setattr(models.Player._meta.get_field("pin"), "default", models._pin)
+    event = create_event(name="Pin Cup", slug="pin-cup")
+    import_roster(event, "team,player\n" + "".join(f"T{t},P{t}{m}\n" for t in range(1) for m in range(4)))
+    found = list(event.players.values_list("pin", flat=True))
+    assert len(set(found)) == len(found) == 4

@@ -178,6 +178,17 @@ class Player(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        """A new player's PIN is unique in the event: two players of one table sharing a PIN
+        would let one confirm as the other (docs/security.md)."""
+        if self._state.adding and self.event_id:
+            taken = set(Player.objects.filter(event_id=self.event_id).values_list("pin", flat=True))
+            for _ in range(100):  # 10,000 PINs: free ones are found at once below thousands of players
+                if self.pin not in taken:
+                    break
+                self.pin = _pin()
+        super().save(*args, **kwargs)
+
 
 class Session(models.Model):
     """One hanchan of the event; its groups, tables and seats, and how the regrouping did."""
