@@ -28,3 +28,29 @@ def login_as_table_in_browser(page, url: str | None = None, code: str | None = N
         page.fill("#code", code)
     with page.expect_navigation():
         page.click("main form[method=post] button[type=submit]")
+
+
+def fill_discard_win(page, set_no: int, winner: str, discarder: str, fan: int) -> None:
+    """On the table page in a Playwright ``page``: choose set ``set_no`` and enter a discard win
+    by its outcome (``winner`` won on ``discarder``'s discard for ``fan``); Save is left to the test."""
+    page.select_option("#set_no", str(set_no))
+    page.check("input[name=mode][value=outcome]")
+    page.select_option("#kind", "discard")
+    page.select_option("#winner", winner)
+    page.select_option("#discarder", discarder)
+    page.fill("#fan", str(fan))
+
+
+def confirm_with_pin(page, pin: str) -> None:
+    """Type ``pin`` into the first result waiting for confirmation on the table page and press Confirm."""
+    card = page.locator("#pending form").first
+    card.locator("input[name=pin]").fill(pin)
+    with page.expect_navigation():
+        card.get_by_role("button", name="Confirm").click()
+
+
+def standings_rows(page) -> list[list[str]]:
+    """The standings page's table as text: one list of cell texts per row (rank, name, points,
+    score total, sets)."""
+    rows = page.locator("#standings tbody tr")
+    return [[cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]

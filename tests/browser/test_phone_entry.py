@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from factories import login_as_table_in_browser
+from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, standings_rows
 from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -101,18 +101,6 @@ def log_in_with_the_table_code(page, demo_site, cup, *, scanned=False):
     assert page.url == demo_site.page(f"/e/{cup.slug}/table/{cup.table_id}/")
 
 
-def confirm_with_pin(page, pin):
-    card = page.locator("#pending form").first
-    card.locator("input[name=pin]").fill(pin)
-    with page.expect_navigation():
-        card.get_by_role("button", name="Confirm").click()
-
-
-def standings_rows(page):
-    rows = page.locator("#standings tbody tr")
-    return [[cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]
-
-
 def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it(browser, demo_site, cup, director_page):
     set_no = cup.sets[0]
     director_page.goto(demo_site.page(f"/e/{cup.slug}/standings/"))
@@ -126,12 +114,7 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
         expect(players).to_contain_text(name)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
-    page.select_option("#set_no", str(set_no))
-    page.check("input[name=mode][value=outcome]")
-    page.select_option("#kind", "discard")
-    page.select_option("#winner", "E")
-    page.select_option("#discarder", "S")
-    page.fill("#fan", "10")
+    fill_discard_win(page, set_no, "E", "S", 10)
     with page.expect_navigation():
         page.get_by_role("button", name="Save").click()
     expect(page.locator("#err-entered_by_seat")).to_contain_text("choose who is entering")  # nothing saved yet

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from factories import login_as_table_in_browser
+from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, standings_rows
 from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -194,11 +194,6 @@ class Shots:
         return path
 
 
-def standings_rows(page):
-    rows = page.locator("#standings tbody tr")
-    return [[cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]
-
-
 def assert_nothing_counted(page, who):
     rows = standings_rows(page)
     assert len(rows) == 8, f"{who}: every team is listed"
@@ -263,12 +258,7 @@ def test_the_visibility_rule_walked_by_a_player_a_table_and_the_director(browser
         expect(players).to_contain_text(name)
 
     phone.select_option("#entered_by_seat", "W")
-    phone.select_option("#set_no", "1")
-    phone.check("input[name=mode][value=outcome]")
-    phone.select_option("#kind", "discard")
-    phone.select_option("#winner", "W")
-    phone.select_option("#discarder", "N")
-    phone.fill("#fan", "16")
+    fill_discard_win(phone, 1, "W", "N", 16)
     with phone.expect_navigation():
         phone.get_by_role("button", name="Save").click()
     card = phone.locator("#pending form")
@@ -279,9 +269,7 @@ def test_the_visibility_rule_walked_by_a_player_a_table_and_the_director(browser
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "the table page scrolls sideways"
     shots.take(phone, "phone-entry-waiting", full_page=False)
 
-    card.locator("input[name=pin]").fill(walk.pins["E"])
-    with phone.expect_navigation():
-        card.get_by_role("button", name="Confirm").click()
+    confirm_with_pin(phone, walk.pins["E"])
     expect(phone.locator(".messages")).to_contain_text("Set 1 confirmed.")
     expect(phone.locator("#pending form")).to_have_count(0)
     expect(phone.locator("#set_no option[value='1']")).to_contain_text("Confirmed")  # its own entry
