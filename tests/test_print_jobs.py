@@ -75,3 +75,14 @@ def test_print_batch_renders_every_kind_and_reports_progress(client, team_event,
     for job in status["jobs"]:
         pdf = client.get(job["download"])
         assert pdf.status_code == 200 and b"".join(pdf.streaming_content).startswith(b"%PDF")
+
+
+def test_a_file_from_an_older_renderer_is_never_handed_out_again(team_event, monkeypatch):
+    """Stickers rendered before they lost the tile must not come back from the reuse cache: the
+    renderer's version is part of the reuse key."""
+    from walls import printing_jobs
+
+    old = printing_jobs.request_print(team_event, "stickers", {"session": 1}, run_now=True)
+    monkeypatch.setattr(printing_jobs, "RENDER_VERSION", printing_jobs.RENDER_VERSION + 1)
+    new = printing_jobs.request_print(team_event, "stickers", {"session": 1}, run_now=True)
+    assert new.pk != old.pk and new.params_hash != old.params_hash

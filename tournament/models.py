@@ -24,6 +24,11 @@ def _login_code():
     return "".join(secrets.choice(LOGIN_CODE_ALPHABET) for _ in range(LOGIN_CODE_LENGTH))
 
 
+def display_code(code: str) -> str:
+    """A table login code as shown to people: groups of five joined by dashes (``XXXXX-XXXXX``)."""
+    return "-".join(code[i:i + 5] for i in range(0, len(code), 5))
+
+
 def _pin():
     return f"{secrets.randbelow(10000):04d}"
 
@@ -236,6 +241,11 @@ class Table(models.Model):
 
     def __str__(self):
         return f"Table {self.number}"
+
+    @property
+    def login_code_display(self) -> str:
+        """The login code as printed and shown (:func:`display_code`)."""
+        return display_code(self.login_code)
 
     @property
     def session(self):

@@ -14,7 +14,7 @@ import time
 from django.conf import settings
 
 from scoring import visibility
-from tournament.models import LOGIN_CODE_ALPHABET, Event, EventRole, Table
+from tournament.models import LOGIN_CODE_ALPHABET, Event, EventRole, Table, display_code  # noqa: F401 (re-exported)
 
 TABLE_SESSION_KEY = "table_logins"  # {str(table id): login time, seconds since the epoch}
 _CROCKFORD = str.maketrans({"I": "1", "L": "1", "O": "0"})
@@ -69,11 +69,6 @@ def normalise_code(text: str) -> str:
 def looks_like_code(code: str) -> bool:
     """Whether a normalised code could be a table code at all (length and alphabet)."""
     return 0 < len(code) <= 16 and all(c in LOGIN_CODE_ALPHABET for c in code)
-
-
-def display_code(code: str) -> str:
-    """A code as shown to people: groups of five joined by dashes (``XXXXX-XXXXX``)."""
-    return "-".join(code[i:i + 5] for i in range(0, len(code), 5))
 
 
 def client_address(request) -> str:

@@ -33,9 +33,14 @@ class PrintError(ValueError):
         self.message = message
 
 
+# Raised whenever a document's content changes, so a file rendered by an older renderer is never
+# handed out again (2: stickers without tiles, score sheets with 50-bit event login links).
+RENDER_VERSION = 2
+
+
 def params_hash(kind: str, params: dict) -> str:
-    """SHA-256 of the canonical JSON of kind and parameters (the reuse key)."""
-    return hashlib.sha256(json.dumps([kind, params], sort_keys=True).encode()).hexdigest()
+    """SHA-256 of the canonical JSON of kind, parameters and :data:`RENDER_VERSION` (the reuse key)."""
+    return hashlib.sha256(json.dumps([kind, params, RENDER_VERSION], sort_keys=True).encode()).hexdigest()
 
 
 def request_print(event: Event, kind: str, params: dict | None = None, *, run_now: bool = False) -> PrintJob:
@@ -212,7 +217,7 @@ def score_sheets(event: Event, session_number: int) -> list:
     for t in tables:
         order = [s for slot in range(movement.slots) for s in movement.sets_at(t.position, slot)]
         seat_names = {s.seat: s.player.name for s in t.seats.all()}
-        login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + f"{t.login_code[:5]}-{t.login_code[5:]}"
+        login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + t.login_code_display
         out.append(ScoreSheet(
             event_name=event.name, session=session_number, table_label=str(t), login=login,
             seats=[(seat, seat_names.get(seat, "")) for seat in ruleset.seats],
