@@ -32,8 +32,9 @@ def _event(slug: str) -> Event:
 
 
 def _public(request, event: Event) -> bool:
-    """Team and player pages: the director and staff see sets not yet released."""
-    return visibility.viewer(request, event).public
+    """Team, player and chart pages count released sets only, like the standings (they are
+    projected too); the director and staff add ``?all=1``."""
+    return visibility.standings_public(request, event)
 
 
 def _session(request) -> int | None:

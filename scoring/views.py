@@ -24,7 +24,7 @@ def standings(request, slug):
         "event": event, "rows": cached_standings(event, session, public=public), "session": session,
         "sessions": event.sessions.all(), "public": public, "can_see_all": visibility.viewer(request, event).secrets,
         "released": len(visibility.released_sets(event)),
-        "planned_sets": event.sessions.count() * event.get_ruleset().hands_per_session,
+        "planned_sets": visibility.planned_sets(event),
     })
 
 

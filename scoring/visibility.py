@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 
-from scoring.models import HandResult, SetRelease, SetScore
+from scoring.models import HandResult, SetRelease
 from tournament.models import Event, EventRole, Session, Table
 
 SECRET_ROLES = frozenset({EventRole.Role.DIRECTOR, EventRole.Role.STAFF})
@@ -60,16 +60,13 @@ def viewer_for(user, event: Event, table_ids=()) -> Viewer:
     """The :class:`Viewer` of ``user`` (may be anonymous) in ``event``; ``table_ids`` are the
     tables this browser logged into with a table code (``tournament.permissions``).
 
-    One query for the user's roles (remembered for the request), one for their tables."""
-    from tournament.permissions import roles
+    One query for the user's roles (remembered for the request), one or two for their tables."""
+    from tournament.permissions import roles, scorer_role_table_ids
 
     held = roles(user, event)
-    tables = set(table_ids)
+    tables = set(table_ids) | scorer_role_table_ids(user, event)
     if getattr(user, "is_authenticated", False):
         tables |= set(Table.objects.filter(group__session__event=event, seats__player__user=user).values_list("pk", flat=True))
-        if EventRole.Role.SCORER in held:
-            tables |= set(EventRole.objects.filter(event=event, user=user, role=EventRole.Role.SCORER)
-                          .values_list("tables", flat=True).exclude(tables=None))
     return Viewer(secrets=bool(held & SECRET_ROLES), director=EventRole.Role.DIRECTOR in held, tables=frozenset(tables))
 
 
@@ -113,11 +110,15 @@ def session_finished(event: Event, session_number: int) -> bool:
     return SetRelease.objects.filter(event=event, session_number=session_number).count() >= hands
 
 
+def planned_sets(event: Event) -> int:
+    """How many sets the event's planned sessions hold (sessions × hands per session)."""
+    return event.get_ruleset().hands_per_session * event.sessions_planned
+
+
 def sets_to_play(event: Event) -> int:
     """How many sets of the planned sessions are not public yet (0: the event is finished)."""
-    hands = event.get_ruleset().hands_per_session
     released = SetRelease.objects.filter(event=event, session_number__lte=event.sessions_planned).count()
-    return hands * event.sessions_planned - released
+    return planned_sets(event) - released
 
 
 def event_finished(event: Event) -> bool:
@@ -166,8 +167,9 @@ def sync_releases(event: Event) -> int:
 
 # --- querysets ---------------------------------------------------------------------------------
 
-def _released(model_field_event: str = "event") -> Exists:
-    return Exists(SetRelease.objects.filter(event=OuterRef(model_field_event), session_number=OuterRef("session_number"),
+def _released() -> Exists:
+    """For a queryset of rows with ``event``, ``session_number`` and ``set_no``: the row's set is released."""
+    return Exists(SetRelease.objects.filter(event=OuterRef("event"), session_number=OuterRef("session_number"),
                                             set_no=OuterRef("set_no")))
 
 
@@ -187,11 +189,6 @@ def visible_scores(viewer: Viewer, queryset: QuerySet) -> QuerySet:
     sees secrets (a table's own converted score is not its own entry: it compares with tables
     still playing, so it waits for the release too)."""
     return queryset if viewer.secrets else queryset.filter(_released())
-
-
-def public_scores(event: Event) -> QuerySet:
-    """The event's converted scores on public sets."""
-    return visible_scores(PUBLIC, SetScore.objects.filter(event=event))
 
 
 def visible_walls(viewer: Viewer, queryset: QuerySet) -> QuerySet:
