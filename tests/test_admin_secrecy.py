@@ -363,3 +363,40 @@ def test_facet_counts_follow_the_rows(built):
     body = client.get(changelist(HandResult), {"_facets": "True"}).content.decode()
     counts = [int(n) for n in re.findall(r"Confirmed \((\d+)\)", body)]
     assert counts and max(counts) == HandResult.objects.filter(event=built.event, session_number=1).count()
+
+
+def test_admin_rights_never_reach_another_events_roles_seats_or_players(world_for_writes):
+    """A staff user with every admin permission but no role in the event cannot make themselves
+    its director, seat or link themselves, or pick the event in a new row."""
+    client, event, user = world_for_writes
+    role = EventRole.objects.filter(event=event).first()
+    player = event.players.first()
+    assert client.post(reverse("admin:tournament_eventrole_add"),
+                       {"event": event.pk, "user": user.pk, "role": "director"}).status_code == 200  # form error: not a choice
+    assert not EventRole.objects.filter(event=event, user=user).exists()
+    assert client.get(reverse("admin:tournament_eventrole_change", args=[role.pk])).status_code in (200, 403)
+    assert client.post(reverse("admin:tournament_eventrole_change", args=[role.pk]),
+                       {"event": event.pk, "user": user.pk, "role": "director"}).status_code == 403
+    assert client.post(reverse("admin:tournament_player_change", args=[player.pk]),
+                       {"event": event.pk, "number": player.number, "name": player.name, "member": 0, "user": user.pk}).status_code == 403
+    player.refresh_from_db()
+    assert player.user_id is None
+
+
+@pytest.fixture
+def world_for_writes(db, django_user_model):
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    from tournament.demo import ROSTER
+    from tournament.services import create_event, import_roster
+
+    event = create_event(name="Write Cup", slug="write-cup")
+    import_roster(event, ROSTER.read_text(encoding="utf-8"))
+    director = django_user_model.objects.create_user("write-director", password="pw")
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    user = django_user_model.objects.create_user("admin-writer", password="pw", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="tournament"))
+    client = Client()
+    client.force_login(user)
+    return client, event, user

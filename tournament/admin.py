@@ -171,6 +171,28 @@ class GuardedAdmin(admin.ModelAdmin):
         column.__name__ = f"{name}_if_allowed"
         return column
 
+    # --- writes ---------------------------------------------------------------------------
+
+    def may_write(self, request, obj) -> bool:
+        """Whether the user may change or delete ``obj``: superusers, and the director and staff
+        of its event. Roles, seats and a player's linked account are the keys to an event's
+        secrets, so a staff user's admin permissions never reach another event's rows."""
+        ids = secret_event_ids(request)
+        return ids is None or self.event_id_of(obj) in ids
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and (obj is None or self.may_write(request, obj))
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and (obj is None or self.may_write(request, obj))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        """A new or edited row can name only the events the user may write to."""
+        ids = secret_event_ids(request)
+        if db_field.related_model is Event and ids is not None:
+            kwargs["queryset"] = Event.objects.filter(pk__in=ids)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
     # --- forms ----------------------------------------------------------------------------
 
     def get_exclude(self, request, obj=None):
@@ -242,8 +264,27 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(EventRole)
 class EventRoleAdmin(GuardedAdmin):
+    """Roles: granted by superusers and by the event's director, never by its staff (a staff
+    user could otherwise make themselves director)."""
+
     list_display = ["event", "user", "role"]
     list_filter = ["event", "role"]
+
+    def _directed(self, request) -> set[int] | None:
+        if request.user.is_superuser:
+            return None
+        return set(EventRole.objects.filter(user=request.user, role=EventRole.Role.DIRECTOR).values_list("event_id", flat=True))
+
+    def may_write(self, request, obj) -> bool:
+        directed = self._directed(request)
+        return directed is None or obj.event_id in directed
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        directed = self._directed(request)
+        if db_field.related_model is Event and directed is not None:
+            kwargs["queryset"] = Event.objects.filter(pk__in=directed)
+            return super(GuardedAdmin, self).formfield_for_foreignkey(db_field, request, **kwargs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Room, Team, Session)
