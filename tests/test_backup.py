@@ -111,3 +111,22 @@ def test_a_backup_whose_wall_was_altered_fails_verification(played, tmp_path):
     report = verify_export(exported, seed)
     assert not report.ok
     assert {(m.pile, m.set_no) for m in report.mismatches} == {(first, 1), (second, 1)}
+
+
+def test_an_import_keeps_the_releases_refuses_a_bad_one_and_renews_old_short_table_codes(team_event):
+    from scoring import visibility
+    from tournament.exchange import ExchangeError, import_event
+    from tournament.models import LOGIN_CODE_LENGTH, Table
+
+    data = export_event(team_event)
+    team_event.delete()  # restored into a database without it, as a backup is
+    data["released"] = [[1, 1]]
+    data["sessions"][0]["groups"][0]["tables"][0]["login_code"] = "DEADBEEF"  # an old 32-bit code
+    bad = json.loads(json.dumps(data))
+    bad["released"] = [[1, "x"]]
+    with pytest.raises(ExchangeError, match="released"):
+        import_event(bad, slug="bad-copy")
+    copy = import_event(data, slug="good-copy")
+    assert visibility.released_sets(copy) == {(1, 1)}
+    codes = Table.objects.filter(group__session__event=copy).values_list("login_code", flat=True)
+    assert "DEADBEEF" not in codes and all(len(code) == LOGIN_CODE_LENGTH for code in codes)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from scoring.models import ConversionTable, HandResult, ResultRevision, SetRelease, SetScore
 from scoring import visibility
 from scoring.services import event_standings
-from tournament.models import Event, Group, Player, Room, SeatAssignment, Session, Table, Team
+from tournament.models import LOGIN_CODE_LENGTH, Event, Group, Player, Room, SeatAssignment, Session, Table, Team, new_login_code
 from walls.models import WallSet
 
 FORMAT = "dmj-event/1"
@@ -151,7 +151,7 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
             group_rows[(s["number"], g["number"])] = group
             for t in g["tables"]:
                 table = Table.objects.create(group=group, position=t["position"], number=t["number"],
-                                             room=rooms.get(t["room"]), login_code=t["login_code"])
+                                             room=rooms.get(t["room"]), login_code=_login_code_of(t))
                 table_rows[(s["number"], t["number"])] = table
                 SeatAssignment.objects.bulk_create([
                     SeatAssignment(table=table, seat=seat, player=players[number], team=players[number].team)
@@ -175,9 +175,27 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
                  conversion_table=tables[(s["conversion_table"]["code"], s["conversion_table"]["version"])])
         for s in data["scores"]
     ])
-    SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in data.get("released", [])])
+    SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in _released(data)])
     visibility.sync_releases(event)  # exports made before releases were stored
     return event
+
+
+def _login_code_of(table: dict) -> str:
+    """An exported table's login code, or a new one when the export holds a code of the old
+    32-bit kind (docs/security.md: codes are 50 bits)."""
+    code = str(table.get("login_code") or "")
+    return code if len(code) >= LOGIN_CODE_LENGTH else new_login_code()
+
+
+def _released(data: dict) -> list[tuple[int, int]]:
+    """The export's ``released`` sets as ``[(session, set)]``; raises ExchangeError naming the
+    entry that is not a pair of whole numbers."""
+    out = []
+    for entry in data.get("released", []):
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and all(isinstance(v, int) and v > 0 for v in entry)):
+            raise ExchangeError(f"released: {entry!r} is not [session, set] (two whole numbers from 1): fix or remove it")
+        out.append(tuple(entry))
+    return sorted(set(out))
 
 
 def public_export(event: Event) -> dict:
@@ -186,12 +204,9 @@ def public_export(event: Event) -> dict:
     codes, no master seed until revealed."""
     data = export_event(event)
     public = visibility.released_sets(event)
-    for part, items in (("walls", data["walls"]["sets"]), ("results", data["results"]), ("scores", data["scores"])):
-        kept = [item for item in items if (item["session"], item["set"]) in public]
-        if part == "walls":
-            data["walls"]["sets"] = kept
-        else:
-            data[part] = kept
+    data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
+    data["results"] = [r for r in data["results"] if (r["session"], r["set"]) in public]
+    data["scores"] = [s for s in data["scores"] if (s["session"], s["set"]) in public]
     data["standings"] = [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=True)]
     for player in data["players"]:
         player.pop("pin", None)

@@ -20,8 +20,12 @@ LOGIN_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32:
 LOGIN_CODE_LENGTH = 10  # 50 bits: guessing one table's code takes ~10^15 tries
 
 
-def _login_code():
+def new_login_code() -> str:
+    """A fresh table login code: :data:`LOGIN_CODE_LENGTH` characters of Crockford's base 32."""
     return "".join(secrets.choice(LOGIN_CODE_ALPHABET) for _ in range(LOGIN_CODE_LENGTH))
+
+
+_login_code = new_login_code  # the field default named by migration 0001
 
 
 def display_code(code: str) -> str:
