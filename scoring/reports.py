@@ -72,10 +72,11 @@ def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, i
     return {(r["session_number"], r["set_no"], r["group_id"]): (r["n"], r["last"]) for r in rows}
 
 
-def state_digest(event: Event, state: Mapping, released: Iterable = ()) -> str:
+def state_digest(event: Event, state: Mapping) -> str:
     """A short key for ``state`` plus the event's current conversion table (the per-player
-    comparison converts with it) and the ``released`` sets a public value was limited to."""
-    text = repr((event.conversion_table_id, sorted(state.items(), key=repr), sorted(released)))
+    comparison converts with it). A public value's state holds only released sets, so its key
+    changes with every release too."""
+    text = repr((event.conversion_table_id, sorted(state.items(), key=repr)))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -86,8 +87,8 @@ def _public_state(event: Event, public: bool) -> tuple[dict, frozenset]:
     return state, frozenset((k[0], k[1]) for k in state) if public else frozenset()
 
 
-def _cached(event: Event, name: str, state: Mapping, compute, released: Iterable = ()):
-    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state, released)}"
+def _cached(event: Event, name: str, state: Mapping, compute):
+    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
     value = cache.get(key)
     if value is None:
         value = compute()
@@ -140,11 +141,11 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
     :class:`~scoring.standings.IncrementalStandings` replaces only the comparisons whose state
     changed (reading just their SetScore rows), and the new rows are cached for every process.
     """
-    state, released = _public_state(event, public)
+    state = _public_state(event, public)[0]
     if session_number is not None:
         state = {k: v for k, v in state.items() if k[0] == session_number}
     name = f"standings:{session_number or 'all'}:{'public' if public else 'all'}"
-    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state, released)}"
+    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
     rows = cache.get(key)
     if rows is not None:
         return rows
@@ -320,7 +321,7 @@ def _seat_results(event: Event, public: bool) -> list[dict]:
         out.sort(key=lambda r: (r["session"], r["set_no"], r["table"], r["seat"]))
         return out
 
-    return _cached(event, f"seats:{int(public)}", state, compute, released)
+    return _cached(event, f"seats:{int(public)}", state, compute)
 
 
 def player_standings(event: Event, *, public: bool = True, order: str = "points") -> list[dict]:
@@ -484,7 +485,7 @@ def _set_scores(event: Event, public: bool) -> list[dict]:
             "points", "conversion_table__name", "conversion_table__version")
         return [r for r in rows if finished is None or (r["session_number"], r["set_no"]) in finished]
 
-    return _cached(event, f"scores:{int(public)}", state, compute, released)
+    return _cached(event, f"scores:{int(public)}", state, compute)
 
 
 def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
