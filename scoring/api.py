@@ -48,7 +48,8 @@ class RevisionSerializer(serializers.ModelSerializer):
 
 class ResultSerializer(serializers.ModelSerializer):
     """A table's result on one set. Write ``table`` (event-wide table number), ``set_no`` and either
-    ``changes`` (seat → score change, points) or ``outcome``."""
+    ``changes`` (seat → score change, points) or ``outcome``; optionally ``entered_by_seat`` and
+    the entering player's ``entry_pin`` (write-only, checked against that seat's player)."""
 
     table = serializers.IntegerField(source="table.number", help_text="Event-wide table number of the current session.")
     session_number = serializers.IntegerField(required=False, help_text="Session; default: the latest seated session.")
@@ -56,12 +57,18 @@ class ResultSerializer(serializers.ModelSerializer):
     outcome = OutcomeSerializer(required=False, allow_null=True)
     entered_by_seat = serializers.CharField(max_length=1, required=False, allow_blank=True, allow_null=True, help_text=(
         "Optional seat of the player entering; that seat's PIN cannot confirm the result."))
+    entry_pin = serializers.CharField(write_only=True, required=False, allow_blank=True, allow_null=True, max_length=20,
+                                      trim_whitespace=True, help_text=(
+        "Optional (write-only): the entering player's own 4-digit PIN, with entered_by_seat. When given it must be the PIN "
+        "of the player at that seat, else 400 (entry_pin) and nothing is stored; a wrong one counts towards the table's "
+        "wrong-PIN limit like a confirmation PIN, and while the table is locked an entry with a PIN is refused (429). "
+        "A scorer account bound to the table, and the director, may enter without it."))
     flags = serializers.SerializerMethodField()
     history = RevisionSerializer(source="revisions", many=True, read_only=True)
 
     class Meta:
         model = HandResult
-        fields = ["id", "session_number", "set_no", "table", "changes", "outcome", "deposit", "entered_by_seat", "flags",
+        fields = ["id", "session_number", "set_no", "table", "changes", "outcome", "deposit", "entered_by_seat", "entry_pin", "flags",
                   "status", "revision", "entered_by", "confirmed_by", "created_at", "updated_at", "history"]
         read_only_fields = ["status", "revision", "entered_by", "confirmed_by", "created_at", "updated_at"]
 
@@ -151,7 +158,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             self._require_entry_role(event, table)
             result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
                                    deposit=data.get("deposit", 0), actor=self._actor(),
-                                   entered_by_seat=data.get("entered_by_seat") or None)
+                                   entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
         except ResultError as exc:
             return _error(exc)
         return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)

@@ -5,16 +5,37 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Table
 
+ENTRY_PIN_LABEL = _("Your PIN (the player entering)")
+ENTRY_PIN_REQUIRED = _("type your own 4-digit PIN: it shows that you, the player entering, sit at that seat.")
+SEAT_FOR_PIN = _("choose who is entering: the PIN typed is checked against the player at that seat")
+
+
+def entry_pin_field() -> forms.CharField:
+    """The entering player's own PIN: masked (the opponents sit around the phone), a number pad,
+    never filled in by the browser nor sent back into the page."""
+    return forms.CharField(
+        label=ENTRY_PIN_LABEL, required=False, max_length=4, error_messages={"required": ENTRY_PIN_REQUIRED},
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": 4}),
+    )
+
+
+def _check_pin_has_seat(form) -> None:
+    """A PIN typed without the seat it belongs to is refused at the seat field."""
+    if form.cleaned_data.get("entry_pin") and not form.cleaned_data.get("entered_by_seat") and "entered_by_seat" not in form.errors:
+        form.add_error("entered_by_seat", SEAT_FOR_PIN)
+
 
 class ResultForm(forms.Form):
-    """Score changes of one table on one set, and the seat of the player entering (required but
-    for the director: that seat's PIN cannot confirm the result). Errors from
+    """Score changes of one table on one set, and the seat of the player entering with that
+    player's own PIN (both required but for the director: the PIN shows the seat is theirs, and
+    that seat's PIN cannot confirm the result). Errors from
     :class:`scoring.services.ResultError` are attached to the field they name (``changes.E`` →
     ``seat_E``)."""
 
     table = forms.ModelChoiceField(queryset=Table.objects.none(), label=_("Table"))
     set_no = forms.IntegerField(min_value=1, max_value=99, label=_("Set"))
     entered_by_seat = forms.ChoiceField(label=_("Who is entering? (seat)"), required=False)
+    entry_pin = entry_pin_field()
 
     def __init__(self, *args, event, tables=None, require_seat: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -25,11 +46,17 @@ class ResultForm(forms.Form):
         entering.required = require_seat
         entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + [(s, s) for s in self.seats]
         entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
+        self.fields["entry_pin"].required = require_seat
         for seat in self.seats:
             self.fields[f"seat_{seat}"] = forms.IntegerField(
                 label=_("Seat %(seat)s score change") % {"seat": seat},
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
             )
+
+    def clean(self):
+        data = super().clean()
+        _check_pin_has_seat(self)
+        return data
 
     def changes(self) -> dict[str, int]:
         return {seat: self.cleaned_data[f"seat_{seat}"] for seat in self.seats}
@@ -42,8 +69,8 @@ class ResultForm(forms.Form):
             self.add_error(name if name in self.fields else None, error.message)
         elif field == "set":
             self.add_error("set_no", error.message)
-        elif field == "entered_by_seat":
-            self.add_error("entered_by_seat", error.message)
+        elif field in ("entered_by_seat", "entry_pin"):
+            self.add_error(field, error.message)
         else:
             self.add_error(None, error.message)
 
@@ -51,19 +78,20 @@ class ResultForm(forms.Form):
 class TableEntryForm(forms.Form):
     """The table page's entry: the set, then either the hand outcome (kind, winner, discarder,
     fan, optional winning hand for the MCR fan check) or each seat's score change, and the seat of
-    the player entering, with the players' names: that seat's PIN cannot confirm the result, so it
-    is required (``require_seat``, the default) but for the director, who may enter as nobody's
-    seat (then any seated player's PIN, or the director, confirms).
+    the player entering, with the players' names, and that player's own PIN (``entry_pin``,
+    checked by :func:`scoring.services.submit_result`): that seat's PIN cannot confirm the result,
+    so both are required (``require_seat``, the default) but for the director, who may enter as
+    nobody's seat (then any seated player's PIN, or the director, confirms).
 
     :meth:`submission` gives the keyword arguments of :func:`scoring.services.submit_result`;
     :meth:`add_result_error` attaches a ResultError to the input it names.
     """
 
-    field_order = ["entered_by_seat", "set_no"]  # the page asks who is entering first
+    field_order = ["entered_by_seat", "entry_pin", "set_no"]  # the page asks who is entering first
     MODES = (("outcome", _("Outcome (winner and fan)")), ("changes", _("Score changes")))
     KINDS = (("discard", _("Win on a discard")), ("self_draw", _("Self-draw")), ("draw", _("Draw (no winner)")))
     FIELD_OF_ERROR = {"set": "set_no", "fans": "fan", "winners": "winner", "discarder": "discarder", "kind": "kind",
-                      "outcome": "kind", "hand": "hand", "entered_by_seat": "entered_by_seat"}
+                      "outcome": "kind", "hand": "hand", "entered_by_seat": "entered_by_seat", "entry_pin": "entry_pin"}
 
     set_no = forms.IntegerField(label=_("Set"), error_messages={
         "required": _("choose the set (hand) you played."), "invalid": _("choose the set (hand) you played.")})
@@ -75,6 +103,7 @@ class TableEntryForm(forms.Form):
         "invalid": _("type the winner's fan as a whole number, e.g. 8.")})
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
     entered_by_seat = forms.ChoiceField(label=_("Who is entering?"), required=False)
+    entry_pin = entry_pin_field()
 
     def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
@@ -92,6 +121,7 @@ class TableEntryForm(forms.Form):
         entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + seat_choices
         entering.error_messages["invalid_choice"] = invalid
         entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
+        self.fields["entry_pin"].required = require_seat
         self.fields["kind"].error_messages["invalid_choice"] = _("Choose a win on a discard, a self-draw or a draw.")
         for seat in self.seats:
             self.fields[f"seat_{seat}"] = forms.IntegerField(
@@ -104,6 +134,7 @@ class TableEntryForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        _check_pin_has_seat(self)
         if self.entry_mode() == "changes":
             for seat in self.seats:
                 name = f"seat_{seat}"
@@ -114,9 +145,10 @@ class TableEntryForm(forms.Form):
         return data
 
     def submission(self) -> dict:
-        """``{"set_no", "changes" | "outcome", "entered_by_seat"}`` for ``submit_result``."""
+        """``{"set_no", "changes" | "outcome", "entered_by_seat", "entry_pin"}`` for ``submit_result``."""
         data = self.cleaned_data
-        entry = {"set_no": data["set_no"], "entered_by_seat": data.get("entered_by_seat") or None}
+        entry = {"set_no": data["set_no"], "entered_by_seat": data.get("entered_by_seat") or None,
+                 "entry_pin": data.get("entry_pin") or None}
         if self.entry_mode() == "changes":
             entry["changes"] = {seat: data[f"seat_{seat}"] for seat in self.seats}
             return entry

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
@@ -251,9 +251,8 @@ def _describe(result: HandResult) -> str:
     return _("result #%(id)s (%(changes)s; %(status)s, entered by %(entered_by)s)") % values
 
 
-@transaction.atomic
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
-                  deposit: int = 0, actor: str, entered_by_seat: str | None = None) -> HandResult:
+                  deposit: int = 0, actor: str, entered_by_seat: str | None = None, entry_pin: str | None = None) -> HandResult:
     """Store a table's result on a set (status *entered*); returns it.
 
     ``changes``: seat → score change (points), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw",
@@ -262,33 +261,82 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     difference flagged: :func:`check_fan`). ``entered_by_seat``: the seat of the player entering,
     if known; that seat's PIN cannot confirm the result.
 
+    **The entering player's PIN.** ``entry_pin``: the PIN the player entering typed, to show the
+    seat is theirs (every page a player can reach asks for it: without it, a player could name
+    another seat as the entering one and then confirm their own result). When given, it must be
+    the PIN of the player seated at ``entered_by_seat`` (which is then required); it is checked
+    like a confirmation PIN (:func:`confirm_result`): a wrong one is stored as a wrong
+    :class:`ConfirmationAttempt` of the table (no result) and counts towards the table's limit
+    (``settings.CONFIRM_PIN_LIMIT_PER_TABLE``), so PINs cannot be guessed through entries either;
+    while the table's PIN confirmation is locked, every entry with a PIN is refused (and counted)
+    until the director unlocks it. A right one is stored as a right attempt (with the seat) of
+    the new result. ``None`` or blank: not checked (the director, an API scorer account bound to
+    the table, the demo and imports).
+
     Raises ResultError: set not in the session or held by another table now (``set``), unknown
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), fan below the minimum
     or not a number (``fans``), a winning hand that cannot be read (``hand``), an unknown
-    ``entered_by_seat``, or a result already stored for this table and set (``set``, status 409,
-    ``existing`` = that result, named in the message). Nothing is stored on error; of two
-    simultaneous entries exactly one is stored.
+    ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
+    the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
+    (``entry_pin``, 429), or a result already stored for this table and set (``set``, status
+    409, ``existing`` = that result, named in the message). No result is stored on error (a
+    refused PIN's attempt is: it is committed, then the refusal raised); of two simultaneous
+    entries exactly one is stored.
     """
-    _check_set_at_table(table, set_no)
-    cleaned, stored = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit, entered_by_seat=entered_by_seat)
-    try:
-        with transaction.atomic():
-            result = HandResult.objects.create(
-                event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
-                changes=cleaned, outcome=stored, deposit=deposit, entered_by=actor,
-            )
-    except IntegrityError:
-        existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
-        if existing is None:
-            raise
-        values = {"table": table.number, "result": _describe(existing), "set": set_no}
-        if existing.status == HandResult.Status.CONFIRMED:
-            message = _("Table %(table)s already has %(result)s for set %(set)s: ask the director to correct it") % values
-        else:
-            message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
-        raise ResultError("set", message, existing=existing, status=409) from None
-    _revision(result, "enter", actor)
+    entry_pin = str(entry_pin or "").strip()
+    refusal = None
+    with transaction.atomic():
+        _check_set_at_table(table, set_no)
+        cleaned, stored = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit, entered_by_seat=entered_by_seat)
+        seat = None
+        if entry_pin:
+            seat, refusal = _check_entry_pin(table, entered_by_seat, entry_pin, actor)
+        if refusal is None:
+            try:
+                with transaction.atomic():
+                    result = HandResult.objects.create(
+                        event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
+                        changes=cleaned, outcome=stored, deposit=deposit, entered_by=actor,
+                    )
+            except IntegrityError:
+                existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
+                if existing is None:
+                    raise
+                values = {"table": table.number, "result": _describe(existing), "set": set_no}
+                if existing.status == HandResult.Status.CONFIRMED:
+                    message = _("Table %(table)s already has %(result)s for set %(set)s: ask the director to correct it") % values
+                else:
+                    message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
+                raise ResultError("set", message, existing=existing, status=409) from None
+            _revision(result, "enter", actor)
+            if seat is not None:
+                ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
+    if refusal is not None:
+        raise refusal
     return result
+
+
+def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, actor: str) -> tuple[SeatAssignment | None, ResultError | None]:
+    """Check the entering player's PIN (:func:`submit_result`): ``(the seat assignment, None)``
+    when ``entry_pin`` is the PIN of the player at ``entered_by_seat``, else ``(None, the
+    refusal)`` after storing a wrong attempt of the table. The table's row is locked first (``FOR
+    NO KEY UPDATE`` where the database has it: inserts referring to the table are not blocked), so
+    two entries with a PIN at a table are checked one after the other and the limit holds."""
+    if not entered_by_seat:
+        raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
+    no_key = connection.features.has_select_for_no_key_update
+    list(Table.objects.select_for_update(no_key=no_key).filter(pk=table.pk).values_list("pk", flat=True))
+    if confirmation_locks(table)["table"]:
+        seat = None
+        refusal = ResultError("entry_pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
+    else:
+        seat = table.seats.select_related("player").filter(seat=entered_by_seat, player__pin=entry_pin).first()
+        refusal = None if seat is not None else ResultError("entry_pin", _(
+            "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
+            % {"seat": entered_by_seat})
+    if refusal is not None:
+        ConfirmationAttempt.objects.create(table=table, result=None, seat="", ok=False, actor=(actor or "")[:150])
+    return seat, refusal
 
 
 def seated_player_for_pin(table: Table, pin: str, exclude_seat: str | None = None) -> SeatAssignment | None:
@@ -344,8 +392,10 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     attempt's record; a PIN confirmation is recorded as by the PIN's player.
 
     **The entering seat.** The PIN of the seat that entered the result never confirms it. Every
-    page a player can reach asks who is entering and requires it (the table page, the entry form
-    of a table login or scorer), so a result without an entering seat was entered by the
+    page a player can reach asks who is entering and that player's own PIN, and requires both
+    (the table page, the entry form of a table login or scorer; :func:`submit_result` checks the
+    PIN), so a player cannot name another seat as the entering one and then confirm their own
+    result. A result without an entering seat was entered by the
     director, by an account through the API (where ``entered_by_seat`` stays optional for a
     scorer role bound to the table) or by the demo and imports. For such a result the seat of a
     player whose account entered it (``entered_by`` is that account's name) counts as the
@@ -359,11 +409,14 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     typed at a result that a PIN could confirm is stored as a :class:`ConfirmationAttempt`
     (``ok`` when it confirmed, with the seat); a refused one is stored too (the attempt is
     committed, then the refusal raised), and a PIN typed at a locked confirmation counts as
-    wrong. Refusals that come before any PIN is read (confirmed, changed, disputed) store none.
+    wrong. Refusals that come before any PIN is read (confirmed, changed, disputed, no PIN typed)
+    store none. Wrong PINs typed by the player entering (:func:`submit_result`) count towards the
+    table's limit too.
 
     Raises ResultError: already confirmed (``status``, 409), disputed and not the director
-    (``status``, 409), changed since ``revision`` (``revision``, 409), locked by wrong PINs
-    (``pin``, 429), a PIN of nobody at the table or of the entering seat (``pin``, 400).
+    (``status``, 409), changed since ``revision`` (``revision``, 409), no PIN (``pin``, 400),
+    locked by wrong PINs (``pin``, 429), a PIN of nobody at the table or of the entering seat
+    (``pin``, 400).
     """
     refusal = None
     with transaction.atomic():
@@ -378,6 +431,8 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
         if not director:
             if result.status == HandResult.Status.DISPUTED:
                 raise ResultError("status", _("this result is disputed: the director confirms or corrects it"), existing=result, status=409)
+            if not str(pin or "").strip():  # nothing typed: no attempt, so empty requests cannot lock a table
+                raise ResultError("pin", _("type your 4-digit PIN"))
             table = result.table
             entering = result_notes(result)["entered_by_seat"]
             if not entering and result.entered_by:

@@ -161,8 +161,9 @@ def _scorer_actor(request, table: Table) -> str:
 def table_page(request, slug, table_id):
     """The scorer's page: seated players, results waiting for confirmation, the sets in play
     order with their state, and the entry form (:class:`scoring.forms.TableEntryForm` →
-    :func:`scoring.services.submit_result`), which asks who is entering (required but for the
-    director). The director also unlocks the table's PIN confirmation here (``action=unlock``)."""
+    :func:`scoring.services.submit_result`), which asks who is entering and that player's own PIN
+    (both required but for the director; a wrong PIN counts towards the table's PIN limit). The
+    director also unlocks the table's PIN confirmation here (``action=unlock``)."""
     table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id, group__session__event__slug=slug)
     event = table.group.session.event
     if not can_enter_for(request, table):

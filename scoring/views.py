@@ -31,8 +31,8 @@ def standings(request, slug):
 def entry(request, slug):
     """Result entry for one table and hand: the director for any table; a scorer (a scorer role,
     or a browser's table login) for the tables bound to the role or logged into, the only tables
-    the form lists, and saying which seat is entering. Calls
-    :func:`scoring.services.submit_result`."""
+    the form lists, saying which seat is entering and typing that player's own PIN (checked by
+    :func:`scoring.services.submit_result`, which stores the result)."""
     event = get_object_or_404(Event, slug=slug)
     director = is_director(request.user, event)
     if director:
@@ -43,15 +43,19 @@ def entry(request, slug):
         if not tables.exists():
             raise PermissionDenied(_("log in as the director or with your table's code"))
     form = ResultForm(request.POST or None, event=event, tables=tables, require_seat=not director)
+    status = 200
     if request.method == "POST" and form.is_valid():
         actor = request.user.get_username() if request.user.is_authenticated else f"table {form.cleaned_data['table'].number}"
         try:
             result = submit_result(form.cleaned_data["table"], form.cleaned_data["set_no"], changes=form.changes(), actor=actor,
-                                   entered_by_seat=form.cleaned_data.get("entered_by_seat") or None)
+                                   entered_by_seat=form.cleaned_data.get("entered_by_seat") or None,
+                                   entry_pin=form.cleaned_data.get("entry_pin") or None)
         except ResultError as exc:
             form.add_result_error(exc)
+            if exc.status == 429:  # PIN entry locked at the table by wrong PINs
+                status = 429
         else:
             messages.success(request, _("Saved: Table %(table)s, set %(set)s: %(changes)s")
                              % {"table": result.table.number, "set": result.set_no, "changes": result.changes})
             return redirect("entry", slug=slug)
-    return render(request, "scoring/entry.html", {"event": event, "form": form})
+    return render(request, "scoring/entry.html", {"event": event, "form": form}, status=status)

@@ -1,5 +1,6 @@
 """Helpers shared by the test modules: log a test client in as a table's scorer the way a phone
-does (a POST of the table's code to the table login form; a GET never logs in)."""
+does (a POST of the table's code to the table login form; a GET never logs in), and say who is
+entering a result the way a player does (their seat and their own PIN)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ def login_as_table(client, table, *, event_scoped: bool = False, code: str | Non
     return client.post(url, {"code": table.login_code if code is None else code}, **extra)
 
 
+def entering(table, seat: str) -> dict:
+    """The form data that says the player at ``seat`` of ``table`` is entering: the seat and that
+    player's own PIN (``entered_by_seat``, ``entry_pin``), for a POST to the table page or the
+    entry form."""
+    return {"entered_by_seat": seat, "entry_pin": table.seats.select_related("player").get(seat=seat).player.pin}
+
+
 def login_as_table_in_browser(page, url: str | None = None, code: str | None = None) -> None:
     """In a Playwright ``page``, log in as a table's scorer the way a phone does: open ``url`` (a
     login link holding the code, as the score sheet's QR code gives, or the bare login form; None:
@@ -28,6 +36,13 @@ def login_as_table_in_browser(page, url: str | None = None, code: str | None = N
         page.fill("#code", code)
     with page.expect_navigation():
         page.click("main form[method=post] button[type=submit]")
+
+
+def say_who_is_entering(page, seat: str, pin: str) -> None:
+    """On the table page in a Playwright ``page``: choose ``seat`` as the one entering and type
+    that player's own ``pin`` ("Your PIN (the player entering)")."""
+    page.select_option("#entered_by_seat", seat)
+    page.fill("#entry_pin", pin)
 
 
 def fill_discard_win(page, set_no: int, winner: str, discarder: str, fan: int) -> None:

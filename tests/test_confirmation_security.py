@@ -3,21 +3,29 @@
 Wrong PINs are limited per result (5: the 6th attempt is refused even with the right PIN) and per
 table (10 over its results); every attempt is stored, the refused ones too; the director unlocks
 (audited) and the next right PIN confirms; the entering seat's PIN never confirms; the table page
-refuses to save without the entering seat. Item 9: a scorer role acts only at its own tables, and
-only the director reopens a confirmed result.
+refuses to save without the entering seat. The player entering types their own PIN with their
+seat, so nobody names another seat as the entering one to confirm their own result; wrong entry
+PINs count towards the table's limit; a confirmation without a PIN is refused and stores nothing.
+Item 9: a scorer role acts only at its own tables, and only the director reopens a confirmed
+result.
 """
+
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from scoring.models import ConfirmationAttempt, HandResult
-from scoring.services import ResultError, confirm_result, dispute_result, submit_result, unlock_confirmation
+from scoring.services import (
+    ResultError, confirm_result, confirmation_locks, dispute_result, submit_result, unlock_confirmation,
+)
 from tournament.models import AuditEntry, EventRole, Table
 from tournament.services import table_schedule
 
-from factories import login_as_table
+from factories import entering, login_as_table
 
 pytestmark = pytest.mark.django_db
 
@@ -143,13 +151,13 @@ def test_the_table_page_refuses_to_save_without_the_entering_seat(client, table)
             **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}}
     response = client.post(table_url(table), data)
     assert response.status_code == 400
-    assert list(response.context["form"].errors) == ["entered_by_seat"]
+    assert list(response.context["form"].errors) == ["entered_by_seat", "entry_pin"]
     assert 'data-field="entered_by_seat"' in response.content.decode()
     assert not HandResult.objects.exists()
     page = client.get(table_url(table)).content.decode()
     for seat in table.seats.select_related("player"):
         assert f'<option value="{seat.seat}">{seat.seat} — {seat.player.name}</option>' in page
-    saved = client.post(table_url(table), {**data, "entered_by_seat": "S"})
+    saved = client.post(table_url(table), {**data, **entering(table, "S")})
     assert saved.status_code == 302
     assert HandResult.objects.get().outcome["entered_by_seat"] == "S"
 
@@ -201,6 +209,150 @@ def test_the_table_page_confirms_with_another_seats_pin_after_wrong_ones(client,
     client.post(url, {"pin": pin(table, "S"), "revision": result.revision})
     assert HandResult.objects.get().status == "confirmed"
     assert ConfirmationAttempt.objects.filter(result=result).count() == 2
+
+
+# The entering player's PIN: the seat chosen as "who is entering" must be the player's own
+
+
+def page_entry(table, set_no=None, **who):
+    """Table page form data: a typed-in result on the table's first set (or ``set_no``), plus ``who``."""
+    return {"set_no": str(set_no or table_schedule(table)[0][1][0]), "mode": "changes",
+            **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}, **who}
+
+
+def entry_attempts(table):
+    return list(ConfirmationAttempt.objects.filter(table=table, result=None).values_list("ok", "seat", "actor"))
+
+
+def test_e_cannot_pick_s_as_entering_without_s_pin(client, table):
+    login_as_table(client, table)
+    for typed in (pin(table, "E"), pin(table, "W"), wrong_pin(table)):  # E's own PIN, another player's, nobody's
+        response = client.post(table_url(table), page_entry(table, entered_by_seat="S", entry_pin=typed))
+        assert response.status_code == 400
+        errors = response.context["form"].errors
+        assert list(errors) == ["entry_pin"]
+        assert errors["entry_pin"] == ["that is not the PIN of the player at seat S: the player entering types their own 4-digit PIN"]
+        page = response.content.decode()
+        assert 'id="err-entry_pin"' in page and 'data-field="entry_pin"' in page
+        assert "value=" not in re.search(r'<input id="entry_pin"[^>]*>', page).group(0)  # the PIN typed is not sent back
+    assert not HandResult.objects.exists()
+    assert entry_attempts(table) == [(False, "", f"scorer {table}")] * 3
+    assert confirmation_locks(table)["results"] == set()  # counted against the table, no result
+    without = client.post(table_url(table), page_entry(table, entered_by_seat="S"))
+    assert without.status_code == 400 and list(without.context["form"].errors) == ["entry_pin"]
+    assert not HandResult.objects.exists() and len(entry_attempts(table)) == 3  # nothing typed: no attempt
+
+
+def test_after_a_refused_entry_e_enters_as_e_and_e_pin_still_never_confirms(client, table):
+    login_as_table(client, table)
+    client.post(table_url(table), page_entry(table, entered_by_seat="S", entry_pin=pin(table, "E")))
+    saved = client.post(table_url(table), page_entry(table, **entering(table, "E")))
+    assert saved.status_code == 302
+    result = HandResult.objects.get()
+    assert result.outcome["entered_by_seat"] == "E"
+    right = ConfirmationAttempt.objects.get(ok=True)
+    assert (right.table_id, right.result_id, right.seat) == (table.pk, result.pk, "E")
+    url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
+    refused = client.post(url, {"pin": pin(table, "E"), "revision": result.revision}, follow=True)
+    assert "seat E entered this result" in refused.content.decode()
+    assert HandResult.objects.get().status == "entered"
+    client.post(url, {"pin": pin(table, "S"), "revision": result.revision})
+    result.refresh_from_db()
+    assert result.status == "confirmed" and result.confirmed_by.endswith("(S)")
+
+
+def test_a_pin_without_the_seat_it_belongs_to_is_refused(client, director, table):
+    with pytest.raises(ResultError) as err:
+        submit_result(table, table_schedule(table)[0][1][0], changes=CHANGES, actor="x", entry_pin=pin(table, "S"))
+    assert err.value.field == "entered_by_seat"
+    client.force_login(director)
+    response = client.post(table_url(table), page_entry(table, entered_by_seat="", entry_pin=pin(table, "S")))
+    assert response.status_code == 400 and list(response.context["form"].errors) == ["entered_by_seat"]
+    assert not HandResult.objects.exists() and not ConfirmationAttempt.objects.exists()
+
+
+def test_wrong_entry_pins_count_towards_the_table_lock_and_the_eleventh_is_refused_even_when_right(client, director, table):
+    sets = table_schedule(table)[0][1]
+    for _ in range(10):
+        with pytest.raises(ResultError) as err:
+            submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=wrong_pin(table))
+        assert (err.value.field, err.value.status) == ("entry_pin", 400)
+    assert confirmation_locks(table)["table"]
+    with pytest.raises(ResultError) as err:  # the 11th, with S's own PIN
+        submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=pin(table, "S"))
+    assert (err.value.field, err.value.status) == ("entry_pin", 429)
+    assert err.value.message == "too many wrong PINs at this table: ask the director to unlock it"
+    assert not HandResult.objects.exists()
+    assert ConfirmationAttempt.objects.filter(table=table, ok=False).count() == 11
+    login_as_table(client, table)
+    response = client.post(table_url(table), page_entry(table, **entering(table, "S")))
+    assert response.status_code == 429
+    assert response.context["form"].errors["entry_pin"] == ["too many wrong PINs at this table: ask the director to unlock it"]
+    assert 'id="table-locked"' in response.content.decode()
+    elsewhere = submit_result(table, sets[1], changes=CHANGES, actor="td", entered_by_seat="E")  # no PIN: the director
+    assert attempt(elsewhere, pin(table, "S")).status == 429  # confirmation at the table is locked too
+    assert not HandResult.objects.filter(set_no=sets[0]).exists()
+    director_client = Client()
+    director_client.force_login(director)
+    director_client.post(table_url(table), {"action": "unlock"})
+    assert client.post(table_url(table), page_entry(table, **entering(table, "S"))).status_code == 302
+    assert HandResult.objects.get(set_no=sets[0]).outcome["entered_by_seat"] == "S"
+
+
+def test_an_empty_confirmation_pin_is_refused_and_records_nothing(client, table):
+    result = enter(table)
+    for empty in (None, "", "   "):
+        error = attempt(result, empty)
+        assert (error.field, error.status, error.message) == ("pin", 400, "type your 4-digit PIN")
+    login_as_table(client, table)
+    url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
+    for _ in range(12):  # more than the table's limit: empty requests lock nothing
+        response = client.post(url, {"revision": result.revision}, follow=True)
+    assert "type your 4-digit PIN" in response.content.decode()
+    assert not ConfirmationAttempt.objects.exists()
+    assert confirm_result(result, actor="x", pin=pin(table, "S")).status == "confirmed"
+
+
+def test_the_entry_form_asks_the_entering_players_pin(client, team_event, table):
+    login_as_table(client, table)
+    url = reverse("entry", args=[team_event.slug])
+    page = client.get(url).content.decode()
+    assert 'type="password" name="entry_pin"' in page and 'inputmode="numeric"' in page and 'autocomplete="off"' in page
+    data = {"table": table.pk, "set_no": table_schedule(table)[0][1][0], **{f"seat_{s}": v for s, v in CHANGES.items()}}
+    missing = client.post(url, {**data, "entered_by_seat": "S"})
+    assert list(missing.context["form"].errors) == ["entry_pin"]
+    refused = client.post(url, {**data, "entered_by_seat": "S", "entry_pin": pin(table, "E")})
+    assert "that is not the PIN of the player at seat S" in " ".join(refused.context["form"].errors["entry_pin"])
+    assert not HandResult.objects.exists() and len(entry_attempts(table)) == 1
+    assert client.post(url, {**data, **entering(table, "S")}).status_code == 302
+    assert HandResult.objects.get().outcome["entered_by_seat"] == "S"
+
+
+def test_the_api_refuses_a_wrong_entry_pin(team_event, table, scorer_of_table_1):
+    api = APIClient()
+    api.force_authenticate(scorer_of_table_1)
+    url = f"/api/events/{team_event.slug}/results/"
+    sets = table_schedule(table)[0][1]
+    body = {"table": table.number, "set_no": sets[0], "changes": CHANGES, "entered_by_seat": "S"}
+    refused = api.post(url, {**body, "entry_pin": pin(table, "E")}, format="json")
+    assert refused.status_code == 400
+    assert refused.json() == {"entry_pin": ["that is not the PIN of the player at seat S: the player entering types their own 4-digit PIN"]}
+    assert not HandResult.objects.exists()
+    assert entry_attempts(table) == [(False, "", "scorer-t1")]
+    taken = api.post(url, {**body, "entry_pin": pin(table, "S")}, format="json")
+    assert taken.status_code == 201 and "entry_pin" not in taken.json()
+    assert ConfirmationAttempt.objects.get(ok=True).result_id == taken.json()["id"]
+    trusted = api.post(url, {**body, "set_no": sets[1]}, format="json")  # a scorer account bound to the table: no PIN needed
+    assert trusted.status_code == 201
+
+
+@pytest.mark.parametrize("language", ["ja", "zh-hans"])
+def test_the_entry_pin_refusal_is_translated(table, language):
+    with translation.override(language), pytest.raises(ResultError) as err:
+        submit_result(table, table_schedule(table)[0][1][0], changes=CHANGES, actor="x", entered_by_seat="S", entry_pin=wrong_pin(table))
+    with translation.override(language):
+        expected = translation.gettext("that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
+    assert err.value.message == expected % {"seat": "S"} and "PIN of the player" not in err.value.message
 
 
 # Roles: a scorer acts at the tables of the role only; a confirmed result reopens by the director

@@ -13,7 +13,7 @@ from scoring.services import ResultError, find_table, submit_result
 from tournament.models import Table
 from tournament.services import table_schedule
 
-from factories import login_as_table
+from factories import entering, login_as_table
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +111,7 @@ def test_table_page_refuses_naming_the_field_and_stores_nothing(client, table, p
     before = prepare(case)
     login_as_table(client, table)
     url = reverse("table", args=[table.group.session.event.slug, table.pk])
-    response = client.post(url, {"set_no": str(resolve(table, case.set_no)), **case.page})
+    response = client.post(url, {"set_no": str(resolve(table, case.set_no)), **case.page, **entering(table, "N")})
     assert response.status_code == (409 if case.duplicate else 400)
     errors = response.context["form"].errors
     assert list(errors) == [case.page_field]
@@ -171,7 +171,7 @@ def test_the_table_page_of_another_table_sends_the_scorer_to_the_login(client, t
     other = Table.objects.filter(group__session__event=team_event).exclude(pk=table.pk).first()
     login_as_table(client, table)
     url = reverse("table", args=[team_event.slug, other.pk])
-    response = client.post(url, {"set_no": str(table_schedule(other)[0][1][0]), **PAGE_CHANGES})
+    response = client.post(url, {"set_no": str(table_schedule(other)[0][1][0]), **PAGE_CHANGES, **entering(other, "N")})
     assert response.status_code == 302 and response["Location"].startswith(reverse("table-login"))
     assert not HandResult.objects.exists()
 
@@ -180,6 +180,7 @@ def test_a_duplicate_through_the_table_page_names_the_existing_result(client, te
     first = submit_result(table, resolve(table, "first"), changes=CHANGES, actor="first scorer")
     login_as_table(client, table)
     response = client.post(reverse("table", args=[team_event.slug, table.pk]),
-                           {"set_no": str(first.set_no), **PAGE_CHANGES, "seat_E": "0", "seat_S": "0", "seat_W": "0", "seat_N": "0"})
+                           {"set_no": str(first.set_no), **PAGE_CHANGES, "seat_E": "0", "seat_S": "0", "seat_W": "0", "seat_N": "0",
+                            **entering(table, "N")})
     message = " ".join(response.context["form"].errors["set_no"])
     assert f"result #{first.pk}" in message and "E +24" in message and "first scorer" in message

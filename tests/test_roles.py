@@ -44,7 +44,7 @@ class World:
     confirmed: HandResult  # confirmed, at ``table``
     users: dict
     tokens: dict
-    pin: str  # PIN of a player seated at ``table``
+    pin: str  # PIN of the player at seat S of ``table``
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +145,7 @@ ENDPOINTS = {
                              {"director"}),
     "table page: enter a result": (
         lambda w: ("post", reverse("table", args=[w.event.slug, w.table.pk]),
-                   {"mode": "changes", "set_no": table_schedule(w.table)[0][1][2], "entered_by_seat": "E",
+                   {"mode": "changes", "set_no": table_schedule(w.table)[0][1][2], "entered_by_seat": "S", "entry_pin": w.pin,
                     **{f"seat_{seat}": value for seat, value in CHANGES.items()}}),
         {"director", "scorer", "table_scorer"}),
     "table page: confirm with a PIN": (

@@ -15,7 +15,7 @@ from tournament.models import Table
 from tournament.services import table_schedule
 from walls.setcode import SetId
 
-from factories import login_as_table
+from factories import entering, login_as_table
 
 pytestmark = pytest.mark.django_db
 
@@ -43,9 +43,9 @@ def pin(table, seat):
     return table.seats.get(seat=seat).player.pin
 
 
-def enter_by_outcome(client, table, **extra):
+def enter_by_outcome(client, table, entered_by_seat="E", **extra):
     data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "outcome", "kind": "discard", "winner": "E",
-            "discarder": "S", "fan": "10", "entered_by_seat": "E", **extra}
+            "discarder": "S", "fan": "10", **entering(table, entered_by_seat), **extra}
     return client.post(table_url(table), data)
 
 

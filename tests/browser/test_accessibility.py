@@ -102,7 +102,8 @@ def test_table_entry_form_is_reachable_with_the_keyboard_and_shows_focus(scorer_
         assert focus["outline"] != "none", f"{focus['key']} shows no focus outline"
         if focus["key"] == "Save":
             break
-    controls = ("lang-select", f"pin-{demo_site.pending_result_id}", "set_no", "mode", "kind", "winner", "discarder", "fan", "Save")
+    controls = ("lang-select", f"pin-{demo_site.pending_result_id}", "entered_by_seat", "entry_pin", "set_no", "mode", "kind",
+                "winner", "discarder", "fan", "Save")
     for control in controls:
         assert control in reached, f"Tab never reaches {control}: reached {reached}"
 

@@ -1,8 +1,8 @@
 """Result entry at the table on a phone (Debian's Chromium, 390×844): the scorer opens the score
 sheet's login link and confirms the login with its button (or types the code), enters a hand by
-its outcome, saying who is entering (a save without it is refused), a second player confirms it
-with their PIN (the entering seat's PIN is refused), and the director sees it on the live page
-and in the standings.
+its outcome, saying who is entering with that player's own PIN (a save without them, or with a
+PIN that is not the chosen seat's, is refused), a second player confirms it with their PIN (the
+entering seat's PIN is refused), and the director sees it on the live page and in the standings.
 A second phone logged in with the same code sees an entry appear without reloading and confirms
 it, while the director's live grid follows without reloading.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, standings_rows
+from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, say_who_is_entering, standings_rows
 from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -118,9 +118,16 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     with page.expect_navigation():
         page.get_by_role("button", name="Save").click()
     expect(page.locator("#err-entered_by_seat")).to_contain_text("choose who is entering")  # nothing saved yet
+    expect(page.locator("#err-entry_pin")).to_contain_text("type your own 4-digit PIN")
     expect(page.locator("#pending form")).to_have_count(0)
     expect(page.locator("#fan")).to_have_value("10")
-    page.select_option("#entered_by_seat", "E")
+    say_who_is_entering(page, "S", cup.pins["E"])  # E names S as the one entering: E's PIN is not S's
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    expect(page.locator("#err-entry_pin")).to_contain_text("that is not the PIN of the player at seat S")
+    expect(page.locator("#pending form")).to_have_count(0)
+    expect(page.locator("#entry_pin")).to_have_value("")  # the PIN typed is not sent back
+    say_who_is_entering(page, "E", cup.pins["E"])
     with page.expect_navigation():
         page.get_by_role("button", name="Save").click()
 
@@ -173,7 +180,7 @@ def test_a_second_phone_sees_the_entry_without_reloading_and_the_live_grid_follo
     first.check("input[name=mode][value=changes]")
     for seat, change in {"E": "-8", "S": "-8", "W": "24", "N": "-8"}.items():
         first.fill(f"#seat_{seat}", change)
-    first.select_option("#entered_by_seat", "W")
+    say_who_is_entering(first, "W", cup.pins["W"])
     with first.expect_navigation():
         first.get_by_role("button", name="Save").click()
     expect(first.locator("#pending form")).to_have_count(1)

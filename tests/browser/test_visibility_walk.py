@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, standings_rows
+from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, say_who_is_entering, standings_rows
 from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -257,7 +257,7 @@ def test_the_visibility_rule_walked_by_a_player_a_table_and_the_director(browser
     for name in walk.names.values():
         expect(players).to_contain_text(name)
 
-    phone.select_option("#entered_by_seat", "W")
+    say_who_is_entering(phone, "W", walk.pins["W"])
     fill_discard_win(phone, 1, "W", "N", 16)
     with phone.expect_navigation():
         phone.get_by_role("button", name="Save").click()
