@@ -12,7 +12,7 @@ Presets (:data:`PRESETS`):
 - ``mcr-mp``: the duplicate-MCR MP table built the way seed 001 describes the MIL table (its
   numbers were lost from the seed, so the steps here are ours; each has its rationale below).
 
-Standalone: no Django import (error messages are translated through :mod:`scoring.i18n` when
+Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
 Django runs). See docs/scoring.md.
 """
 
@@ -26,7 +26,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 
 CSV_HEADER = ("from", "to", "points")
 

@@ -21,7 +21,7 @@ The concealed tiles and the melds (a kong counts as 3) make 13 tiles. Whether th
 self-draw comes from the outcome, the seat wind from the winner's seat and the prevalent wind
 from the set's wind round (seed 001: a session is East, South, West and North rounds).
 
-Standalone: no Django import (messages are translated through :mod:`scoring.i18n` when Django
+Standalone: no Django import (messages are translated through :mod:`tournament.i18n` when Django
 runs).
 """
 
@@ -31,7 +31,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 
 WINDS = ("E", "S", "W", "N")
 MELD_KINDS = ("chi", "pung", "kong", "ckong")

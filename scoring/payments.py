@@ -17,7 +17,7 @@ Rules (:data:`PAYMENT_RULES`):
 - ``typed``: nothing is computed; the table types each seat's score change and
   :func:`validate_score_changes` checks it.
 
-Standalone: no Django import (messages are translated through :mod:`scoring.i18n` when Django
+Standalone: no Django import (messages are translated through :mod:`tournament.i18n` when Django
 runs). See docs/scoring.md.
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 
 WINDS = ("E", "S", "W", "N")
 BASE = 8  # MCR's base payment, paid by every loser on top of the fan

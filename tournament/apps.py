@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class TournamentConfig(AppConfig):
     name = "tournament"
     verbose_name = "Tournament"
+
+    def ready(self):
+        """Hand Django's ``gettext`` to the pure core (see :mod:`tournament.i18n`)."""
+        from django.utils.translation import gettext
+
+        from tournament import i18n
+
+        i18n.install(gettext)

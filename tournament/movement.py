@@ -22,7 +22,7 @@ East); set numbers are 1-based as printed on the labels (walls/setcode.py). Even
 index = ``group * n_tables + table``.
 
 Standalone: no Django import; tournament services store and print what these functions return.
-Error messages are translated through :mod:`scoring.i18n` when Django runs.
+Error messages are translated through :mod:`tournament.i18n` when Django runs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 
 
 class MovementError(ValueError):
@@ -341,6 +341,16 @@ class Movement:
     def _check_set(self, set_no: int) -> None:
         if not 1 <= set_no <= self.sets_per_session:
             raise MovementError(_("set number must be 1 to %(last)s, got %(set)s") % {"last": self.sets_per_session, "set": set_no})
+
+
+def ruleset_movement(ruleset, n_groups: int = 1) -> Movement:
+    """The seed 001 rotation that a rule set's tables play: one table per seat
+    (``len(ruleset.seats)`` tables a group) and ``ruleset.hands_per_session`` sets, for
+    ``n_groups`` groups sharing the walls. ``ruleset`` is a :class:`walls.rulesets.RuleSet` (any
+    object with ``seats`` and ``hands_per_session``). The one place that says how a rule set moves:
+    seating, the table pages, results and print jobs all ask it. Raises MovementError as
+    :func:`rotation_movement` does."""
+    return rotation_movement(len(ruleset.seats), ruleset.hands_per_session, n_groups=n_groups)
 
 
 def rotation_movement(

@@ -17,7 +17,7 @@ a *repeat meeting* is every meeting of a pair beyond its first.
   (by ranking, or to keep clubs apart) by ordering the entrant list.
 
 Standalone: no Django import; tournament services store the groups this module returns. Error
-messages and the entrant options are translated through :mod:`scoring.i18n` when Django runs.
+messages and the entrant options are translated through :mod:`tournament.i18n` when Django runs.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 
 
 class RegroupError(ValueError):

@@ -5,7 +5,7 @@ against their lower bound. Public (players look up their seat); print buttons fo
 from django.shortcuts import get_object_or_404, render
 
 from tournament.models import Event
-from tournament.movement import rotation_movement
+from tournament.movement import ruleset_movement
 from tournament.permissions import is_staff_or_director
 from tournament.services import sitting_out
 
@@ -15,7 +15,7 @@ def seating(request, slug, number):
     session = get_object_or_404(event.sessions, number=number)
     ruleset = event.get_ruleset()
     groups = list(session.groups.prefetch_related("tables__room", "tables__seats__player", "tables__seats__team"))
-    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session, n_groups=len(groups))
+    movement = ruleset_movement(ruleset, n_groups=len(groups))
     group_rows = []
     for group in groups:
         tables = list(group.tables.all())

@@ -23,7 +23,7 @@ from tournament.movement import (
     assign_rooms,
     balance_seats,
     individual_group_seating,
-    rotation_movement,
+    ruleset_movement,
     team_group_seating,
 )
 from tournament.regrouping import regroup
@@ -290,12 +290,12 @@ def seat_session(event: Event, number: int) -> Session:
     if not entrants:
         raise SetupError("entrants", _("import a roster first"))
     try:
-        rotation_movement(n, ruleset.hands_per_session)
+        ruleset_movement(ruleset)
     except MovementError as exc:
         raise SetupError("ruleset", str(exc)) from exc
     plan = _grouping_plan(event, entrants)
     groups = plan["sessions"][number - 1]
-    movement = rotation_movement(n, ruleset.hands_per_session, n_groups=len(groups))
+    movement = ruleset_movement(ruleset, n_groups=len(groups))
     rooms = _rooms_for(event, n * len(groups), movement)
     session = Session.objects.create(
         event=event, number=number, regrouping_method=plan["method"],
@@ -332,14 +332,14 @@ def sitting_out(event: Event, number: int) -> list:
 def table_schedule(table: Table) -> list[tuple[int, tuple[int, ...]]]:
     """The sets ``table`` plays, as ``[(slot, (set_no, ...)), ...]`` in play order (seed 001 rotation)."""
     ruleset = table.group.session.event.get_ruleset()
-    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    movement = ruleset_movement(ruleset)
     return [(slot, movement.sets_at(table.position, slot)) for slot in range(movement.slots)]
 
 
 def table_of_set(group: Group, set_no: int, slot: int) -> int:
     """The 0-based table position of ``group`` holding ``set_no`` during ``slot``."""
     ruleset = group.session.event.get_ruleset()
-    return rotation_movement(len(ruleset.seats), ruleset.hands_per_session).table_of(set_no, slot)
+    return ruleset_movement(ruleset).table_of(set_no, slot)
 
 
 @transaction.atomic

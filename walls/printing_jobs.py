@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Event, Table
-from tournament.movement import rotation_movement
+from tournament.movement import ruleset_movement
 from walls.models import PrintJob, WallSet
 from walls.setcode import SetId
 
@@ -98,7 +98,7 @@ def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
     """Set number → for each physical copy (one per group sharing the walls), the table that plays
     it first, e.g. ``"Group 2 · Table 6"`` (table k of each group starts with block k, seed 001)."""
     ruleset = event.get_ruleset()
-    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    movement = ruleset_movement(ruleset)
     tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group"))
     out = {}
     for set_no in range(1, ruleset.hands_per_session + 1):
@@ -177,7 +177,7 @@ def render(event: Event, kind: str, params: dict) -> bytes:
 def movement_rows(event: Event, session_number: int) -> list[dict]:
     """Rows ``{"slot", "table", "sets", "next_table"}`` of the session's movement, one per table and slot."""
     ruleset = event.get_ruleset()
-    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    movement = ruleset_movement(ruleset)
     rows = []
     tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).order_by("number")
     by_position = {}
@@ -213,7 +213,7 @@ def score_sheets(event: Event, session_number: int) -> list:
     out = []
     tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).prefetch_related("seats__player").order_by("number")
     ruleset = event.get_ruleset()
-    movement = rotation_movement(len(ruleset.seats), ruleset.hands_per_session)
+    movement = ruleset_movement(ruleset)
     for t in tables:
         order = [s for slot in range(movement.slots) for s in movement.sets_at(t.position, slot)]
         seat_names = {s.seat: s.player.name for s in t.seats.all()}

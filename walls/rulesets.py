@@ -19,7 +19,7 @@ two-player Souzu (4th stack, seed 000), ``X9`` in Shiragiku three-player (5th st
 :data:`PRESETS` holds every rule set of the seeds (``/work/shared/seeds``) plus the standard
 references (riichi, MCR with flowers); :func:`custom_ruleset` builds and checks others.
 
-Standalone: no Django import (error messages are translated through :mod:`scoring.i18n` when
+Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
 Django runs).
 """
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 from walls import derivation
 from walls.tiles import RED_FIVES, TileError, expand, plain_tile, tile_sort_key
 

@@ -16,14 +16,14 @@ tiles in this order, so a rule set's multiset, and therefore its walls (docs/wal
 depend on how the tiles were typed in.
 
 Standalone: no Django import (the messages of :func:`parse_counts`, which a director reads, are
-translated through :mod:`scoring.i18n` when Django runs).
+translated through :mod:`tournament.i18n` when Django runs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scoring.i18n import gettext as _
+from tournament.i18n import gettext as _
 
 SUITS = ("m", "p", "s")
 """Suit letters of the numbered tiles, in canonical order."""
