@@ -35,7 +35,7 @@ from scoring.models import ConfirmationAttempt, HandResult, ResultRevision, SetS
 from scoring.payments import HandOutcome, PaymentError, score_changes, validate_score_changes
 from scoring.standings import individual_set_scores, standings, team_set_scores
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
-from tournament.services import table_schedule
+from tournament.seating import table_of_set, table_schedule
 
 NOTE_KEYS = ("entered_by_seat", "hand", "flags")
 FAN_CHECK_RULES = ("mcr", "mcr-duplicate-mahjongsoft")
@@ -226,8 +226,6 @@ def _check_set_at_table(table: Table, set_no: int) -> None:
     done = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
     current = next((slot for slot, sets in schedule if any(s not in done for s in sets)), None)
     if current is not None and slot_of[set_no] > current:
-        from tournament.services import table_of_set
-
         holder = table.group.tables.get(position=table_of_set(table.group, set_no, current))
         now = ", ".join(str(s) for s in schedule[current][1])
         raise ResultError("set", _("set %(set)s is at Table %(holder)s now; Table %(table)s plays sets %(sets)s now")

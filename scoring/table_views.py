@@ -27,7 +27,7 @@ from tournament.permissions import (
     can_enter_for, client_address, display_code, is_director, is_table_scorer, login_table, looks_like_code,
     normalise_code, scorer_role_table_ids, scorer_table_ids,
 )
-from tournament.services import table_schedule
+from tournament.seating import table_schedule
 from walls.setcode import SetCodeError, SetId, parse_payload
 
 

@@ -449,12 +449,12 @@ def test_a_refused_page_shows_why_in_the_visitors_language(team_event, django_us
 
 @pytest.mark.django_db
 def test_preparing_a_session_whose_walls_fail_leaves_it_unseated(team_event, director, monkeypatch):
-    import walls.services
+    import tournament.services
 
     def failing_walls(event, number):
         raise WallError("seed", "the master seed could not be read")
 
-    monkeypatch.setattr(walls.services, "generate_walls", failing_walls)
+    monkeypatch.setattr(tournament.services, "generate_walls", failing_walls)
     client = Client()
     client.force_login(director)
     response = client.post(reverse("prepare-session", args=[team_event.slug]), {"session": 2}, follow=True)

@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import Event
-from walls.derivation import lay_out
+from tournament.seating import refuse_after_reveal
+from walls import derivation
 from walls.models import WallSet
 
 
@@ -26,8 +27,6 @@ class WallError(ValueError):
 def wall_deriver(event: Event):
     """A function ``(session_number, set_no) -> {pile name: tiles}`` for ``event``: the rule set's
     tiles, piles, fingerprint and the effective key are computed once (docs/walls.md)."""
-    from walls import derivation
-
     ruleset = event.get_ruleset()
     multiset = ruleset.multiset()
     piles = [(p.name, p.size) for p in ruleset.piles]
@@ -36,7 +35,7 @@ def wall_deriver(event: Event):
 
     def derive(session_number: int, set_no: int) -> dict[str, list[str]]:
         wall = derivation.shuffle(multiset, derivation.wall_key(key, event.uid, session_number, set_no, fingerprint))
-        return lay_out(wall, piles)
+        return derivation.lay_out(wall, piles)
 
     return derive
 
@@ -55,8 +54,7 @@ def generate_walls(event: Event, session_number: int) -> list[WallSet]:
     when the event announced a public value that has not been entered yet (SquareDeal-style
     commitment, docs/walls.md) or the session number is out of range.
     """
-    if Event.objects.filter(pk=event.pk, seed_revealed=True).exists():
-        raise WallError("seed", _("the master seed is revealed: walls of a new session would follow from public data"))
+    refuse_after_reveal(event, WallError)
     if event.needs_public_value:
         raise WallError(
             "public_value",
