@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scoring import conversion
+
 
 class ConversionTable(models.Model):
     """A stored conversion table (score difference → points). Edits create a new ``version``;
@@ -29,9 +31,7 @@ class ConversionTable(models.Model):
 
     def as_table(self):
         """The plain :class:`scoring.conversion.ConversionTable`."""
-        from scoring.conversion import ConversionTable as Plain
-
-        return Plain.from_rows(self.rows, name=self.name)
+        return conversion.ConversionTable.from_rows(self.rows, name=self.name)
 
 
 class HandResult(models.Model):

@@ -5,6 +5,8 @@ without loss.
 
 from __future__ import annotations
 
+import json
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,6 +25,18 @@ EVENT_FIELDS = [
 
 class ExchangeError(ValueError):
     """An export file that cannot be imported; the message names the field and the fix."""
+
+
+def read_export_file(path: str, field: str = "file") -> dict:
+    """The JSON document in the file ``path`` (a dmj-event/1 export, docs/export.md), for the
+    commands that read one (import_event, verify_walls, fit_conversion). Raises ExchangeError
+    naming ``field`` (the command's argument) and the path when the file cannot be read, is not
+    UTF-8 or is not JSON."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ExchangeError(f"{field}: {path} is not a readable dmj-event/1 JSON export ({exc})") from exc
 
 
 def export_event(event: Event, *, include_secret: bool = False) -> dict:

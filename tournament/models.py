@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from walls.rulesets import RuleSet
+
 
 def _uid():
     return uuid.uuid4().hex
@@ -102,8 +104,6 @@ class Event(models.Model):
 
     def get_ruleset(self):
         """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
-        from walls.rulesets import RuleSet
-
         cached = getattr(self, "_ruleset_cache", None)
         if cached is None or cached[0] is not self.ruleset:
             cached = (self.ruleset, RuleSet.from_dict(self.ruleset))

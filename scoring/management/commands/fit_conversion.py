@@ -14,7 +14,6 @@ stores it as the event's next conversion table version; stored scores keep their
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
@@ -25,7 +24,7 @@ from scoring.conversion import ConversionTable, ConversionTableError
 from scoring.conversion_admin import save_table_version
 from scoring.fitting import DEFAULT_REFERENCE_AVERAGE, FittingError, compare_rankings, fit_table, observed_differences
 from scoring.reports import export_scopes, seat_comparisons, team_comparisons
-from tournament.exchange import export_event
+from tournament.exchange import ExchangeError, export_event, read_export_file
 from tournament.models import Event
 
 
@@ -48,9 +47,9 @@ def _load(source: str) -> tuple[dict, Event | None]:
     path = Path(source)
     if path.is_file():
         try:
-            return json.loads(path.read_text(encoding="utf-8")), None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"{source}: not a readable dmj-event/1 JSON export ({exc})") from exc
+            return read_export_file(source, "source"), None
+        except ExchangeError as exc:
+            raise CommandError(str(exc)) from exc
     event = Event.objects.filter(slug=source).select_related("conversion_table").first()
     if event is None:
         known = ", ".join(Event.objects.values_list("slug", flat=True)) or "none"

@@ -1,10 +1,8 @@
 """``python manage.py import_event FILE.json [--slug NEW]``: restore an exported event."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.exchange import ExchangeError, import_event
+from tournament.exchange import ExchangeError, import_event, read_export_file
 
 
 class Command(BaseCommand):
@@ -16,12 +14,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, slug=None, **options):
         try:
-            with open(file, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CommandError(f"file: cannot read {file}: {exc}")
-        try:
-            event = import_event(data, slug=slug)
+            event = import_event(read_export_file(file), slug=slug)
         except (ExchangeError, KeyError) as exc:
             raise CommandError(f"nothing imported: {exc}")
         self.stdout.write(f"imported {event.slug} ({event.name})")

@@ -1,9 +1,8 @@
 """``python manage.py verify_walls EXPORT.json --seed HEX``: re-derive every wall of an export."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.exchange import read_export_file
 from walls.verify import verify_export
 
 
@@ -16,12 +15,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, export, seed, **options):
         try:
-            with open(export, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CommandError(f"export: cannot read {export}: {exc}")
-        try:
-            report = verify_export(data, seed)
+            report = verify_export(read_export_file(export, "export"), seed)
         except ValueError as exc:
             raise CommandError(str(exc))
         self.stdout.write(f"commitment {'matches' if report.commitment_ok else 'DOES NOT MATCH'} the seed")
