@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext
+
+from tournament import i18n
 
 
 class TournamentConfig(AppConfig):
@@ -7,8 +10,4 @@ class TournamentConfig(AppConfig):
 
     def ready(self):
         """Hand Django's ``gettext`` to the pure core (see :mod:`tournament.i18n`)."""
-        from django.utils.translation import gettext
-
-        from tournament import i18n
-
         i18n.install(gettext)
