@@ -24,7 +24,7 @@ import django
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from tournament import loadtest as lt
+from tests.perf import loadtest as lt
 event, plans = lt.build_event(scorers=int(sys.argv[1]), sessions=1)
 m, _cpu = lt.serve_and_run(event.slug, plans, duration=float(sys.argv[2]), workers=3, threads=4, log=Path(sys.argv[3]))
 stored, confirmed = lt.count_stored(event)

@@ -1,13 +1,15 @@
-"""The pure parts of the load test behind ``manage.py loadtest`` (tournament/loadtest.py). The
+"""The pure parts of the load test behind ``manage.py loadtest`` (tests/perf/loadtest.py). The
 load run itself is a benchmark run by hand against gunicorn and PostgreSQL (docs/deploy.md),
 never a timed unit test."""
 
 import os
 import statistics
+import sys
 
 import pytest
+from django.core.management import CommandError, call_command
 
-from tournament import loadtest
+from tests.perf import loadtest
 
 
 def _report(**overrides):
@@ -76,3 +78,11 @@ def test_the_load_test_refuses_anything_but_postgresql_and_out_of_range_duration
     else:
         with pytest.raises(ValueError, match="duration"):
             loadtest.run(scorers=1, sessions=1, duration=61)
+
+
+@pytest.mark.parametrize("command, args", [("bench", ["seating"]), ("loadtest", [])])
+def test_the_commands_say_where_the_benchmarks_are_when_tests_perf_is_absent(monkeypatch, command, args):
+    """An installed application has no tests/perf: the command still loads and says what to do."""
+    monkeypatch.setitem(sys.modules, "tests.perf", None)  # any import of tests.perf now fails
+    with pytest.raises(CommandError, match=r"tests/perf of a source checkout; install with pip install -e '\.\[bench\]'"):
+        call_command(command, *args)

@@ -6,7 +6,7 @@ import pytest
 from pdfcheck import decode_qr, difference, ink, page_text, render_pages
 from reportlab.lib.units import mm
 
-from walls.bench_printing import bench_printing
+from tests.perf.printing import bench_printing
 from walls.printing import cjk_font_embedded, find_cjk_font
 from walls.printing.base import draw_fit, finish, new_canvas, wrap
 from walls.printing.fonts import fonts, mixed_width, runs

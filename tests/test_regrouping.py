@@ -1,14 +1,13 @@
 """Regrouping between sessions: designs, tabu search, lower bound, entrant options
-(tournament/regrouping.py) and the seating bench (tournament/bench.py)."""
+(tournament/regrouping.py) and the seating bench (tests/perf/seating.py)."""
 
-import itertools
 import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.bench import bench_seating
+from tests.perf.seating import bench_seating
 from tournament.regrouping import (
     RegroupError,
     entrant_options,
@@ -17,6 +16,8 @@ from tournament.regrouping import (
     repeat_meetings,
     sit_out_schedule,
 )
+
+from oracles import fewest_repeats
 
 
 def assert_partitions(result, n, group_size, present=None):
@@ -103,24 +104,9 @@ def test_tabu_search_finds_zero_repeats_without_a_design():
     assert (result.repeats, result.method) == (0, "tabu search")
 
 
-def brute_force_minimum(n, group_size, n_sessions):
-    """Fewest repeats over all regroupings with session 1 in order (which loses nothing)."""
-    def partitions(rest):
-        if not rest:
-            yield []
-            return
-        for mates in itertools.combinations(rest[1:], group_size - 1):
-            group = (rest[0], *mates)
-            for tail in partitions([e for e in rest if e not in group]):
-                yield [group, *tail]
-    every = list(partitions(list(range(n))))
-    first = [tuple(range(i, i + group_size)) for i in range(0, n, group_size)]
-    return min(repeat_meetings([first, *later]) for later in itertools.product(every, repeat=n_sessions - 1))
-
-
 @pytest.mark.parametrize("n, group_size, n_sessions", [(6, 3, 4), (8, 4, 4), (8, 2, 3), (9, 3, 3), (12, 4, 2)])
 def test_small_cases_reach_the_true_minimum_and_the_bound_is_below_it(n, group_size, n_sessions):
-    best = brute_force_minimum(n, group_size, n_sessions)
+    best = fewest_repeats(n, group_size, n_sessions)
     result = regroup(n, group_size, n_sessions, time_limit=2)
     assert meeting_lower_bound(n, group_size, n_sessions) <= best == result.repeats
 

@@ -1,35 +1,24 @@
 """``python manage.py bench [walls|seating|standings|printing]``: benchmarks printed as figures and
-ratios against a baseline measured in the same run (never timed unit tests)."""
+ratios against a baseline measured in the same run (never timed unit tests).
+
+A thin adapter: the benchmarks live in ``tests/perf`` of a source checkout (:mod:`tests.perf`),
+which the installed application does not ship. They are imported when the command runs, so the
+application without them still loads and lists the command, and running it says what is missing.
+"""
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-
-def _walls(write):
-    from walls.bench import bench_walls
-
-    return bench_walls(write)
-
-
-def _seating(write):
-    from tournament.bench import bench_seating
-
-    return bench_seating(write)
+BENCHES = ("walls", "seating", "standings", "printing")
+NOT_INSTALLED = "the benchmarks live in tests/perf of a source checkout; install with pip install -e '.[bench]'"
+# What a missing source checkout or a missing ``bench`` extra fails to import.
+DEV_ONLY = ("tests", "httpx", "psutil")
 
 
-def _standings(write):
-    from scoring.bench import bench_standings
-
-    return bench_standings(write)
-
-
-def _printing(write):
-    from walls.bench_printing import bench_printing
-
-    return bench_printing(write)
-
-
-BENCHES = {"walls": _walls, "seating": _seating, "standings": _standings, "printing": _printing}
+def missing_dev_only(exc: ModuleNotFoundError) -> bool:
+    """Whether ``exc`` is about ``tests.perf`` (absent outside a source checkout) or a package of the
+    ``bench`` extra, rather than a fault in the code it imports."""
+    return (exc.name or "").split(".")[0] in DEV_ONLY
 
 
 class Command(BaseCommand):
@@ -42,7 +31,17 @@ class Command(BaseCommand):
         unknown = [n for n in names if n not in BENCHES]
         if unknown:
             raise CommandError(f"unknown benchmark {', '.join(unknown)}: choose from {', '.join(BENCHES)}")
+        try:  # a development-only package, imported here rather than at module level (see the docstring)
+            from tests.perf.printing import bench_printing
+            from tests.perf.seating import bench_seating
+            from tests.perf.standings import bench_standings
+            from tests.perf.walls import bench_walls
+        except ModuleNotFoundError as exc:
+            if missing_dev_only(exc):
+                raise CommandError(f"{NOT_INSTALLED} ({exc})") from exc
+            raise
+        run = {"walls": bench_walls, "seating": bench_seating, "standings": bench_standings, "printing": bench_printing}
         call_command("migrate", interactive=False, verbosity=0)  # the walls bench stores sets
         for name in names or BENCHES:
             self.stdout.write(f"== bench {name}")
-            BENCHES[name](lambda line: self.stdout.write(str(line)))
+            run[name](lambda line: self.stdout.write(str(line)))

@@ -1,15 +1,19 @@
 """``python manage.py loadtest``: result entry by concurrent scorers against gunicorn and
 PostgreSQL on loopback; prints requests per second, p50/p99 latency, errors and lost results
-(:mod:`tournament.loadtest`). Run it on a scratch database:
+(:mod:`tests.perf.loadtest`). Run it on a scratch database:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dmj_load python manage.py loadtest
+
+A thin adapter: the load test lives in ``tests/perf`` of a source checkout and needs the ``bench``
+extra (httpx, psutil); neither ships with the application, so it is imported when the command
+runs (as ``manage.py bench`` does) and its absence is reported as a CommandError.
 """
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError, connection
 
-from tournament import loadtest
+from tournament.management.commands.bench import NOT_INSTALLED, missing_dev_only
 
 
 def ensure_database() -> None:
@@ -40,6 +44,12 @@ class Command(BaseCommand):
         parser.add_argument("--keep", action="store_true", help="keep the load-test event and its users afterwards")
 
     def handle(self, *args, scorers, sessions, duration, workers, threads, keep, **options):
+        try:  # a development-only package, imported here rather than at module level (see the docstring)
+            from tests.perf import loadtest
+        except ModuleNotFoundError as exc:
+            if missing_dev_only(exc):
+                raise CommandError(f"{NOT_INSTALLED} ({exc})") from exc
+            raise
         if connection.vendor != "postgresql":
             raise CommandError("DATABASE_URL: the load test runs against PostgreSQL, e.g. "
                                "DATABASE_URL=postgres://postgres@127.0.0.1:5432/dmj_load (a scratch database)")

@@ -9,7 +9,8 @@ print job does. The ratio of the two says what layout and vector QR codes cost o
 reportlab itself; the goals are under 10 s from a cold start (QR matrices not yet cached) and
 within 1.5× of the bare loop (best of ``repeat`` warm runs each, in the same process).
 
-Run: ``python -m walls.bench_printing``.
+Run: ``python manage.py bench printing`` (or ``python -m tests.perf.printing`` from the repository
+root; exit status 1 when a goal is missed).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Standings benchmark: a large individual event, scored in full and one result at a time.
 
-Run ``python -m scoring.bench``. Synthetic data: 1,000 players (rounded up to 1,008, the next
+Run ``python manage.py bench standings`` (or, without Django, ``python -m tests.perf.standings``
+from the repository root). Synthetic data: 1,000 players (rounded up to 1,008, the next
 multiple of 16, as seed 001's individual method needs), 10 sessions of 16 hands, groups of 16
 on 4 tables, regrouped at random every session; each table's hand is a seeded random MCR
 outcome scored with :func:`scoring.payments.score_changes`. Goals: a full recompute under 2 s,

@@ -22,6 +22,9 @@ What it does:
 
 Goal (issue 9): at least 300 requests per second, p99 latency under 100 ms, no error, no lost
 result, with 50 scorers.
+
+Needs the ``bench`` extra (httpx for the scorers' requests, psutil for the CPU figures):
+``pip install -e '.[bench]'``.
 """
 
 from __future__ import annotations
@@ -40,8 +43,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from django.contrib.auth import get_user_model
+from django.db import connection
+from rest_framework.authtoken.models import Token
 
-ROOT = Path(__file__).resolve().parent.parent
+from scoring.models import HandResult
+from tournament.demo import plausible_outcome
+from tournament.models import EventRole, Table
+from tournament.services import create_event, import_roster, prepare_session, table_schedule
+
+ROOT = Path(__file__).resolve().parents[2]  # the repository root: gunicorn serves the project from it
 GOAL_RPS = 300
 GOAL_P99_MS = 100
 MAX_DURATION = 60.0
@@ -186,13 +197,6 @@ def build_event(*, scorers: int, sessions: int, seed: int = 9):
 
     Uses the same services as the web pages (create_event, import_roster, prepare_session). The event's slug and the users' names start with ``loadtest-``.
     """
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
-
-    from tournament.demo import plausible_outcome
-    from tournament.models import EventRole, Table
-    from tournament.services import create_event, import_roster, prepare_session, table_schedule
-
     stamp = f"loadtest-{int(time.time())}-{secrets.token_hex(2)}"
     event = create_event(name=f"Load test {stamp}", slug=stamp, sessions=sessions)
     ruleset = event.get_ruleset()
@@ -223,16 +227,12 @@ def build_event(*, scorers: int, sessions: int, seed: int = 9):
 
 def delete_event(event) -> None:
     """Remove the load-test event and its scorer users."""
-    from django.contrib.auth import get_user_model
-
     get_user_model().objects.filter(username__startswith=f"{event.slug}-scorer-").delete()
     event.delete()
 
 
 def count_stored(event) -> tuple[int, int]:
     """(results stored, results stored as confirmed) of ``event``."""
-    from scoring.models import HandResult
-
     results = HandResult.objects.filter(event=event)
     return results.count(), results.filter(status=HandResult.Status.CONFIRMED).count()
 
@@ -391,8 +391,6 @@ def run(*, scorers: int = 50, sessions: int = 4, duration: float = 40.0, workers
     processes (default: CPUs + 1). Raises ValueError for out-of-range arguments and RuntimeError
     when the database is not PostgreSQL or gunicorn does not start.
     """
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         raise RuntimeError("the load test runs against PostgreSQL: set DATABASE_URL=postgres://... (docs/deploy.md)")
     if not 0 < duration <= MAX_DURATION:

@@ -11,16 +11,16 @@ import time
 
 from django.db import transaction
 
+from tournament.services import create_event
+from walls.rulesets import get_ruleset
+from walls.services import generate_walls, wall_deriver
+
 SETS = 1024
 
 
 def bench_walls(write) -> dict:
     """Time :func:`walls.services.generate_walls` for 1,024 MCR wall sets (64 sessions × 16) in a
     rolled-back transaction; prints seconds and the ratio to the bare shuffle loop."""
-    from tournament.services import create_event
-    from walls.rulesets import get_ruleset
-    from walls.services import generate_walls, wall_deriver
-
     tiles = get_ruleset("mcr-duplicate").multiset()
     start = time.perf_counter()
     rng = random.Random(1)
