@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from tournament.demo import build_demo
 from tournament.models import EventRole
 
 
@@ -19,8 +20,6 @@ class Command(BaseCommand):
         parser.add_argument("--addrport", default="127.0.0.1:8000")
 
     def handle(self, *args, no_serve=False, out=None, addrport="127.0.0.1:8000", **options):
-        from tournament.demo import build_demo
-
         call_command("migrate", interactive=False, verbosity=0)
         self.stdout.write("Building the demo event (16 teams, MCR duplicate, session 1)...")
         report = build_demo(out_dir=out)
