@@ -1,0 +1,46 @@
+"""Read side of scoring: standings (cached and uncached), travellers with their hand record,
+per-player standings and the team and player pages, running totals for the chart, and the
+standings exports (CSV, XLSX).
+
+Nothing here writes results or converted scores: those come from :mod:`scoring.services`
+(``rescore_set`` stores one :class:`~scoring.models.SetScore` row per entrant per set and
+comparison). Converted scores, stored or shown, are computed by one function,
+:func:`scoring.comparisons.converted_scores`; the arithmetic is :mod:`scoring.standings`.
+
+**What is public** is decided by :mod:`scoring.visibility` alone: a set counts in anything
+public (travellers, standings, a team's or player's set-by-set results, the per-player
+comparison, the chart, the exports) once it is *released*: every table of its session, in every
+group, has a confirmed result on it. Until then a set's results, or a swing in the standings,
+would tell players who have not played it yet what its wall holds. ``public=False`` (the
+event's director and staff) counts every comparison already scored.
+
+Modules by concern: :mod:`~scoring.reports.cache` (score state, cache, standings rows),
+:mod:`~scoring.reports.scopes` (complete comparisons of an event or an export),
+:mod:`~scoring.reports.entrants` (per-player standings, team and player pages),
+:mod:`~scoring.reports.travellers`, :mod:`~scoring.reports.chart` and
+:mod:`~scoring.reports.spreadsheets`. The names below are the package's public interface.
+"""
+
+from scoring.comparisons import SeatResult, TableSeats, complete_scopes, seat_comparisons, team_comparisons
+from scoring.reports.cache import (
+    CACHE_PREFIX,
+    CACHE_SECONDS,
+    KEPT_TALLIES,
+    cached_standings,
+    event_standings,
+    score_state,
+    state_digest,
+)
+from scoring.reports.chart import CHART_COLOURS, CHART_TOP, event_chart, line_chart, running_totals
+from scoring.reports.entrants import player_report, player_standings, team_report
+from scoring.reports.scopes import event_scopes, export_scopes
+from scoring.reports.spreadsheets import FORMULA_STARTS, spreadsheet_text, standings_csv, standings_xlsx
+from scoring.reports.travellers import hand_record, traveller_index, traveller_report
+
+__all__ = [
+    "CACHE_PREFIX", "CACHE_SECONDS", "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
+    "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "event_chart", "event_scopes",
+    "event_standings", "export_scopes", "hand_record", "line_chart", "player_report", "player_standings",
+    "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
+    "state_digest", "team_comparisons", "team_report", "traveller_index", "traveller_report",
+]

@@ -1,0 +1,124 @@
+"""Per-player standings and the team and player pages.
+
+The per-player comparison (each player against the same seat of the same set, seed 001's
+individual method, converted with the event's current table) comes from
+:func:`scoring.comparisons.converted_scores`, the path every stored converted score takes too.
+``public`` (the default): only released sets count (:mod:`scoring.visibility`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from scoring.comparisons import converted_scores
+from scoring.reports.cache import cached, cached_standings, public_state, set_scores
+from scoring.reports.scopes import event_scopes
+from scoring.standings import ConvertedScore, standings
+from tournament.models import Event, Player, Team
+
+
+def _seat_results(event: Event, public: bool) -> list[dict]:
+    """Every player's per-seat comparison on every complete comparison (released sets only if
+    ``public``): ``[{"session", "set_no", "group", "seat", "table", "player", "team",
+    "score_change", "datum", "difference", "points"}]`` by session, set, table and seat; cached
+    under the score state."""
+    state, released = public_state(event, public)
+
+    def compute():
+        table = event.conversion_table.as_table()
+        scopes = event_scopes(event)
+        if public:
+            scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in released}
+        out = []
+        for (session, set_no, group), rows in scopes.items():
+            at = {r.player: r for r in rows}
+            for score in converted_scores(rows, table, event.datum_method, by_team=False):
+                row = at[score.key]
+                out.append({"session": session, "set_no": set_no, "group": group, "seat": score.seat,
+                            "table": row.table, "player": score.key, "team": row.team,
+                            "score_change": score.score_change, "datum": score.converted.datum,
+                            "difference": score.converted.difference, "points": score.converted.points})
+        out.sort(key=lambda r: (r["session"], r["set_no"], r["table"], r["seat"]))
+        return out
+
+    return cached(event, f"seats:{int(public)}", state, compute)
+
+
+def player_standings(event: Event, *, public: bool = True, order: str = "points") -> list[dict]:
+    """Per-player standings: every player's score-change total and sets played, and as extra
+    information their comparison with the same seat of the same set (the individual method of
+    seed 001 applied inside a team event, converted with the event's current table).
+
+    Rows ``{"rank", "tied", "player", "number", "name", "team", "team_number", "points",
+    "score_total", "sets_played", "positive_sets", "difference_total"}``; ``rank`` follows the
+    standings tie-break on the seat comparison (points, then score total, then positive sets).
+    ``order``: ``"points"`` (default) or ``"score"`` (score-change total first, then points).
+    ``public``: only sets finished everywhere. Players with no set yet are listed last, unranked.
+    Raises ValueError for an unknown ``order``.
+    """
+    if order not in ("points", "score"):
+        raise ValueError(f"unknown order {order!r}: use points or score")
+    seat_rows = _seat_results(event, public)
+    differences: dict[int, float] = defaultdict(float)
+    per_set = []
+    for r in seat_rows:
+        differences[r["player"]] += r["difference"]
+        per_set.append((r["player"], (r["session"], r["set_no"]),
+                        ConvertedScore(r["difference"], r["datum"], r["points"]), r["score_change"]))
+    ranked = standings(per_set)
+    players = {p.pk: p for p in Player.objects.filter(event=event).select_related("team")}
+    out = []
+    for row in ranked:
+        player = players[row.key]
+        out.append({"rank": row.rank, "tied": row.tied, "player": player.pk, "number": player.number, "name": player.name,
+                    "team": player.team.name if player.team else "", "team_number": player.team.number if player.team else None,
+                    "points": row.points, "score_total": row.score_total, "sets_played": row.sets_played,
+                    "positive_sets": row.positive_sets, "difference_total": differences[row.key]})
+    if order == "score":
+        out.sort(key=lambda r: (-r["score_total"], -r["points"], r["number"]))
+    seen = {r["player"] for r in out}
+    out += [{"rank": None, "tied": False, "player": p.pk, "number": p.number, "name": p.name,
+             "team": p.team.name if p.team else "", "team_number": p.team.number if p.team else None,
+             "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0, "difference_total": 0.0}
+            for p in players.values() if p.pk not in seen and not p.substitute]
+    return out
+
+
+def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
+    """A team's page: its standings row, its members' totals and seat comparisons (as
+    :func:`player_standings`) and its set-by-set results ``[{"session", "set_no", "group",
+    "score_change", "datum", "difference", "points", "running", "table_version"}]`` (running =
+    points so far). ``public``: only sets finished everywhere."""
+    row = next((r for r in cached_standings(event, public=public) if r["key"] == team.pk), None)
+    members = [r for r in player_standings(event, public=public) if r["team_number"] == team.number]
+    sets = []
+    running = 0
+    for s in set_scores(event, public):
+        if s["team_id"] != team.pk:
+            continue
+        running += s["points"]
+        sets.append({"session": s["session_number"], "set_no": s["set_no"], "group": s["group__number"],
+                     "score_change": s["score_change"], "datum": s["datum"], "difference": s["difference"],
+                     "points": s["points"], "running": running,
+                     "table_version": f"{s['conversion_table__name']} v{s['conversion_table__version']}"})
+    return {"standing": row, "members": members, "sets": sets}
+
+
+def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
+    """A player's page: their row of :func:`player_standings`, their standings row in an
+    individual event, and their set-by-set results against the same seat ``[{"session",
+    "set_no", "group", "table", "seat", "score_change", "datum", "difference", "points",
+    "running"}]``. In an individual event the points are the stored converted scores; in a team
+    event they are the per-player comparison (extra information)."""
+    row = next((r for r in player_standings(event, public=public) if r["player"] == player.pk), None)
+    standing = None
+    if event.method == Event.Method.INDIVIDUAL:
+        standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)
+    sets = []
+    running = 0
+    for s in _seat_results(event, public):
+        if s["player"] != player.pk:
+            continue
+        running += s["points"]
+        sets.append({**s, "running": running})
+    return {"row": row, "standing": standing, "sets": sets}
