@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.payments import PAYMENT_RULES
 from tournament.models import Table
 
 ENTRY_PIN_LABEL = _("Your PIN (the player entering)")
@@ -109,7 +110,7 @@ class TableEntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         ruleset = event.get_ruleset()
         self.seats = tuple(ruleset.seats)
-        self.typed_only = ruleset.payment_rule == "typed"
+        self.typed_only = not PAYMENT_RULES[ruleset.payment_rule].computed
         players = players or {}
         seat_choices = [(seat, f"{seat} — {players[seat].name}" if seat in players else seat) for seat in self.seats]
         invalid = _("%(value)s is not a seat at this table: choose one of ") + ", ".join(self.seats) + "."

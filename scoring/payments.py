@@ -17,6 +17,10 @@ Rules (:data:`PAYMENT_RULES`):
 - ``typed``: nothing is computed; the table types each seat's score change and
   :func:`validate_score_changes` checks it.
 
+:data:`PAYMENT_RULES` is the registry: a rule is declared there once, with its computation and
+what the rest of the project asks about it (whether outcomes are entered, whether the fan check
+applies); rule sets, the event form and the table page read it.
+
 Standalone: no Django import (messages are translated through :mod:`tournament.i18n` when Django
 runs). See docs/scoring.md.
 """
@@ -24,7 +28,8 @@ runs). See docs/scoring.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, Mapping, Sequence
 
 from tournament.i18n import gettext as _
 
@@ -60,35 +65,32 @@ class HandOutcome:
 
 @dataclass(frozen=True)
 class PaymentRule:
-    """A payment rule's properties: ``code``, ``name``, ``zero_sum`` (True/False: whether every
-    computed hand sums to 0; None for ``typed``, where the rule set decides), ``multiple_winners``
-    (a discard may have several winners), ``computed`` (score changes follow from the outcome)
-    and ``source``."""
+    """One payment rule of the registry :data:`PAYMENT_RULES`, everything other modules ask about it.
+
+    - ``code``: the name a rule set's ``payment_rule`` gives; ``name``: display name.
+    - ``zero_sum``: True/False, whether every computed hand sums to 0; None where the changes are
+      typed and the rule set decides.
+    - ``multiple_winners``: a discard may have several winners.
+    - ``source``: where the rule comes from.
+    - ``changes``: ``changes(rule, seats, outcome, min_fan) -> {seat: points}``, the score
+      changes of a hand (seats already checked); it checks the outcome and raises PaymentError.
+      None for a rule whose score changes the table types (no outcome is entered).
+    - ``fan_check``: the optional MCR fan check (:mod:`scoring.fan_check`, PyMahjongGB) applies
+      to a winning hand of this rule.
+    """
 
     code: str
     name: str
     zero_sum: bool | None
     multiple_winners: bool
-    computed: bool
     source: str
+    changes: Callable[[PaymentRule, tuple[str, ...], HandOutcome, int | None], dict[str, int]] | None = None
+    fan_check: bool = False
 
-
-PAYMENT_RULES: dict[str, PaymentRule] = {
-    "mcr": PaymentRule(
-        "mcr", "MCR (Chinese Official)", zero_sum=True, multiple_winners=False, computed=True,
-        source="Chinese Official rules (MCR): discarder pays 8+fan, others 8; self-draw each pays 8+fan",
-    ),
-    "mcr-duplicate-mahjongsoft": PaymentRule(
-        "mcr-duplicate-mahjongsoft", "MCR duplicate (MahjongSoft)", zero_sum=False, multiple_winners=True,
-        computed=True,
-        source="MahjongSoft duplicate MCR rules: self-draw fan+24 / -(ceil(fan/3)+8) each; several "
-               "discard winners each fan+24 paying 8 to each other winner (example -46, +36, +26, -16)",
-    ),
-    "typed": PaymentRule(
-        "typed", "Score changes typed in", zero_sum=None, multiple_winners=True, computed=False,
-        source="no computation: the table types each seat's score change",
-    ),
-}
+    @property
+    def computed(self) -> bool:
+        """Score changes follow from the hand's outcome (False: the table types them)."""
+        return self.changes is not None
 
 
 def _check_seats(seats: Sequence[str]) -> tuple[str, ...]:
@@ -153,30 +155,37 @@ def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome, min_fan
     seat order; a drawn hand gives 0 to everyone. Rules: see the module docstring (sources: MCR;
     MahjongSoft duplicate MCR rules).
 
-    Raises PaymentError naming the field: unknown rule (``rule``) or ``typed`` (type the score
-    changes), seats that are not four distinct winds (``seats``), unknown kind (``kind``), an
-    unknown or repeated seat, no winner, several winners where the rule has one or on a
-    self-draw (``winners``), a missing discarder, a discarder on a self-draw or a winner on its
-    own discard (``discarder``), a fan per winner missing or below ``min_fan`` (``fans``).
+    Raises PaymentError naming the field: unknown rule (``rule``) or a rule whose changes are
+    typed (type the score changes), seats that are not four distinct winds (``seats``), unknown
+    kind (``kind``), an unknown or repeated seat, no winner, several winners where the rule has
+    one or on a self-draw (``winners``), a missing discarder, a discarder on a self-draw or a
+    winner on its own discard (``discarder``), a fan per winner missing or below ``min_fan``
+    (``fans``).
     """
     if rule not in PAYMENT_RULES:
         raise PaymentError("rule", _("unknown payment rule %(rule)s: choose one of %(rules)s") % {"rule": repr(rule), "rules": ", ".join(PAYMENT_RULES)})
     spec = PAYMENT_RULES[rule]
-    if not spec.computed:
+    if spec.changes is None:
         raise PaymentError("rule", _("this rule set computes nothing from the outcome: type the score changes of every seat"))
-    seats = _check_seats(seats)
+    return spec.changes(spec, _check_seats(seats), outcome, min_fan)
+
+
+def _mcr_changes(self_draw: Callable[[int], tuple[int, int]], rule: PaymentRule, seats: tuple[str, ...],
+                 outcome: HandOutcome, min_fan: int | None) -> dict[str, int]:
+    """Score changes of the MCR family (four seats); ``self_draw(fan)`` gives the self-draw
+    winner's gain and each other seat's loss, which is where the family's rules differ."""
     if len(seats) != 4:
         raise PaymentError("seats", _("MCR payments are for four seats, got %(seats)s: use E, S, W, N") % {"seats": ", ".join(seats)})
-    _check_outcome(spec, seats, outcome, min_fan)
+    _check_outcome(rule, seats, outcome, min_fan)
     changes = dict.fromkeys(seats, 0)
     if outcome.kind == "draw":
         return changes
     if outcome.kind == "self_draw":
         winner, fan = outcome.winners[0], outcome.fans[0]
-        loss = BASE + fan if rule == "mcr" else -(-fan // 3) + BASE
+        gain, loss = self_draw(fan)
         for seat in seats:
             changes[seat] = -loss
-        changes[winner] = 3 * (BASE + fan) if rule == "mcr" else fan + 3 * BASE
+        changes[winner] = gain
         return changes
     # Discard (one winner in plain MCR): every non-discarder pays 8 to each winner, the discarder
     # pays 8+fan to each winner; a winner is also a payer to the other winners.
@@ -187,6 +196,36 @@ def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome, min_fan
                 changes[payer] -= amount
                 changes[seat] += amount
     return changes
+
+
+def _mcr_self_draw(fan: int) -> tuple[int, int]:
+    return 3 * (BASE + fan), BASE + fan
+
+
+def _mahjongsoft_self_draw(fan: int) -> tuple[int, int]:
+    return fan + 3 * BASE, -(-fan // 3) + BASE
+
+
+PAYMENT_RULES: dict[str, PaymentRule] = {
+    "mcr": PaymentRule(
+        "mcr", "MCR (Chinese Official)", zero_sum=True, multiple_winners=False,
+        source="Chinese Official rules (MCR): discarder pays 8+fan, others 8; self-draw each pays 8+fan",
+        changes=partial(_mcr_changes, _mcr_self_draw), fan_check=True,
+    ),
+    "mcr-duplicate-mahjongsoft": PaymentRule(
+        "mcr-duplicate-mahjongsoft", "MCR duplicate (MahjongSoft)", zero_sum=False, multiple_winners=True,
+        source="MahjongSoft duplicate MCR rules: self-draw fan+24 / -(ceil(fan/3)+8) each; several "
+               "discard winners each fan+24 paying 8 to each other winner (example -46, +36, +26, -16)",
+        changes=partial(_mcr_changes, _mahjongsoft_self_draw), fan_check=True,
+    ),
+    "typed": PaymentRule(
+        "typed", "Score changes typed in", zero_sum=None, multiple_winners=True,
+        source="no computation: the table types each seat's score change",
+    ),
+}
+"""The payment-rule registry, by code: the one place a rule is declared. Rule sets validate their
+``payment_rule`` against it, the event form offers its codes, the table page and the fan check
+ask it whether outcomes are entered and fan counted."""
 
 
 def validate_score_changes(changes: Mapping[str, Any], seats: Sequence[str], zero_sum: bool, deposit: int = 0) -> None:

@@ -13,10 +13,9 @@ from django.conf import settings
 from scoring.services import confirm_result, event_standings, submit_result
 from tournament.models import Event, Table
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
-from walls.printing_jobs import request_print
+from walls.printing_jobs import BATCH_KINDS, request_print
 
 ROSTER = Path(__file__).resolve().parent / "data" / "demo_roster.csv"
-DEMO_PRINTS = ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating")
 
 
 def plausible_outcome(rng: random.Random, seats: tuple[str, ...]) -> dict:
@@ -58,11 +57,11 @@ class DemoReport:
     standings: list[dict] = field(default_factory=list)
 
 
-def build_demo(*, slug: str = "demo", out_dir: Path | None = None, seed: int = 2015, prints: tuple[str, ...] = DEMO_PRINTS) -> DemoReport:
+def build_demo(*, slug: str = "demo", out_dir: Path | None = None, seed: int = 2015, prints: tuple[str, ...] = BATCH_KINDS) -> DemoReport:
     """Build the demo event from the shipped roster (16 teams × 4): create, seat session 1,
-    generate its walls, render the PDFs into ``out_dir`` (default ``<MEDIA_ROOT>/demo``), enter
-    and confirm a full session of MCR results, and return the standings. Replaces an earlier
-    demo event with the same slug."""
+    generate its walls, render the PDFs of ``prints`` (default: the session batch) into
+    ``out_dir`` (default ``<MEDIA_ROOT>/demo``), enter and confirm a full session of MCR results,
+    and return the standings. Replaces an earlier demo event with the same slug."""
     Event.objects.filter(slug=slug).delete()
     event = create_event(
         name="Sanya Duplicate Cup (demo)", slug=slug, ruleset_code="mcr-duplicate", method=Event.Method.TEAM,

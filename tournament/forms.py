@@ -4,8 +4,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
+from scoring.payments import PAYMENT_RULES
 from tournament.models import Event
-from walls.rulesets import LAYOUTS, PAYMENT_RULES, PRESETS, RuleSetError, custom_ruleset
+from walls.rulesets import LAYOUTS, PRESETS, RuleSetError, custom_ruleset
 from walls.tiles import TileError, parse_counts
 
 CUSTOM = "custom"

@@ -1,36 +1,66 @@
 """Print jobs: what the director asks to print, stored once per (event, kind, parameters).
 
+:data:`PRINT_KINDS` is the registry of print kinds (as pretix registers its exporters): each kind
+is declared once, with its label, the function that builds its document, the parameters it reads,
+whether it needs the session's walls and whether it belongs to the session batch. Adding a kind
+is one entry there.
+
 :func:`request_print` is the one write path (view, API, demo); :func:`run_print_job` does the
-rendering and is what the Celery task :func:`walls.tasks.render_print_job` calls. A re-run with
-the same inputs reuses the stored file; a job whose worker died is picked up again on retry
-(the task is idempotent: it rewrites the same file).
+rendering and is what the Celery task ``walls.tasks.render_print_job`` calls (sent by name,
+:data:`RENDER_TASK`). A re-run with the same inputs reuses the stored file; a job whose worker
+died is delivered again by the broker (late acknowledgement), and rendering is idempotent: it
+rewrites the same file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from celery import current_app
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from tournament.models import Event, Table
+from tournament.errors import FieldError
+from tournament.models import Event, SeatAssignment, Table
 from tournament.movement import ruleset_movement
+from walls import printing
 from walls.models import PrintJob, WallSet
+from walls.printing.data import sticker_set
 from walls.setcode import SetId
 
-KINDS = ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating", "calibration")
+RENDER_TASK = "walls.tasks.render_print_job"
+"""The Celery task that renders a job, sent by name: the tasks module imports this one."""
 
 
-class PrintError(ValueError):
+@dataclass(frozen=True)
+class PrintKind:
+    """One kind of print, declared once in :data:`PRINT_KINDS`.
+
+    - ``name``: the kind stored on :class:`~walls.models.PrintJob` and sent by forms.
+    - ``label``: what the director's menu shows (translated lazily).
+    - ``build``: ``build(event, **params) -> bytes``, the PDF from the event's stored data.
+    - ``params``: the request parameters ``build`` takes (``session``, ``sets``, ``template``,
+      ``lang``); others given stay in the job's reuse key and are not passed on.
+    - ``needs_walls``: refused until the session's walls are generated.
+    - ``in_batch``: part of the session batch (:func:`request_batch`, the demo).
+    """
+
+    name: str
+    label: str
+    build: Callable[..., bytes]
+    params: tuple[str, ...]
+    needs_walls: bool = False
+    in_batch: bool = True
+
+
+class PrintError(FieldError):
     """A print request that cannot be served; ``field`` names the input."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 # Raised whenever a document's content changes, so a file rendered by an older renderer is never
@@ -51,47 +81,32 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
 
     ``params``: ``{"session": 1, "sets": [1, 2] (optional, default all), "template": "a4-70",
     "lang": "en"}``. A finished job with its file is returned as it is. Raises PrintError for an
-    unknown kind or a session without walls.
+    unknown kind or, for a kind that needs them, a session without walls.
     """
-    from walls.tasks import render_print_job
-
-    if kind not in KINDS:
-        raise PrintError("kind", _("unknown print kind %(kind)s: choose one of %(kinds)s") % {"kind": repr(kind), "kinds": ", ".join(KINDS)})
+    if kind not in PRINT_KINDS:
+        raise PrintError("kind", _("unknown print kind %(kind)s: choose one of %(kinds)s")
+                         % {"kind": repr(kind), "kinds": ", ".join(PRINT_KINDS)})
     params = dict(params or {})
     params.setdefault("session", 1)
     params.setdefault("lang", "en")
-    if kind in ("stickers", "labels", "setup", "picklist") and not event.wall_sets.filter(session_number=params["session"]).exists():
+    if PRINT_KINDS[kind].needs_walls and not event.wall_sets.filter(session_number=params["session"]).exists():
         raise PrintError("session", _("session %(session)s has no walls yet: generate them first") % {"session": params["session"]})
     with transaction.atomic():
-        job, created = PrintJob.objects.get_or_create(
+        job = PrintJob.objects.get_or_create(
             event=event, kind=kind, params_hash=params_hash(kind, params), defaults={"params": params},
-        )
+        )[0]
     if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
         return job
-    if run_now:
-        job = run_print_job(job.pk)
-    elif render_print_job.app.conf.task_always_eager:
-        render_print_job.delay(job.pk)  # embedded default: render now, in this process
-        job.refresh_from_db()
-    else:
-        transaction.on_commit(lambda: render_print_job.delay(job.pk))
+    if run_now or current_app.conf.task_always_eager:  # eager: the embedded default, no worker
+        return run_print_job(job.pk)
+    transaction.on_commit(lambda: current_app.send_task(RENDER_TASK, args=[job.pk]))
     return job
 
 
-BATCH_KINDS = ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating")
-
-
 def request_batch(event: Event, session_number: int, lang: str = "en") -> list[PrintJob]:
-    """Queue every print of a session (stickers, labels, set-up sheets, pick list, score,
-    movement and seating sheets); finished ones are reused. Returns the jobs; the director's page
-    shows their progress (:func:`batch_progress`)."""
+    """Queue every print of a session's batch (:data:`BATCH_KINDS`); finished ones are reused.
+    Returns the jobs; the director's page polls their progress (``print-status``)."""
     return [request_print(event, kind, {"session": session_number, "lang": lang}) for kind in BATCH_KINDS]
-
-
-def batch_progress(jobs) -> tuple[int, int]:
-    """(finished, total) over ``jobs``."""
-    jobs = list(jobs)
-    return sum(1 for j in jobs if j.status == PrintJob.Status.DONE), len(jobs)
 
 
 def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
@@ -118,13 +133,11 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
     """The :class:`walls.printing.PrintableSet` values of a session's stored walls; with
     ``per_copy`` one per physical copy (each group sharing the walls needs its own copy, labelled
     with the table that plays it first)."""
-    from walls.printing import PrintableSet
-
     ruleset = event.get_ruleset()
     walls = _stored_walls(event, session_number, set_nos)
     first = first_tables(event, session_number)
     return [
-        PrintableSet(
+        printing.PrintableSet(
             set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
             piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=event.base_url or None,
         )
@@ -138,8 +151,6 @@ def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
     physical copy (each group sharing the walls needs its own stickers). Built from the set codes
     and the rule set's slots alone: the walls' tiles are never read, since a sticker goes on the
     back of a tile, where every player sees it (seed 001; docs/printing.md)."""
-    from walls.printing.data import sticker_set
-
     ruleset = event.get_ruleset()
     first = first_tables(event, session_number)
     return [
@@ -150,28 +161,10 @@ def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
 
 
 def render(event: Event, kind: str, params: dict) -> bytes:
-    """Render one print kind to PDF bytes from the event's stored data (plain renderers in walls.printing)."""
-    from walls import printing
-
-    session = params.get("session", 1)
-    lang = params.get("lang", "en")
-    template = printing.get_template(params.get("template", printing.DEFAULT_TEMPLATE))
-    if kind == "calibration":
-        return printing.render_calibration(template)
-    if kind == "movement":
-        return printing.render_movement_sheet(movement_rows(event, session), title=f"{event.name} — session {session}")
-    if kind == "seating":
-        return printing.render_seating_sheet(seating_rows(event, session), title=f"{event.name} — session {session}", lang=lang)
-    if kind == "score_sheets":
-        return printing.render_score_sheets(score_sheets(event, session))
-    if kind == "stickers":
-        return printing.render_wall_stickers(sticker_sets(event, session, params.get("sets")), template, lang=lang)
-    sets = printable_sets(event, session, params.get("sets"), per_copy=kind == "labels")
-    if kind == "labels":
-        return printing.render_set_labels(sets, lang=lang)
-    if kind == "setup":
-        return printing.render_setup_sheets(sets, lang=lang)
-    return printing.render_pick_list(sets, lang=lang)
+    """Render print kind ``kind`` to PDF bytes from the event's stored data: its builder of
+    :data:`PRINT_KINDS` gets the parameters it declares. Raises KeyError for an unknown kind."""
+    spec = PRINT_KINDS[kind]
+    return spec.build(event, **{key: params[key] for key in spec.params if key in params})
 
 
 def movement_rows(event: Event, session_number: int) -> list[dict]:
@@ -196,8 +189,6 @@ def movement_rows(event: Event, session_number: int) -> list[dict]:
 
 def seating_rows(event: Event, session_number: int) -> list[dict]:
     """Rows ``{"player", "team", "table", "room", "seat"}`` of everyone seated in the session."""
-    from tournament.models import SeatAssignment
-
     seats = SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number)
     return [
         {"player": s.player.name, "team": s.team.name if s.team_id else "", "table": s.table.number,
@@ -208,8 +199,6 @@ def seating_rows(event: Event, session_number: int) -> list[dict]:
 
 def score_sheets(event: Event, session_number: int) -> list:
     """One :class:`walls.printing.ScoreSheet` per table of the session."""
-    from walls.printing import ScoreSheet
-
     out = []
     tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).prefetch_related("seats__player").order_by("number")
     ruleset = event.get_ruleset()
@@ -218,12 +207,61 @@ def score_sheets(event: Event, session_number: int) -> list:
         order = [s for slot in range(movement.slots) for s in movement.sets_at(t.position, slot)]
         seat_names = {s.seat: s.player.name for s in t.seats.all()}
         login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + t.login_code_display
-        out.append(ScoreSheet(
+        out.append(printing.ScoreSheet(
             event_name=event.name, session=session_number, table_label=str(t), login=login,
             seats=[(seat, seat_names.get(seat, "")) for seat in ruleset.seats],
             sets=[SetId(event.slug, session_number, s).code for s in order],
         ))
     return out
+
+
+def _wall_stickers(event: Event, session: int = 1, sets=None, template: str = printing.DEFAULT_TEMPLATE,
+                   lang: str = "en") -> bytes:
+    return printing.render_wall_stickers(sticker_sets(event, session, sets), printing.get_template(template), lang=lang)
+
+
+def _set_labels(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
+    return printing.render_set_labels(printable_sets(event, session, sets, per_copy=True), lang=lang)
+
+
+def _setup_sheets(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
+    return printing.render_setup_sheets(printable_sets(event, session, sets), lang=lang)
+
+
+def _pick_list(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
+    return printing.render_pick_list(printable_sets(event, session, sets), lang=lang)
+
+
+def _score_sheets(event: Event, session: int = 1) -> bytes:
+    return printing.render_score_sheets(score_sheets(event, session))
+
+
+def _movement_sheet(event: Event, session: int = 1) -> bytes:
+    return printing.render_movement_sheet(movement_rows(event, session), title=f"{event.name} — session {session}")
+
+
+def _seating_sheet(event: Event, session: int = 1, lang: str = "en") -> bytes:
+    return printing.render_seating_sheet(seating_rows(event, session), title=f"{event.name} — session {session}", lang=lang)
+
+
+def _calibration(event: Event, template: str = printing.DEFAULT_TEMPLATE) -> bytes:
+    return printing.render_calibration(printing.get_template(template))
+
+
+PRINT_KINDS: dict[str, PrintKind] = {kind.name: kind for kind in (
+    PrintKind("stickers", gettext_lazy("Wall stickers"), _wall_stickers, ("session", "sets", "template", "lang"), needs_walls=True),
+    PrintKind("labels", gettext_lazy("Set labels"), _set_labels, ("session", "sets", "lang"), needs_walls=True),
+    PrintKind("setup", gettext_lazy("Set-up sheets"), _setup_sheets, ("session", "sets", "lang"), needs_walls=True),
+    PrintKind("picklist", gettext_lazy("Pick list"), _pick_list, ("session", "sets", "lang"), needs_walls=True),
+    PrintKind("score_sheets", gettext_lazy("Score sheets"), _score_sheets, ("session",)),
+    PrintKind("movement", gettext_lazy("Movement sheet"), _movement_sheet, ("session",)),
+    PrintKind("seating", gettext_lazy("Seating sheet"), _seating_sheet, ("session", "lang")),
+    PrintKind("calibration", gettext_lazy("Calibration page"), _calibration, ("template",), in_batch=False),
+)}
+"""Every print kind by name, in menu order: the registry (docs/printing.md, "Print kinds")."""
+
+BATCH_KINDS = tuple(name for name, kind in PRINT_KINDS.items() if kind.in_batch)
+"""The kinds printed for a session in one go (:func:`request_batch`, the demo)."""
 
 
 def run_print_job(job_id: int) -> PrintJob:

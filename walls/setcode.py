@@ -97,10 +97,3 @@ def parse_payload(text: str) -> SetId:
         raise SetCodeError(f"check digit {check} does not match set {set_id.code}: re-scan or type the set number")
     return set_id
 
-
-def parse_code(event: str, code: str) -> SetId:
-    """Read a typed set code ``"1-07-3"`` of ``event``; raises SetCodeError on a bad check digit."""
-    parts = code.strip().split("-")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise SetCodeError(f"set code must look like 1-07-3 (session-set-check), got {code!r}")
-    return parse_payload(f"{PAYLOAD_PREFIX}|{event}|{parts[0]}|{int(parts[1])}|{parts[2]}")

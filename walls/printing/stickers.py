@@ -31,7 +31,7 @@ header label. Every sheet with a top or bottom margin of 5 mm or more carries a 
 naming the event, the sets and seats on the sheet and the sheet number.
 
 Speed: QR codes are Form XObjects drawn once per document; layout and text sizes are computed
-once per document and the pile words once per kind (walls/bench_printing.py measures it).
+once per document and the pile words once per kind (tests/perf/printing.py measures it).
 """
 
 from __future__ import annotations

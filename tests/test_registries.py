@@ -1,0 +1,43 @@
+"""The two registries of issue 15: print kinds (walls/printing_jobs.py) and payment rules
+(scoring/payments.py). Each kind or rule is declared once and every other list follows from it."""
+
+import inspect
+
+import pytest
+
+from scoring.payments import PAYMENT_RULES
+from walls.printing_jobs import BATCH_KINDS, PRINT_KINDS, PrintError, request_print
+from walls.rulesets import PRESETS, RuleSetError, custom_ruleset
+
+
+def test_every_parameter_a_print_kind_declares_reaches_its_builder():
+    for kind in PRINT_KINDS.values():
+        accepted = set(inspect.signature(kind.build).parameters) - {"event"}
+        assert set(kind.params) == accepted, kind.name
+
+
+def test_the_session_batch_is_every_kind_marked_for_it():
+    assert BATCH_KINDS == ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating")
+    assert "calibration" in PRINT_KINDS and "calibration" not in BATCH_KINDS
+
+
+@pytest.mark.django_db
+def test_only_kinds_that_need_the_walls_wait_for_them(team_event):
+    for kind in PRINT_KINDS.values():
+        if kind.needs_walls:
+            with pytest.raises(PrintError) as error:
+                request_print(team_event, kind.name, {"session": 2})
+            assert error.value.field == "session"
+    assert request_print(team_event, "calibration", {"session": 2}).file
+
+
+def test_a_rule_set_names_a_payment_rule_of_the_registry():
+    assert {ruleset.payment_rule for ruleset in PRESETS.values()} <= set(PAYMENT_RULES)
+    with pytest.raises(RuleSetError, match="payment_rule 'riichi-payments' is unknown"):
+        custom_ruleset("x", "X", ("E", "S"), {"1m": 4, "2m": 4}, "shared", [2, 2], rounds=1, starting_points=0,
+                       zero_sum=True, payment_rule="riichi-payments", end_rule="ends when the wall is empty")
+
+
+def test_outcome_entry_and_the_fan_check_follow_the_registry():
+    assert {code for code, rule in PAYMENT_RULES.items() if rule.fan_check} == {"mcr", "mcr-duplicate-mahjongsoft"}
+    assert [code for code, rule in PAYMENT_RULES.items() if not rule.computed] == ["typed"]

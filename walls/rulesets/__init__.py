@@ -1,0 +1,47 @@
+"""Rule sets: the tiles of a wall set, how its wall is cut into piles, and the scoring frame.
+
+- :mod:`walls.rulesets.model`: :class:`RuleSet`, :class:`Pile`, :class:`Slot` and the checks
+  every rule set passes (piles, slots and the dead-wall numbering are described there).
+- :mod:`walls.rulesets.custom`: :func:`custom_ruleset` builds and checks a rule set from a tile
+  set and a layout (:data:`LAYOUTS`).
+- :mod:`walls.rulesets.presets`: :data:`PRESETS`, every rule set of the seeds
+  (``/work/shared/seeds``) plus the standard references, and :func:`get_ruleset`.
+
+The payment rules a rule set may name live in their registry,
+:data:`scoring.payments.PAYMENT_RULES` (re-exported here).
+
+Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
+Django runs).
+"""
+
+from scoring.payments import PAYMENT_RULES
+from walls.rulesets.custom import LAYOUTS, custom_ruleset
+from walls.rulesets.model import PILE_KINDS, WINDS, Pile, RuleSet, RuleSetError, Slot
+from walls.rulesets.presets import (
+    PRESETS,
+    TILES_136,
+    TILES_144,
+    TILES_SHIRAGIKU_108,
+    TILES_SHIRAGIKU_112,
+    TILES_SOUZU_70,
+    get_ruleset,
+)
+
+__all__ = [
+    "LAYOUTS",
+    "PAYMENT_RULES",
+    "PILE_KINDS",
+    "PRESETS",
+    "TILES_136",
+    "TILES_144",
+    "TILES_SHIRAGIKU_108",
+    "TILES_SHIRAGIKU_112",
+    "TILES_SOUZU_70",
+    "WINDS",
+    "Pile",
+    "RuleSet",
+    "RuleSetError",
+    "Slot",
+    "custom_ruleset",
+    "get_ruleset",
+]

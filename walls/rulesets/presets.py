@@ -1,0 +1,198 @@
+"""The built-in rule sets: :data:`PRESETS` holds every rule set of the seeds
+(``/work/shared/seeds``) plus the standard references (riichi, MCR with flowers), each built with
+:func:`~walls.rulesets.custom.custom_ruleset`; :func:`get_ruleset` looks one up.
+
+Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
+Django runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tournament.i18n import gettext as _
+from walls.rulesets.custom import custom_ruleset
+from walls.rulesets.model import WINDS, RuleSet, RuleSetError
+from walls.tiles import tile_sort_key
+
+# --- tile sets ---------------------------------------------------------------------------------
+
+_SUITED = [f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)]
+_HONOURS = [f"{rank}z" for rank in range(1, 8)]
+TILES_136 = tuple((code, 4) for code in _SUITED + _HONOURS)
+"""The standard set without flowers: 34 kinds x 4 = 136 tiles."""
+TILES_144 = TILES_136 + tuple((f"{rank}f", 1) for rank in range(1, 9))
+"""The standard set with the 8 flowers: 144 tiles (MCR with flowers)."""
+TILES_SOUZU_70 = (
+    ("1m", 3), ("9m", 3), ("1p", 3), ("9p", 3),
+    *((f"{rank}s", 4) for rank in range(1, 10)),
+    ("1z", 4), ("2z", 4), ("3z", 3), ("4z", 2), ("5z", 3), ("6z", 3), ("7z", 3),
+)  # fmt: skip
+"""Two-player Souzu set (seed 000_7c77fa1e26bc973a.txt): the 136 minus one 1m, 9m, 1p, 9p, West,
+White, Green, Red, two North and every 2m-8m and 2p-8p: 70 tiles."""
+TILES_SHIRAGIKU_108 = tuple(pair for pair in TILES_136 if pair[0] not in {f"{r}m" for r in range(2, 9)})
+"""Shiragiku three-player set (seed 002_33d89288069ec9a0.txt): the 136 without 2m-8m, 108 tiles."""
+TILES_SHIRAGIKU_112 = tuple(sorted(TILES_SHIRAGIKU_108 + (("5m", 4),), key=lambda pair: tile_sort_key(pair[0])))
+"""Shiragiku with the four 5m (seed 002): 112 tiles."""
+
+_MCR_SOURCE = "seed 001_99051c9fed935a8b.txt (MIL duplicate MCR, Sanya 2015)"
+_RIICHI_SOURCE = "standard Japanese riichi rules (reference, not in the seeds)"
+_RIICHI_END = "ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements"
+
+
+def _mcr_duplicate(code: str, name: str, payment_rule: str, zero_sum: bool, source: str, notes: str) -> RuleSet:
+    return custom_ruleset(
+        code, name, WINDS, TILES_136, "per_seat", [13] * 4, [21] * 4,
+        rounds=4, starting_points=0, zero_sum=zero_sum, payment_rule=payment_rule, min_fan=8, score_unit=1,
+        end_rule="one more turn each after any draw pile runs out",
+        source=source,
+        notes="Each seat gets 34 tiles: a 13-tile starting hand and a private draw pile of 21, laid as a lower "
+        "row of 11 with a row of 10 lifted onto it; D1..D21 number the draws in order. East takes no 14th "
+        "tile: its first draw is E-draw D1. Every draw, kong replacements included, comes from the drawer's "
+        "own pile. When a draw pile runs out, that player discards and the other three draw and discard once "
+        "each (last draw haitei, last discard houtei). No flowers. " + notes,
+    )  # fmt: skip
+
+
+def _riichi(code: str, name: str, red: Mapping[str, int] | None, notes: str) -> RuleSet:
+    return custom_ruleset(
+        code, name, WINDS, TILES_136, "shared", [13] * 4, None, 14, red,
+        rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
+        end_rule=_RIICHI_END, deposit=True, source=_RIICHI_SOURCE, dora_indicator="X5",
+        notes="Starting hands of 13; the dealer's 14th tile is live-wall L1. Dead wall of 14 tiles as 7 stacks; "
+        "X1-X4 are the kan replacement tiles in order, X5 (upper tile of the 3rd stack from the end) is the "
+        "first dora indicator, X7, X9, X11, X13 the kan-dora indicators, the even slots below them ura-dora. " + notes,
+    )  # fmt: skip
+
+
+_SHIRAGIKU_REDS: dict[str, tuple[str, dict[str, int] | None]] = {
+    "": ("no red fives", None),
+    "-r1p": ("1 red 5p", {"0p": 1}),
+    "-r2p": ("2 red 5p", {"0p": 2}),
+    "-r4p": ("all four 5p red", {"0p": 4}),
+    "-r2p1s": ("2 red 5p and 1 red 5s", {"0p": 2, "0s": 1}),
+    "-r4p4s": ("all 5p and 5s red", {"0p": 4, "0s": 4}),
+}
+"""Code suffix -> (label, red fives) for the red-five options of seed 002 that tile codes can express."""
+
+
+def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
+    label, red = _SHIRAGIKU_REDS[suffix]
+    size = 112 if with_5m else 108
+    manzu = (
+        "112 tiles: the four 5m are in play, which seed 002 allows only when North, 1m, 5m and 9m are all "
+        "nuki-dora; the seed then sizes the dead wall by the replacement tiles needed during play and gives "
+        "no starting size, so this preset lays the same 14-tile dead wall as the North-only option. "
+        if with_5m
+        else "108 tiles (no 2m-8m), 18 stacks per player when built by hand. "
+    )
+    return custom_ruleset(
+        f"shiragiku-3p{'-112' if with_5m else ''}{suffix}",
+        f"Shiragiku three-player ({size} tiles, {label})",
+        ("E", "S", "W"), TILES_SHIRAGIKU_112 if with_5m else TILES_SHIRAGIKU_108, "shared", [13] * 3, None, 14, red,
+        rounds=3, starting_points=0, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=1,
+        end_rule="ends when the live wall is empty (the last draw is the tile before the dora indicator)",
+        source="seed 002_33d89288069ec9a0.txt (Shiragiku Mahjong three-player)", dora_indicator="X9",
+        notes=manzu + "North is the only nuki-dora, so the dead wall is always 14 and the dora indicator is the "
+        "upper tile of the 5th stack from the end (X9; with rinshan dora the seed turns the 6th, X11). The seed "
+        "plays 9 hands per game, always in the East round, the winner dealing next; 3 rounds of 3 seats give "
+        "the 9 wall sets. Scoring is 1 han = 1 point (2 base points, +1 for the dealer, limit 50, yakuman 100); "
+        "the seed gives no starting points (0 here) and no riichi-stick deposit. The red-five option "
+        "'one red 3p and one red 3s' of the seed has no tile code and is not offered.",
+    )  # fmt: skip
+
+
+def _build_presets() -> dict[str, RuleSet]:
+    presets = [
+        _mcr_duplicate(
+            "mcr-duplicate", "MCR duplicate (MIL, per-seat piles)", "mcr", True, _MCR_SOURCE,
+            "Payment: plain MCR (zero-sum).",
+        ),
+        _mcr_duplicate(
+            "mcr-duplicate-mahjongsoft", "MCR duplicate, MahjongSoft payments", "mcr-duplicate-mahjongsoft", False,
+            _MCR_SOURCE + "; payments: MahjongSoft duplicate MCR rules (docs: /work/shared/domain.md)",
+            "Payment: self-draw winner fan+24, each other player ceil(fan/3)+8; several discard winners each "
+            "fan+24 and pay 8 to each other winner: not zero-sum.",
+        ),
+        custom_ruleset(
+            "mcr-flowers", "MCR with flowers (144 tiles, shared wall)", WINDS, TILES_144, "shared", [13] * 4,
+            rounds=4, starting_points=0, zero_sum=True, payment_rule="mcr", min_fan=8, score_unit=1,
+            end_rule="ends when the live wall is empty",
+            source="Chinese Official (MCR) rules with flowers (reference, not in the seeds)",
+            notes="Starting hands of 13; no dead wall: the dealer's first draw is live-wall L1 and flower "
+            "replacements are drawn from the live wall as the table's rules say.",
+        ),
+        _riichi("riichi", "Riichi (no red fives)", None, ""),
+        _riichi("riichi-red3", "Riichi, three red fives", {"0m": 1, "0p": 1, "0s": 1}, "One each of 5m 5p 5s is red."),
+        _riichi("riichi-red4", "Riichi, four red fives", {"0m": 1, "0p": 2, "0s": 1}, "Two 5p, one 5m and one 5s are red."),
+        custom_ruleset(
+            "riichi-duplicate", "Riichi duplicate (per-seat piles and dead wall)", WINDS, TILES_136, "per_seat",
+            [13] * 4, [19, 17, 17, 17], [2, 4, 4, 4],
+            rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
+            end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True,
+            source="published riichi duplicate layout (docs: /work/shared/domain.md, facts outside the seeds)",
+            notes="Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
+            "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
+            "replacement tiles are ordered across seats, so none is marked: the director announces it.",
+        ),
+        custom_ruleset(
+            "riichi-duplicate-dead14", "Riichi duplicate (private draw piles, shared dead wall)", WINDS, TILES_136,
+            "per_seat", [13] * 4, [18, 18, 17, 17], 14,
+            rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
+            end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True, dora_indicator="X5",
+            source="published riichi duplicate layout (docs: /work/shared/domain.md, facts outside the seeds)",
+            notes="The 70 live tiles are split into private draw piles in turn order (East and South draw 18 "
+            "times at most, West and North 17; the dealer's 14th tile is E-draw D1); the shared dead wall of "
+            "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator.",
+        ),
+        custom_ruleset(
+            "souzu-2p", "Two-player Souzu mahjong (70 tiles)", ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
+            rounds=3, starting_points=60000, zero_sum=True, payment_rule="typed", min_fan=None, score_unit=1000,
+            end_rule="ends when the next draw would be the dora indicator", deposit=True, dora_indicator="X7",
+            source="seed 000_7c77fa1e26bc973a.txt (two-player Souzu mahjong)",
+            notes="Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
+            "thousands. North may be set aside as nuki-dora (at most 2), so the dora indicator is the upper tile "
+            "of the 4th stack from the end of the dead wall (X7) and the dead wall is those 4 stacks, 8 tiles "
+            "(X1-X6 replacement tiles); draws go up to the tile before the indicator. Rounds: East and South, "
+            "then West as a rule (3 rounds here); the seed adds a North round when both players are at 80,000 "
+            "or less, which a fixed duplicate session cannot follow. Mangan minimum without dora (min_fan left "
+            "empty: the minimum is a score, not a han count); tsumo wins collect half.",
+        ),
+        *(_shiragiku(with_5m, suffix) for with_5m in (False, True) for suffix in _SHIRAGIKU_REDS),
+        custom_ruleset(
+            "shield-tile", "Shield tile (盾牌) variant", WINDS, TILES_136, "shared", [16, 15, 15, 15],
+            rounds=3, starting_points=0, zero_sum=True, payment_rule="typed", min_fan=None, score_unit=100,
+            end_rule="ends when the wall is empty: there is no dead wall, every tile is drawn",
+            source="seed 003_01ddf542a26ec613.txt (盾牌 shield-tile rules)",
+            notes="The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
+            "no dead wall, no red fives, no dora, no deposits. The seed ends a game after 10 hands or when top "
+            "and bottom are more than 50,000 apart; duplicate play needs the same sets at every table, so this "
+            "preset plays 3 rounds (12 sets). Unused shield tiles carried into the next hand would leave that "
+            "hand's wall at one table and not another: the director rules on carry-over. Scores are 1000, 2000, "
+            "4000, 8000 then +2000 per han; the seed does not say how a self-draw is split (unit 100 here) nor "
+            "a minimum. The seed's pink 3 and 7 dora have no tile code.",
+        ),
+        custom_ruleset(
+            "yangzhou", "Yangzhou mahjong", WINDS, TILES_136, "shared", [14, 13, 13, 13],
+            rounds=4, starting_points=0, zero_sum=True, payment_rule="typed", min_fan=None, score_unit=1,
+            end_rule="ends when the wall is used up without a tile left",
+            source="seed 004_f0f50996b898f4e1.txt (Yangzhou mahjong)",
+            notes="136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
+            "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is 13, 18 or 7 fan "
+            "depending on the table's agreement (min_fan left empty: set it per event); the discarder pays "
+            "double the hand, on a self-draw each pays the hand. The seed gives no starting points (0 here).",
+        ),
+    ]  # fmt: skip
+    return {ruleset.code: ruleset for ruleset in presets}
+
+
+PRESETS: dict[str, RuleSet] = _build_presets()
+"""Every built-in rule set by code (see docs/walls.md, "Presets")."""
+
+
+def get_ruleset(code: str) -> RuleSet:
+    """The preset with ``code``; raises RuleSetError listing the valid codes."""
+    try:
+        return PRESETS[code]
+    except KeyError:
+        raise RuleSetError(_("unknown rule set %(code)s: use one of %(codes)s") % {"code": repr(code), "codes": ", ".join(PRESETS)}) from None
