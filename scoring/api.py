@@ -1,23 +1,23 @@
-"""REST API for results and standings (DRF). Thin: every write calls a service function."""
+"""REST API for results and standings (DRF). Thin: every write calls a service function.
 
-from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
+Who may call what: :class:`tournament.access.HasEventRole`. A service's refusal
+(:class:`scoring.services.ResultError`) reaches the client as ``{field: [message]}`` with its
+status (:mod:`tournament.api_errors`)."""
+
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring import table_access, visibility
 from scoring.models import HandResult, ResultRevision
-from scoring import visibility
 from scoring.reports import cached_standings
-from scoring.services import (
-    ResultError, confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result,
-)
-from tournament.models import Event, EventRole
-from tournament.permissions import is_director, roles, scorer_role_table_ids
+from scoring.services import confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result
+from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
+from tournament.permissions import is_director
 
 
 class OutcomeSerializer(serializers.Serializer):
@@ -99,28 +99,25 @@ class CorrectSerializer(serializers.Serializer):
     reason = serializers.CharField(allow_blank=True, default="")
 
 
-def _error(exc: ResultError) -> Response:
-    """A ResultError as a response keyed by the field it names (409 with ``existing`` for a duplicate)."""
-    body = {exc.field: [exc.message]}
-    if exc.existing is not None:
-        body["existing"] = exc.existing.pk
-    return Response(body, status=exc.status)
+ENTERS = (DIRECTOR, SCORER)  # enter, confirm, correct, dispute
 
 
-class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                    viewsets.GenericViewSet):
     """Results of one event. The director, and scorers at their own tables, enter and confirm.
     What a caller reads follows :mod:`scoring.visibility`: the director and staff every result;
-    everyone else the results of released sets plus their own tables' entries."""
+    everyone else the results of released sets plus their own tables' entries.
+
+    A refused entry, confirmation, correction or dispute answers ``{field: [message]}`` with 400
+    (409 for a conflict, with ``existing``: the stored result's id; 403 for a forbidden change;
+    429 while PIN entry is locked), like a validation error."""
 
     serializer_class = ResultSerializer
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, HasEventRole]
+    event_roles = dict.fromkeys(("create", "confirm", "correct", "dispute"), ENTERS)
+    event_role_denied = gettext_lazy("only the director and scorers of this event enter, confirm, correct or dispute results")
+    table_role_denied = gettext_lazy("a scorer enters, confirms, corrects or disputes results only at the tables of their role")
     filterset_fields = ["session_number", "set_no", "status"]
-
-    def get_event(self):
-        """The event of the URL, looked up once per request."""
-        if getattr(self, "_event", None) is None:
-            self._event = get_object_or_404(Event, slug=self.kwargs["event_slug"])
-        return self._event
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reads the model while building the schema
@@ -129,7 +126,7 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         qs = HandResult.objects.filter(event=event).select_related("table", "event")
         if self.action in ("list", "retrieve"):  # the actions re-read the result under a lock
             qs = qs.prefetch_related("revisions")
-        return visibility.visible_results(visibility.viewer(self.request, event), qs)
+        return visibility.visible_results(table_access.viewer(self.request, event), qs)
 
     def filter_queryset(self, queryset):
         """The ``?session_number=&set_no=&status=`` filters apply to the list only."""
@@ -138,73 +135,50 @@ class ResultViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def _actor(self):
         return self.request.user.get_username()
 
-    def _require_entry_role(self, event, table=None):
-        """Entering, confirming, correcting and disputing are for the event's director (any table)
-        and its scorers: with ``table``, only a scorer role bound to that table."""
-        if not (roles(self.request.user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.SCORER}):
-            raise PermissionDenied(_("only the director and scorers of this event enter, confirm, correct or dispute results"))
-        if table is not None and not is_director(self.request.user, event) \
-                and table.pk not in scorer_role_table_ids(self.request.user, event):
-            raise PermissionDenied(_("a scorer enters, confirms, corrects or disputes results only at the tables of their role"))
-
     def create(self, request, *args, **kwargs):
-        event = self.get_event()
-        self._require_entry_role(event)
+        """Enter a result (the entering roles: :data:`ENTERS`, a scorer only at their role's tables)."""
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        try:
-            table = find_table(event, data["table"]["number"], data.get("session_number"))
-            self._require_entry_role(event, table)
-            result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
-                                   deposit=data.get("deposit", 0), actor=self._actor(),
-                                   entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
-        except ResultError as exc:
-            return _error(exc)
+        table = find_table(self.get_event(), data["table"]["number"], data.get("session_number"))
+        self.check_object_permissions(request, table)
+        result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
+                               deposit=data.get("deposit", 0), actor=self._actor(),
+                               entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
         return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=ConfirmSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def confirm(self, request, *args, **kwargs):
+        """Confirm a result with a seated player's PIN (the director without)."""
         result = self.get_object()
-        self._require_entry_role(result.event, result.table)
         body = ConfirmSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            result = confirm_result(result, actor=self._actor(), pin=body.validated_data.get("pin"),
-                                    director=is_director(request.user, result.event), revision=body.validated_data.get("revision"))
-        except ResultError as exc:
-            return _error(exc)
+        result = confirm_result(result, actor=self._actor(), pin=body.validated_data.get("pin"),
+                                director=is_director(request.user, result.event), revision=body.validated_data.get("revision"))
         return Response(self.get_serializer(result).data)
 
     @extend_schema(request=CorrectSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def correct(self, request, *args, **kwargs):
+        """Correct a result (once confirmed or disputed, the director only, with a reason)."""
         result = self.get_object()
-        self._require_entry_role(result.event, result.table)
         body = CorrectSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            result = correct_result(result, actor=self._actor(), reason=body.validated_data["reason"],
-                                    director=is_director(request.user, result.event),
-                                    changes=body.validated_data.get("changes"), outcome=body.validated_data.get("outcome"))
-        except ResultError as exc:
-            return _error(exc)
+        result = correct_result(result, actor=self._actor(), reason=body.validated_data["reason"],
+                                director=is_director(request.user, result.event),
+                                changes=body.validated_data.get("changes"), outcome=body.validated_data.get("outcome"))
         return Response(self.get_serializer(result).data)
-
 
     @extend_schema(request=DisputeSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def dispute(self, request, *args, **kwargs):
+        """Dispute a result (once confirmed, the director only)."""
         result = self.get_object()
-        self._require_entry_role(result.event, result.table)
         body = DisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            result = dispute_result(result, actor=self._actor(), reason=body.validated_data["reason"],
-                                    director=is_director(request.user, result.event))
-        except ResultError as exc:
-            return _error(exc)
+        result = dispute_result(result, actor=self._actor(), reason=body.validated_data["reason"],
+                                director=is_director(request.user, result.event))
         return Response(self.get_serializer(result).data)
 
 
@@ -218,16 +192,16 @@ class StandingRowSerializer(serializers.Serializer):
     tied = serializers.BooleanField()
 
 
-class StandingsView(APIView):
+class StandingsView(EventFromURL, APIView):
     """Public standings of an event (``?session=N`` for one session): released sets only
     (:mod:`scoring.visibility`); the director and staff add ``?all=1`` for every scored set."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [HasEventRole]  # no event_roles: everyone
 
     @extend_schema(responses=StandingRowSerializer(many=True))
     def get(self, request, event_slug):
-        event = get_object_or_404(Event, slug=event_slug)
+        event = self.get_event()
         session = request.query_params.get("session")
         rows = cached_standings(event, int(session) if session and session.isdigit() else None,
-                                public=visibility.standings_public(request, event))
+                                public=table_access.standings_public(request, event))
         return Response(StandingRowSerializer(rows, many=True).data)

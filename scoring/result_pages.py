@@ -11,30 +11,29 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import conversion_admin, reports
+from scoring import conversion_admin, reports, table_access
 from scoring.conversion import ConversionTableError
-from scoring import visibility
+from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Team
-from tournament.permissions import is_director
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-
-def _event(slug: str) -> Event:
-    return get_object_or_404(Event.objects.select_related("conversion_table"), slug=slug)
+# The event of every page here, with its conversion table (the pages link its CSV).
+result_page = event_view(related=("conversion_table",))
+director_page = event_view(roles=(DIRECTOR,), related=("conversion_table",),
+                           denied=gettext_lazy("only the event's director edits the conversion table"))
 
 
 def _public(request, event: Event) -> bool:
     """Team, player and chart pages count released sets only, like the standings (they are
     projected too); the director and staff add ``?all=1``."""
-    return visibility.standings_public(request, event)
+    return table_access.standings_public(request, event)
 
 
 def _session(request) -> int | None:
@@ -42,30 +41,30 @@ def _session(request) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def travellers(request, slug):
+@result_page
+def travellers(request, event):
     """Every set of every session, linking to its traveller; finished sets marked."""
-    event = _event(slug)
     return render(request, "scoring/travellers.html", {"event": event, "sessions": reports.traveller_index(event)})
 
 
-def traveller(request, slug, session, set_no):
+@result_page
+def traveller(request, event, session, set_no):
     """One set's traveller (every table's result, the datum, each converted score) with the hand
     record beside it once the wall is public."""
-    event = _event(slug)
     hands = event.get_ruleset().hands_per_session
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
         raise Http404(_("no such set in this event"))
-    report = reports.traveller_report(event, session, set_no, visibility.viewer(request, event))
+    report = reports.traveller_report(event, session, set_no, table_access.viewer(request, event))
     return render(request, "scoring/traveller.html", {"event": event, "report": report, "hands": hands,
                                                       "team_method": event.method == Event.Method.TEAM})
 
 
-def players(request, slug):
+@result_page
+def players(request, event):
     """Per-player standings inside a team event (an individual event's standings are per player
     already: redirected there). ``?order=score`` sorts by score-change total."""
-    event = _event(slug)
     if event.method != Event.Method.TEAM:
-        return redirect("standings", slug=slug)
+        return redirect("standings", slug=event.slug)
     order = "score" if request.GET.get("order") == "score" else "points"
     public = _public(request, event)
     return render(request, "scoring/players.html", {
@@ -74,10 +73,10 @@ def players(request, slug):
     })
 
 
-def teams(request, slug):
+@result_page
+def teams(request, event):
     """The running-total chart of every team (individual events: the leading players) and the
     list of entrants to open "my team" / "my results"."""
-    event = _event(slug)
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
     return render(request, "scoring/team.html", {
@@ -87,9 +86,9 @@ def teams(request, slug):
     })
 
 
-def team(request, slug, number):
+@result_page
+def team(request, event, number):
     """One team's page: standing, members, set-by-set results, its line on the chart."""
-    event = _event(slug)
     found = get_object_or_404(Team, event=event, number=number)
     public = _public(request, event)
     return render(request, "scoring/team.html", {
@@ -99,9 +98,9 @@ def team(request, slug, number):
     })
 
 
-def player(request, slug, number):
+@result_page
+def player(request, event, number):
     """One player's results: each set against the same seat, and their standing."""
-    event = _event(slug)
     found = get_object_or_404(Player.objects.select_related("team"), event=event, number=number)
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
@@ -112,43 +111,43 @@ def player(request, slug, number):
     })
 
 
-def entrant(request, slug, key):
+@result_page
+def entrant(request, event, key):
     """The page of the team (team events) or player with primary key ``key``, as the standings
     rows name them."""
-    event = _event(slug)
     if event.method == Event.Method.TEAM:
-        return redirect("team", slug=slug, number=get_object_or_404(Team, event=event, pk=key).number)
-    return redirect("player-results", slug=slug, number=get_object_or_404(Player, event=event, pk=key).number)
+        return redirect("team", slug=event.slug, number=get_object_or_404(Team, event=event, pk=key).number)
+    return redirect("player-results", slug=event.slug, number=get_object_or_404(Player, event=event, pk=key).number)
 
 
-def my_results(request, slug):
+@result_page
+def my_results(request, event):
     """A logged-in player linked to an entrant goes to their team's (or their own) page; anyone
     else chooses from the list."""
-    event = _event(slug)
     mine = Player.objects.filter(event=event, user=request.user).select_related("team").first() \
         if request.user.is_authenticated else None
     if mine is None:
-        return redirect("teams", slug=slug)
+        return redirect("teams", slug=event.slug)
     if event.method == Event.Method.TEAM and mine.team:
-        return redirect("team", slug=slug, number=mine.team.number)
-    return redirect("player-results", slug=slug, number=mine.number)
+        return redirect("team", slug=event.slug, number=mine.team.number)
+    return redirect("player-results", slug=event.slug, number=mine.number)
 
 
-def standings_csv(request, slug):
+@result_page
+def standings_csv(request, event):
     """The standings (``?session=N`` for one session) as CSV."""
-    event = _event(slug)
     session = _session(request)
-    response = HttpResponse(reports.standings_csv(event, session, public=visibility.standings_public(request, event)),
+    response = HttpResponse(reports.standings_csv(event, session, public=table_access.standings_public(request, event)),
                             content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.csv"'
     return response
 
 
-def standings_xlsx(request, slug):
+@result_page
+def standings_xlsx(request, event):
     """The standings (``?session=N`` for one session) as an XLSX workbook."""
-    event = _event(slug)
     session = _session(request)
-    response = HttpResponse(reports.standings_xlsx(event, session, public=visibility.standings_public(request, event)),
+    response = HttpResponse(reports.standings_xlsx(event, session, public=table_access.standings_public(request, event)),
                             content_type=XLSX_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.xlsx"'
     return response
@@ -177,17 +176,10 @@ class ConversionForm(forms.Form):
         return data
 
 
-def _director_event(request, slug) -> Event:
-    event = _event(slug)
-    if not is_director(request.user, event):
-        raise PermissionDenied(_("only the event's director edits the conversion table"))
-    return event
-
-
-def conversion(request, slug):
+@director_page
+def conversion(request, event):
     """Director: view, edit and import the conversion table. Each save is a new version; stored
     converted scores keep theirs until "rescore everything"."""
-    event = _director_event(request, slug)
     current = event.conversion_table
     initial = {"name": current.name, "csv_text": current.as_table().to_csv()} if current else {}
     form = ConversionForm(request.POST or None, request.FILES or None, initial=initial)
@@ -201,7 +193,7 @@ def conversion(request, slug):
         else:
             messages.success(request, _("Saved %(table)s. Stored scores keep their version until you rescore.")
                              % {"table": saved})
-            return redirect("conversion", slug=slug)
+            return redirect("conversion", slug=event.slug)
     return render(request, "scoring/conversion.html", {
         "event": event, "form": form, "error": error, "current": current,
         "rows": current.as_table().rows() if current else [], "versions": conversion_admin.table_versions(event),
@@ -209,19 +201,19 @@ def conversion(request, slug):
 
 
 @require_POST
-def conversion_rescore(request, slug):
+@director_page
+def conversion_rescore(request, event):
     """Director: rescore every set with the current conversion table version."""
-    event = _director_event(request, slug)
     stored = conversion_admin.rescore_event(event)
     messages.success(request, _("Rescored with %(table)s: %(count)d converted scores.")
                      % {"table": event.conversion_table, "count": stored})
-    return redirect("conversion", slug=slug)
+    return redirect("conversion", slug=event.slug)
 
 
-def conversion_csv(request, slug):
+@result_page
+def conversion_csv(request, event):
     """A stored version of the event's conversion table as CSV (``?version=N``, optionally
     ``&code=C``; default the current one). Public: players check their converted scores with it."""
-    event = _event(slug)
     table = event.conversion_table
     if table is None:
         raise Http404(_("this event has no conversion table"))

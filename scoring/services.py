@@ -1,10 +1,11 @@
 """Write paths for hand results (enter, confirm, dispute, correct) and converted scores.
 
 Every function is one transaction; every change writes a :class:`ResultRevision` (who, when,
-before, after, why). Validation rules come from :mod:`scoring.payments`; conversion and datum
-from :mod:`scoring.standings`; the optional MCR fan check from :mod:`scoring.fan_check`. The web
-form, the table page, the API and the demo all call :func:`submit_result` — there is no other
-way to store a result.
+before, after, why). Validation rules come from :mod:`scoring.payments`; converted scores from
+:func:`scoring.comparisons.converted_scores`; the optional MCR fan check from
+:mod:`scoring.fan_check`. The web form, the table page, the API and the demo all call
+:func:`submit_result` — there is no other way to store a result. Standings are read side
+(:mod:`scoring.reports`); :func:`event_standings` is re-exported here for its callers.
 
 ``HandResult.outcome`` holds the hand's outcome when it was entered that way (``kind``,
 ``winners``, ``discarder``, ``fans``) and these notes: ``entered_by_seat`` (the seat that entered
@@ -31,17 +32,16 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from scoring import fan_check, visibility
+from scoring.comparisons import TableSeats, complete_scopes, converted_scores
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision, SetScore
-from scoring.payments import HandOutcome, PaymentError, score_changes, validate_score_changes
-from scoring.standings import individual_set_scores, standings, team_set_scores
+from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, score_changes, validate_score_changes
+from scoring.reports import event_standings  # re-exported: the export and the demo read standings here
+from tournament.errors import FieldError
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
 from tournament.seating import table_of_set, table_schedule
 
-NOTE_KEYS = ("entered_by_seat", "hand", "flags")
-FAN_CHECK_RULES = ("mcr", "mcr-duplicate-mahjongsoft")
 
-
-class ResultError(ValueError):
+class ResultError(FieldError):
     """A result that cannot be stored. ``field`` names the input (``set``, ``table``,
     ``changes.E``, ``fans``, ``hand``, ``entered_by_seat``, ``pin``, ``revision``...),
     ``message`` says what is wrong and how to fix it; ``existing`` is the stored result a
@@ -49,9 +49,7 @@ class ResultError(ValueError):
     a conflict, 403 for a forbidden change)."""
 
     def __init__(self, field: str, message: str, existing: HandResult | None = None, status: int = 400):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
+        super().__init__(field, message)
         self.existing = existing
         self.status = status
 
@@ -151,7 +149,7 @@ def check_fan(event: Event, set_no: int, outcome: dict, hand_text: str) -> dict:
     Raises ResultError (``hand``): the rule set is not MCR, the hand was not won by exactly one
     player, or the hand cannot be read or is not a winning hand.
     """
-    if event.get_ruleset().payment_rule not in FAN_CHECK_RULES:
+    if not PAYMENT_RULES[event.get_ruleset().payment_rule].fan_check:
         raise ResultError("hand", _("the fan check is for MCR rule sets: clear the hand"))
     if outcome is None or outcome["kind"] == "draw" or len(outcome["winners"]) != 1:
         raise ResultError("hand", _("give the winning hand only when one player won: clear the hand, or enter the winner and fan"))
@@ -552,83 +550,36 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     affect); ignored when the whole field is compared. None rescores every group of the session.
 
     A comparison scope (one group, or the whole field) is scored once every table in it has a
-    confirmed result on the set; until then its scores are removed. Team method: a team's
-    score change is the sum of its members' (seed 001); individual method: each player against
-    the average of the same seat. Each stored score records its datum and conversion table.
+    confirmed result on the set; until then its scores are removed. The scores are those of
+    :func:`scoring.comparisons.converted_scores` (team method: a team's score change is the sum
+    of its members', seed 001; individual method: each player against the datum of the same
+    seat). Each stored score records its datum and conversion table.
     Then the set is released (made public) if every table of the session has a confirmed result
     on it (:func:`scoring.visibility.release_if_finished`).
     """
     table_model = event.conversion_table
     conversion = table_model.as_table()
+    by_team = event.method == Event.Method.TEAM
+    field = event.comparison == Event.Comparison.FIELD
     stored = 0
     for group, tables in _scopes(event, session_number, group_id):
         SetScore.objects.filter(event=event, session_number=session_number, set_no=set_no, group=group).delete()
-        results = list(HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED))
-        if len(results) < len(tables) or not tables:
-            continue
-        seats = SeatAssignment.objects.filter(table__in=tables).select_related("player", "team")
-        seat_of = {(s.table_id, s.seat): s for s in seats}
-        rows = []
-        if event.method == Event.Method.TEAM:
-            totals: dict[int, int] = defaultdict(int)
-            teams = {}
-            for result in results:
-                for seat, change in result.changes.items():
-                    assignment = seat_of[(result.table_id, seat)]
-                    totals[assignment.team_id] += change
-                    teams[assignment.team_id] = assignment.team
-            for team_id, score in team_set_scores(dict(totals), conversion, event.datum_method).items():
-                rows.append(SetScore(event=event, session_number=session_number, set_no=set_no, group=group,
-                                     team=teams[team_id], score_change=totals[team_id], datum=score.datum,
-                                     difference=score.difference, points=score.points, conversion_table=table_model))
-        else:
-            by_seat: dict[str, dict[int, int]] = defaultdict(dict)
-            players = {}
-            for result in results:
-                for seat, change in result.changes.items():
-                    assignment = seat_of[(result.table_id, seat)]
-                    by_seat[seat][assignment.player_id] = change
-                    players[assignment.player_id] = assignment.player
-            flat = {pid: change for seat in by_seat.values() for pid, change in seat.items()}
-            for player_id, score in individual_set_scores(by_seat, conversion, event.datum_method).items():
-                rows.append(SetScore(event=event, session_number=session_number, set_no=set_no, group=group,
-                                     player=players[player_id], score_change=flat[player_id], datum=score.datum,
-                                     difference=score.difference, points=score.points, conversion_table=table_model))
-        SetScore.objects.bulk_create(rows)
-        stored += len(rows)
+        seats: dict[int, dict] = {t.pk: {} for t in tables}
+        for table_id, seat, player_id, team_id in SeatAssignment.objects.filter(table__in=tables).values_list(
+                "table_id", "seat", "player_id", "team_id"):
+            seats[table_id][seat] = (player_id, team_id)
+        seating = {t.pk: TableSeats(session_number, t.group.number, t.number, seats[t.pk]) for t in tables}
+        results = HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED).values_list(
+            "table_id", "set_no", "changes")
+        for rows in complete_scopes(seating, results, field=field).values():
+            scores = converted_scores(rows, conversion, event.datum_method, by_team=by_team)
+            SetScore.objects.bulk_create(
+                SetScore(event=event, session_number=session_number, set_no=set_no, group=group,
+                         team_id=score.key if by_team else None, player_id=None if by_team else score.key,
+                         score_change=score.score_change, datum=score.converted.datum,
+                         difference=score.converted.difference, points=score.converted.points,
+                         conversion_table=table_model)
+                for score in scores)
+            stored += len(scores)
     visibility.release_if_finished(event, session_number, set_no)
     return stored
-
-
-def event_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
-    """Standings of the event (or of one session): rows ``{"rank", "name", "points", "score_total",
-    "sets_played", "positive_sets", "tied"}`` ordered by the documented tie-break
-    (:func:`scoring.standings.standings`). ``public`` (default): only released sets count
-    (:mod:`scoring.visibility`); False: every scored comparison (director and staff)."""
-    from scoring.standings import ConvertedScore
-
-    scores = event.set_scores.select_related("team", "player")
-    if public:
-        scores = visibility.visible_scores(visibility.PUBLIC, scores)
-    if session_number is not None:
-        scores = scores.filter(session_number=session_number)
-    names = {}
-    per_set = []
-    for s in scores:
-        entrant = s.team if event.method == Event.Method.TEAM else s.player
-        names[entrant.pk] = entrant.name
-        per_set.append((entrant.pk, (s.session_number, s.set_no),
-                        ConvertedScore(difference=s.difference, datum=s.datum, points=s.points), s.score_change))
-    entrants = event.teams.all() if event.method == Event.Method.TEAM else event.players.all()
-    rows = standings(per_set)
-    seen = {row.key for row in rows}
-    out = [
-        {"rank": r.rank, "key": r.key, "name": names[r.key], "points": r.points, "score_total": r.score_total,
-         "sets_played": r.sets_played, "positive_sets": r.positive_sets, "tied": r.tied}
-        for r in rows
-    ]
-    for entrant in entrants:
-        if entrant.pk not in seen:
-            out.append({"rank": None, "key": entrant.pk, "name": entrant.name, "points": 0, "score_total": 0,
-                        "sets_played": 0, "positive_sets": 0, "tied": False})
-    return out

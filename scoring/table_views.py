@@ -10,23 +10,24 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
-from scoring import fan_check, visibility
+from scoring import fan_check, table_access, visibility
 from scoring.forms import TableEntryForm
 from scoring.models import HandResult
+from scoring.payments import PAYMENT_RULES
 from scoring.services import (
-    FAN_CHECK_RULES, ResultError, confirm_result, confirmation_locks, correct_result, dispute_result, result_notes,
+    ResultError, confirm_result, confirmation_locks, correct_result, dispute_result, result_notes,
     submit_result, unlock_confirmation,
 )
-from tournament.models import Event, Table
-from tournament.permissions import (
-    can_enter_for, client_address, display_code, is_director, is_table_scorer, login_table, looks_like_code,
-    normalise_code, scorer_role_table_ids, scorer_table_ids,
-)
+from scoring.table_access import can_enter_for, can_read_table, login_table
+from tournament.access import DIRECTOR, event_view, table_login_url, table_view
+from tournament.models import Event, Table, display_code
+from tournament.permissions import client_address, is_director, looks_like_code, normalise_code
 from tournament.seating import table_schedule
 from walls.setcode import SetCodeError, SetId, parse_payload
 
@@ -36,10 +37,6 @@ def _int_or_none(value):
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-def _login_url(next_path: str) -> str:
-    return reverse("table-login") + "?" + urlencode({"next": next_path})
 
 
 def _table_login_throttled(request, event: Event | None, *, failed: bool) -> bool:
@@ -55,7 +52,8 @@ def _table_login_throttled(request, event: Event | None, *, failed: bool) -> boo
     return limited
 
 
-def table_login(request, slug=None, code=None):
+@event_view(optional=True)
+def table_login(request, event, code=None):
     """Log this browser in as the scorer of a table, by the code printed on its score sheet.
 
     Only a POST logs in (with the CSRF token of this page): a GET, even of a login link with the
@@ -66,12 +64,11 @@ def table_login(request, slug=None, code=None):
     and per event (:func:`_table_login_throttled`): once limited, every code, right or wrong, is
     answered 429. A table whose session is finished takes no more logins.
     """
-    event = get_object_or_404(Event, slug=slug) if slug else None
     typed = (request.POST.get("code", "") if request.method == "POST" else code) or ""
     typed = typed.strip()[:40]
     context = {"event": event, "code": display_code(normalise_code(typed)) if typed else "", "error": None,
                "prefilled": request.method != "POST" and bool(typed),
-               "action": reverse("event-table-login", args=[slug]) if event else reverse("table-login")}
+               "action": reverse("event-table-login", args=[event.slug]) if event else reverse("table-login")}
     if request.method != "POST" or not typed:
         if request.method == "POST":
             context["error"] = _("Type the table code printed on your score sheet.")
@@ -112,14 +109,13 @@ def scan(request, payload):
         set_id = parse_payload(payload)
     except SetCodeError as exc:
         return render(request, "scoring/table_login.html", {"error": str(exc), "action": reverse("table-login")}, status=400)
-    event = get_object_or_404(Event, slug=set_id.event)
-    ids = set(scorer_table_ids(request)) | scorer_role_table_ids(request.user, event)
-    tables = Table.objects.filter(pk__in=ids, group__session__event=event,
+    event = get_object_or_404(Event, slug=set_id.event)  # the event of the label, not of the URL
+    tables = Table.objects.filter(pk__in=table_access.event_table_ids(request, event),
                                   group__session__number=set_id.session).order_by("number")
     table = tables.first()
     if table is None:
         messages.info(request, _("Log in with your table's code first."))
-        return redirect(_login_url(request.get_full_path()))
+        return redirect(table_login_url(request.get_full_path()))
     return redirect(reverse("table", args=[event.slug, table.pk]) + f"?set={set_id.set_no}")
 
 
@@ -148,7 +144,7 @@ def _table_context(request, event, table, form, players, director):
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
         "seat_inputs": [(seat, players.get(seat), form[f"seat_{seat}"]) for seat in ruleset.seats],
         "schedule": schedule, "chosen": chosen, "typed": form.typed_only,
-        "fan_check": ruleset.payment_rule in FAN_CHECK_RULES and fan_check.available(),
+        "fan_check": PAYMENT_RULES[ruleset.payment_rule].fan_check and fan_check.available(),
         "unconfirmed": unconfirmed, "focus": _int_or_none(request.GET.get("confirm")),
         "is_director": director, "table_locked": locks["table"],
     }
@@ -158,24 +154,20 @@ def _scorer_actor(request, table: Table) -> str:
     return request.user.get_username() if request.user.is_authenticated else f"scorer {table}"
 
 
-def table_page(request, slug, table_id):
+@table_view()
+def table_page(request, event, table):
     """The scorer's page: seated players, results waiting for confirmation, the sets in play
     order with their state, and the entry form (:class:`scoring.forms.TableEntryForm` →
     :func:`scoring.services.submit_result`), which asks who is entering and that player's own PIN
     (both required but for the director; a wrong PIN counts towards the table's PIN limit). The
     director also unlocks the table's PIN confirmation here (``action=unlock``)."""
-    table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id, group__session__event__slug=slug)
-    event = table.group.session.event
-    if not can_enter_for(request, table):
-        messages.info(request, _("Log in with the code of Table %(number)s, printed on its score sheet.") % {"number": table.number})
-        return redirect(_login_url(request.path))
     director = is_director(request.user, event)
     if request.method == "POST" and request.POST.get("action") == "unlock":
         if not director:
             raise PermissionDenied(_("Only the director unlocks PIN confirmation."))
         unlock_confirmation(table, actor=request.user.get_username())
         messages.success(request, _("PIN confirmation at Table %(number)s is unlocked.") % {"number": table.number})
-        return redirect("table", slug=slug, table_id=table.pk)
+        return redirect("table", slug=event.slug, table_id=table.pk)
     players = _players(table)
     form = TableEntryForm(request.POST or None, event=event, players=players, require_seat=not director)
     status = 200
@@ -190,22 +182,19 @@ def table_page(request, slug, table_id):
                 status = exc.status
             else:
                 messages.success(request, _("Saved set %(set)s. A player of another seat confirms it with their PIN.") % {"set": result.set_no})
-                return redirect(reverse("table", args=[slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
+                return redirect(reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
     return render(request, "scoring/table.html", _table_context(request, event, table, form, players, director), status=status)
 
 
 @require_POST
-def table_confirm(request, slug, table_id, result_id):
+@table_view(denied=gettext_lazy("Log in with this table's code."))
+def table_confirm(request, event, table, result_id):
     """Confirm a result with a seated player's PIN (or as the director); ``revision`` is the
     revision the page showed, so a result changed meanwhile is not confirmed unseen. The director
     unlocks a result's PIN confirmation here too (``action=unlock``)."""
-    table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id, group__session__event__slug=slug)
-    event = table.group.session.event
-    if not can_enter_for(request, table):
-        raise PermissionDenied(_("Log in with this table's code."))
     result = get_object_or_404(HandResult, pk=result_id, table=table)
     director = is_director(request.user, event)
-    back = reverse("table", args=[slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
+    back = reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
     if request.POST.get("action") == "unlock":
         if not director:
             raise PermissionDenied(_("Only the director unlocks PIN confirmation."))
@@ -219,21 +208,20 @@ def table_confirm(request, slug, table_id, result_id):
     except ResultError as exc:
         messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": exc.message})
         return redirect(back)
-    return redirect("table", slug=slug, table_id=table.pk)
+    return redirect("table", slug=event.slug, table_id=table.pk)
 
 
-def result_detail(request, slug, result_id):
+@event_view()
+def result_detail(request, event, result_id):
     """A result with its full history. The director and the scorers of its table (a scorer role
     bound to the table, or this browser's table login) change it: dispute or correct it within
     :func:`scoring.services.correct_result`'s and :func:`~scoring.services.dispute_result`'s
     rules (once confirmed, only the director); the director also confirms it and unlocks its PIN
-    confirmation. A player seated at the table may read it."""
-    event = get_object_or_404(Event, slug=slug)
+    confirmation. A player seated at the table may read it (:mod:`scoring.table_access`)."""
     result = get_object_or_404(HandResult.objects.select_related("table__group__session__event"), pk=result_id, event=event)
     director = is_director(request.user, event)
-    can_change = director or is_table_scorer(request, result.table)
-    seated = request.user.is_authenticated and result.table.seats.filter(player__user=request.user).exists()
-    if not (can_change or (seated and request.method == "GET")):
+    can_change = can_enter_for(request, result.table)
+    if not (can_change or (request.method == "GET" and can_read_table(request, result.table))):
         raise PermissionDenied
     error = None
     if request.method == "POST":
@@ -251,7 +239,7 @@ def result_detail(request, slug, result_id):
             else:
                 changes = {seat: request.POST.get(f"seat_{seat}", "") for seat in event.get_ruleset().seats}
                 correct_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director, changes=changes)
-            return redirect("result", slug=slug, result_id=result.pk)
+            return redirect("result", slug=event.slug, result_id=result.pk)
         except ResultError as exc:
             error = exc
     locks = confirmation_locks(result.table) if director and result.status != HandResult.Status.CONFIRMED else None
@@ -301,11 +289,9 @@ def live_state(event: Event, session_number: int) -> dict:
             "late": [row["table"] for row in rows if row["late"]], "rows": rows}
 
 
-def live(request, slug):
+@event_view(roles=(DIRECTOR,))  # every table's entries, released or not
+def live(request, event):
     """The director's live grid (polls :func:`live_json` every few seconds)."""
-    event = get_object_or_404(Event, slug=slug)
-    if not visibility.viewer(request, event).director:  # every table's entries, released or not
-        raise PermissionDenied
     sessions = list(event.sessions.values_list("number", flat=True))
     if not sessions:
         raise Http404(_("No session is seated yet."))
@@ -313,10 +299,8 @@ def live(request, slug):
     return render(request, "scoring/live.html", {"event": event, "state": live_state(event, session), "sessions": sessions})
 
 
-def live_json(request, slug):
+@event_view(roles=(DIRECTOR,))
+def live_json(request, event):
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling."""
-    event = get_object_or_404(Event, slug=slug)
-    if not visibility.viewer(request, event).director:
-        raise PermissionDenied
     session = _int_or_none(request.GET.get("session")) or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
     return JsonResponse(live_state(event, session))

@@ -1,47 +1,45 @@
 """Pages of the scoring app: public standings and the result entry form."""
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from scoring import table_access, visibility
 from scoring.forms import ResultForm
-from scoring import visibility
 from scoring.reports import cached_standings
 from scoring.services import ResultError, submit_result
-from tournament.models import Event, Table
-from tournament.permissions import is_director, scorer_role_table_ids, scorer_table_ids
+from tournament.access import DIRECTOR, TABLE, event_view
+from tournament.models import Table
+from tournament.permissions import is_director
 
 
-def standings(request, slug):
+@event_view()
+def standings(request, event):
     """Public standings (no login): released sets only (:mod:`scoring.visibility`); the director
     and staff add ``?all=1`` for every scored set."""
-    event = get_object_or_404(Event, slug=slug)
     session = request.GET.get("session")
     session = int(session) if session and session.isdigit() else None
-    public = visibility.standings_public(request, event)
+    public = table_access.standings_public(request, event)
     return render(request, "scoring/standings.html", {
         "event": event, "rows": cached_standings(event, session, public=public), "session": session,
-        "sessions": event.sessions.all(), "public": public, "can_see_all": visibility.viewer(request, event).secrets,
+        "sessions": event.sessions.all(), "public": public, "can_see_all": table_access.viewer(request, event).secrets,
         "released": len(visibility.released_sets(event)),
         "planned_sets": visibility.planned_sets(event),
     })
 
 
-def entry(request, slug):
+@event_view(roles=(DIRECTOR, TABLE), denied=gettext_lazy("log in as the director or with your table's code"))
+def entry(request, event):
     """Result entry for one table and hand: the director for any table; a scorer (a scorer role,
     or a browser's table login) for the tables bound to the role or logged into, the only tables
     the form lists, saying which seat is entering and typing that player's own PIN (checked by
     :func:`scoring.services.submit_result`, which stores the result)."""
-    event = get_object_or_404(Event, slug=slug)
     director = is_director(request.user, event)
     if director:
         tables = Table.objects.filter(group__session__event=event)
     else:
-        ids = set(scorer_table_ids(request)) | scorer_role_table_ids(request.user, event)
-        tables = Table.objects.filter(group__session__event=event, pk__in=ids)
-        if not tables.exists():
-            raise PermissionDenied(_("log in as the director or with your table's code"))
+        tables = Table.objects.filter(pk__in=table_access.event_table_ids(request, event))
     form = ResultForm(request.POST or None, event=event, tables=tables, require_seat=not director)
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -57,5 +55,5 @@ def entry(request, slug):
         else:
             messages.success(request, _("Saved: Table %(table)s, set %(set)s: %(changes)s")
                              % {"table": result.table.number, "set": result.set_no, "changes": result.changes})
-            return redirect("entry", slug=slug)
+            return redirect("entry", slug=event.slug)
     return render(request, "scoring/entry.html", {"event": event, "form": form}, status=status)

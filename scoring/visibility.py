@@ -25,10 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from scoring.models import HandResult, SetRelease
 from tournament.models import Event, EventRole, Session, Table
+from tournament.permissions import roles, scorer_role_table_ids
 
 SECRET_ROLES = frozenset({EventRole.Role.DIRECTOR, EventRole.Role.STAFF})
 
@@ -58,33 +59,15 @@ PUBLIC = Viewer()
 
 def viewer_for(user, event: Event, table_ids=()) -> Viewer:
     """The :class:`Viewer` of ``user`` (may be anonymous) in ``event``; ``table_ids`` are the
-    tables this browser logged into with a table code (``tournament.permissions``).
+    tables this browser logged into with a table code (:func:`scoring.table_access.viewer` passes
+    them for a request).
 
     One query for the user's roles (remembered for the request), one or two for their tables."""
-    from tournament.permissions import roles, scorer_role_table_ids
-
     held = roles(user, event)
     tables = set(table_ids) | scorer_role_table_ids(user, event)
     if getattr(user, "is_authenticated", False):
         tables |= set(Table.objects.filter(group__session__event=event, seats__player__user=user).values_list("pk", flat=True))
     return Viewer(secrets=bool(held & SECRET_ROLES), director=EventRole.Role.DIRECTOR in held, tables=frozenset(tables))
-
-
-def viewer(request, event: Event) -> Viewer:
-    """The :class:`Viewer` of an HTTP request (its user and its table logins)."""
-    from tournament.permissions import scorer_table_ids
-
-    cache = request.__dict__.setdefault("_viewers", {})
-    if event.pk not in cache:
-        cache[event.pk] = viewer_for(request.user, event, scorer_table_ids(request))
-    return cache[event.pk]
-
-
-def standings_public(request, event: Event) -> bool:
-    """Whether a request's standings (page, CSV, XLSX, API) count only released sets: yes for
-    everyone, the director included, since standings are projected and printed for the hall;
-    the director and staff ask for every scored set with ``?all=1``."""
-    return not (request.GET.get("all") == "1" and viewer(request, event).secrets)
 
 
 # --- released sets -----------------------------------------------------------------------------
@@ -179,8 +162,6 @@ def visible_results(viewer: Viewer, queryset: QuerySet) -> QuerySet:
     tables' entries."""
     if viewer.secrets:
         return queryset
-    from django.db.models import Q
-
     return queryset.filter(Q(_released()) | Q(table__in=viewer.tables))
 
 

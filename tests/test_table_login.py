@@ -19,12 +19,13 @@ from django.utils.http import urlencode
 from scoring import visibility
 from scoring.models import HandResult
 from scoring.services import confirm_result, submit_result
-from tournament.models import EventRole, Table
-from tournament.permissions import TABLE_SESSION_KEY, display_code, normalise_code
-from tournament.services import create_event, import_roster, seat_session, table_schedule
+from scoring.table_access import TABLE_SESSION_KEY
+from tournament.models import EventRole, Table, display_code
+from tournament.permissions import normalise_code
+from tournament.services import table_schedule
 from walls.printing_jobs import score_sheets
 
-from factories import login_as_table
+from factories import demo_roster, login_as_table, prepared_event, table_url
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +38,6 @@ def _fresh_counters():
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def table(team_event):
-    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
-
-
-def table_url(table):
-    return reverse("table", args=[table.group.session.event.slug, table.pk])
 
 
 def logged_in(client, table) -> bool:
@@ -93,11 +85,7 @@ def test_typed_codes_are_normalised(client, table):
 
 
 def test_the_event_login_page_takes_its_own_codes_only(client, table, team_event):
-    other_event = create_event(name="Other Cup", slug="other-cup", sessions=1)
-    from tournament.demo import ROSTER
-
-    import_roster(other_event, ROSTER.read_text(encoding="utf-8"))
-    seat_session(other_event, 1)
+    other_event = prepared_event(demo_roster(), name="Other Cup", slug="other-cup", sessions=1)
     elsewhere = Table.objects.filter(group__session__event=other_event).first()
     refused = client.post(reverse("event-table-login", args=[team_event.slug]), {"code": elsewhere.login_code})
     assert refused.status_code == 400 and "No table has the code" in refused.content.decode()

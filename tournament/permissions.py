@@ -1,22 +1,18 @@
-"""Who may do what in an event. Roles: director (everything in their event), staff (walls and
-printing), scorer (result entry at the tables bound to the scorer role, or at the table this
-browser logged into with the table's code), player (own results), anonymous (public pages).
+"""Who may do what in an event: the role queries. Roles: director (everything in their event),
+staff (walls and printing), scorer (result entry at the tables bound to the scorer role), player
+(own results), anonymous (public pages). A browser that logged into a table with the table's code
+scores there too: :mod:`scoring.table_access` keeps those logins, since whether one still holds
+depends on the table's session being finished (:mod:`scoring.visibility`).
 
-A table login (:func:`login_table`) is stored in the browser's session with its time. It holds
-while the table's session is not finished (every set of it released: :mod:`scoring.visibility`)
-and for at most ``settings.TABLE_LOGIN_MAX_AGE``; :func:`scorer_table_ids` drops it after that.
+Also the plain helpers of the table login form: reading a typed code and the client's address.
 """
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
 
-from scoring import visibility
-from tournament.models import LOGIN_CODE_ALPHABET, Event, EventRole, Table, display_code  # noqa: F401 (re-exported)
+from tournament.models import LOGIN_CODE_ALPHABET, Event, EventRole
 
-TABLE_SESSION_KEY = "table_logins"  # {str(table id): login time, seconds since the epoch}
 _CROCKFORD = str.maketrans({"I": "1", "L": "1", "O": "0"})
 
 
@@ -37,10 +33,12 @@ def roles(user, event: Event) -> set[str]:
 
 
 def is_director(user, event: Event) -> bool:
+    """Whether ``user`` directs ``event`` (superusers count)."""
     return EventRole.Role.DIRECTOR in roles(user, event)
 
 
 def is_staff_or_director(user, event: Event) -> bool:
+    """Whether ``user`` is ``event``'s director or staff: the roles that see secret sets."""
     return bool(roles(user, event) & {EventRole.Role.DIRECTOR, EventRole.Role.STAFF})
 
 
@@ -79,62 +77,3 @@ def client_address(request) -> str:
         if value:
             return value
     return request.META.get("REMOTE_ADDR") or "unknown"
-
-
-def scorer_table_ids(request) -> list[int]:
-    """Tables this browser is logged into with a table code and whose login still holds: younger
-    than ``settings.TABLE_LOGIN_MAX_AGE`` and the table's session not finished. Logins that no
-    longer hold are removed from the session. Remembered on the request."""
-    cached = getattr(request, "_scorer_table_ids", None)
-    if cached is not None:
-        return list(cached)
-    stored = request.session.get(TABLE_SESSION_KEY)
-    logins = {}
-    if isinstance(stored, dict):
-        for key, at in stored.items():
-            try:
-                logins[int(key)] = float(at)
-            except (TypeError, ValueError):
-                continue
-    oldest = time.time() - settings.TABLE_LOGIN_MAX_AGE.total_seconds()
-    fresh = {pk: at for pk, at in logins.items() if at >= oldest}
-    valid = []
-    if fresh:
-        finished = {}
-        for table in Table.objects.filter(pk__in=fresh).select_related("group__session__event"):
-            session = table.group.session
-            if session.pk not in finished:
-                finished[session.pk] = visibility.session_finished(session.event, session.number)
-            if not finished[session.pk]:
-                valid.append(table.pk)
-    valid.sort()
-    if stored is not None and (not isinstance(stored, dict) or len(valid) != len(stored)):
-        request.session[TABLE_SESSION_KEY] = {str(pk): fresh[pk] for pk in valid}
-    request._scorer_table_ids = valid
-    return list(valid)
-
-
-def login_table(request, table: Table) -> None:
-    """Remember, with the time, that this browser scores for ``table`` (a new session key, as for
-    an account login)."""
-    stored = request.session.get(TABLE_SESSION_KEY)
-    logins = dict(stored) if isinstance(stored, dict) else {}
-    logins[str(table.pk)] = time.time()
-    request.session.cycle_key()
-    request.session[TABLE_SESSION_KEY] = logins
-    request.__dict__.pop("_scorer_table_ids", None)
-
-
-def is_table_scorer(request, table: Table) -> bool:
-    """A scorer of ``table``: a scorer role bound to it, or this browser's table login."""
-    event = table.group.session.event
-    return table.pk in scorer_role_table_ids(request.user, event) or table.pk in scorer_table_ids(request)
-
-
-def can_enter_for(request, table: Table) -> bool:
-    """May enter, confirm, correct (unconfirmed) and dispute (unconfirmed) results at ``table``:
-    the event's director, a scorer role bound to this table, or this browser's table login while
-    it holds."""
-    if is_director(request.user, table.group.session.event):
-        return True
-    return is_table_scorer(request, table)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.errors import FieldError
 from tournament.models import Event, Group, Player, Room, SeatAssignment, Session, Table, Team
 from tournament.movement import (
     MovementError,
@@ -28,13 +29,8 @@ from tournament.movement import (
 from tournament.regrouping import entrant_options, regroup, sit_out_schedule
 
 
-class SetupError(ValueError):
+class SetupError(FieldError):
     """Bad event set-up input. ``field`` names the input, the message says how to fix it."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

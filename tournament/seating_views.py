@@ -4,14 +4,15 @@ against their lower bound. Public (players look up their seat); print buttons fo
 
 from django.shortcuts import get_object_or_404, render
 
-from tournament.models import Event
+from tournament.access import event_view
 from tournament.movement import ruleset_movement
 from tournament.permissions import is_staff_or_director
 from tournament.services import sitting_out
 
 
-def seating(request, slug, number):
-    event = get_object_or_404(Event, slug=slug)
+@event_view()
+def seating(request, event, number):
+    """The seating and movement page of session ``number`` (404 when it is not seated)."""
     session = get_object_or_404(event.sessions, number=number)
     ruleset = event.get_ruleset()
     groups = list(session.groups.prefetch_related("tables__room", "tables__seats__player", "tables__seats__team"))

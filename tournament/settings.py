@@ -136,6 +136,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # A service's FieldError (ResultError...) answered as {field: [message]} with its status.
+    "EXCEPTION_HANDLER": "tournament.api_errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate mahjong tournament manager API",

@@ -1,31 +1,37 @@
 """Pages of the tournament app: the event list, the public event page and the director's page."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import visibility
+from scoring import table_access
 from scoring.models import HandResult
 from scoring.visibility import sets_to_play
-from tournament.models import Event
+from tournament.access import DIRECTOR, STAFF, event_view
+from tournament.exchange import export_event, public_export
+from tournament.forms import CUSTOM, EventForm
+from tournament.models import Event, EventRole
 from tournament.permissions import is_director, is_staff_or_director
-from tournament.services import SetupError
+from tournament.services import SetupError, create_event, import_roster, reveal_seed, set_public_value
 from tournament.services import prepare_session as seat_with_walls
 from walls.services import WallError
-
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first
 
 
 def home(request):
+    """The list of events."""
     return render(request, "tournament/home.html", {"events": Event.objects.all()})
 
 
-def event_page(request, slug):
-    event = get_object_or_404(Event, slug=slug)
+@event_view()
+def event_page(request, event):
+    """The public page of an event: its commitment and public value, its sessions."""
     return render(request, "tournament/event.html", {
         "event": event, "ruleset": event.get_ruleset(), "sessions": event.sessions.all(),
         "is_director": is_director(request.user, event),
@@ -33,11 +39,10 @@ def event_page(request, slug):
     })
 
 
-@login_required
-def director(request, slug):
-    event = get_object_or_404(Event, slug=slug)
-    if not is_staff_or_director(request.user, event):
-        raise PermissionDenied
+@event_view(roles=(DIRECTOR, STAFF), login=True)
+def director(request, event):
+    """The director's page (director and staff): sessions to seat, print jobs, verifiable walls,
+    the audit trail."""
     sessions = []
     for session in event.sessions.prefetch_related("groups__tables"):
         results = HandResult.objects.filter(event=event, session_number=session.number)
@@ -59,76 +64,53 @@ def director(request, slug):
 
 
 @require_POST
-@login_required
-def prepare_session(request, slug):
+@event_view(roles=(DIRECTOR,), login=True)
+def prepare_session(request, event):
     """Seat a session and generate its walls (director only)."""
-    event = get_object_or_404(Event, slug=slug)
-    if not is_director(request.user, event):
-        raise PermissionDenied
-    from django.contrib import messages
-
     try:
         number = int(request.POST.get("session", ""))
     except ValueError:
         messages.error(request, _("choose the session to prepare"))
-        return redirect("director", slug=slug)
+        return redirect("director", slug=event.slug)
     try:
         seat_with_walls(event, number)
     except (SetupError, WallError) as exc:
         messages.error(request, exc.message)
     except ValueError as exc:
         messages.error(request, str(exc))
-    return redirect("director", slug=slug)
+    return redirect("director", slug=event.slug)
 
 
-def event_export(request, slug):
+@event_view()
+def event_export(request, event):
     """The event as JSON: complete for the director and staff, redacted for everyone else
     (:func:`tournament.exchange.public_export`)."""
-    from django.http import JsonResponse
-
-    from tournament.exchange import export_event, public_export
-
-    event = get_object_or_404(Event, slug=slug)
-    data = export_event(event) if visibility.viewer(request, event).secrets else public_export(event)
+    data = export_event(event) if table_access.viewer(request, event).secrets else public_export(event)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
     return response
 
 
 @require_POST
-@login_required
-def walls_commitment(request, slug):
+@event_view(roles=(DIRECTOR,), login=True)
+def walls_commitment(request, event):
     """Director action of the verifiable-walls protocol: enter the public value. The seed is
     revealed on its own confirmation page (:func:`reveal`); a request to reveal here is sent there."""
-    from django.contrib import messages
-
-    from tournament.services import set_public_value
-
-    event = get_object_or_404(Event, slug=slug)
-    if not is_director(request.user, event):
-        raise PermissionDenied
     if request.POST.get("action") == "reveal":
-        return redirect("reveal-seed", slug=slug)
+        return redirect("reveal-seed", slug=event.slug)
     try:
         set_public_value(event, request.POST.get("public_value", ""))
         messages.success(request, _("Public value recorded; walls can now be generated."))
     except SetupError as exc:
         messages.error(request, exc.message)
-    return redirect("director", slug=slug)
+    return redirect("director", slug=event.slug)
 
 
-@login_required
-def reveal(request, slug):
+@event_view(roles=(DIRECTOR,), login=True)
+def reveal(request, event):
     """Reveal the master seed (director only), after a confirmation page that says what it does:
     GET shows the page, POST with the event's short name typed reveals
     (:func:`tournament.services.reveal_seed`). Offered only once the event is finished."""
-    from django.contrib import messages
-
-    from tournament.services import reveal_seed
-
-    event = get_object_or_404(Event, slug=slug)
-    if not is_director(request.user, event):
-        raise PermissionDenied
     error, status = "", 200
     if request.method == "POST":
         typed = request.POST.get("confirm_slug", "").strip()
@@ -141,7 +123,7 @@ def reveal(request, slug):
                 error, status = exc.message, 409
             else:
                 messages.success(request, _("The master seed is now public on the event page."))
-                return redirect("director", slug=slug)
+                return redirect("director", slug=event.slug)
         event.refresh_from_db()
     return render(request, "tournament/reveal.html", {
         "event": event, "sets_to_play": max(0, sets_to_play(event)), "error": error,
@@ -152,11 +134,6 @@ def reveal(request, slug):
 def new_event(request):
     """Create an event (staff users): rule set, scoring, roster. The creator becomes its director.
     The event and its roster are stored together or not at all."""
-    
-    from tournament.forms import CUSTOM, EventForm
-    from tournament.models import EventRole
-    from tournament.services import create_event, import_roster
-
     if not request.user.is_staff:
         raise PermissionDenied(_("ask the site administrator for an organiser account"))
     form = EventForm(request.POST or None, request.FILES or None)

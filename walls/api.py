@@ -1,14 +1,12 @@
 """REST API for wall sets: tiles only for staff, or once the set is public (hand record)."""
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournament.models import Event
-from scoring import visibility
+from scoring import table_access, visibility
+from tournament.access import EventFromURL, HasEventRole
 
 
 class WallSetSerializer(serializers.Serializer):
@@ -19,16 +17,16 @@ class WallSetSerializer(serializers.Serializer):
                                   help_text="Pile name → tiles in slot order (mpsz codes); null while secret to you.")
 
 
-class WallSetList(APIView):
+class WallSetList(EventFromURL, APIView):
     """Wall sets of an event. Staff and the director see every wall; everyone else sees a wall's
     tiles only once it is public."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [HasEventRole]  # no event_roles: everyone
 
     @extend_schema(responses=WallSetSerializer(many=True))
     def get(self, request, event_slug):
-        event = get_object_or_404(Event, slug=event_slug)
-        staff = visibility.viewer(request, event).secrets
+        event = self.get_event()
+        staff = table_access.viewer(request, event).secrets
         released = visibility.released_sets(event)
         rows = []
         for wall in event.wall_sets.all():

@@ -9,19 +9,15 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament.errors import FieldError
 from tournament.models import Event
 from tournament.seating import refuse_after_reveal
 from walls import derivation
 from walls.models import WallSet
 
 
-class WallError(ValueError):
+class WallError(FieldError):
     """Walls cannot be generated or read; ``field`` names the cause, the message the fix."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 def wall_deriver(event: Event):

@@ -1,34 +1,27 @@
 """Pages of the walls app: print requests, their progress and downloads (staff and director)."""
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.models import Event
-from django.shortcuts import render
-
+from scoring import table_access, visibility
+from tournament.access import DIRECTOR, STAFF, event_view
 from walls.models import PrintJob, WallSet
 from walls.printing_jobs import PrintError, request_batch, request_print
-from scoring import visibility
 from walls.setcode import SetId
+from walls.tiles import tile_name
 
-
-def _staff_event(request, slug):
-    """The event, for its director and staff: print jobs hold secret walls (set-up sheets, pick
-    lists), so they follow :mod:`scoring.visibility`'s secret view."""
-    event = get_object_or_404(Event, slug=slug)
-    if not visibility.viewer(request, event).secrets:
-        raise PermissionDenied
-    return event
+# Print jobs hold secret walls (set-up sheets, pick lists): the roles that see secret sets
+# (:mod:`scoring.visibility`), after a login.
+staff_page = event_view(roles=(DIRECTOR, STAFF), login=True)
 
 
 @require_POST
-@login_required
-def print_request(request, slug):
-    event = _staff_event(request, slug)
+@staff_page
+def print_request(request, event):
+    """Queue a print job (or a session's batch) and go back to the director's page."""
     params = {"session": int(request.POST.get("session", 1) or 1), "lang": request.POST.get("lang", "en")}
     if request.POST.get("template"):
         params["template"] = request.POST["template"]
@@ -41,12 +34,12 @@ def print_request(request, slug):
         from django.contrib import messages
 
         messages.error(request, exc.message)
-    return redirect("director", slug=slug)
+    return redirect("director", slug=event.slug)
 
 
-@login_required
-def print_status(request, slug):
-    event = _staff_event(request, slug)
+@staff_page
+def print_status(request, event):
+    """The event's latest print jobs and their progress, as JSON for the director's page."""
     from django.urls import reverse
 
     jobs = list(event.print_jobs.all()[:50])
@@ -59,9 +52,9 @@ def print_status(request, slug):
     ]})
 
 
-@login_required
-def print_download(request, slug, job_id):
-    event = _staff_event(request, slug)
+@staff_page
+def print_download(request, event, job_id):
+    """A finished print job's PDF."""
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     if job.status != PrintJob.Status.DONE or not job.file:
         raise Http404(_("this print job has no file yet"))
@@ -76,22 +69,20 @@ def _tile_lang(request) -> str:
     return "ja" if lang.startswith("ja") else "zh" if lang.startswith("zh") else "en"
 
 
-def wall_list(request, slug):
+@event_view()
+def wall_list(request, event):
     """The wall sets of the event: all of them for staff, the public hand records for others."""
-    event = get_object_or_404(Event, slug=slug)
-    staff = visibility.viewer(request, event).secrets
+    staff = table_access.viewer(request, event).secrets
     released = visibility.released_sets(event)
     walls = [(w, staff or (w.session_number, w.set_no) in released) for w in event.wall_sets.all()]
     return render(request, "walls/wall_list.html", {"event": event, "walls": walls, "staff": staff})
 
 
-def wall_detail(request, slug, session, set_no):
+@event_view()
+def wall_detail(request, event, session, set_no):
     """One wall set pile by pile (tiles with their names): staff always, others once it is public."""
-    from walls.tiles import tile_name
-
-    event = get_object_or_404(Event, slug=slug)
     wall = get_object_or_404(WallSet, event=event, session_number=session, set_no=set_no)
-    if not visibility.can_see_set(visibility.viewer(request, event), event, session, set_no):
+    if not visibility.can_see_set(table_access.viewer(request, event), event, session, set_no):
         raise PermissionDenied(_("Wall %(set)s is secret until every table has played it; its traveller shows it then.")
                                % {"set": SetId(event.slug, session, set_no).code})
     lang = _tile_lang(request)

@@ -1,0 +1,115 @@
+"""Who scores at a table, and who a request is as far as visibility goes.
+
+A browser logs into a table with the code printed on the table's score sheet
+(:func:`login_table`); the login is stored in the browser's session with its time. It holds while
+the table's session is not finished (every set of it released: :mod:`scoring.visibility`) and for
+at most ``settings.TABLE_LOGIN_MAX_AGE``; :func:`scorer_table_ids` drops it after that. A scorer
+*account* scores at the tables bound to its role (:func:`tournament.permissions.scorer_role_table_ids`).
+
+The request-level questions of :mod:`scoring.visibility` (:func:`viewer`, :func:`standings_public`)
+are answered here, since they need the request's table logins.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+
+from scoring import visibility
+from tournament.models import Event, Table
+from tournament.permissions import is_director, scorer_role_table_ids
+
+TABLE_SESSION_KEY = "table_logins"  # {str(table id): login time, seconds since the epoch}
+
+
+def scorer_table_ids(request) -> list[int]:
+    """Tables this browser is logged into with a table code and whose login still holds: younger
+    than ``settings.TABLE_LOGIN_MAX_AGE`` and the table's session not finished. Logins that no
+    longer hold are removed from the session. Remembered on the request."""
+    cached = getattr(request, "_scorer_table_ids", None)
+    if cached is not None:
+        return list(cached)
+    stored = request.session.get(TABLE_SESSION_KEY)
+    logins = {}
+    if isinstance(stored, dict):
+        for key, at in stored.items():
+            try:
+                logins[int(key)] = float(at)
+            except (TypeError, ValueError):
+                continue
+    oldest = time.time() - settings.TABLE_LOGIN_MAX_AGE.total_seconds()
+    fresh = {pk: at for pk, at in logins.items() if at >= oldest}
+    valid = []
+    if fresh:
+        finished = {}
+        for table in Table.objects.filter(pk__in=fresh).select_related("group__session__event"):
+            session = table.group.session
+            if session.pk not in finished:
+                finished[session.pk] = visibility.session_finished(session.event, session.number)
+            if not finished[session.pk]:
+                valid.append(table.pk)
+    valid.sort()
+    if stored is not None and (not isinstance(stored, dict) or len(valid) != len(stored)):
+        request.session[TABLE_SESSION_KEY] = {str(pk): fresh[pk] for pk in valid}
+    request._scorer_table_ids = valid
+    return list(valid)
+
+
+def login_table(request, table: Table) -> None:
+    """Remember, with the time, that this browser scores for ``table`` (a new session key, as for
+    an account login)."""
+    stored = request.session.get(TABLE_SESSION_KEY)
+    logins = dict(stored) if isinstance(stored, dict) else {}
+    logins[str(table.pk)] = time.time()
+    request.session.cycle_key()
+    request.session[TABLE_SESSION_KEY] = logins
+    request.__dict__.pop("_scorer_table_ids", None)
+
+
+def event_table_ids(request, event: Event) -> set[int]:
+    """Primary keys of the tables of ``event`` this request scores at: bound to the user's scorer
+    role or logged into with a table code (logins to other events' tables left out). One query."""
+    ids = set(scorer_table_ids(request)) | scorer_role_table_ids(request.user, event)
+    if not ids:
+        return set()
+    return set(Table.objects.filter(group__session__event=event, pk__in=ids).values_list("pk", flat=True))
+
+
+def is_table_scorer(request, table: Table) -> bool:
+    """A scorer of ``table``: a scorer role bound to it, or this browser's table login."""
+    event = table.group.session.event
+    return table.pk in scorer_role_table_ids(request.user, event) or table.pk in scorer_table_ids(request)
+
+
+def can_enter_for(request, table: Table) -> bool:
+    """May enter, confirm, correct (unconfirmed) and dispute (unconfirmed) results at ``table``:
+    the event's director, a scorer role bound to this table, or this browser's table login while
+    it holds."""
+    if is_director(request.user, table.group.session.event):
+        return True
+    return is_table_scorer(request, table)
+
+
+def can_read_table(request, table: Table) -> bool:
+    """May read ``table``'s results with their history, released or not: the event's director and
+    the table's own viewers (:attr:`scoring.visibility.Viewer.tables`: its scorers and the players
+    seated at it)."""
+    seen = viewer(request, table.group.session.event)
+    return seen.director or table.pk in seen.tables
+
+
+def viewer(request, event: Event) -> visibility.Viewer:
+    """The :class:`~scoring.visibility.Viewer` of an HTTP request: its user and its table logins
+    (:func:`scoring.visibility.viewer_for`). Remembered on the request."""
+    cache = request.__dict__.setdefault("_viewers", {})
+    if event.pk not in cache:
+        cache[event.pk] = visibility.viewer_for(request.user, event, scorer_table_ids(request))
+    return cache[event.pk]
+
+
+def standings_public(request, event: Event) -> bool:
+    """Whether a request's standings (page, CSV, XLSX, API) count only released sets: yes for
+    everyone, the director included, since standings are projected and printed for the hall;
+    the director and staff ask for every scored set with ``?all=1``."""
+    return not (request.GET.get("all") == "1" and viewer(request, event).secrets)

@@ -1,0 +1,177 @@
+"""How a page or API view names the event it serves and the role it needs, once.
+
+Pages are functions: :func:`event_view` looks the event up by the URL's ``slug`` (404 when
+unknown), checks the role and hands the event to the view; :func:`table_view` does the same for
+a table's own pages, where the right to enter results is the table's (a scorer of that table or
+the director). The REST API uses :class:`EventFromURL` (the event of ``event_slug``) with the
+permission class :class:`HasEventRole`.
+
+Roles (:mod:`tournament.permissions`; superusers count as director): :data:`DIRECTOR`,
+:data:`STAFF`, :data:`SCORER` (an account holding the scorer role), and :data:`TABLE`: the
+request scores at one of the event's tables, by a scorer role bound to it or a table login
+(:mod:`scoring.table_access`). A view that names several roles is open to any one of them.
+
+Only whole-view checks live here. A view still refuses an action by hand where a single action
+of it needs more than the view does (the director alone unlocks a table's PIN confirmation).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from rest_framework.permissions import BasePermission
+
+from scoring.table_access import can_enter_for, event_table_ids
+from tournament.models import Event, EventRole, Table
+from tournament.permissions import roles as held_roles
+from tournament.permissions import scorer_role_table_ids
+
+DIRECTOR = EventRole.Role.DIRECTOR
+STAFF = EventRole.Role.STAFF
+SCORER = EventRole.Role.SCORER
+TABLE = "table"  # scores at one of the event's tables: a scorer role bound to it, or a table login
+
+
+def holds(request, event: Event, wanted: Iterable[str]) -> bool:
+    """Whether ``request`` holds any of the ``wanted`` roles in ``event`` (:data:`DIRECTOR`,
+    :data:`STAFF`, :data:`SCORER`, :data:`TABLE`). The account roles cost one query per request
+    (remembered); :data:`TABLE` one more, asked only when the account roles do not suffice."""
+    wanted = set(wanted)
+    if held_roles(request.user, event) & wanted:
+        return True
+    return TABLE in wanted and bool(event_table_ids(request, event))
+
+
+def _refuse(denied) -> PermissionDenied:
+    """A PermissionDenied with ``denied`` (lazy or plain text, translated now) or the 403 page's
+    own text when None."""
+    return PermissionDenied(str(denied)) if denied else PermissionDenied()
+
+
+def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, related: tuple[str, ...] = (),
+               optional: bool = False):
+    """Decorator of a page view whose URL holds the event's ``slug``: the view is called as
+    ``view(request, event, **other URL arguments)``.
+
+    ``roles``: any one of them lets the request in (none: everyone). ``login``: anonymous visitors
+    are sent to the login page first, as :func:`~django.contrib.auth.decorators.login_required`
+    does; else they are refused like anyone else without the role. A refusal is a 403
+    (PermissionDenied) saying ``denied`` when given. ``related``: ``select_related`` fields of the
+    event. ``optional``: a URL without ``slug`` calls the view with ``event=None``.
+    Raises Http404 for an unknown event.
+    """
+    wanted = tuple(roles)
+    events = Event.objects.select_related(*related) if related else Event.objects.all()  # () would follow every key
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, slug=None, **kwargs):
+            if slug is None and optional:
+                return view(request, None, *args, **kwargs)
+            event = get_object_or_404(events, slug=slug)
+            if wanted and not holds(request, event, wanted):
+                raise _refuse(denied)
+            return view(request, event, *args, **kwargs)
+
+        return login_required(wrapper) if login else wrapper
+
+    return decorate
+
+
+def table_login_url(next_path: str) -> str:
+    """The table login page, coming back to ``next_path`` once logged in."""
+    return reverse("table-login") + "?" + urlencode({"next": next_path})
+
+
+def table_view(*, denied=None):
+    """Decorator of a table's own page, whose URL holds the event's ``slug`` and the ``table_id``:
+    the view is called as ``view(request, event, table, **other URL arguments)``, for the event's
+    director and the table's scorers only (:func:`scoring.table_access.can_enter_for`).
+
+    Anyone else is refused with a 403 saying ``denied`` when given, else sent to the table login
+    with a note naming the table, to come back here once logged in. Raises Http404 for a table
+    not in the event. One query for the table and its event.
+    """
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, slug, table_id, **kwargs):
+            table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id,
+                                      group__session__event__slug=slug)
+            if not can_enter_for(request, table):
+                if denied:
+                    raise _refuse(denied)
+                messages.info(request, _("Log in with the code of Table %(number)s, printed on its score sheet.")
+                              % {"number": table.number})
+                return redirect(table_login_url(request.path))
+            return view(request, table.group.session.event, table, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+class EventFromURL:
+    """Mixin of the REST API views under ``/api/events/<event_slug>/``: :meth:`get_event`."""
+
+    event_slug_kwarg = "event_slug"
+
+    def get_event(self) -> Event:
+        """The event of the URL, looked up once per request; Http404 when unknown."""
+        if getattr(self, "_event", None) is None:
+            self._event = get_object_or_404(Event, slug=self.kwargs[self.event_slug_kwarg])
+        return self._event
+
+
+class HasEventRole(BasePermission):
+    """DRF permission of the views built on :class:`EventFromURL`: the event must exist (404), and
+    the caller must hold one of the roles the view names for the action.
+
+    The view says ``event_roles = {action: roles}`` (a viewset's action name, or the HTTP method
+    in lower case for a plain APIView; an action not named is open to everyone), and may say
+    ``event_role_denied`` and ``table_role_denied`` (the texts of the 403s). The role is checked
+    before an action without an object, and on the object (a result, or a table given to
+    ``check_object_permissions``) once it is found, so an unknown object stays a 404. A caller
+    let in by the scorer role alone acts only at the tables bound to that role.
+    """
+
+    def has_permission(self, request, view) -> bool:
+        event = view.get_event()
+        wanted = self._wanted(request, view)
+        if not wanted or getattr(view, "detail", False):
+            return True
+        return self._allowed(request, view, event, wanted)
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        wanted = self._wanted(request, view)
+        if not wanted:
+            return True
+        event = view.get_event()
+        if not self._allowed(request, view, event, wanted):
+            return False
+        table = obj if isinstance(obj, Table) else getattr(obj, "table", None)
+        if table is None or held_roles(request.user, event) & (set(wanted) - {SCORER}):
+            return True
+        if table.pk in scorer_role_table_ids(request.user, event):
+            return True
+        self.message = getattr(view, "table_role_denied", None)
+        return False
+
+    @staticmethod
+    def _wanted(request, view) -> tuple[str, ...]:
+        action = getattr(view, "action", None) or request.method.lower()
+        return tuple(getattr(view, "event_roles", {}).get(action, ()))
+
+    def _allowed(self, request, view, event: Event, wanted) -> bool:
+        if holds(request, event, wanted):
+            return True
+        self.message = getattr(view, "event_role_denied", None)
+        return False
