@@ -5,7 +5,7 @@ before, after, why). Validation rules come from :mod:`scoring.payments`; convert
 :func:`scoring.comparisons.converted_scores`; the optional MCR fan check from
 :mod:`scoring.fan_check`. The web form, the table page, the API and the demo all call
 :func:`submit_result` — there is no other way to store a result. Standings are read side
-(:mod:`scoring.reports`); :func:`event_standings` is re-exported here for its callers.
+(:mod:`scoring.reports`).
 
 ``HandResult.outcome`` holds the hand's outcome when it was entered that way (``kind``,
 ``winners``, ``discarder``, ``fans``) and these notes: ``entered_by_seat`` (the seat that entered
@@ -35,7 +35,6 @@ from scoring import fan_check, visibility
 from scoring.comparisons import TableSeats, complete_scopes, converted_scores
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision, SetScore
 from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, score_changes, validate_score_changes
-from scoring.reports import event_standings  # re-exported: the export and the demo read standings here
 from tournament.errors import FieldError
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
 from tournament.seating import table_of_set, table_schedule

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from scoring.services import confirm_result, event_standings, submit_result
+from scoring.reports import event_standings
+from scoring.services import confirm_result, submit_result
 from tournament.models import Event, Table
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
 from walls.printing_jobs import BATCH_KINDS, request_print

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from scoring.models import ConversionTable, HandResult, ResultRevision, SetRelease, SetScore
 from scoring import visibility
-from scoring.services import event_standings
+from scoring.reports import event_standings
 from tournament.models import LOGIN_CODE_LENGTH, Event, Group, Player, Room, SeatAssignment, Session, Table, Team, new_login_code
 from walls.models import WallSet
 

@@ -1,0 +1,97 @@
+"""The layering of docs/architecture.md holds: the import-linter contracts in pyproject.toml pass,
+they cover every module of the three apps, the document lists the same modules per layer, and no
+module hides an import of the project inside a function (the way cycles used to be dodged)."""
+
+import ast
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("tournament", "scoring", "walls")
+
+
+def contracts() -> dict[str, dict]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    return {c["id"]: c for c in config["contracts"]}
+
+
+def contract_layers() -> list[set[str]]:
+    """The layers contract, top first, each layer as its set of modules."""
+    return [{m.strip() for m in re.split(r"[:|]", layer)} for layer in contracts()["layers"]["layers"]]
+
+
+def app_modules() -> set[str]:
+    """Every module and sub-package directly inside the three apps (``walls.printing`` counts as
+    one), which a layer must name."""
+    found = set()
+    for app in APPS:
+        for path in (ROOT / app).iterdir():
+            if path.name.startswith(("_", ".")) or path.name in ("data", "fonts", "locale"):
+                continue
+            if path.suffix == ".py":
+                found.add(f"{app}.{path.stem}")
+            elif path.is_dir() and (path / "__init__.py").exists():
+                found.add(f"{app}.{path.name}")
+    return found
+
+
+def documented_layers() -> list[set[str]]:
+    """The modules of each row of the layer table in docs/architecture.md, top first."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if re.match(r"^\|\s*\d+", line)]
+    return [set(re.findall(r"`((?:tournament|scoring|walls)\.[\w.]+)`", row)) for row in rows]
+
+
+def test_the_import_contracts_hold():
+    linter = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(linter), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "broken" not in result.stdout.split("Contracts:")[-1].replace("0 broken", "")
+
+
+def test_the_contracts_ignore_no_import():
+    for contract in contracts().values():
+        assert not contract.get("ignore_imports"), contract["id"]
+
+
+def test_every_module_of_the_apps_is_in_exactly_one_layer():
+    layers = contract_layers()
+    named = [m for layer in layers for m in layer]
+    assert len(named) == len(set(named)), "a module is named in two layers"
+    assert set(named) == app_modules()
+
+
+def test_the_pure_core_is_the_bottom_layer_and_imports_no_django():
+    forbidden = contracts()["pure-core"]
+    assert set(forbidden["source_modules"]) == contract_layers()[-1]
+    assert {"django", "rest_framework", "celery"} <= set(forbidden["forbidden_modules"])
+
+
+def test_docs_architecture_draws_the_layers_of_the_contract():
+    assert documented_layers() == contract_layers()
+
+
+def test_no_module_imports_the_project_inside_a_function():
+    hidden = []
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for function in ast.walk(tree):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, ast.ImportFrom) and node.module:
+                        names = [node.module] if node.level == 0 else [f"{app} (relative)"]
+                    elif isinstance(node, ast.Import):
+                        names = [alias.name for alias in node.names]
+                    else:
+                        continue
+                    hidden += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names
+                               if name.split(".")[0] in APPS or name.endswith("(relative)")]
+    assert hidden == []
