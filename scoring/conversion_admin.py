@@ -2,7 +2,7 @@
 rescoring every set with the current version.
 
 Every save creates a NEW :class:`scoring.models.ConversionTable` row (same event and code, the
-next version) and points ``event.conversion_table`` at it; nothing stored is changed, so every
+next version) and marks it ``current`` in place of the previous one; nothing stored is changed, so every
 converted score keeps the version it was computed with until the director explicitly rescores
 (:func:`rescore_event`). Validation is :mod:`scoring.conversion`'s: a refused table raises
 :class:`~scoring.conversion.ConversionTableError` naming the row, and nothing is stored.
@@ -32,14 +32,12 @@ def save_table_version(event: Event, table: PlainTable, *, source: str = "") -> 
     Stored converted scores keep their version.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
-    current = event.conversion_table
+    current = ConversionTable.objects.current(event)
     code = current.code if current else "custom"
     highest = event.conversion_tables.filter(code=code).aggregate(v=Max("version"))["v"] or 0
-    row = ConversionTable.objects.create(event=event, code=code, name=table.name.strip() or code, source=source or table.source,
-                                         version=highest + 1, rows=table.rows())
-    event.conversion_table = row
-    event.save(update_fields=["conversion_table"])
-    return row
+    ConversionTable.objects.filter(event=event, current=True).update(current=False)
+    return ConversionTable.objects.create(event=event, code=code, name=table.name.strip() or code, source=source or table.source,
+                                          version=highest + 1, rows=table.rows(), current=True)
 
 
 def save_table_csv(event: Event, csv_text: str, *, name: str, source: str = "") -> ConversionTable:
@@ -56,7 +54,7 @@ def rescore_event(event: Event) -> int:
     """Rescore every set that has a result with the event's current conversion table
     (:func:`scoring.services.rescore_set`, one transaction for all); returns how many converted
     scores were stored."""
-    event = Event.objects.select_related("conversion_table").get(pk=event.pk)
+    event = Event.objects.get(pk=event.pk)
     sets = (HandResult.objects.filter(event=event).values_list("session_number", "set_no")
             .distinct().order_by("session_number", "set_no"))
     return sum(rescore_set(event, session, set_no) for session, set_no in sets)
@@ -67,5 +65,5 @@ def table_versions(event: Event) -> list[dict]:
     row), "current", "scores" (converted scores computed with it)}``."""
     used = dict(SetScore.objects.filter(event=event).values("conversion_table_id").annotate(n=Count("id"))
                 .order_by().values_list("conversion_table_id", "n"))
-    return [{"table": t, "current": t.pk == event.conversion_table_id, "scores": used.get(t.pk, 0)}
+    return [{"table": t, "current": t.current, "scores": used.get(t.pk, 0)}
             for t in event.conversion_tables.order_by("-pk")]

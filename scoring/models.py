@@ -11,9 +11,22 @@ from django.utils.translation import gettext_lazy as _
 from scoring import conversion
 
 
+class ConversionTableQuerySet(models.QuerySet):
+    def current(self, event) -> "ConversionTable | None":
+        """The table ``event`` converts with now (the row marked ``current``; one query), or None
+        for an event stored without one."""
+        return self.filter(event=event, current=True).first()
+
+
 class ConversionTable(models.Model):
     """A stored conversion table (score difference → points). Edits create a new ``version``;
-    converted scores keep a reference to the version they were computed with."""
+    converted scores keep a reference to the version they were computed with.
+
+    ``current`` marks the one version the event converts with now (at most one per event). The
+    pointer lives here, on the scoring side, so the event (seating stage) never refers up to
+    scoring (docs/architecture.md)."""
+
+    objects = ConversionTableQuerySet.as_manager()
 
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, null=True, blank=True, related_name="conversion_tables")
     code = models.CharField(max_length=40)
@@ -21,10 +34,14 @@ class ConversionTable(models.Model):
     source = models.TextField(blank=True)
     version = models.PositiveIntegerField(default=1)
     rows = models.JSONField(help_text="[{'from': 0, 'to': 19, 'points': 0}, ...]")
+    current = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["code", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["event"], condition=models.Q(current=True), name="one_current_conversion_table"),
+        ]
 
     def __str__(self):
         return f"{self.name} v{self.version}"

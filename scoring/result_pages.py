@@ -19,14 +19,15 @@ from django.views.decorators.http import require_POST
 
 from scoring import conversion_admin, reports, table_access
 from scoring.conversion import ConversionTableError
+from scoring.models import ConversionTable
 from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Team
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-# The event of every page here, with its conversion table (the pages link its CSV).
-result_page = event_view(related=("conversion_table",))
-director_page = event_view(roles=(DIRECTOR,), related=("conversion_table",),
+# The event of every page here.
+result_page = event_view()
+director_page = event_view(roles=(DIRECTOR,),
                            denied=gettext_lazy("only the event's director edits the conversion table"))
 
 
@@ -180,7 +181,7 @@ class ConversionForm(forms.Form):
 def conversion(request, event):
     """Director: view, edit and import the conversion table. Each save is a new version; stored
     converted scores keep theirs until "rescore everything"."""
-    current = event.conversion_table
+    current = ConversionTable.objects.current(event)
     initial = {"name": current.name, "csv_text": current.as_table().to_csv()} if current else {}
     form = ConversionForm(request.POST or None, request.FILES or None, initial=initial)
     error = None
@@ -206,7 +207,7 @@ def conversion_rescore(request, event):
     """Director: rescore every set with the current conversion table version."""
     stored = conversion_admin.rescore_event(event)
     messages.success(request, _("Rescored with %(table)s: %(count)d converted scores.")
-                     % {"table": event.conversion_table, "count": stored})
+                     % {"table": ConversionTable.objects.current(event), "count": stored})
     return redirect("conversion", slug=event.slug)
 
 
@@ -214,7 +215,7 @@ def conversion_rescore(request, event):
 def conversion_csv(request, event):
     """A stored version of the event's conversion table as CSV (``?version=N``, optionally
     ``&code=C``; default the current one). Public: players check their converted scores with it."""
-    table = event.conversion_table
+    table = ConversionTable.objects.current(event)
     if table is None:
         raise Http404(_("this event has no conversion table"))
     version = request.GET.get("version", "")

@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from scoring import fan_check, visibility
 from scoring.comparisons import TableSeats, complete_scopes, converted_scores
-from scoring.models import ConfirmationAttempt, HandResult, ResultRevision, SetScore
+from scoring.models import ConfirmationAttempt, ConversionTable, HandResult, ResultRevision, SetScore
 from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, score_changes, validate_score_changes
 from tournament.errors import FieldError
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
@@ -556,7 +556,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     Then the set is released (made public) if every table of the session has a confirmed result
     on it (:func:`scoring.visibility.release_if_finished`).
     """
-    table_model = event.conversion_table
+    table_model = ConversionTable.objects.current(event)
     conversion = table_model.as_table()
     by_team = event.method == Event.Method.TEAM
     field = event.comparison == Event.Comparison.FIELD

@@ -86,7 +86,7 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
         "ruleset": event.ruleset,
         "conversion_tables": [
             {"code": t.code, "name": t.name, "source": t.source, "version": t.version, "rows": t.rows,
-             "current": t.pk == event.conversion_table_id}
+             "current": t.current}
             for t in tables
         ],
         "walls": {
@@ -139,13 +139,11 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
     walls = data["walls"]
     event = Event.objects.create(ruleset=data["ruleset"], master_seed=walls.get("seed") or "", **fields)
     tables = {}
-    for t in data["conversion_tables"]:
+    current = next((i for i, t in enumerate(data["conversion_tables"]) if t.get("current")), None)
+    for i, t in enumerate(data["conversion_tables"]):
         row = ConversionTable.objects.create(event=event, code=t["code"], name=t["name"], source=t["source"],
-                                             version=t["version"], rows=t["rows"])
+                                             version=t["version"], rows=t["rows"], current=i == current)
         tables[(t["code"], t["version"])] = row
-        if t.get("current"):
-            event.conversion_table = row
-    event.save(update_fields=["conversion_table"])
     WallSet.objects.bulk_create([
         WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"]) for w in walls["sets"]
     ])

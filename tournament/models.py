@@ -67,10 +67,6 @@ class Event(models.Model):
     method = models.CharField(_("scoring method"), max_length=12, choices=Method.choices, default=Method.TEAM)
     datum_method = models.CharField(_("datum"), max_length=12, choices=Datum.choices, default=Datum.AVERAGE)
     comparison = models.CharField(_("compare against"), max_length=12, choices=Comparison.choices, default=Comparison.GROUP)
-    conversion_table = models.ForeignKey(
-        "scoring.ConversionTable", verbose_name=_("conversion table"), on_delete=models.RESTRICT,
-        null=True, blank=True, related_name="+",
-    )
     sessions_planned = models.PositiveSmallIntegerField(_("sessions"), default=1)
     class EntrantPolicy(models.TextChoices):
         EXACT = "as-is", _("Entrants fill the groups exactly")

@@ -84,10 +84,9 @@ def create_event(
         master_seed=seed, commitment=seed_commitment(seed), public_value_source=public_value_source,
         base_url=base_url, entrant_policy=entrant_policy,
     )
-    event.conversion_table = ConversionTable.objects.create(
-        event=event, code=conversion, name=plain_table.name, source=plain_table.source, rows=plain_table.rows(),
+    ConversionTable.objects.create(
+        event=event, code=conversion, name=plain_table.name, source=plain_table.source, rows=plain_table.rows(), current=True,
     )
-    event.save(update_fields=["conversion_table"])
     return event
 
 

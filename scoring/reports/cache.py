@@ -49,11 +49,16 @@ def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, i
 
 
 def state_digest(event: Event, state: Mapping) -> str:
-    """A short key for ``state`` plus the event's current conversion table (the per-player
-    comparison converts with it). A public value's state holds only released sets, so its key
-    changes with every release too."""
-    text = repr((event.conversion_table_id, sorted(state.items(), key=repr)))
+    """A short key for ``state``. A public value's state holds only released sets, so its key
+    changes with every release too. A value that also depends on the current conversion table
+    (the per-player comparison) names the table in its cache name."""
+    text = repr(sorted(state.items(), key=repr))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def cache_key(event: Event, name: str, state: Mapping) -> str:
+    """The cache key of the value ``name`` of ``event`` at score state ``state``."""
+    return f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
 
 
 def public_state(event: Event, public: bool) -> tuple[dict, frozenset]:
@@ -66,7 +71,7 @@ def public_state(event: Event, public: bool) -> tuple[dict, frozenset]:
 def cached(event: Event, name: str, state: Mapping, compute: Callable[[], object]):
     """The value ``name`` of ``event`` at score state ``state``: from Django's cache, or
     ``compute()`` stored there for :data:`CACHE_SECONDS`."""
-    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
+    key = cache_key(event, name, state)
     value = cache.get(key)
     if value is None:
         value = compute()
@@ -186,7 +191,7 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
     if session_number is not None:
         state = {k: v for k, v in state.items() if k[0] == session_number}
     name = f"standings:{session_number or 'all'}:{'public' if public else 'all'}"
-    key = f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
+    key = cache_key(event, name, state)
     rows = cache.get(key)
     if rows is not None:
         return rows

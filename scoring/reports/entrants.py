@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from scoring.comparisons import converted_scores
+from scoring.models import ConversionTable
 from scoring.reports.cache import cached, cached_standings, public_state, set_scores
 from scoring.reports.scopes import event_scopes
 from scoring.standings import ConvertedScore, standings
@@ -21,11 +22,12 @@ def _seat_results(event: Event, public: bool) -> list[dict]:
     """Every player's per-seat comparison on every complete comparison (released sets only if
     ``public``): ``[{"session", "set_no", "group", "seat", "table", "player", "team",
     "score_change", "datum", "difference", "points"}]`` by session, set, table and seat; cached
-    under the score state."""
+    under the score state and the current conversion table (they convert with it)."""
     state, released = public_state(event, public)
+    table_row = ConversionTable.objects.current(event)
 
     def compute():
-        table = event.conversion_table.as_table()
+        table = table_row.as_table()
         scopes = event_scopes(event)
         if public:
             scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in released}
@@ -41,7 +43,7 @@ def _seat_results(event: Event, public: bool) -> list[dict]:
         out.sort(key=lambda r: (r["session"], r["set_no"], r["table"], r["seat"]))
         return out
 
-    return cached(event, f"seats:{int(public)}", state, compute)
+    return cached(event, f"seats:{int(public)}:{table_row.pk if table_row else 0}", state, compute)
 
 
 def player_standings(event: Event, *, public: bool = True, order: str = "points") -> list[dict]:

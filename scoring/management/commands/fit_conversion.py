@@ -50,7 +50,7 @@ def _load(source: str) -> tuple[dict, Event | None]:
             return read_export_file(source, "source"), None
         except ExchangeError as exc:
             raise CommandError(str(exc)) from exc
-    event = Event.objects.filter(slug=source).select_related("conversion_table").first()
+    event = Event.objects.filter(slug=source).first()
     if event is None:
         known = ", ".join(Event.objects.values_list("slug", flat=True)) or "none"
         raise CommandError(f"{source}: no such file and no event with that short name; events: {known}")
