@@ -63,14 +63,22 @@ def director(db, django_user_model):
 @pytest.fixture
 def team_event(db, director):
     """A seated 16-team MCR duplicate event with session 1's walls, the director holding the role."""
-    from tournament.demo import ROSTER
-    from tournament.models import EventRole
-    from tournament.services import create_event, import_roster, seat_session
-    from walls.services import generate_walls
+    from factories import demo_roster, prepared_event
 
-    event = create_event(name="Test Cup", slug="test-cup", sessions=5)
-    import_roster(event, ROSTER.read_text(encoding="utf-8"))
-    seat_session(event, 1)
-    generate_walls(event, 1)
-    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    return event
+    return prepared_event(demo_roster(), name="Test Cup", slug="test-cup", sessions=5, director=director)
+
+
+@pytest.fixture
+def table(team_event):
+    """``team_event``'s table 1 (session 1)."""
+    from factories import first_table
+
+    return first_table(team_event)
+
+
+@pytest.fixture
+def first_set(table):
+    """The first set ``table`` plays."""
+    from factories import first_set as first_set_of
+
+    return first_set_of(table)

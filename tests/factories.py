@@ -1,10 +1,163 @@
-"""Helpers shared by the test modules: log a test client in as a table's scorer the way a phone
-does (a POST of the table's code to the table login form; a GET never logs in), and say who is
-entering a result the way a player does (their seat and their own PIN)."""
+"""Helpers shared by the test modules: build an event the way a director does (create it, import
+its roster, prepare sessions through :func:`tournament.services.prepare_session`), play movement
+slots, find a table, its first set, its page and its players' PINs, log a test client in as a
+table's scorer the way a phone does (a POST of the table's code to the table login form; a GET
+never logs in), and say who is entering a result the way a player does (their seat and their own
+PIN). The independent recomputations the tests check results against are in tests/oracles.py."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.test import Client
 from django.urls import reverse
+
+from scoring.services import confirm_result, submit_result
+from tournament.demo import ROSTER, plausible_outcome
+from tournament.models import Event, EventRole, Table
+from tournament.services import create_event, import_roster, prepare_session, table_schedule
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def demo_roster(teams: int | None = None) -> str:
+    """The shipped demo roster (tournament/data/demo_roster.csv: 16 teams of 4) as CSV text, or
+    its header and first ``teams`` teams (4 teams: one group of 4 tables)."""
+    text = ROSTER.read_text(encoding="utf-8")
+    if teams is None:
+        return text
+    return "\n".join(text.splitlines()[:1 + 4 * teams]) + "\n"
+
+
+def team_roster(teams: int, size: int = 4) -> str:
+    """A roster CSV of ``teams`` teams "Team 1", "Team 2", ... of ``size`` players each
+    ("Team 1 player 0", ...)."""
+    names = [f"Team {t}" for t in range(1, teams + 1)]
+    return "team,player\n" + "".join(f"{t},{t} player {m}\n" for t in names for m in range(size))
+
+
+def individual_roster(players: int) -> str:
+    """A roster CSV of an individual event: "Player 1" to "Player ``players``"."""
+    return "player\n" + "".join(f"Player {p}\n" for p in range(1, players + 1))
+
+
+def prepared_event(roster: str, *, prepare: Iterable[int] = (1,), director=None, **fields) -> Event:
+    """An event made as a director makes one: :func:`tournament.services.create_event` with
+    ``fields`` (``name`` is required), the ``roster`` CSV imported, each session number in
+    ``prepare`` prepared (seated and its walls generated) through
+    :func:`tournament.services.prepare_session`, and ``director`` (a user), when given, holding
+    the director role. Raises what those services raise (SetupError, WallError)."""
+    event = create_event(**fields)
+    import_roster(event, roster)
+    for number in prepare:
+        prepare_session(event, number)
+    if director is not None:
+        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    return event
+
+
+def play_slots(event: Event, rng: random.Random, *, session: int = 1, slots: Iterable[int] | None = None,
+               groups: Iterable[int] | None = None, actor: str = "t") -> None:
+    """Enter and confirm a plausible result (:func:`tournament.demo.plausible_outcome`, drawn from
+    ``rng``) for every set of the movement ``slots`` (indexes into the table's schedule; None:
+    every slot) at every table of ``session`` (only of the group numbers in ``groups``, when
+    given), slot by slot and table by table, each confirmed with the PIN of the player at the
+    rule set's second seat. ``actor`` is recorded as who entered and confirmed."""
+    seats = tuple(event.get_ruleset().seats)
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session)
+    if groups is not None:
+        tables = tables.filter(group__number__in=groups)
+    tables = list(tables.prefetch_related("seats__player"))
+    schedules = {t.pk: table_schedule(t) for t in tables}
+    if slots is None:
+        slots = range(max(len(s) for s in schedules.values()))
+    for slot in slots:
+        for table in tables:
+            confirmer = next(s for s in table.seats.all() if s.seat == seats[1])
+            for set_no in schedules[table.pk][slot][1]:
+                result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor=actor)
+                confirm_result(result, actor=actor, pin=confirmer.player.pin)
+
+
+def play_up_to(tables: list[Table], set_no: int, enter) -> None:
+    """Bring every table of ``tables`` (of one session) to ``set_no`` the way play goes, slot by
+    slot in movement order: each table enters every set of its blocks before the one holding
+    ``set_no``, then ``set_no`` itself, skipping sets it already has a result on.
+    ``enter(table, set_no)`` stores (and, as the test needs, confirms) one result."""
+    schedules = {t.pk: table_schedule(t) for t in tables}
+    for slot in range(max(len(s) for s in schedules.values())):
+        for table in tables:
+            target = next(i for i, (_, sets) in enumerate(schedules[table.pk]) if set_no in sets)
+            if slot > target:
+                continue
+            for s in schedules[table.pk][slot][1]:
+                if (s == set_no or slot < target) and not table.results.filter(set_no=s).exists():
+                    enter(table, s)
+
+
+def sets_through(table: Table, set_no: int) -> list[int]:
+    """The sets ``table`` plays, in movement order, from its first up to the end of the block
+    that holds ``set_no``. Raises ValueError when the table does not play ``set_no``."""
+    played = []
+    for _, sets in table_schedule(table):
+        played += sets
+        if set_no in sets:
+            return played
+    raise ValueError(f"table {table.number} does not play set {set_no}")
+
+
+@contextmanager
+def rolled_back(django_db_blocker):
+    """For a fixture built once per module: the database open (``django_db_blocker``, pytest-django's
+    fixture) inside a transaction that is rolled back when the block ends, so what the fixture
+    built is gone after the module's last test."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+# --- tables and people ------------------------------------------------------------------------------
+
+
+def first_table(event: Event) -> Table:
+    """The event's lowest-numbered table (table 1 of session 1 in an event seated once)."""
+    return Table.objects.filter(group__session__event=event).order_by("number").first()
+
+
+def first_set(table: Table) -> int:
+    """The first set ``table`` plays: the first of its first block in movement order."""
+    return table_schedule(table)[0][1][0]
+
+
+def pin(table: Table, seat: str) -> str:
+    """The PIN of the player at ``seat`` of ``table``."""
+    return table.seats.get(seat=seat).player.pin
+
+
+def table_url(table: Table) -> str:
+    """The path of ``table``'s page (result entry and confirmation)."""
+    return reverse("table", args=[table.group.session.event.slug, table.pk])
+
+
+def client_for(user=None, *, token: str | None = None, table: Table | None = None) -> Client:
+    """A fresh test client: logged in as ``user`` (a session login, no password check) when
+    given; sending ``token`` as its API token (``Authorization: Token ...``) when given; logged in
+    with ``table``'s code, as a phone does (:func:`login_as_table`), when given — AssertionError
+    if that login is refused. With none of them: an anonymous visitor."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    if token is not None:
+        client.defaults["HTTP_AUTHORIZATION"] = f"Token {token}"
+    if table is not None:
+        assert login_as_table(client, table).status_code == 302
+    return client
+
+
+# --- logging in and entering ------------------------------------------------------------------------
 
 
 def login_as_table(client, table, *, event_scoped: bool = False, code: str | None = None, **extra):

@@ -157,13 +157,11 @@ def hand_made_set(ruleset, set_no: int = 7, *, session: int = 1, seed: int = 0, 
     (any permutation will do: printing does not depend on how walls are derived)."""
     import random
 
+    from walls.derivation import lay_out
     from walls.printing import PrintableSet
     from walls.setcode import SetId
 
     tiles = ruleset.multiset()
     random.Random(seed).shuffle(tiles)
-    piles, i = {}, 0
-    for pile in ruleset.piles:
-        piles[pile.name] = tiles[i:i + pile.size]
-        i += pile.size
-    return PrintableSet(SetId(event, session, set_no), event_name, ruleset, piles, first_table, commitment, entry_url)
+    return PrintableSet(SetId(event, session, set_no), event_name, ruleset, lay_out(tiles, ruleset.piles), first_table,
+                        commitment, entry_url)

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 import pytest
 from django.contrib import admin as django_admin
 from django.contrib.admin.utils import flatten_fieldsets
-from django.test import Client
 from django.urls import reverse
 
 from scoring.models import ConfirmationAttempt, HandResult, SetScore
 from tournament.models import AuditEntry, Event, EventRole, Player, Table
 from walls.models import PrintJob, WallSet
+
+from factories import client_for, demo_roster, play_slots, prepared_event, rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -40,44 +41,19 @@ class Built:
     staff: object  # staff, every view_* permission, the event's staff
 
 
-def play(event, session_number, rng, groups=None):
-    """Enter and confirm a result for every set of the tables (of ``groups``), in movement order."""
-    from scoring.services import confirm_result, submit_result
-    from tournament.demo import plausible_outcome
-    from tournament.services import table_schedule
-
-    seats = tuple(event.get_ruleset().seats)
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number)
-    if groups:
-        tables = tables.filter(group__number__in=groups)
-    tables = list(tables.prefetch_related("seats__player"))
-    schedules = {t.pk: table_schedule(t) for t in tables}
-    for slot in range(max(len(s) for s in schedules.values())):
-        for table in tables:
-            confirmer = next(s for s in table.seats.all() if s.seat == seats[1])
-            for set_no in schedules[table.pk][slot][1]:
-                result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor="setup")
-                confirm_result(result, actor="setup", pin=confirmer.player.pin)
-
-
 @pytest.fixture(scope="module")
 def built(django_db_setup, django_db_blocker):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Permission
-    from django.db import transaction
 
-    from tournament.demo import ROSTER
-    from tournament.services import create_event, import_roster, prepare_session
+    from tournament.services import create_event, prepare_session
 
-    lines = ROSTER.read_text(encoding="utf-8").splitlines()
-    with django_db_blocker.unblock(), transaction.atomic():
-        event = create_event(name="Secret Cup", slug="secret-cup", sessions=2)
-        import_roster(event, "\n".join(lines[:33]) + "\n")  # 8 teams: two groups
+    with rolled_back(django_db_blocker):
+        event = prepared_event(demo_roster(8), name="Secret Cup", slug="secret-cup", sessions=2)  # 8 teams: two groups
         rng = random.Random(5)
-        prepare_session(event, 1)
-        play(event, 1, rng)
+        play_slots(event, rng, session=1, actor="setup")
         prepare_session(event, 2)
-        play(event, 2, rng, groups=[1])
+        play_slots(event, rng, session=2, groups=[1], actor="setup")
         table = Table.objects.filter(group__session__event=event).first()
         ConfirmationAttempt.objects.create(table=table, ok=False, actor="someone")
         AuditEntry.objects.create(event=event, action="test-entry", actor="someone", detail={"what": "secret"})
@@ -94,13 +70,6 @@ def built(django_db_setup, django_db_blocker):
         EventRole.objects.create(event=other, user=viewer, role=EventRole.Role.DIRECTOR)
         EventRole.objects.create(event=event, user=staff, role=EventRole.Role.STAFF)
         yield Built(event, other, root, viewer, staff)
-        transaction.set_rollback(True)
-
-
-def client_for(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def changelist(model):
@@ -386,17 +355,9 @@ def test_admin_rights_never_reach_another_events_roles_seats_or_players(world_fo
 @pytest.fixture
 def world_for_writes(db, django_user_model):
     from django.contrib.auth.models import Permission
-    from django.test import Client
 
-    from tournament.demo import ROSTER
-    from tournament.services import create_event, import_roster
-
-    event = create_event(name="Write Cup", slug="write-cup")
-    import_roster(event, ROSTER.read_text(encoding="utf-8"))
     director = django_user_model.objects.create_user("write-director", password="pw")
-    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    event = prepared_event(demo_roster(), prepare=(), director=director, name="Write Cup", slug="write-cup")
     user = django_user_model.objects.create_user("admin-writer", password="pw", is_staff=True)
     user.user_permissions.set(Permission.objects.filter(content_type__app_label="tournament"))
-    client = Client()
-    client.force_login(user)
-    return client, event, user
+    return client_for(user), event, user

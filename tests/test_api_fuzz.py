@@ -22,6 +22,8 @@ from scoring.services import confirm_result, submit_result
 from tournament.models import EventRole, Table
 from tournament.services import table_schedule
 
+from factories import first_table, table_url
+
 pytestmark = pytest.mark.django_db
 
 FUZZ = settings(max_examples=25, deadline=None, derandomize=True, database=None,
@@ -31,7 +33,7 @@ FUZZ = settings(max_examples=25, deadline=None, derandomize=True, database=None,
 @pytest.fixture
 def fuzz_event(team_event, director):
     """The test event with an entered and a confirmed result for the generated ids to land on."""
-    table = Table.objects.filter(group__session__event=team_event).order_by("number").first()
+    table = first_table(team_event)
     first, second = table_schedule(table)[0][1][:2]
     confirm_result(submit_result(table, first, changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t"),
                    actor="d", director=True)
@@ -176,10 +178,10 @@ def form_posts(draw):
 
 
 def test_the_table_page_never_fails_on_arbitrary_input(fuzz_event, director):
-    table = Table.objects.filter(group__session__event=fuzz_event).order_by("number").first()
+    table = first_table(fuzz_event)
     client = Client(raise_request_exception=False)
     client.force_login(director)
-    url = reverse("table", args=[fuzz_event.slug, table.pk])
+    url = table_url(table)
 
     @FUZZ
     @given(data=form_posts())

@@ -9,12 +9,15 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import HandResult
-from scoring.services import correct_result, event_standings
+from scoring.reports import event_standings
+from scoring.services import correct_result
 from tournament.demo import play_session
 from tournament.exchange import export_event
 from tournament.models import Event
 from walls.verify import main as verify_main
 from walls.verify import verify_export
+
+from factories import demo_roster, prepared_event, rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -23,17 +26,8 @@ pytestmark = pytest.mark.django_db
 def built(django_db_setup, django_db_blocker):
     """A 16-team event with session 1 fully played and confirmed, then one result corrected by the
     director; built once for the module and rolled back at its end."""
-    from django.db import transaction
-
-    from tournament.demo import ROSTER
-    from tournament.services import create_event, import_roster, seat_session
-    from walls.services import generate_walls
-
-    with django_db_blocker.unblock(), transaction.atomic():
-        event = create_event(name="Backup Cup", slug="backup-cup", sessions=2)
-        import_roster(event, ROSTER.read_text(encoding="utf-8"))
-        seat_session(event, 1)
-        generate_walls(event, 1)
+    with rolled_back(django_db_blocker):
+        event = prepared_event(demo_roster(), name="Backup Cup", slug="backup-cup", sessions=2)
         play_session(event, 1, random.Random(9))
         result = HandResult.objects.filter(event=event).order_by("table__number", "set_no").first()
         old = dict(result.changes)
@@ -42,7 +36,6 @@ def built(django_db_setup, django_db_blocker):
         new[seats[0]], new[seats[1]] = 8, -8
         correct_result(result, actor="director", reason="fan miscounted at the table", director=True, changes=new)
         yield event, result.pk, old, new
-        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -25,20 +25,11 @@ from scoring.services import (
 from tournament.models import AuditEntry, EventRole, Table
 from tournament.services import table_schedule
 
-from factories import entering, login_as_table
+from factories import entering, first_set, login_as_table, pin, table_url
 
 pytestmark = pytest.mark.django_db
 
 CHANGES = {"E": 24, "S": -8, "W": -8, "N": -8}
-
-
-@pytest.fixture
-def table(team_event):
-    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
-
-
-def pin(table, seat):
-    return table.seats.get(seat=seat).player.pin
 
 
 def wrong_pin(table):
@@ -132,7 +123,7 @@ def test_without_a_recorded_seat_the_entering_players_account_is_the_entering_se
     west = table.seats.select_related("player").get(seat="W").player
     west.user = django_user_model.objects.create_user("west-player", password="pw-west-1")
     west.save(update_fields=["user"])
-    result = submit_result(table, table_schedule(table)[0][1][0], changes=CHANGES, actor="west-player")
+    result = submit_result(table, first_set(table), changes=CHANGES, actor="west-player")
     error = attempt(result, west.pin)
     assert "seat W entered this result" in error.message
     assert confirm_result(result, actor="x", pin=pin(table, "E")).status == "confirmed"
@@ -141,13 +132,9 @@ def test_without_a_recorded_seat_the_entering_players_account_is_the_entering_se
 # The table page
 
 
-def table_url(table):
-    return reverse("table", args=[table.group.session.event.slug, table.pk])
-
-
 def test_the_table_page_refuses_to_save_without_the_entering_seat(client, table):
     login_as_table(client, table)
-    data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "changes",
+    data = {"set_no": str(first_set(table)), "mode": "changes",
             **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}}
     response = client.post(table_url(table), data)
     assert response.status_code == 400
@@ -164,7 +151,7 @@ def test_the_table_page_refuses_to_save_without_the_entering_seat(client, table)
 
 def test_the_director_may_enter_on_the_table_page_as_no_seat(client, director, table):
     client.force_login(director)
-    data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "changes", "entered_by_seat": "",
+    data = {"set_no": str(first_set(table)), "mode": "changes", "entered_by_seat": "",
             **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}}
     assert client.post(table_url(table), data).status_code == 302
 
@@ -216,7 +203,7 @@ def test_the_table_page_confirms_with_another_seats_pin_after_wrong_ones(client,
 
 def page_entry(table, set_no=None, **who):
     """Table page form data: a typed-in result on the table's first set (or ``set_no``), plus ``who``."""
-    return {"set_no": str(set_no or table_schedule(table)[0][1][0]), "mode": "changes",
+    return {"set_no": str(set_no or first_set(table)), "mode": "changes",
             **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}, **who}
 
 
@@ -263,7 +250,7 @@ def test_after_a_refused_entry_e_enters_as_e_and_e_pin_still_never_confirms(clie
 
 def test_a_pin_without_the_seat_it_belongs_to_is_refused(client, director, table):
     with pytest.raises(ResultError) as err:
-        submit_result(table, table_schedule(table)[0][1][0], changes=CHANGES, actor="x", entry_pin=pin(table, "S"))
+        submit_result(table, first_set(table), changes=CHANGES, actor="x", entry_pin=pin(table, "S"))
     assert err.value.field == "entered_by_seat"
     client.force_login(director)
     response = client.post(table_url(table), page_entry(table, entered_by_seat="", entry_pin=pin(table, "S")))
@@ -318,7 +305,7 @@ def test_the_entry_form_asks_the_entering_players_pin(client, team_event, table)
     url = reverse("entry", args=[team_event.slug])
     page = client.get(url).content.decode()
     assert 'type="password" name="entry_pin"' in page and 'inputmode="numeric"' in page and 'autocomplete="off"' in page
-    data = {"table": table.pk, "set_no": table_schedule(table)[0][1][0], **{f"seat_{s}": v for s, v in CHANGES.items()}}
+    data = {"table": table.pk, "set_no": first_set(table), **{f"seat_{s}": v for s, v in CHANGES.items()}}
     missing = client.post(url, {**data, "entered_by_seat": "S"})
     assert list(missing.context["form"].errors) == ["entry_pin"]
     refused = client.post(url, {**data, "entered_by_seat": "S", "entry_pin": pin(table, "E")})
@@ -349,7 +336,7 @@ def test_the_api_refuses_a_wrong_entry_pin(team_event, table, scorer_of_table_1)
 @pytest.mark.parametrize("language", ["ja", "zh-hans"])
 def test_the_entry_pin_refusal_is_translated(table, language):
     with translation.override(language), pytest.raises(ResultError) as err:
-        submit_result(table, table_schedule(table)[0][1][0], changes=CHANGES, actor="x", entered_by_seat="S", entry_pin=wrong_pin(table))
+        submit_result(table, first_set(table), changes=CHANGES, actor="x", entered_by_seat="S", entry_pin=wrong_pin(table))
     with translation.override(language):
         expected = translation.gettext("that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
     assert err.value.message == expected % {"seat": "S"} and "PIN of the player" not in err.value.message
@@ -377,15 +364,15 @@ def test_a_scorer_role_bound_to_table_1_is_refused_at_table_2_page_and_api(clien
     api = APIClient()
     api.force_authenticate(scorer_of_table_1)
     url = f"/api/events/{team_event.slug}/results/"
-    body = {"set_no": table_schedule(other)[0][1][0], "changes": CHANGES, "entered_by_seat": "E"}
+    body = {"set_no": first_set(other), "changes": CHANGES, "entered_by_seat": "E"}
     assert api.post(url, {**body, "table": other.number}, format="json").status_code == 403
     assert not HandResult.objects.filter(table=other).exists()
-    elsewhere = submit_result(other, table_schedule(other)[0][1][0], changes=CHANGES, actor="td", entered_by_seat="E")
+    elsewhere = submit_result(other, first_set(other), changes=CHANGES, actor="td", entered_by_seat="E")
     for action, data in (("confirm", {"pin": pin(other, "S")}), ("dispute", {"reason": "no"}),
                          ("correct", {"changes": CHANGES, "reason": "x"})):
         assert api.post(f"{url}{elsewhere.pk}/{action}/", data, format="json").status_code in (403, 404), action
     assert HandResult.objects.get(pk=elsewhere.pk).revision == 1
-    own = {"set_no": table_schedule(table)[0][1][0], "changes": CHANGES, "entered_by_seat": "E", "table": table.number}
+    own = {"set_no": first_set(table), "changes": CHANGES, "entered_by_seat": "E", "table": table.number}
     assert api.post(url, own, format="json").status_code == 201
 
 
@@ -409,7 +396,7 @@ def test_a_confirmed_result_is_disputed_by_the_director_only(client, director, t
 def test_the_result_page_is_for_the_tables_scorers_its_players_and_the_director(client, team_event, table, scorer_of_table_1,
                                                                                  django_user_model):
     other = Table.objects.filter(group__session__event=team_event).order_by("number")[1]
-    there = submit_result(other, table_schedule(other)[0][1][0], changes=CHANGES, actor="td", entered_by_seat="E")
+    there = submit_result(other, first_set(other), changes=CHANGES, actor="td", entered_by_seat="E")
     url = reverse("result", args=[team_event.slug, there.pk])
     client.force_login(scorer_of_table_1)
     assert client.get(url).status_code == 403

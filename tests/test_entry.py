@@ -8,18 +8,11 @@ from rest_framework.test import APIClient
 from scoring import fan_check
 from scoring.models import HandResult, ResultRevision
 from scoring.services import ResultError, confirm_result, correct_result, dispute_result, result_notes, submit_result
-from tournament.models import Table
 from tournament.services import table_schedule
 
+from factories import first_set, first_table
+
 pytestmark = pytest.mark.django_db
-
-
-def first_table(event):
-    return Table.objects.filter(group__session__event=event).order_by("number").first()
-
-
-def first_set(table):
-    return table_schedule(table)[0][1][0]
 
 
 def test_form_stores_a_zero_sum_result(client, team_event, director):

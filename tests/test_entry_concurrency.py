@@ -24,7 +24,8 @@ from django.db import connection, connections, transaction
 from scoring.models import HandResult, ResultRevision, SetScore
 from scoring.services import ResultError, confirm_result, correct_result, submit_result
 from tournament.models import Table
-from tournament.services import table_schedule
+
+from factories import first_set, pin, sets_through
 
 LOCAL_POSTGRESQL = ("127.0.0.1", 5432)
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,16 +85,21 @@ class Worker(threading.Thread):
         return self
 
 
+def waited_behind(worker: Worker, hold) -> bool:
+    """Call ``hold()`` in a transaction, start ``worker`` while that transaction keeps its locks
+    and say whether the worker was still waiting ``WAIT`` seconds later; the transaction then
+    commits and the worker is finished before returning."""
+    with transaction.atomic():
+        hold()
+        worker.start()
+        worker.join(WAIT)
+        waited = worker.is_alive()
+    worker.finish()
+    return waited
+
+
 def tables(event, count):
     return list(Table.objects.filter(group__session__event=event).select_related("group__session__event").order_by("number")[:count])
-
-
-def first_set(table):
-    return table_schedule(table)[0][1][0]
-
-
-def pin(table, seat):
-    return table.seats.get(seat=seat).player.pin
 
 
 FIRST = {"E": 24, "S": -8, "W": -8, "N": -8}
@@ -170,12 +176,8 @@ def test_a_confirmation_racing_a_correction_is_refused_for_the_old_revision(team
     seen = result.revision
     confirm = Worker(lambda: confirm_result(result, actor="", pin=pin(table, "S"), revision=seen))
 
-    with transaction.atomic():
-        correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED)
-        confirm.start()
-        confirm.join(WAIT)
-        assert confirm.is_alive(), "the confirmation did not wait for the correction's lock"
-    confirm.finish()
+    assert waited_behind(confirm, lambda: correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED)), \
+        "the confirmation did not wait for the correction's lock"
 
     assert confirm.error.field == "revision" and confirm.error.status == 409
     result.refresh_from_db()
@@ -190,12 +192,7 @@ def test_a_confirmation_queued_behind_a_correction_confirms_the_corrected_values
     result = submit_result(table, first_set(table), changes=FIRST, actor="scorer")
     confirm = Worker(lambda: confirm_result(result, actor="", pin=pin(table, "S")))
 
-    with transaction.atomic():
-        correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED)
-        confirm.start()
-        confirm.join(WAIT)
-        assert confirm.is_alive()
-    confirm.finish()
+    assert waited_behind(confirm, lambda: correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED))
 
     assert confirm.error is None
     history = list(result.revisions.values_list("action", "changes"))
@@ -209,12 +206,8 @@ def test_a_scorers_correction_queued_behind_a_confirmation_is_refused(team_event
     result = submit_result(table, first_set(table), changes=FIRST, actor="scorer")
     correct = Worker(lambda: correct_result(result, actor="scorer", reason="typo", director=False, changes=CORRECTED))
 
-    with transaction.atomic():
-        confirm_result(result, actor="", pin=pin(table, "W"))
-        correct.start()
-        correct.join(WAIT)
-        assert correct.is_alive(), "the correction did not wait for the confirmation's lock"
-    correct.finish()
+    assert waited_behind(correct, lambda: confirm_result(result, actor="", pin=pin(table, "W"))), \
+        "the correction did not wait for the confirmation's lock"
 
     assert correct.error.field == "status" and correct.error.status == 403
     result.refresh_from_db()
@@ -246,15 +239,12 @@ def test_the_last_confirmations_of_a_set_given_at_once_still_score_it(team_event
     set_no = first_set(table)
     results = []
     for other in group:  # every table reaches the set (earlier blocks entered and confirmed)
-        for slot, sets in table_schedule(other):
-            for s in sets:
-                entered = submit_result(other, s, changes=FIRST, actor="setup")
-                if s == set_no:
-                    results.append((other, entered))
-                else:
-                    confirm_result(entered, actor="director", director=True)
-            if set_no in sets:
-                break
+        for s in sets_through(other, set_no):
+            entered = submit_result(other, s, changes=FIRST, actor="setup")
+            if s == set_no:
+                results.append((other, entered))
+            else:
+                confirm_result(entered, actor="director", director=True)
     for other, entered in results[:-2]:
         confirm_result(entered, actor="director", director=True)
     barrier = threading.Barrier(2)

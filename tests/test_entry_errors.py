@@ -13,7 +13,7 @@ from scoring.services import ResultError, find_table, submit_result
 from tournament.models import Table
 from tournament.services import table_schedule
 
-from factories import entering, login_as_table
+from factories import entering, first_set, login_as_table, table_url
 
 pytestmark = pytest.mark.django_db
 
@@ -72,11 +72,6 @@ CASES = {
 }
 
 
-@pytest.fixture
-def table(team_event):
-    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
-
-
 def resolve(table, set_no):
     schedule = table_schedule(table)
     return {"first": schedule[0][1][0], "later": schedule[1][1][0]}.get(set_no, set_no)
@@ -110,7 +105,7 @@ def test_service_refuses_naming_the_field_and_stores_nothing(table, prepare, cas
 def test_table_page_refuses_naming_the_field_and_stores_nothing(client, table, prepare, case):
     before = prepare(case)
     login_as_table(client, table)
-    url = reverse("table", args=[table.group.session.event.slug, table.pk])
+    url = table_url(table)
     response = client.post(url, {"set_no": str(resolve(table, case.set_no)), **case.page, **entering(table, "N")})
     assert response.status_code == (409 if case.duplicate else 400)
     errors = response.context["form"].errors
@@ -170,8 +165,8 @@ def test_service_finds_tables_by_number_and_names_the_table_field_otherwise(team
 def test_the_table_page_of_another_table_sends_the_scorer_to_the_login(client, team_event, table):
     other = Table.objects.filter(group__session__event=team_event).exclude(pk=table.pk).first()
     login_as_table(client, table)
-    url = reverse("table", args=[team_event.slug, other.pk])
-    response = client.post(url, {"set_no": str(table_schedule(other)[0][1][0]), **PAGE_CHANGES, **entering(other, "N")})
+    url = table_url(other)
+    response = client.post(url, {"set_no": str(first_set(other)), **PAGE_CHANGES, **entering(other, "N")})
     assert response.status_code == 302 and response["Location"].startswith(reverse("table-login"))
     assert not HandResult.objects.exists()
 
@@ -179,7 +174,7 @@ def test_the_table_page_of_another_table_sends_the_scorer_to_the_login(client, t
 def test_a_duplicate_through_the_table_page_names_the_existing_result(client, team_event, table):
     first = submit_result(table, resolve(table, "first"), changes=CHANGES, actor="first scorer")
     login_as_table(client, table)
-    response = client.post(reverse("table", args=[team_event.slug, table.pk]),
+    response = client.post(table_url(table),
                            {"set_no": str(first.set_no), **PAGE_CHANGES, "seat_E": "0", "seat_S": "0", "seat_W": "0", "seat_N": "0",
                             **entering(table, "N")})
     message = " ".join(response.context["form"].errors["set_no"])

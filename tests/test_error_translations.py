@@ -15,18 +15,17 @@ from rest_framework.test import APIClient
 from scoring.conversion import ConversionTable, ConversionTableError
 from scoring.models import HandResult
 from scoring.services import ResultError, confirm_result, correct_result, dispute_result, submit_result
-from tournament.models import Table
 from tournament.movement import MovementError, rotation_movement
 from tournament.regrouping import RegroupError, sit_out_schedule
 from tournament.services import (
-    SetupError, create_event, import_roster, parse_roster, seat_session, set_public_value, table_schedule,
+    SetupError, create_event, import_roster, parse_roster, seat_session, set_public_value,
 )
 from walls.printing_jobs import PrintError, request_print
 from walls.rulesets import TILES_136, WINDS, RuleSetError, custom_ruleset
 from walls.services import WallError, generate_walls
 from walls.tiles import TileError, parse_counts
 
-from factories import login_as_table
+from factories import first_table, login_as_table, table_url, team_roster
 
 pytestmark = pytest.mark.django_db
 
@@ -50,16 +49,6 @@ def assert_translated(message: str, language: str, msgid: str, values: dict | No
     assert english not in message
     # No English sentence left either: at most identifiers, numbers and the examples of the notation.
     assert not re.search(r"\b(the|must|is|are|choose|give|type)\b", message), message
-
-
-@pytest.fixture
-def table(team_event):
-    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
-
-
-@pytest.fixture
-def first_set(table):
-    return table_schedule(table)[0][1][0]
 
 
 # scoring/services.py and scoring/payments.py: result entry, confirm, dispute, correct
@@ -384,7 +373,7 @@ def test_too_few_entrants_for_a_group_are_refused_in_the_directors_language(lang
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_entrants_not_filling_the_groups_get_the_options_in_the_directors_language(db, language):
     event = create_event(name="Fifteen", slug="fifteen", sessions=3)
-    import_roster(event, "team,player\n" + "".join(f"T{t},P{t}-{m}\n" for t in range(1, 16) for m in range(4)))
+    import_roster(event, team_roster(15))
     with translation.override(language), pytest.raises(SetupError) as err:
         seat_session(event, 1)
     assert err.value.field == "entrants"
@@ -426,7 +415,7 @@ def test_the_api_refuses_a_user_without_a_role_in_the_language_of_the_request(te
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_table_page_asks_for_its_code_with_the_table_number_in_the_players_language(team_event, table, language):
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    response = client.get(reverse("table", args=[team_event.slug, table.pk]), follow=True)
+    response = client.get(table_url(table), follow=True)
     page = response.content.decode()
     assert escape(translated(language, "Log in with the code of Table %(number)s, printed on its score sheet.",
                              {"number": table.number})) in page
@@ -467,7 +456,7 @@ def test_preparing_a_session_whose_walls_fail_leaves_it_unseated(team_event, dir
 def test_the_directors_session_counts_use_the_languages_plural_forms(team_event, director, language):
     from django.utils.translation import ngettext
 
-    table = Table.objects.filter(group__session__event=team_event).order_by("number").first()
+    table = first_table(team_event)
     submit_result(table, 1, changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(director)

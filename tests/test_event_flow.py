@@ -15,19 +15,18 @@ from tournament.exchange import export_event, import_event
 from tournament.models import Event
 from walls.rulesets import get_ruleset
 
+from factories import rolled_back
+from oracles import convert, datum_of, export_seating
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
 def built(django_db_setup, django_db_blocker, tmp_path_factory):
     """The demo event built once for the module, rolled back at the end."""
-    from django.db import transaction
-
-    with django_db_blocker.unblock():
-        with transaction.atomic():
-            report = build_demo(out_dir=tmp_path_factory.mktemp("pdfs"), prints=("stickers", "labels"))
-            yield report, export_event(report.event, include_secret=True)
-            transaction.set_rollback(True)
+    with rolled_back(django_db_blocker):
+        report = build_demo(out_dir=tmp_path_factory.mktemp("pdfs"), prints=("stickers", "labels"))
+        yield report, export_event(report.event, include_secret=True)
 
 
 @pytest.fixture
@@ -38,14 +37,6 @@ def demo(built):
 @pytest.fixture
 def exported(built):
     return json.loads(json.dumps(built[1]))
-
-
-def _convert(rows, difference):
-    """The conversion table applied from its rows: the last row whose ``from`` is at most
-    |difference| (docs/scoring.md), with the sign of the difference."""
-    magnitude = abs(difference)
-    points = max((r for r in rows if r["from"] <= magnitude), key=lambda r: r["from"])["points"]
-    return points if difference >= 0 else -points
 
 
 def test_demo_builds_standings_of_16_teams_and_the_pdfs(demo):
@@ -96,13 +87,7 @@ def test_export_converted_scores_equal_the_table_applied_to_team_totals(exported
     data = exported
     rows = next(t for t in data["conversion_tables"] if t["current"])["rows"]
     team_of = {p["number"]: p["team"] for p in data["players"]}
-    seat_player = {}
-    group_of_table = {}
-    for group in data["sessions"][0]["groups"]:
-        for table in group["tables"]:
-            group_of_table[table["number"]] = group["number"]
-            for seat, number in table["seats"].items():
-                seat_player[(table["number"], seat)] = number
+    seat_player, group_of_table = export_seating(data["sessions"][0])
     totals = defaultdict(int)
     for r in data["results"]:
         assert r["status"] == "confirmed"
@@ -115,9 +100,9 @@ def test_export_converted_scores_equal_the_table_applied_to_team_totals(exported
         key = (score["set"], score["group"], score["team"])
         assert score["score_change"] == totals[key]
         group_totals = [v for (s, g, _), v in totals.items() if s == score["set"] and g == score["group"]]
-        datum = sum(group_totals) / len(group_totals)
+        datum = datum_of(group_totals)
         assert score["datum"] == pytest.approx(datum)
-        assert score["points"] == _convert(rows, totals[key] - datum)
+        assert score["points"] == convert(rows, totals[key] - datum)
 
 
 def test_export_import_round_trips_without_loss(demo, tmp_path):

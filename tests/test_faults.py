@@ -24,8 +24,9 @@ from rest_framework.authtoken.models import Token
 from scoring.models import HandResult, ResultRevision
 from scoring.services import submit_result
 from tournament.models import EventRole, Table
-from tournament.services import table_schedule
 from walls.models import PrintJob
+
+from factories import first_set, first_table
 
 ROOT = Path(__file__).resolve().parent.parent
 VISIBILITY_TIMEOUT = 2  # seconds before the restarted worker takes back the killed worker's task
@@ -145,13 +146,9 @@ def scorer_client(team_event, django_user_model):
     return Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
 
 
-def _first_table(event):
-    return Table.objects.filter(group__session__event=event).order_by("number").first()
-
-
 def _post_result_while_the_connection_drops(client, event):
-    table = _first_table(event)
-    body = {"table": table.number, "set_no": table_schedule(table)[0][1][0], "changes": {"E": 48, "S": -16, "W": -16, "N": -16}}
+    table = first_table(event)
+    body = {"table": table.number, "set_no": first_set(table), "changes": {"E": 48, "S": -16, "W": -16, "N": -16}}
     seen = []
     with connection.execute_wrapper(_drop_connection_at_insert_into(ResultRevision._meta.db_table, seen)):
         response = client.post(f"/api/events/{event.slug}/results/", json.dumps(body), content_type="application/json")
@@ -170,8 +167,8 @@ def test_a_connection_dropped_while_entering_a_result_stores_nothing(team_event,
 
 @pytest.mark.django_db(transaction=True)
 def test_a_connection_dropped_while_correcting_keeps_the_stored_result(team_event, scorer_client):
-    table = _first_table(team_event)
-    result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
+    table = first_table(team_event)
+    result = submit_result(table, first_set(table), changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
     seen = []
     with connection.execute_wrapper(_drop_connection_at_insert_into(ResultRevision._meta.db_table, seen)):
         response = scorer_client.post(f"/api/events/{team_event.slug}/results/{result.pk}/correct/",

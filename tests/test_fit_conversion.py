@@ -12,10 +12,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring.fitting import fit_table
-from scoring.models import HandResult, SetScore
+from scoring.models import ConversionTable, HandResult, SetScore
 from tournament.demo import build_demo
 from tournament.exchange import export_event
 from tournament.models import SeatAssignment
+
+from factories import rolled_back
+from oracles import convert, datum_of, ranked, tally
 
 pytestmark = pytest.mark.django_db
 
@@ -23,24 +26,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(scope="module")
 def built(django_db_setup, django_db_blocker, tmp_path_factory):
     """The 16-team demo event (a session of MCR results), built once, rolled back at the end."""
-    from django.db import transaction
-
-    with django_db_blocker.unblock(), transaction.atomic():
+    with rolled_back(django_db_blocker):
         yield build_demo(out_dir=tmp_path_factory.mktemp("pdfs"), prints=()).event
-        transaction.set_rollback(True)
 
 
 @pytest.fixture
 def demo(built):
     built.refresh_from_db()
     return built
-
-
-def convert(rows, difference):
-    """The row covering |difference| (the last whose 'from' is at most it), sign kept."""
-    magnitude = abs(difference)
-    points = max((r for r in rows if r["from"] <= magnitude), key=lambda r: r["from"])["points"]
-    return points if difference >= 0 else -points
 
 
 def team_totals(event):
@@ -57,17 +50,12 @@ def team_totals(event):
 
 def ranking(totals, rows):
     """{team: (rank, points)}: points, then score total, then positive sets; ties share a rank."""
-    tally = defaultdict(lambda: [0, 0, 0])
+    per_set = []
     for teams in totals.values():
-        datum = sum(teams.values()) / len(teams)
-        for team, total in teams.items():
-            points = convert(rows, total - datum)
-            tally[team][0] += points
-            tally[team][1] += total
-            tally[team][2] += points > 0
-    merit = {team: tuple(v) for team, v in tally.items()}
-    order = sorted(merit, key=lambda t: (-merit[t][0], -merit[t][1], -merit[t][2]))
-    return {team: (1 + [merit[o] for o in order].index(merit[team]), merit[team][0]) for team in order}
+        datum = datum_of(teams.values())
+        per_set += [(team, convert(rows, total - datum), total) for team, total in teams.items()]
+    tallies = tally(per_set)
+    return {team: (rank, tallies[team][0]) for rank, team, _ in ranked(tallies)}
 
 
 def run(*args):
@@ -102,10 +90,10 @@ def printed_rankings(text):
 def test_fit_conversion_prints_both_tables_and_both_rankings_of_a_16_team_event(demo):
     text = run(demo.slug)
     totals = team_totals(demo)
-    differences = [total - sum(teams.values()) / len(teams) for teams in totals.values() for total in teams.values()]
+    differences = [total - datum_of(teams.values()) for teams in totals.values() for total in teams.values()]
     assert len(differences) == 16 * 16
     proposed = fit_table(differences, unit=demo.get_ruleset().score_unit).rows()
-    current = demo.conversion_table.rows
+    current = ConversionTable.objects.current(demo).rows
 
     assert printed_tables(text) == (current, proposed)
     assert f"Observed 256 score differences in 64 comparisons of {demo.slug}" in text
@@ -130,10 +118,10 @@ def test_an_export_file_gives_the_same_proposal_and_rankings_as_the_event(demo, 
 
 
 def test_adopt_stores_the_proposal_as_a_new_version_and_scores_keep_theirs(demo):
-    old = demo.conversion_table
+    old = ConversionTable.objects.current(demo)
     text = run(demo.slug, "--adopt")
     demo.refresh_from_db()
-    new = demo.conversion_table
+    new = ConversionTable.objects.current(demo)
     assert (new.code, new.version) == (old.code, 2)
     assert new.rows == printed_tables(text)[1]
     assert "Adopted as Fitted MP (demo) v2" in text

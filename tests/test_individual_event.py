@@ -10,37 +10,21 @@ import pytest
 from tournament.demo import play_session
 from tournament.exchange import export_event
 from tournament.models import Event
-from tournament.services import create_event, import_roster, seat_session
-from walls.services import generate_walls
+
+from factories import individual_roster, prepared_event
+from oracles import convert, datum_of, export_seating
 
 pytestmark = pytest.mark.django_db
 
 
-def convert(rows, difference):
-    """The conversion table applied from its rows: the last row whose ``from`` is at most
-    |difference| (docs/scoring.md), with the sign of the difference."""
-    magnitude = abs(difference)
-    points = max((r for r in rows if r["from"] <= magnitude), key=lambda r: r["from"])["points"]
-    return points if difference >= 0 else -points
-
-
 @pytest.mark.parametrize("datum_method", ["average", "butler"])
 def test_individual_scores_compare_each_player_with_the_same_seat(datum_method):
-    event = create_event(name="Solo", slug="solo", method=Event.Method.INDIVIDUAL, conversion="mcr-mp",
-                         datum_method=datum_method)
-    import_roster(event, "player\n" + "".join(f"Player {p}\n" for p in range(1, 33)))
-    seat_session(event, 1)
-    generate_walls(event, 1)
+    event = prepared_event(individual_roster(32), name="Solo", slug="solo", method=Event.Method.INDIVIDUAL,
+                           conversion="mcr-mp", datum_method=datum_method)
     play_session(event, 1, random.Random(7))
     data = export_event(event)
     rows = next(t for t in data["conversion_tables"] if t["current"])["rows"]
-    seat_of = {}
-    group_of = {}
-    for group in data["sessions"][0]["groups"]:
-        for table in group["tables"]:
-            for seat, player in table["seats"].items():
-                seat_of[(table["number"], seat)] = player
-                group_of[table["number"]] = group["number"]
+    seat_of, group_of = export_seating(data["sessions"][0])
     by_set_seat = defaultdict(dict)
     for r in data["results"]:
         for seat, change in r["changes"].items():
@@ -52,7 +36,7 @@ def test_individual_scores_compare_each_player_with_the_same_seat(datum_method):
                    if k[0] == score["set"] and k[1] == score["group"] and score["player"] in players)
         changes = by_set_seat[key]
         # 4 players per seat: Butler needs 5 or more, so both methods are the plain average here
-        datum = sum(changes.values()) / len(changes)
+        datum = datum_of(changes.values())
         assert score["score_change"] == changes[score["player"]]
         assert score["datum"] == pytest.approx(datum)
         assert score["points"] == convert(rows, changes[score["player"]] - datum)

@@ -40,7 +40,7 @@ from scoring.models import HandResult, SetScore
 from scoring.services import confirm_result, submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.services import table_schedule
-from factories import login_as_table
+from factories import client_for, login_as_table, prepared_event, rolled_back, team_roster
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name
 
@@ -80,19 +80,14 @@ def _changes(rng: random.Random, used: set) -> dict:
 
 
 @pytest.fixture(scope="module")
-def built(django_db_setup, django_db_blocker):
+def world(django_db_setup, django_db_blocker):
     from django.contrib.auth import get_user_model
-    from django.db import transaction
 
-    from tournament.services import create_event, import_roster, prepare_session
     from walls.printing_jobs import request_print
 
     rng = random.Random(14)
-    with django_db_blocker.unblock(), transaction.atomic():
-        event = create_event(name="Integrity Cup", slug="integrity-cup", sessions=2)
-        teams = [f"Team {t}" for t in range(1, 9)]
-        import_roster(event, "team,player\n" + "".join(f"{t},{t} player {m}\n" for t in teams for m in range(4)))
-        prepare_session(event, 1)
+    with rolled_back(django_db_blocker):
+        event = prepared_event(team_roster(8), name="Integrity Cup", slug="integrity-cup", sessions=2)
         tables = list(Table.objects.filter(group__session__event=event).select_related("group").order_by("number"))
         group1 = [t for t in tables if t.group.number == 1]
         group2 = [t for t in tables if t.group.number == 2]
@@ -133,25 +128,12 @@ def built(django_db_setup, django_db_blocker):
                        for name, tiles in w.piles.items() if not name.endswith("hand")]
         assert visibility.released_sets(event) == frozenset()
         yield world
-        transaction.set_rollback(True)
 
 
-@pytest.fixture
-def world(built):
-    return built
-
-
-def _login_table(client: Client, table: Table) -> None:
-    login_as_table(client, table)
-
-
-def client_for(role: str, w: World) -> Client:
-    client = Client()
-    if role in w.users:
-        client.force_login(w.users[role])
-    if role == "other_table_scorer":
-        _login_table(client, w.group2_tables[1])
-    return client
+def as_role(role: str, w: World) -> Client:
+    """A test client acting as ``role``: users by session login, the other table's scorer by the
+    code of group 2's second table."""
+    return client_for(w.users.get(role), table=w.group2_tables[1] if role == "other_table_scorer" else None)
 
 
 # --- reading a response as a person would --------------------------------------------------------
@@ -324,7 +306,7 @@ def test_no_response_leaks_a_set_still_in_play(world, role):
     """Every classified URL, as ``role``: no pile, score change, hand or total of a set that group
     2 is still playing; and no stored result changed by a refused write."""
     before = {r.pk: (r.status, r.changes, r.revision) for r in HandResult.objects.filter(event=world.event)}
-    client = client_for(role, world)
+    client = as_role(role, world)
     found = {}
     for name, build in URLS.items():
         for method, path, data in build(world):
@@ -339,7 +321,7 @@ def test_no_response_leaks_a_set_still_in_play(world, role):
 
 def test_the_director_sees_what_the_detectors_look_for(world):
     """The positive control: the same detectors find the walls, results and hand for the director."""
-    client = client_for("director", world)
+    client = as_role("director", world)
     wall = body_text(client.get(reverse("wall", args=[world.event.slug, 1, 1])))
     assert leaked_piles(wall, world.piles)
     export = body_text(client.get(reverse("event-export", args=[world.event.slug])))
@@ -353,15 +335,15 @@ def test_the_director_sees_what_the_detectors_look_for(world):
 
 
 def test_a_table_sees_its_own_entry_and_nothing_else(world):
-    client = client_for("other_table_scorer", world)
-    _login_table(client, world.group2_tables[0])
+    client = as_role("other_table_scorer", world)
+    login_as_table(client, world.group2_tables[0])
     page = body_text(client.get(reverse("table", args=[world.event.slug, world.group2_tables[0].pk])))
     assert leaked_numbers(page, world.entry_markers) and not leaked_numbers(page, world.markers)
 
 
 def _standings_counts(role, w):
     """Sets counted by each standings surface, as ``role`` sees them."""
-    client = client_for(role, w)
+    client = as_role(role, w)
     out = {}
     for q in ("", "?all=1", "?session=1"):
         rows = json.loads(client.get(f"{_api(w)}/standings/{q}").content)
@@ -395,7 +377,7 @@ def test_the_directors_all_view_counts_scored_sets_and_the_public_view_does_not(
 def test_admin_shows_no_secret_to_a_staff_viewer(world):
     """Every registered model's list and change pages, and a search, as a staff user who may view
     everything in the admin but holds no role in the event."""
-    client = client_for("admin_viewer", world)
+    client = as_role("admin_viewer", world)
     found = {}
     for model, model_admin in admin.site._registry.items():
         info = (model._meta.app_label, model._meta.model_name)

@@ -1,7 +1,6 @@
 """Seats in a group, the seed 001 rotation of wall sets, copies and rooms (tournament/movement.py)."""
 
 import dataclasses
-import itertools
 import math
 
 import pytest
@@ -18,6 +17,8 @@ from tournament.movement import (
     team_group_seating,
     validate_movement,
 )
+
+from oracles import rooms_can_hold
 
 seats_n = st.sampled_from([2, 3, 4])
 sessions = st.integers(min_value=0, max_value=20)
@@ -324,22 +325,6 @@ def test_rooms_reject_a_table_count_that_is_not_the_movement():
         assign_rooms(5, 2, rotation_movement(4, 16))
 
 
-def brute_force_fits(classes, capacity):
-    """Try every way of putting the clash classes into distinct rooms."""
-    def place(i, left):
-        if i == len(classes):
-            return True
-        for rooms in itertools.combinations(range(len(left)), len(classes[i])):
-            if all(left[r] > 0 for r in rooms):
-                nxt = list(left)
-                for r in rooms:
-                    nxt[r] -= 1
-                if place(i + 1, nxt):
-                    return True
-        return False
-    return place(0, list(capacity))
-
-
 @given(st.sampled_from([2, 3]), st.integers(1, 3), st.lists(st.integers(0, 4), min_size=1, max_size=4))
 @settings(max_examples=200)
 def test_room_capacities_are_met_exactly_when_a_placement_exists(n, groups, capacity):
@@ -348,9 +333,9 @@ def test_room_capacities_are_met_exactly_when_a_placement_exists(n, groups, capa
     try:
         rooms = assign_rooms(m.total_tables, capacity, m)
     except MovementError:
-        assert not brute_force_fits(classes, capacity)
+        assert not rooms_can_hold(classes, capacity)
         return
-    assert brute_force_fits(classes, capacity)
+    assert rooms_can_hold(classes, capacity)
     assert all(rooms.count(r) <= c for r, c in enumerate(capacity))
     assert all(len({rooms[t] for t in cls}) == len(cls) for cls in classes)
 

@@ -8,11 +8,18 @@ from django.urls import reverse
 from tournament.models import Event, EventRole
 from walls.tiles import TileError, parse_counts
 
+from factories import team_roster
+
 pytestmark = pytest.mark.django_db
 
 BASE = {
     "name": "Spring Cup", "slug": "spring", "ruleset": "mcr-duplicate", "method": "team", "conversion": "wbf-imp",
     "sessions": 2, "datum_method": "average", "comparison": "group", "entrant_policy": "as-is",
+}
+# A custom rule set of four seats with 13-tile hands per seat; each test adds its tiles, draws and payment rule.
+CUSTOM = {
+    **BASE, "ruleset": "custom", "custom_seats": "E S W N", "custom_layout": "per_seat", "custom_hand_sizes": "13 13 13 13",
+    "custom_dead_wall": 0, "custom_rounds": 4, "custom_starting_points": 0, "custom_zero_sum": "on",
 }
 
 
@@ -28,8 +35,7 @@ def roster_file(text):
 
 
 def test_organiser_creates_an_event_with_its_roster_and_becomes_director(client, organiser):
-    roster = "team,player\n" + "".join(f"T{t},P{t}{m}\n" for t in range(4) for m in range(4))
-    response = client.post(reverse("new-event"), {**BASE, "roster": roster_file(roster)})
+    response = client.post(reverse("new-event"), {**BASE, "roster": roster_file(team_roster(4))})
     assert response.status_code == 302
     event = Event.objects.get(slug="spring")
     assert event.players.count() == 16 and event.teams.count() == 4
@@ -45,10 +51,8 @@ def test_a_bad_roster_stores_no_event(client, organiser):
 
 def test_custom_rule_set_that_cannot_fill_its_layout_names_the_shortfall(client, organiser):
     response = client.post(reverse("new-event"), {
-        **BASE, "ruleset": "custom", "custom_name": "Short", "custom_seats": "E S W N",
-        "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4", "custom_layout": "per_seat",
-        "custom_hand_sizes": "13 13 13 13", "custom_draw_sizes": "22 22 22 22", "custom_dead_wall": 0,
-        "custom_rounds": 4, "custom_starting_points": 0, "custom_zero_sum": "on", "custom_payment_rule": "mcr",
+        **CUSTOM, "custom_name": "Short", "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4",
+        "custom_draw_sizes": "22 22 22 22", "custom_payment_rule": "mcr",
     })
     assert response.status_code == 200
     errors = response.context["form"].errors["custom_tiles"][0]
@@ -58,10 +62,8 @@ def test_custom_rule_set_that_cannot_fill_its_layout_names_the_shortfall(client,
 
 def test_custom_rule_set_is_frozen_into_the_event(client, organiser):
     response = client.post(reverse("new-event"), {
-        **BASE, "ruleset": "custom", "custom_name": "Flowers per seat", "custom_seats": "E S W N",
-        "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4 1f-8f:1", "custom_layout": "per_seat",
-        "custom_hand_sizes": "13 13 13 13", "custom_draw_sizes": "23 23 23 23", "custom_dead_wall": 0,
-        "custom_rounds": 4, "custom_starting_points": 0, "custom_zero_sum": "on", "custom_payment_rule": "typed",
+        **CUSTOM, "custom_name": "Flowers per seat", "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4 1f-8f:1",
+        "custom_draw_sizes": "23 23 23 23", "custom_payment_rule": "typed",
     })
     assert response.status_code == 302, response.context["form"].errors
     ruleset = Event.objects.get(slug="spring").get_ruleset()

@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, score_changes, validate_score_changes
 
+from oracles import mahjongsoft_discard_changes
+
 SEATS = ("E", "S", "W", "N")
 SOFT = "mcr-duplicate-mahjongsoft"
 
@@ -80,15 +82,7 @@ def test_plain_mcr_is_zero_sum_for_every_valid_outcome(outcome):
 @given(multi_discards())
 def test_mahjongsoft_discards_match_the_rule_text_and_are_zero_sum(outcome):
     changes = score_changes(SOFT, SEATS, outcome)
-    k = len(outcome.winners)
-    expected = {}
-    for seat in SEATS:
-        if seat in outcome.winners:
-            expected[seat] = outcome.fans[outcome.winners.index(seat)] + 24 - 8 * (k - 1)
-        elif seat == outcome.discarder:
-            expected[seat] = -sum(8 + f for f in outcome.fans)
-        else:
-            expected[seat] = -8 * k
+    expected = mahjongsoft_discard_changes(SEATS, outcome.winners, outcome.discarder, outcome.fans)
     assert changes == expected
     assert sum(changes.values()) == 0
 

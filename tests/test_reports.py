@@ -5,7 +5,7 @@ seating and the conversion table's rows without the scoring code's helpers."""
 import csv
 import io
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pytest
 from openpyxl import load_workbook
@@ -13,44 +13,20 @@ from openpyxl import load_workbook
 from django.db.models import Count
 
 from scoring import reports, visibility
-from scoring.models import HandResult, SetScore
-from scoring.services import correct_result, dispute_result, event_standings
+from scoring.models import ConversionTable, HandResult, SetScore
+from scoring.reports import event_standings
+from scoring.services import correct_result, dispute_result
 from tournament.demo import build_demo, play_session
 from tournament.models import Event, SeatAssignment, Table
-from tournament.services import create_event, import_roster, seat_session
-from walls.services import generate_walls
+from tournament.services import prepare_session
+
+from factories import individual_roster, play_slots, prepared_event, rolled_back, team_roster
+from oracles import convert, datum_of, ranked, tally
 
 pytestmark = pytest.mark.django_db
 
 
-# --- independent arithmetic (docs/scoring.md), no scoring helpers --------------------------------
-
-def convert(rows, difference):
-    """The row covering |difference| (the last whose 'from' is at most it), sign kept."""
-    magnitude = abs(difference)
-    points = max((r for r in rows if r["from"] <= magnitude), key=lambda r: r["from"])["points"]
-    return points if difference >= 0 else -points
-
-
-def datum_of(values, method):
-    """Mean; Butler drops one top and one bottom result when there are at least 5."""
-    values = sorted(values)
-    if method == "butler" and len(values) >= 5:
-        values = values[1:-1]
-    return sum(values) / len(values)
-
-
-def ranked(tallies):
-    """{key: (points, score, positive)} → [(rank, key, tied)] by points, score, positive sets,
-    then key; equal merit shares the rank (1, 2, 2, 4)."""
-    order = sorted(tallies, key=lambda k: (-tallies[k][0], -tallies[k][1], -tallies[k][2], k))
-    out = []
-    for i, key in enumerate(order):
-        same = [k for k in order if tallies[k] == tallies[key]]
-        first = order.index(same[0])
-        out.append((first + 1, key, len(same) > 1))
-    return out
-
+# --- the raw data, read without the scoring code's helpers; the arithmetic is in tests/oracles.py --
 
 def raw(event):
     """The raw data: confirmed results and who sat where, straight from the tables."""
@@ -86,7 +62,7 @@ def comparisons(event, by_seat):
 
 def expected_scores(event):
     """{(session, set, entrant id): (score change, datum, points)} recomputed."""
-    rows = event.conversion_table.rows
+    rows = ConversionTable.objects.current(event).rows
     out = {}
     for key, changes in comparisons(event, by_seat=False).items():
         d = datum_of(list(changes.values()), event.datum_method)
@@ -96,13 +72,9 @@ def expected_scores(event):
 
 
 def expected_standings(event, session=None):
-    tallies = defaultdict(lambda: [0, 0, 0])
-    for (s, _, entrant), (change, _, points) in expected_scores(event).items():
-        if session is None or s == session:
-            tallies[entrant][0] += points
-            tallies[entrant][1] += change
-            tallies[entrant][2] += points > 0
-    return [(rank, key, tied, tuple(tallies[key])) for rank, key, tied in ranked({k: tuple(v) for k, v in tallies.items()})]
+    tallies = tally((entrant, points, change) for (s, _, entrant), (change, _, points) in expected_scores(event).items()
+                    if session is None or s == session)
+    return [(rank, key, tied, tallies[key]) for rank, key, tied in ranked(tallies)]
 
 
 def entrant_of(score):
@@ -119,19 +91,15 @@ def events(django_db_setup, django_db_blocker, tmp_path_factory):
     - ``solo``: a 32-player individual event compared across the field with the Butler datum
       (8 players a seat, so the top and bottom are dropped), two sessions played.
     """
-    from django.db import transaction
-
-    with django_db_blocker.unblock(), transaction.atomic():
+    with rolled_back(django_db_blocker):
         demo = build_demo(out_dir=tmp_path_factory.mktemp("pdfs"), prints=()).event
-        solo = create_event(name="Solo Open", slug="solo-open", method=Event.Method.INDIVIDUAL, conversion="mcr-mp",
-                            datum_method=Event.Datum.BUTLER, comparison=Event.Comparison.FIELD, sessions=2)
-        import_roster(solo, "player\n" + "".join(f"Player {p}\n" for p in range(1, 33)))
+        solo = prepared_event(individual_roster(32), prepare=(), name="Solo Open", slug="solo-open",
+                              method=Event.Method.INDIVIDUAL, conversion="mcr-mp", datum_method=Event.Datum.BUTLER,
+                              comparison=Event.Comparison.FIELD, sessions=2)
         for session in (1, 2):
-            seat_session(solo, session)
-            generate_walls(solo, session)
+            prepare_session(solo, session)
             play_session(solo, session, random.Random(session))
         yield {"demo": demo, "solo": solo}
-        transaction.set_rollback(True)
 
 
 @pytest.fixture
@@ -147,34 +115,7 @@ def solo(events):
 def team_event_of(slug, teams=4, director=None):
     """``teams`` teams (groups of 4 on 4 tables), session 1 seated with walls, nothing played;
     ``director`` gets the director role."""
-    from tournament.models import EventRole
-
-    event = create_event(name=f"Cup {slug}", slug=slug, conversion="mcr-mp")
-    names = [f"Team {t}" for t in range(1, teams + 1)]
-    import_roster(event, "team,player\n" + "".join(f"{t},{t} player {m}\n" for t in names for m in range(4)))
-    seat_session(event, 1)
-    generate_walls(event, 1)
-    if director is not None:
-        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    return event
-
-
-def play_slot(event, session, slot, rng, groups=None):
-    """Enter and confirm one block of sets (the movement's ``slot``) at every table of the session,
-    or of the group numbers in ``groups``."""
-    from scoring.services import confirm_result, submit_result
-    from tournament.demo import plausible_outcome
-    from tournament.services import table_schedule
-
-    seats = tuple(event.get_ruleset().seats)
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session)
-    if groups is not None:
-        tables = tables.filter(group__number__in=groups)
-    for table in tables.prefetch_related("seats__player"):
-        confirmer = next(s for s in table.seats.all() if s.seat == "S")
-        for set_no in table_schedule(table)[slot][1]:
-            result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor="t")
-            confirm_result(result, actor="t", pin=confirmer.player.pin)
+    return prepared_event(team_roster(teams), name=f"Cup {slug}", slug=slug, conversion="mcr-mp", director=director)
 
 
 # --- converted scores and standings ---------------------------------------------------------------
@@ -190,7 +131,7 @@ def test_every_converted_score_equals_the_table_applied_to_raw_results(which, ev
         assert (s.score_change, s.points) == (change, points)
         assert s.datum == pytest.approx(d)
         assert s.difference == pytest.approx(change - d)
-        assert s.conversion_table_id == event.conversion_table_id
+        assert s.conversion_table_id == ConversionTable.objects.current(event).pk
 
 
 def test_butler_datum_differs_from_the_mean_somewhere_in_the_solo_event(solo):
@@ -228,8 +169,7 @@ def test_a_repeated_standings_view_costs_one_query_and_recomputes_nothing(demo, 
 def test_cached_standings_follow_corrections_and_disputes_set_by_set():
     event = team_event_of("fix")
     rng = random.Random(3)
-    for slot in range(4):
-        play_slot(event, 1, slot, rng)
+    play_slots(event, rng, slots=range(4))
     before = reports.cached_standings(event)
     assert before == event_standings(event)
     result = HandResult.objects.filter(event=event, set_no=5).order_by("table__number").first()
@@ -296,7 +236,7 @@ def test_a_traveller_and_its_hand_record_stay_hidden_from_the_public_until_the_s
 
     event = team_event_of("hidden", director=director)
     rng = random.Random(5)
-    play_slot(event, 1, 0, rng)
+    play_slots(event, rng, slots=[0])
     assert visibility.released_sets(event) == set()
     anonymous = reports.traveller_report(event, 1, 1, visibility.PUBLIC)
     assert (anonymous["finished"], anonymous["visible"], anonymous["comparisons"], anonymous["hand_record"]) \
@@ -304,8 +244,7 @@ def test_a_traveller_and_its_hand_record_stay_hidden_from_the_public_until_the_s
     assert anonymous["tables_done"] == 1
     staff = reports.traveller_report(event, 1, 1, visibility.viewer_for(director, event))
     assert staff["visible"] and staff["hand_record"] and not staff["comparisons"][0]["scored"]
-    for slot in (1, 2, 3):
-        play_slot(event, 1, slot, rng)
+    play_slots(event, rng, slots=[1, 2, 3])
     public = reports.traveller_report(event, 1, 1, visibility.PUBLIC)
     assert public["finished"] and public["comparisons"][0]["scored"]
     wall = event.wall_sets.get(session_number=1, set_no=1)
@@ -317,7 +256,7 @@ def test_a_set_is_released_exactly_when_every_table_has_a_confirmed_result_on_it
     event = team_event_of("finish")
     rng = random.Random(9)
     for slot in range(4):
-        play_slot(event, 1, slot, rng)
+        play_slots(event, rng, slots=[slot])
         confirmed = defaultdict(int)
         for r in HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED):
             confirmed[(r.session_number, r.set_no)] += 1
@@ -329,18 +268,14 @@ def test_a_set_is_released_exactly_when_every_table_has_a_confirmed_result_on_it
 # --- per-player standings and running totals ---------------------------------------------------
 
 def test_player_standings_compare_each_player_with_the_same_seat_of_the_same_set(demo):
-    rows = demo.conversion_table.rows
-    tallies = defaultdict(lambda: [0, 0, 0])
-    sets = defaultdict(int)
+    rows = ConversionTable.objects.current(demo).rows
+    per_set = []
     for changes in comparisons(demo, by_seat=True).values():
         d = datum_of(list(changes.values()), demo.datum_method)
-        for player, change in changes.items():
-            points = convert(rows, change - d)
-            tallies[player][0] += points
-            tallies[player][1] += change
-            tallies[player][2] += points > 0
-            sets[player] += 1
-    expected = ranked({k: tuple(v) for k, v in tallies.items()})
+        per_set += [(player, convert(rows, change - d), change) for player, change in changes.items()]
+    tallies = tally(per_set)
+    sets = Counter(player for player, _, _ in per_set)
+    expected = ranked(tallies)
     got = reports.player_standings(demo)
     assert len(got) == 64
     assert [(r["rank"], r["player"], r["tied"]) for r in got] == expected
@@ -377,16 +312,14 @@ def test_running_totals_add_each_sets_points_in_set_order(solo):
 def test_public_pages_leave_out_sets_another_group_is_still_playing():
     event = team_event_of("partial", teams=8)
     rng = random.Random(11)
-    for slot in range(4):
-        play_slot(event, 1, slot, rng, groups=[1])
+    play_slots(event, rng, slots=range(4), groups=[1])
     assert visibility.released_sets(event) == set()
     assert reports.running_totals(event)["sets"] == []
     assert reports.event_chart(event) is None
     assert reports.player_standings(event)[0]["rank"] is None
     assert len(reports.running_totals(event, public=False)["sets"]) == 16
     assert all(r["sets_played"] == 16 for r in reports.player_standings(event, public=False)[:16])
-    for slot in range(4):
-        play_slot(event, 1, slot, rng, groups=[2])
+    play_slots(event, rng, slots=range(4), groups=[2])
     assert len(reports.running_totals(event)["sets"]) == 16
 
 

@@ -13,45 +13,19 @@ from openpyxl import load_workbook
 
 from scoring import reports
 from scoring.models import ConversionTable, HandResult, SetScore
-from tournament.models import Event, EventRole, SeatAssignment, Table
-from tournament.services import create_event, import_roster, seat_session
-from walls.services import generate_walls
+from tournament.models import Event, SeatAssignment
+from tournament.services import create_event
+
+from factories import play_slots, prepared_event
+from oracles import convert, datum_of
 
 pytestmark = pytest.mark.django_db
 
 
-def convert(rows, difference):
-    """The row covering |difference| (the last whose 'from' is at most it), sign kept."""
-    magnitude = abs(difference)
-    points = max((r for r in rows if r["from"] <= magnitude), key=lambda r: r["from"])["points"]
-    return points if difference >= 0 else -points
-
-
 def cup(slug, director=None):
     """Four teams on 4 tables (one group), session 1 seated with walls; ``director`` holds the role."""
-    event = create_event(name=f"Cup {slug}", slug=slug, conversion="mcr-mp")
-    import_roster(event, "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4)))
-    seat_session(event, 1)
-    generate_walls(event, 1)
-    if director is not None:
-        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    return event
-
-
-def play(event, slots, seed=1):
-    """Enter and confirm the sets of movement ``slots`` at every table."""
-    from scoring.services import confirm_result, submit_result
-    from tournament.demo import plausible_outcome
-    from tournament.services import table_schedule
-
-    rng = random.Random(seed)
-    seats = tuple(event.get_ruleset().seats)
-    for slot in slots:
-        for table in Table.objects.filter(group__session__event=event).prefetch_related("seats__player"):
-            confirmer = next(s for s in table.seats.all() if s.seat == "S")
-            for set_no in table_schedule(table)[slot][1]:
-                result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor="t")
-                confirm_result(result, actor="t", pin=confirmer.player.pin)
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    return prepared_event(roster, name=f"Cup {slug}", slug=slug, conversion="mcr-mp", director=director)
 
 
 def team_totals(event, set_no):
@@ -67,7 +41,7 @@ def team_totals(event, set_no):
 @pytest.fixture
 def played(director):
     event = cup("played", director)
-    play(event, range(4))
+    play_slots(event, random.Random(1), slots=range(4))
     return event
 
 
@@ -87,7 +61,7 @@ def test_every_public_page_answers_without_login(client, played):
 
 def test_the_hand_record_appears_beside_the_traveller_only_once_every_table_has_played_the_set(client, director):
     event = cup("secret", director)
-    play(event, [0])
+    play_slots(event, random.Random(1), slots=[0])
     url = reverse("traveller", args=[event.slug, 1, 1])
     wall = event.wall_sets.get(session_number=1, set_no=1)
     first_draws = " ".join(wall.piles["E-draw"][:6])
@@ -103,7 +77,7 @@ def test_the_hand_record_appears_beside_the_traveller_only_once_every_table_has_
     assert "Hand record" in staff and "E-hand" in staff
     client.logout()
 
-    play(event, [1, 2, 3], seed=2)
+    play_slots(event, random.Random(2), slots=[1, 2, 3])
     public = client.get(url)
     html = public.content.decode()
     assert "Hand record" in html and "E-hand" in html
@@ -112,8 +86,8 @@ def test_the_hand_record_appears_beside_the_traveller_only_once_every_table_has_
     for table in range(1, 5):
         assert f"<td>{table}</td>" in html
     totals = team_totals(event, 1)
-    datum = sum(totals.values()) / 4
-    rows = event.conversion_table.rows
+    datum = datum_of(totals.values())
+    rows = ConversionTable.objects.current(event).rows
     entries = public.context["report"]["comparisons"][0]["entries"]
     assert sorted(e["points"] for e in entries) == sorted(convert(rows, t - datum) for t in totals.values())
 
@@ -163,14 +137,14 @@ def test_only_the_director_opens_the_conversion_editor(client, played, django_us
 def test_a_conversion_edit_is_a_new_version_and_old_scores_keep_theirs_until_rescored(client, played, director):
     client.force_login(director)
     url = reverse("conversion", args=[played.slug])
-    original = played.conversion_table
+    original = ConversionTable.objects.current(played)
     page = client.get(url)
     assert page.status_code == 200 and "0,7,0" in page.context["form"].initial["csv_text"]
     edited = "from,to,points\n0,9,0\n10,29,2\n30,59,5\n60,,9\n"
     response = client.post(url, {"name": "Steeper MP", "csv_text": edited, "source": "trial"})
     assert response.status_code == 302
     played.refresh_from_db()
-    new = played.conversion_table
+    new = ConversionTable.objects.current(played)
     assert (new.code, new.version, new.name, new.source) == (original.code, 2, "Steeper MP", "trial")
     assert ConversionTable.objects.filter(pk=original.pk, version=1).exists()
     assert set(SetScore.objects.filter(event=played).values_list("conversion_table_id", flat=True)) == {original.pk}
@@ -184,7 +158,7 @@ def test_a_conversion_edit_is_a_new_version_and_old_scores_keep_theirs_until_res
     rows = [{"from": 0, "points": 0}, {"from": 10, "points": 2}, {"from": 30, "points": 5}, {"from": 60, "points": 9}]
     for set_no in range(1, 17):
         totals = team_totals(played, set_no)
-        datum = sum(totals.values()) / len(totals)
+        datum = datum_of(totals.values())
         for s in (s for s in scores if s.set_no == set_no):
             assert s.points == convert(rows, totals[s.team_id] - datum)
     versions = client.get(url).context["versions"]
@@ -202,7 +176,7 @@ def test_a_refused_table_names_its_row_and_stores_nothing(client, played, direct
     assert response.context["error"].row == 3
     assert ConversionTable.objects.count() == before
     played.refresh_from_db()
-    assert played.conversion_table.version == 1
+    assert ConversionTable.objects.current(played).version == 1
 
 
 def test_a_conversion_table_is_imported_from_a_csv_file(client, played, director):
@@ -213,7 +187,7 @@ def test_a_conversion_table_is_imported_from_a_csv_file(client, played, director
     response = client.post(reverse("conversion", args=[played.slug]), {"name": "Two steps", "csv_file": upload})
     assert response.status_code == 302
     played.refresh_from_db()
-    assert played.conversion_table.rows == [{"from": 0, "to": 15, "points": 0}, {"from": 16, "to": None, "points": 1}]
+    assert ConversionTable.objects.current(played).rows == [{"from": 0, "to": 15, "points": 0}, {"from": 16, "to": None, "points": 1}]
 
 
 def test_players_page_of_an_individual_event_is_its_standings(client):

@@ -25,7 +25,7 @@ from scoring.services import confirm_result, submit_result
 from tournament.models import Event, EventRole, Table
 from tournament.services import table_schedule
 
-from factories import login_as_table
+from factories import client_for, demo_roster, prepared_event, rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -48,21 +48,15 @@ class World:
 
 
 @pytest.fixture(scope="module")
-def built(django_db_setup, django_db_blocker):
+def world(django_db_setup, django_db_blocker):
     """One seated event with an entered and a confirmed result, and a user per role; rolled back
     at the end of the module (each test runs in its own nested transaction)."""
     from django.contrib.auth import get_user_model
-    from django.db import transaction
 
-    from tournament.demo import ROSTER
-    from tournament.services import create_event, import_roster, seat_session
-    from walls.services import generate_walls
+    from tournament.services import create_event
 
-    with django_db_blocker.unblock(), transaction.atomic():
-        event = create_event(name="Role Cup", slug="role-cup", sessions=2)
-        import_roster(event, ROSTER.read_text(encoding="utf-8"))
-        seat_session(event, 1)
-        generate_walls(event, 1)
+    with rolled_back(django_db_blocker):
+        event = prepared_event(demo_roster(), name="Role Cup", slug="role-cup", sessions=2)
         other = create_event(name="Other Cup", slug="other-cup")
         tables = list(Table.objects.filter(group__session__event=event).order_by("number"))
         table, other_table = tables[0], tables[1]
@@ -87,23 +81,13 @@ def built(django_db_setup, django_db_blocker):
         confirm_result(confirmed, actor="setup", director=True)
         entered = submit_result(table, first_sets[1], changes=CHANGES, actor="setup")
         yield World(event, table, other_table, entered, confirmed, users, tokens, seat.player.pin)
-        transaction.set_rollback(True)
-
-
-@pytest.fixture
-def world(built):
-    return built
 
 
 def as_role(role: str, world: World) -> Client:
-    """A test client acting as ``role``: users by session login and (for the API) their token."""
-    client = Client()
-    if role in world.users:
-        client.force_login(world.users[role])
-        client.defaults["HTTP_AUTHORIZATION"] = f"Token {world.tokens[role]}"
-    elif role == "table_scorer":
-        assert login_as_table(client, world.table).status_code == 302
-    return client
+    """A test client acting as ``role``: users by session login and (for the API) their token,
+    the table scorer by ``world.table``'s code."""
+    return client_for(world.users.get(role), token=world.tokens.get(role),
+                      table=world.table if role == "table_scorer" else None)
 
 
 def verdict(response) -> str:

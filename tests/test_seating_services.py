@@ -9,15 +9,9 @@ import pytest
 from tournament.models import Event, Room, SeatAssignment
 from tournament.services import SetupError, create_event, import_roster, seat_session, sitting_out
 
+from factories import individual_roster, team_roster
+
 pytestmark = pytest.mark.django_db
-
-
-def roster(teams: int, size: int) -> str:
-    return "team,player\n" + "".join(f"T{t},P{t}-{m}\n" for t in range(1, teams + 1) for m in range(size))
-
-
-def individual_roster(players: int) -> str:
-    return "player\n" + "".join(f"Player {p}\n" for p in range(1, players + 1))
 
 
 def seat_all(event):
@@ -37,7 +31,7 @@ def meetings(event):
 @pytest.mark.parametrize("ruleset,seats", [("mcr-duplicate", 4), ("shiragiku-3p", 3), ("souzu-2p", 2)])
 def test_each_team_plays_each_seat_of_each_set_once_per_group(ruleset, seats):
     event = create_event(name=ruleset, slug=ruleset, ruleset_code=ruleset, sessions=2)
-    import_roster(event, roster(seats * 2, seats))
+    import_roster(event, team_roster(seats * 2, seats))
     seat_all(event)
     for session in event.sessions.all():
         assert session.groups.count() == 2
@@ -53,7 +47,7 @@ def test_each_team_plays_each_seat_of_each_set_once_per_group(ruleset, seats):
 
 def test_sixteen_teams_meet_each_other_exactly_once_over_five_sessions():
     event = create_event(name="Five", slug="five", sessions=5)
-    import_roster(event, roster(16, 4))
+    import_roster(event, team_roster(16, 4))
     seat_all(event)
     count = meetings(event)
     assert len(count) == 16 * 15 // 2 and set(count.values()) == {1}
@@ -62,7 +56,7 @@ def test_sixteen_teams_meet_each_other_exactly_once_over_five_sessions():
 
 def test_each_member_plays_every_wind_over_four_sessions():
     event = create_event(name="Winds", slug="winds", sessions=4)
-    import_roster(event, roster(16, 4))
+    import_roster(event, team_roster(16, 4))
     seat_all(event)
     winds = defaultdict(set)
     for a in SeatAssignment.objects.filter(table__group__session__event=event):
@@ -91,7 +85,7 @@ def test_individual_event_seats_each_seat_of_each_set_by_different_players_and_b
 
 def test_entrants_not_filling_the_groups_get_the_options_and_nothing_is_stored():
     event = create_event(name="Fifteen", slug="fifteen", sessions=3)
-    import_roster(event, roster(15, 4))
+    import_roster(event, team_roster(15, 4))
     with pytest.raises(SetupError) as err:
         seat_session(event, 1)
     assert err.value.field == "entrants"
@@ -104,7 +98,7 @@ def test_substitutes_fill_the_last_group_and_are_marked():
     event = create_event(name="Subs", slug="subs", sessions=2)
     event.entrant_policy = Event.EntrantPolicy.SUBSTITUTES
     event.save()
-    import_roster(event, roster(15, 4))
+    import_roster(event, team_roster(15, 4))
     seat_session(event, 1)
     assert event.teams.count() == 16 and event.teams.filter(substitute=True).count() == 1
     assert event.players.filter(substitute=True).count() == 4
@@ -114,7 +108,7 @@ def test_sit_outs_rotate_and_the_rest_play():
     event = create_event(name="Sit", slug="sit", sessions=5)
     event.entrant_policy = Event.EntrantPolicy.SIT_OUT_DATUM
     event.save()
-    import_roster(event, roster(17, 4))
+    import_roster(event, team_roster(17, 4))
     seat_all(event)
     out = [frozenset(t.pk for t in sitting_out(event, n)) for n in range(1, 6)]
     assert all(len(o) == 1 for o in out) and len(set(out)) == 5
@@ -125,7 +119,7 @@ def test_sit_outs_rotate_and_the_rest_play():
 
 def test_rooms_too_few_for_tables_sharing_walls_are_refused_with_the_reason():
     event = create_event(name="Rooms", slug="rooms", sessions=1)
-    import_roster(event, roster(16, 4))
+    import_roster(event, team_roster(16, 4))
     Room.objects.create(event=event, number=1, name="Hall A", capacity=8)
     Room.objects.create(event=event, number=2, name="Hall B", capacity=8)
     with pytest.raises(SetupError) as err:
@@ -136,7 +130,7 @@ def test_rooms_too_few_for_tables_sharing_walls_are_refused_with_the_reason():
 
 def test_tables_playing_the_same_set_at_the_same_time_are_in_different_rooms():
     event = create_event(name="Halls", slug="halls", sessions=1)
-    import_roster(event, roster(16, 4))
+    import_roster(event, team_roster(16, 4))
     for number in range(1, 5):
         Room.objects.create(event=event, number=number, name=f"Hall {number}", capacity=4)
     session = seat_session(event, 1)

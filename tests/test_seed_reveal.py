@@ -19,6 +19,8 @@ from tournament.models import AuditEntry, Event, EventRole
 from tournament.services import SetupError, prepare_session, reveal_seed, seat_session
 from walls.services import WallError, generate_walls
 
+from factories import client_for, demo_roster, prepared_event, rolled_back
+
 pytestmark = pytest.mark.django_db
 
 SESSIONS = 3
@@ -37,16 +39,12 @@ def built(django_db_setup, django_db_blocker):
     """An event with sessions 1 and 2 of 3 played everywhere and session 3 seated, unplayed;
     rolled back at the end of the module (each test runs in its own nested transaction)."""
     from django.contrib.auth import get_user_model
-    from django.db import transaction
 
-    from tournament.demo import ROSTER, play_session
-    from tournament.services import create_event, import_roster
+    from tournament.demo import play_session
 
-    lines = ROSTER.read_text(encoding="utf-8").splitlines()
-    roster = "\n".join(lines[:17]) + "\n"  # the header and the first 4 teams: one group of 4 tables
-    with django_db_blocker.unblock(), transaction.atomic():
-        event = create_event(name="Reveal Cup", slug="reveal-cup", sessions=SESSIONS)
-        import_roster(event, roster)
+    with rolled_back(django_db_blocker):
+        # the first 4 teams of the demo roster: one group of 4 tables
+        event = prepared_event(demo_roster(4), prepare=(), name="Reveal Cup", slug="reveal-cup", sessions=SESSIONS)
         rng = random.Random(14)
         for number in (1, 2):
             prepare_session(event, number)
@@ -58,7 +56,6 @@ def built(django_db_setup, django_db_blocker):
         EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
         EventRole.objects.create(event=event, user=staff, role=EventRole.Role.STAFF)
         yield Built(event, director, staff)
-        transaction.set_rollback(True)
 
 
 def finish(event):
@@ -66,12 +63,6 @@ def finish(event):
 
     play_session(event, 3, random.Random(3))
     assert event_finished(event)
-
-
-def client_for(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def fresh(event):
@@ -104,13 +95,9 @@ def test_reveal_is_refused_while_a_planned_session_is_not_even_seated(built):
 
 
 def create_small_event(sessions):
-    from tournament.demo import ROSTER, play_session
-    from tournament.services import create_event, import_roster
+    from tournament.demo import play_session
 
-    lines = ROSTER.read_text(encoding="utf-8").splitlines()
-    event = create_event(name="Small", slug=f"small-{sessions}", sessions=sessions)
-    import_roster(event, "\n".join(lines[:17]) + "\n")
-    prepare_session(event, 1)
+    event = prepared_event(demo_roster(4), name="Small", slug=f"small-{sessions}", sessions=sessions)
     play_session(event, 1, random.Random(1))
     return event
 

@@ -1,10 +1,11 @@
 """Datum, team and individual converted scores, standings, incremental standings, travellers."""
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.bench import bench_standings
 from scoring.conversion import MCR_MP, WBF_IMP
 from scoring.payments import HandOutcome, score_changes
 from scoring.standings import (
@@ -17,6 +18,9 @@ from scoring.standings import (
     team_set_scores,
     traveller,
 )
+from tests.perf.standings import bench_standings
+
+from oracles import convert, datum_of, ranked, tally
 
 SEATS = ("E", "S", "W", "N")
 
@@ -142,29 +146,17 @@ def test_two_results_for_one_key_on_one_set_are_refused():
 
 
 def reference_individual(event, table):
-    """Written from seed 001 and the tie-break, independently of scoring.standings."""
-    rows = {r["from"]: r["points"] for r in table.rows()}
-    per_player = {}
+    """Written from seed 001 and the tie-break (tests/oracles.py), independently of scoring.standings."""
+    rows = table.rows()
+    per_set = []
     for by_seat in event.values():
         for results in by_seat.values():
-            average = sum(results.values()) / len(results)
-            for player, change in results.items():
-                diff = change - average
-                points = max((p for start, p in rows.items() if start <= abs(diff)), default=0)
-                points = points if diff >= 0 else -points
-                acc = per_player.setdefault(player, [0, 0, 0, 0])
-                acc[0] += points
-                acc[1] += 1
-                acc[2] += change
-                acc[3] += points > 0
-    merit = {p: (a[0], a[2], a[3]) for p, a in per_player.items()}
-    out = []
-    for player in sorted(per_player, key=lambda p: (tuple(-x for x in merit[p]), p)):
-        better = sum(1 for q in per_player if merit[q] > merit[player])
-        tied = sum(1 for q in per_player if merit[q] == merit[player]) > 1
-        a = per_player[player]
-        out.append(StandingRow(better + 1, player, a[0], a[1], a[2], a[3], tied))
-    return out
+            average = datum_of(results.values())
+            per_set += [(player, convert(rows, change - average), change) for player, change in results.items()]
+    tallies = tally(per_set)
+    sets = Counter(player for player, _, _ in per_set)
+    return [StandingRow(rank, player, tallies[player][0], sets[player], tallies[player][1], tallies[player][2], tied)
+            for rank, player, tied in ranked(tallies)]
 
 
 @st.composite
@@ -200,12 +192,11 @@ def test_individual_scores_and_standings_agree_with_an_independent_recomputation
 
 @given(st.dictionaries(st.sampled_from("ABCDEFGH"), st.integers(-500, 500), min_size=1))
 def test_team_scores_agree_with_an_independent_recomputation(totals):
-    average = sum(totals.values()) / len(totals)
+    average = datum_of(totals.values())
     scores = team_set_scores(totals, MCR_MP)
     for team, total in totals.items():
         diff = total - average
-        size = max(r["from"] for r in MCR_MP.rows() if r["from"] <= abs(diff))
-        expected = next(r["points"] for r in MCR_MP.rows() if r["from"] == size)
+        expected = convert(MCR_MP.rows(), abs(diff))
         assert scores[team].points == (expected if diff >= 0 else -expected)
         assert scores[team].difference == pytest.approx(diff)
 

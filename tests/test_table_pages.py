@@ -11,20 +11,14 @@ from django.utils.http import urlencode
 
 from scoring.models import HandResult
 from scoring.services import confirm_result, correct_result, dispute_result, submit_result
-from tournament.models import Table
 from tournament.services import table_schedule
 from walls.setcode import SetId
 
-from factories import entering, login_as_table
+from factories import entering, first_set, login_as_table, pin, table_url
 
 pytestmark = pytest.mark.django_db
 
 ZERO = {"E": 0, "S": 0, "W": 0, "N": 0}
-
-
-@pytest.fixture
-def table(team_event):
-    return Table.objects.filter(group__session__event=team_event).order_by("number").first()
 
 
 @pytest.fixture
@@ -35,16 +29,8 @@ def scorer(client, table):
     return client
 
 
-def table_url(table):
-    return reverse("table", args=[table.group.session.event.slug, table.pk])
-
-
-def pin(table, seat):
-    return table.seats.get(seat=seat).player.pin
-
-
 def enter_by_outcome(client, table, entered_by_seat="E", **extra):
-    data = {"set_no": str(table_schedule(table)[0][1][0]), "mode": "outcome", "kind": "discard", "winner": "E",
+    data = {"set_no": str(first_set(table)), "mode": "outcome", "kind": "discard", "winner": "E",
             "discarder": "S", "fan": "10", **entering(table, entered_by_seat), **extra}
     return client.post(table_url(table), data)
 
@@ -137,7 +123,7 @@ def test_a_confirmation_of_a_result_changed_meanwhile_is_refused(scorer, table):
 
 
 def test_the_director_confirms_on_the_table_page_without_a_pin(client, director, table):
-    result = submit_result(table, table_schedule(table)[0][1][0], changes=ZERO, actor="t")
+    result = submit_result(table, first_set(table), changes=ZERO, actor="t")
     client.force_login(director)
     assert "Confirm as director" in client.get(table_url(table)).content.decode()
     client.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]), {})
@@ -158,7 +144,7 @@ def test_result_page_shows_the_history_and_takes_a_dispute(scorer, table):
 
 
 def test_director_corrects_on_the_result_page_and_the_history_keeps_before_and_after(client, director, table):
-    result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
+    result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
     confirm_result(result, actor="d", director=True)
     client.force_login(director)
     url = reverse("result", args=[table.group.session.event.slug, result.pk])
@@ -244,7 +230,7 @@ def test_the_live_page_and_its_data_are_for_the_director_only(scorer, team_event
 
 
 def test_a_seated_player_reads_the_result_page_but_cannot_change_it(client, django_user_model, table):
-    result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
+    result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
     seat = table.seats.select_related("player").get(seat="N")
     seat.player.user = django_user_model.objects.create_user("north", password="pw-north-1")
     seat.player.save(update_fields=["user"])

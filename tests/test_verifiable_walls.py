@@ -6,12 +6,13 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournament.demo import ROSTER
 from tournament.exchange import export_event
 from tournament.services import SetupError, create_event, import_roster, reveal_seed, set_public_value
 from walls.derivation import commitment
 from walls.services import WallError, generate_walls
 from walls.verify import verify_export
+
+from factories import demo_roster
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ def test_commitment_is_the_sha256_of_the_seed(team_event):
 
 def test_generation_is_refused_until_the_public_value_is_entered():
     event = create_event(name="Square", slug="square", public_value_source="Nikkei 225 close on 2026-12-01")
-    import_roster(event, ROSTER.read_text())
+    import_roster(event, demo_roster())
     with pytest.raises(WallError) as err:
         generate_walls(event, 1)
     assert err.value.field == "public_value" and "Nikkei" in err.value.message

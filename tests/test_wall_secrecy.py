@@ -9,11 +9,10 @@ from rest_framework.test import APIClient
 
 from scoring.services import confirm_result, submit_result
 from tournament.models import EventRole, Table
-from tournament.services import table_schedule
 from walls.models import WallSet
 from walls.printing_jobs import request_print
 
-from factories import login_as_table
+from factories import login_as_table, play_up_to
 
 pytestmark = pytest.mark.django_db
 
@@ -41,14 +40,10 @@ def client_as(client, people, role, event):
 
 def play_set_everywhere(event, set_no):
     """Enter and confirm a result on ``set_no`` at every table, in movement order."""
-    tables = list(Table.objects.filter(group__session__event=event))
-    for slot in range(4):
-        for table in tables:
-            for s in table_schedule(table)[slot][1]:
-                if s == set_no or slot < [sl for sl, sets in table_schedule(table) if set_no in sets][0]:
-                    if not table.results.filter(set_no=s).exists():
-                        r = submit_result(table, s, changes={"E": 0, "S": 0, "W": 0, "N": 0}, actor="t")
-                        confirm_result(r, actor="d", director=True)
+    def enter(table, s):
+        confirm_result(submit_result(table, s, changes={"E": 0, "S": 0, "W": 0, "N": 0}, actor="t"), actor="d", director=True)
+
+    play_up_to(list(Table.objects.filter(group__session__event=event)), set_no, enter)
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -65,20 +65,18 @@ def demo_site(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.test.utils import modify_settings
     from pytest_django.live_server_helper import LiveServer
 
+    from factories import first_set
     from scoring.services import submit_result
     from tournament.demo import build_demo
     from tournament.models import EventRole, Table
-    from tournament.services import seat_session, table_schedule
-    from walls.services import generate_walls
+    from tournament.services import prepare_session
 
     with django_db_blocker.unblock():
         report = build_demo(out_dir=tmp_path_factory.mktemp("demo-pdfs"), prints=())
         event = report.event
-        seat_session(event, 2)
-        generate_walls(event, 2)
+        prepare_session(event, 2)
         table = Table.objects.filter(group__session__event=event, group__session__number=2).order_by("number").first()
-        first_set = table_schedule(table)[0][1][0]
-        pending = submit_result(table, first_set, outcome={"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [12]},
+        pending = submit_result(table, first_set(table), outcome={"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [12]},
                                 actor="browser test")
         password = secrets.token_urlsafe(12)
         user = get_user_model().objects.create_user("td-browser", password=password, is_staff=True)

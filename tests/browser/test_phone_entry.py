@@ -20,7 +20,10 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, say_who_is_entering, standings_rows
+from factories import (
+    confirm_with_pin, demo_roster, fill_discard_win, login_as_table_in_browser, prepared_event, say_who_is_entering,
+    sets_through, standings_rows,
+)
 from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -46,28 +49,21 @@ def cup(demo_site, browser, django_db_blocker):
     from django.contrib.auth import get_user_model
 
     from scoring.services import confirm_result, submit_result
-    from tournament.demo import ROSTER
-    from tournament.models import Event, EventRole
-    from tournament.services import create_event, import_roster, seat_session, table_schedule
+    from tournament.models import Event
+    from tournament.services import table_schedule
 
     with django_db_blocker.unblock():
-        event = create_event(name="Phone Cup", slug="phone-cup", sessions=1)
-        import_roster(event, ROSTER.read_text(encoding="utf-8"))
-        seat_session(event, 1)
         director = get_user_model().objects.get(username=demo_site.director)
-        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+        event = prepared_event(demo_roster(), name="Phone Cup", slug="phone-cup", sessions=1, director=director)
         group = event.sessions.get(number=1).groups.order_by("number").first()
         tables = list(group.tables.select_related("group__session__event").order_by("position"))
         table = tables[0]
         first_block = table_schedule(table)[0][1]
         target = first_block[0]
         for other in tables[1:]:
-            for _, sets in table_schedule(other):
-                for set_no in sets:
-                    result = submit_result(other, set_no, changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="setup")
-                    confirm_result(result, actor="setup", director=True)
-                if target in sets:
-                    break
+            for set_no in sets_through(other, target):
+                result = submit_result(other, set_no, changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="setup")
+                confirm_result(result, actor="setup", director=True)
         seats = {s.seat: s for s in table.seats.select_related("player")}
         values = Cup(
             slug=event.slug, table_id=table.pk, table_number=table.number, code=table.login_code, sets=tuple(first_block),
@@ -153,7 +149,7 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     after = standings_rows(director_page)
     played = sorted(row[1] for row in after if row[4] == "1")
     assert played == list(cup.group_teams), "the set's four teams are scored once every table confirmed it"
-    from scoring.services import event_standings
+    from scoring.reports import event_standings
     from tournament.models import Event
 
     expected = event_standings(Event.objects.get(slug=cup.slug), public=False)

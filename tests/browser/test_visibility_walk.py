@@ -34,7 +34,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from factories import confirm_with_pin, fill_discard_win, login_as_table_in_browser, say_who_is_entering, standings_rows
+from factories import (
+    confirm_with_pin, demo_roster, fill_discard_win, login_as_table_in_browser, prepared_event, say_who_is_entering,
+    standings_rows,
+)
 from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -85,19 +88,13 @@ def _play_until_first_block(tables, rng, skip=()):
 def walk(demo_site, browser, django_db_blocker):
     from django.contrib.auth import get_user_model
 
-    from tournament.demo import ROSTER
-    from tournament.models import Event, EventRole
-    from tournament.services import create_event, import_roster, prepare_session
+    from tournament.models import Event
 
-    lines = ROSTER.read_text(encoding="utf-8").splitlines()
-    roster = "\n".join(lines[:1 + 8 * 4]) + "\n"  # the header and the first 8 teams
     password = secrets.token_urlsafe(12)
     with django_db_blocker.unblock():
-        event = create_event(name="Walk Cup", slug="walk-cup", sessions=1)
-        import_roster(event, roster)
-        prepare_session(event, 1)
         user = get_user_model().objects.create_user("td-walk", password=password)
-        EventRole.objects.create(event=event, user=user, role=EventRole.Role.DIRECTOR)
+        # the first 8 teams of the demo roster
+        event = prepared_event(demo_roster(8), name="Walk Cup", slug="walk-cup", sessions=1, director=user)
         groups = list(event.sessions.get(number=1).groups.order_by("number"))
         assert len(groups) == 2, "8 teams make 2 groups of 4 tables"
         group1 = list(groups[0].tables.select_related("group__session__event").order_by("position"))
@@ -147,7 +144,7 @@ def in_own_thread(function, *args, **kwargs):
 
 
 def standings_of(slug, *, public):
-    from scoring.services import event_standings
+    from scoring.reports import event_standings
     from tournament.models import Event
 
     return event_standings(Event.objects.get(slug=slug), public=public)
