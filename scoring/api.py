@@ -147,39 +147,37 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
                                entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
         return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)
 
+    def _act(self, body_class, act):
+        """One action on the URL's result: read ``body_class`` from the request, call
+        ``act(result, data, director)`` (a service function of :mod:`scoring.services`) and answer
+        with the result it returns. A refusal is a FieldError for the API's one handler."""
+        result = self.get_object()
+        body = body_class(data=self.request.data)
+        body.is_valid(raise_exception=True)
+        result = act(result, body.validated_data, is_director(self.request.user, result.event))
+        return Response(self.get_serializer(result).data)
+
     @extend_schema(request=ConfirmSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def confirm(self, request, *args, **kwargs):
         """Confirm a result with a seated player's PIN (the director without)."""
-        result = self.get_object()
-        body = ConfirmSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = confirm_result(result, actor=self._actor(), pin=body.validated_data.get("pin"),
-                                director=is_director(request.user, result.event), revision=body.validated_data.get("revision"))
-        return Response(self.get_serializer(result).data)
+        return self._act(ConfirmSerializer, lambda result, data, director: confirm_result(
+            result, actor=self._actor(), pin=data.get("pin"), director=director, revision=data.get("revision")))
 
     @extend_schema(request=CorrectSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def correct(self, request, *args, **kwargs):
         """Correct a result (once confirmed or disputed, the director only, with a reason)."""
-        result = self.get_object()
-        body = CorrectSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = correct_result(result, actor=self._actor(), reason=body.validated_data["reason"],
-                                director=is_director(request.user, result.event),
-                                changes=body.validated_data.get("changes"), outcome=body.validated_data.get("outcome"))
-        return Response(self.get_serializer(result).data)
+        return self._act(CorrectSerializer, lambda result, data, director: correct_result(
+            result, actor=self._actor(), reason=data["reason"], director=director,
+            changes=data.get("changes"), outcome=data.get("outcome")))
 
     @extend_schema(request=DisputeSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def dispute(self, request, *args, **kwargs):
         """Dispute a result (once confirmed, the director only)."""
-        result = self.get_object()
-        body = DisputeSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        result = dispute_result(result, actor=self._actor(), reason=body.validated_data["reason"],
-                                director=is_director(request.user, result.event))
-        return Response(self.get_serializer(result).data)
+        return self._act(DisputeSerializer, lambda result, data, director: dispute_result(
+            result, actor=self._actor(), reason=data["reason"], director=director))
 
 
 class StandingRowSerializer(serializers.Serializer):

@@ -18,7 +18,7 @@ from scoring.standings import (
     team_set_scores,
     traveller,
 )
-from tests.perf.standings import bench_standings
+from tests.perf.standings import bench_standings, per_set_results
 
 from oracles import convert, datum_of, ranked, tally
 
@@ -175,19 +175,9 @@ def individual_events(draw):
     return event
 
 
-def flatten(event, table):
-    per_set = []
-    for set_key, by_seat in event.items():
-        scores = individual_set_scores(by_seat, table)
-        for results in by_seat.values():
-            for player, change in results.items():
-                per_set.append((player, set_key, scores[player], change))
-    return per_set
-
-
 @given(individual_events(), st.sampled_from([MCR_MP, WBF_IMP]))
 def test_individual_scores_and_standings_agree_with_an_independent_recomputation(event, table):
-    assert standings(flatten(event, table)) == reference_individual(event, table)
+    assert standings(per_set_results(event, table)) == reference_individual(event, table)
 
 
 @given(st.dictionaries(st.sampled_from("ABCDEFGH"), st.integers(-500, 500), min_size=1))
@@ -222,11 +212,11 @@ def test_incremental_standings_equal_a_full_recompute(event, data):
             changes = {p: c for r in corrected.values() for p, c in r.items()}
             incremental.replace_set(set_key, {p: (s, changes[p]) for p, s in scores.items()})
             current[set_key] = corrected
-        assert incremental.rows() == standings(flatten(current, MCR_MP))
+        assert incremental.rows() == standings(per_set_results(current, MCR_MP))
     removed = data.draw(st.sampled_from(list(event)))
     incremental.replace_set(removed, {})
     del current[removed]
-    assert incremental.rows() == standings(flatten(current, MCR_MP))
+    assert incremental.rows() == standings(per_set_results(current, MCR_MP))
 
 
 def test_incremental_add_refuses_a_second_result_on_a_set():

@@ -93,16 +93,12 @@ def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
     points so far). ``public``: only sets finished everywhere."""
     row = next((r for r in cached_standings(event, public=public) if r["key"] == team.pk), None)
     members = [r for r in player_standings(event, public=public) if r["team_number"] == team.number]
-    sets = []
-    running = 0
-    for s in set_scores(event, public):
-        if s["team_id"] != team.pk:
-            continue
-        running += s["points"]
-        sets.append({"session": s["session_number"], "set_no": s["set_no"], "group": s["group__number"],
-                     "score_change": s["score_change"], "datum": s["datum"], "difference": s["difference"],
-                     "points": s["points"], "running": running,
-                     "table_version": f"{s['conversion_table__name']} v{s['conversion_table__version']}"})
+    sets = _with_running(
+        {"session": s["session_number"], "set_no": s["set_no"], "group": s["group__number"],
+         "score_change": s["score_change"], "datum": s["datum"], "difference": s["difference"], "points": s["points"],
+         "table_version": f"{s['conversion_table__name']} v{s['conversion_table__version']}"}
+        for s in set_scores(event, public) if s["team_id"] == team.pk
+    )
     return {"standing": row, "members": members, "sets": sets}
 
 
@@ -116,11 +112,15 @@ def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
     standing = None
     if event.method == Event.Method.INDIVIDUAL:
         standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)
-    sets = []
-    running = 0
-    for s in _seat_results(event, public):
-        if s["player"] != player.pk:
-            continue
-        running += s["points"]
-        sets.append({**s, "running": running})
+    sets = _with_running(s for s in _seat_results(event, public) if s["player"] == player.pk)
     return {"row": row, "standing": standing, "sets": sets}
+
+
+def _with_running(rows) -> list[dict]:
+    """Each of ``rows`` (dicts with ``points``, in play order) with ``running``: the points so far."""
+    running = 0
+    out = []
+    for r in rows:
+        running += r["points"]
+        out.append({**r, "running": running})
+    return out

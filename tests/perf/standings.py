@@ -57,14 +57,21 @@ def synthetic_event(players: int = 1000, sessions: int = 10, hands: int = 16, se
     return event
 
 
-def _full(event: dict) -> list:
+def per_set_results(event: dict, table) -> list:
+    """``[(player, set key, converted score, score change)]`` of ``event`` (``{set key: {seat:
+    {player: score change}}}``), converted with ``table`` by the individual method: the input of
+    :func:`scoring.standings.standings`."""
     per_set = []
     for set_key, by_seat in event.items():
-        scores = individual_set_scores(by_seat, MCR_MP)
+        scores = individual_set_scores(by_seat, table)
         for seat_results in by_seat.values():
             for player, change in seat_results.items():
                 per_set.append((player, set_key, scores[player], change))
-    return standings(per_set)
+    return per_set
+
+
+def _full(event: dict) -> list:
+    return standings(per_set_results(event, MCR_MP))
 
 
 def _baseline(event: dict) -> list:

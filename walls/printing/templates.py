@@ -128,24 +128,19 @@ def validate(t: LabelTemplate) -> None:
         if not getattr(t, field) >= 0:
             raise TemplateError(field, f"must be 0 mm or more, got {getattr(t, field)!r}")
     page_w, page_h = (v / mm for v in page_points(t.page_size))
-    if t.columns > 1 and t.label_width > t.pitch_x + _TOLERANCE_MM:
-        raise TemplateError("label_width", f"{t.label_width:g} mm is wider than pitch_x {t.pitch_x:g} mm: labels would overlap")
-    if t.rows > 1 and t.label_height > t.pitch_y + _TOLERANCE_MM:
-        raise TemplateError("label_height", f"{t.label_height:g} mm is taller than pitch_y {t.pitch_y:g} mm: labels would overlap")
-    right = t.margin_left + (t.columns - 1) * t.pitch_x + t.label_width
-    if right > page_w + _TOLERANCE_MM:
-        raise TemplateError(
-            "columns" if t.columns > 1 else "label_width",
-            f"the last column ends at {right:.1f} mm but the page is {page_w:.1f} mm wide "
-            f"(margin_left {t.margin_left:g} + {t.columns - 1} × pitch_x {t.pitch_x:g} + label_width {t.label_width:g})",
-        )
-    bottom = t.margin_top + (t.rows - 1) * t.pitch_y + t.label_height
-    if bottom > page_h + _TOLERANCE_MM:
-        raise TemplateError(
-            "rows" if t.rows > 1 else "label_height",
-            f"the last row ends at {bottom:.1f} mm but the page is {page_h:.1f} mm tall "
-            f"(margin_top {t.margin_top:g} + {t.rows - 1} × pitch_y {t.pitch_y:g} + label_height {t.label_height:g})",
-        )
+    axes = (("columns", "label_width", "pitch_x", "margin_left", page_w, "wider", "column", "wide"),
+            ("rows", "label_height", "pitch_y", "margin_top", page_h, "taller", "row", "tall"))
+    for count, size, pitch, margin, page, more, line, extent in axes:
+        n, width, step, start = (getattr(t, f) for f in (count, size, pitch, margin))
+        if n > 1 and width > step + _TOLERANCE_MM:
+            raise TemplateError(size, f"{width:g} mm is {more} than {pitch} {step:g} mm: labels would overlap")
+        end = start + (n - 1) * step + width
+        if end > page + _TOLERANCE_MM:
+            raise TemplateError(
+                count if n > 1 else size,
+                f"the last {line} ends at {end:.1f} mm but the page is {page:.1f} mm {extent} "
+                f"({margin} {start:g} + {n - 1} × {pitch} {step:g} + {size} {width:g})",
+            )
 
 
 def custom_template(name: str, page_size: PageSize, rows: int, columns: int, *, label_width: float,
