@@ -4,7 +4,6 @@ The conversion, payment and standings rules live in :mod:`scoring.conversion`,
 :mod:`scoring.payments` and :mod:`scoring.standings`.
 """
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

@@ -1,4 +1,4 @@
-"""Datum, converted scores, standings and travellers (seed 001's team and individual methods).
+"""Datum, converted scores and standings (seed 001's team and individual methods).
 
 A *comparison* is a set of results that played the same wall set and are scored against each
 other: in the team method, the teams of one group (or of every group that played the same
@@ -94,18 +94,6 @@ def individual_set_scores(seat_results: Mapping[str, Mapping[Hashable, int]], ta
             difference = change - d
             scores[player] = ConvertedScore(difference, d, convert(difference))
     return scores
-
-
-def traveller(set_results: Mapping[Hashable, int], table: ConversionTable, method: str = "average") -> list[dict]:
-    """The traveller of one comparison (one set's teams, or one seat's players): a row per result,
-    in the order of ``set_results``: ``{'key', 'score_change', 'datum', 'difference', 'points'}``
-    (points = converted, signed). Raises ValueError as :func:`datum` does."""
-    scores = team_set_scores(set_results, table, method)
-    return [
-        {"key": key, "score_change": change, "datum": scores[key].datum,
-         "difference": scores[key].difference, "points": scores[key].points}
-        for key, change in set_results.items()
-    ]
 
 
 @dataclass(frozen=True)

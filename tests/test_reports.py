@@ -214,7 +214,6 @@ def test_traveller_lists_every_tables_result_the_datum_and_each_converted_score(
 
 
 def test_individual_traveller_gives_each_seat_its_datum(solo):
-    from django.contrib.auth.models import AnonymousUser
 
     expected = expected_scores(solo)
     names = {p.pk: p.name for p in solo.players.all()}
@@ -232,7 +231,6 @@ def test_individual_traveller_gives_each_seat_its_datum(solo):
 
 
 def test_a_traveller_and_its_hand_record_stay_hidden_from_the_public_until_the_set_is_finished_everywhere(director):
-    from django.contrib.auth.models import AnonymousUser
 
     event = team_event_of("hidden", director=director)
     rng = random.Random(5)

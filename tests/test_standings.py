@@ -1,4 +1,4 @@
-"""Datum, team and individual converted scores, standings, incremental standings, travellers."""
+"""Datum, team and individual converted scores, standings, incremental standings."""
 
 from collections import Counter
 
@@ -16,7 +16,6 @@ from scoring.standings import (
     individual_set_scores,
     standings,
     team_set_scores,
-    traveller,
 )
 from tests.perf.standings import bench_standings, per_set_results
 
@@ -108,11 +107,11 @@ def test_butler_datum_with_eight_teams_of_two_groups():
     assert scores["A"].datum == pytest.approx(16 / 6)
 
 
-def test_traveller_lists_every_result_in_input_order():
-    rows = traveller({"t3": -16, "t1": 32, "t2": -8, "t4": -8}, MCR_MP)
-    assert [r["key"] for r in rows] == ["t3", "t1", "t2", "t4"]
-    assert rows[1] == {"key": "t1", "score_change": 32, "datum": 0, "difference": 32, "points": 4}
-    assert all(r["datum"] == 0 for r in rows)
+def test_team_set_scores_keep_every_result_in_input_order():
+    scores = team_set_scores({"t3": -16, "t1": 32, "t2": -8, "t4": -8}, MCR_MP)
+    assert list(scores) == ["t3", "t1", "t2", "t4"]
+    assert scores["t1"] == ConvertedScore(difference=32, datum=0, points=4)
+    assert all(s.datum == 0 for s in scores.values())
 
 
 def cs(points):

@@ -19,6 +19,7 @@ from tournament.models import Event, EventRole
 from tournament.permissions import is_director, is_staff_or_director
 from tournament.services import SetupError, create_event, import_roster, reveal_seed, set_public_value
 from tournament.services import prepare_session as seat_with_walls
+from walls.printing_jobs import PRINT_KINDS
 from walls.services import WallError
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first
@@ -60,6 +61,7 @@ def director(request, event):
         "jobs": event.print_jobs.all()[:30],
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
+        "print_kinds": PRINT_KINDS.values(),
     })
 
 

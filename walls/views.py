@@ -1,8 +1,11 @@
 """Pages of the walls app: print requests, their progress and downloads (staff and director)."""
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -31,8 +34,6 @@ def print_request(request, event):
         else:
             request_print(event, request.POST.get("kind", ""), params)
     except PrintError as exc:
-        from django.contrib import messages
-
         messages.error(request, exc.message)
     return redirect("director", slug=event.slug)
 
@@ -40,8 +41,6 @@ def print_request(request, event):
 @staff_page
 def print_status(request, event):
     """The event's latest print jobs and their progress, as JSON for the director's page."""
-    from django.urls import reverse
-
     jobs = list(event.print_jobs.all()[:50])
     done = sum(1 for j in jobs if j.status == PrintJob.Status.DONE)
     return JsonResponse({"done": done, "total": len(jobs), "jobs": [
@@ -61,10 +60,7 @@ def print_download(request, event, job_id):
     return FileResponse(job.file.open("rb"), content_type="application/pdf", filename=job.file.name.rsplit("/", 1)[-1])
 
 
-
 def _tile_lang(request) -> str:
-    from django.utils.translation import get_language
-
     lang = (get_language() or "en").lower()
     return "ja" if lang.startswith("ja") else "zh" if lang.startswith("zh") else "en"
 

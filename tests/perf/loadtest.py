@@ -169,7 +169,7 @@ class LoadReport:
             f"results: accepted {self.accepted}, stored {self.stored}, lost {self.lost}, "
             f"stored without an answer {self.unanswered}",
             f"confirmations: accepted {self.confirmed}, stored {self.stored_confirmed}, lost {self.lost_confirmations}",
-            *([f"CPU seconds during the load: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in self.cpu.items())
+            *(["CPU seconds during the load: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in self.cpu.items())
                + (f" ({self.cpu_ms_per_request:.1f} ms of CPU per request)" if self.requests else "")]
               if self.cpu else []),
             "goal (>= 300 req/s, p99 < 100 ms, 0 errors, 0 lost): "
