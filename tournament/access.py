@@ -56,27 +56,24 @@ def _refuse(denied) -> PermissionDenied:
     return PermissionDenied(str(denied)) if denied else PermissionDenied()
 
 
-def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, related: tuple[str, ...] = (),
-               optional: bool = False):
+def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, optional: bool = False):
     """Decorator of a page view whose URL holds the event's ``slug``: the view is called as
     ``view(request, event, **other URL arguments)``.
 
     ``roles``: any one of them lets the request in (none: everyone). ``login``: anonymous visitors
     are sent to the login page first, as :func:`~django.contrib.auth.decorators.login_required`
     does; else they are refused like anyone else without the role. A refusal is a 403
-    (PermissionDenied) saying ``denied`` when given. ``related``: ``select_related`` fields of the
-    event. ``optional``: a URL without ``slug`` calls the view with ``event=None``.
+    (PermissionDenied) saying ``denied`` when given. ``optional``: a URL without ``slug`` calls the view with ``event=None``.
     Raises Http404 for an unknown event.
     """
     wanted = tuple(roles)
-    events = Event.objects.select_related(*related) if related else Event.objects.all()  # () would follow every key
 
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, *args, slug=None, **kwargs):
             if slug is None and optional:
                 return view(request, None, *args, **kwargs)
-            event = get_object_or_404(events, slug=slug)
+            event = get_object_or_404(Event, slug=slug)
             if wanted and not holds(request, event, wanted):
                 raise _refuse(denied)
             return view(request, event, *args, **kwargs)
