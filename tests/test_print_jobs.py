@@ -69,6 +69,13 @@ def test_print_batch_renders_every_kind_and_reports_progress(client, team_event,
     status = client.get(reverse("print-status", args=[team_event.slug])).json()
     assert status["total"] == 7 and status["done"] == 7
     assert {j["kind"] for j in status["jobs"]} == {"stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating"}
+    # the director reads the menu's names, not the stored codes, in the page and in its updates
+    labels = {"Wall stickers", "Set labels", "Set-up sheets", "Pick list", "Score sheets", "Movement sheet", "Seating sheet"}
+    assert {j["label"] for j in status["jobs"]} == labels
+    page = client.get(reverse("director", args=[team_event.slug])).content.decode()
+    assert all(f"<td>{label} (1)</td>" in page for label in labels) and "<td>score_sheets" not in page
+    translated = client.get(reverse("print-status", args=[team_event.slug]), HTTP_ACCEPT_LANGUAGE="ja").json()
+    assert "牌山シール" in {j["label"] for j in translated["jobs"]}
     again = client.post(reverse("print-request", args=[team_event.slug]), {"kind": "batch", "session": 1})
     assert again.status_code == 302
     assert client.get(reverse("print-status", args=[team_event.slug])).json()["total"] == 7  # reused, not re-queued

@@ -19,7 +19,7 @@ from tournament.models import Event, EventRole
 from tournament.permissions import is_director, is_staff_or_director
 from tournament.services import SetupError, create_event, import_roster, reveal_seed, set_public_value
 from tournament.services import prepare_session as seat_with_walls
-from walls.printing_jobs import PRINT_KINDS
+from walls.printing_jobs import PRINT_KINDS, kind_label
 from walls.services import WallError
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first
@@ -58,7 +58,7 @@ def director(request, event):
     return render(request, "tournament/director.html", {
         "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
         "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],
-        "jobs": event.print_jobs.all()[:30],
+        "jobs": [(job, kind_label(job.kind)) for job in event.print_jobs.all()[:30]],
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
         "print_kinds": PRINT_KINDS.values(),

@@ -282,3 +282,9 @@ def run_print_job(job_id: int) -> PrintJob:
     job.status, job.progress, job.total, job.finished_at = PrintJob.Status.DONE, 1, 1, timezone.now()
     job.save(update_fields=["file", "status", "progress", "total", "finished_at"])
     return job
+
+
+def kind_label(kind: str) -> str:
+    """What the director reads for a print job of ``kind``: the registry's label in the active
+    language, or ``kind`` itself for a kind no longer declared."""
+    return str(PRINT_KINDS[kind].label) if kind in PRINT_KINDS else kind

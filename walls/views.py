@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from scoring import table_access, visibility
 from tournament.access import DIRECTOR, STAFF, event_view
 from walls.models import PrintJob, WallSet
-from walls.printing_jobs import PrintError, request_batch, request_print
+from walls.printing_jobs import PrintError, kind_label, request_batch, request_print
 from walls.setcode import SetId
 from walls.tiles import tile_name
 
@@ -44,7 +44,7 @@ def print_status(request, event):
     jobs = list(event.print_jobs.all()[:50])
     done = sum(1 for j in jobs if j.status == PrintJob.Status.DONE)
     return JsonResponse({"done": done, "total": len(jobs), "jobs": [
-        {"id": j.pk, "kind": j.kind, "session": j.params.get("session"), "status": j.status,
+        {"id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "session": j.params.get("session"), "status": j.status,
          "status_display": j.get_status_display(), "progress": j.progress, "total": j.total, "error": j.error,
          "download": reverse("print-download", args=[event.slug, j.pk]) if j.status == PrintJob.Status.DONE else None}
         for j in jobs
