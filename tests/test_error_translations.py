@@ -256,7 +256,7 @@ def test_a_print_request_for_a_session_without_walls_flashes_the_directors_langu
     assert translated("ja", "session %(session)s has no walls yet: generate them first", {"session": 2}) in response.content.decode()
 
 
-# walls/rulesets.py and walls/tiles.py: a custom rule set (director, new event form)
+# walls/rulesets/ and walls/tiles.py: a custom rule set (director, new event form)
 
 SHORT_LAYOUT = "layout needs %(need)s tiles (%(parts)s) but the tile set has %(count)s: %(diff)s too few; shorten the draw piles or add tiles"
 

@@ -1,4 +1,4 @@
-"""Rule sets and presets (walls/rulesets.py), each preset against its seed (/work/shared/seeds)."""
+"""Rule sets and presets (walls/rulesets/), each preset against its seed (../shared/seeds)."""
 
 import json
 import re

@@ -4,7 +4,7 @@ A set-up sheet is what staff lay a wall set from: one page per set (more when a 
 piles do not fit), the set code, rule set and hand-ending rule on top, then for every seat its
 piles in slot order as drawn tile faces with the slot label under each tile. Long piles wrap into
 even rows (21 draws → 11 + 10, as the rows are laid on the table). Dead-wall piles are drawn as
-stacks: odd slots on top, even slots below (walls/rulesets.py numbers them from the far end).
+stacks: odd slots on top, even slots below (walls/rulesets/model.py numbers them from the far end).
 At the bottom: the rule set's notes (how its piles are laid and what was decided where the
 source is silent) and boxes to tick when the set is laid, checked and stickered.
 
