@@ -1,5 +1,5 @@
 """The built-in rule sets: :data:`PRESETS` holds every rule set of the seeds
-(``/work/shared/seeds``) plus the standard references (riichi, MCR with flowers), each built with
+(``../shared/seeds``) plus the standard references (riichi, MCR with flowers), each built with
 :func:`~walls.rulesets.custom.custom_ruleset`; :func:`get_ruleset` looks one up.
 
 Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
@@ -110,7 +110,7 @@ def _build_presets() -> dict[str, RuleSet]:
         ),
         _mcr_duplicate(
             "mcr-duplicate-mahjongsoft", "MCR duplicate, MahjongSoft payments", "mcr-duplicate-mahjongsoft", False,
-            _MCR_SOURCE + "; payments: MahjongSoft duplicate MCR rules (docs: /work/shared/domain.md)",
+            _MCR_SOURCE + "; payments: MahjongSoft duplicate MCR rules",
             "Payment: self-draw winner fan+24, each other player ceil(fan/3)+8; several discard winners each "
             "fan+24 and pay 8 to each other winner: not zero-sum.",
         ),
@@ -130,7 +130,7 @@ def _build_presets() -> dict[str, RuleSet]:
             [13] * 4, [19, 17, 17, 17], [2, 4, 4, 4],
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
             end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True,
-            source="published riichi duplicate layout (docs: /work/shared/domain.md, facts outside the seeds)",
+            source="published riichi duplicate layout (facts outside the seeds)",
             notes="Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
             "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
             "replacement tiles are ordered across seats, so none is marked: the director announces it.",
@@ -140,7 +140,7 @@ def _build_presets() -> dict[str, RuleSet]:
             "per_seat", [13] * 4, [18, 18, 17, 17], 14,
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
             end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True, dora_indicator="X5",
-            source="published riichi duplicate layout (docs: /work/shared/domain.md, facts outside the seeds)",
+            source="published riichi duplicate layout (facts outside the seeds)",
             notes="The 70 live tiles are split into private draw piles in turn order (East and South draw 18 "
             "times at most, West and North 17; the dealer's 14th tile is E-draw D1); the shared dead wall of "
             "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator.",
