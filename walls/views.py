@@ -44,7 +44,7 @@ def print_status(request, event):
     jobs = list(event.print_jobs.all()[:50])
     done = sum(1 for j in jobs if j.status == PrintJob.Status.DONE)
     return JsonResponse({"done": done, "total": len(jobs), "jobs": [
-        {"id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "session": j.params.get("session"), "status": j.status,
+        {"id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "session": j.params.get("session"), "lang": j.params.get("lang"), "status": j.status,
          "status_display": j.get_status_display(), "progress": j.progress, "total": j.total, "error": j.error,
          "download": reverse("print-download", args=[event.slug, j.pk]) if j.status == PrintJob.Status.DONE else None}
         for j in jobs
