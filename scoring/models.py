@@ -11,6 +11,8 @@ from scoring import conversion
 
 
 class ConversionTableQuerySet(models.QuerySet):
+    """``ConversionTable.objects``: adds :meth:`current`, the one way to ask for an event's table."""
+
     def current(self, event) -> "ConversionTable | None":
         """The table ``event`` converts with now (the row marked ``current``; one query), or None
         for an event stored without one."""

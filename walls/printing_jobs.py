@@ -109,12 +109,17 @@ def request_batch(event: Event, session_number: int, lang: str = "en") -> list[P
     return [request_print(event, kind, {"session": session_number, "lang": lang}) for kind in BATCH_KINDS]
 
 
+def _session_tables(event: Event, session_number: int):
+    """The tables of one session of ``event`` (a queryset)."""
+    return Table.objects.filter(group__session__event=event, group__session__number=session_number)
+
+
 def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
     """Set number → for each physical copy (one per group sharing the walls), the table that plays
     it first, e.g. ``"Group 2 · Table 6"`` (table k of each group starts with block k, seed 001)."""
     ruleset = event.get_ruleset()
     movement = ruleset_movement(ruleset)
-    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group"))
+    tables = list(_session_tables(event, session_number).select_related("group"))
     out = {}
     for set_no in range(1, ruleset.hands_per_session + 1):
         position = movement.table_of(set_no, 0)
@@ -172,7 +177,7 @@ def movement_rows(event: Event, session_number: int) -> list[dict]:
     ruleset = event.get_ruleset()
     movement = ruleset_movement(ruleset)
     rows = []
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).order_by("number")
+    tables = _session_tables(event, session_number).order_by("number")
     by_position = {}
     for t in tables:
         by_position.setdefault((t.group_id, t.position), t)
@@ -200,7 +205,7 @@ def seating_rows(event: Event, session_number: int) -> list[dict]:
 def score_sheets(event: Event, session_number: int) -> list:
     """One :class:`walls.printing.ScoreSheet` per table of the session."""
     out = []
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).prefetch_related("seats__player").order_by("number")
+    tables = _session_tables(event, session_number).prefetch_related("seats__player").order_by("number")
     ruleset = event.get_ruleset()
     movement = ruleset_movement(ruleset)
     for t in tables:
