@@ -1,12 +1,23 @@
-"""Payment rules: plain MCR, MahjongSoft duplicate MCR (published examples), typed; score checks."""
+"""Payment rules: plain MCR, MahjongSoft duplicate MCR (published examples), typed; score checks;
+the outcome as forms and JSON send it; the result in words."""
 
 import math
 
 import pytest
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, score_changes, validate_score_changes
+from scoring.payments import (
+    PAYMENT_RULES,
+    HandOutcome,
+    PaymentError,
+    Settlement,
+    describe,
+    score_changes,
+    settle,
+    validate_score_changes,
+)
 
 from oracles import mahjongsoft_discard_changes
 
@@ -110,11 +121,17 @@ def test_winner_cannot_be_the_discarder():
     assert e.field == "discarder" and "own discard" in str(e)
 
 
-def test_fan_below_minimum_is_refused():
+def test_a_fan_outside_mcr_range_is_refused_with_the_range():
     e = err("mcr", HandOutcome("self_draw", ("E",), None, (7,)))
-    assert e.field == "fans" and "fan must be at least 8 in MCR" in str(e)
-    assert score_changes("mcr", SEATS, HandOutcome("self_draw", ("E",), None, (1,)), min_fan=None)["E"] == 27
-    assert err("mcr", HandOutcome("self_draw", ("E",), None, (0,)), min_fan=None).field == "fans"
+    assert e.field == "fans" and "fan must be from 8 to 400" in str(e) and "East has 7" in str(e)
+    # MCR's 8-fan minimum holds whatever the rule set says; a rule set's min_fan can only raise it.
+    assert err("mcr", HandOutcome("self_draw", ("E",), None, (1,)), min_fan=None).field == "fans"
+    assert "from 10 to 400" in str(err("mcr", HandOutcome("self_draw", ("E",), None, (9,)), min_fan=10))
+    # The issue: fan 800 was accepted; no MCR hand reaches 400.
+    e = err("mcr", HandOutcome("discard", ("E",), "S", (800,)))
+    assert e.field == "fans" and "from 8 to 400" in str(e)
+    assert err(SOFT, HandOutcome("discard", ("S", "W"), "E", (8, 401))).field == "fans"
+    assert score_changes("mcr", SEATS, HandOutcome("self_draw", ("E",), None, (400,)))["E"] == 3 * 408
 
 
 def test_multiple_winners_only_where_the_rule_allows():
@@ -134,7 +151,7 @@ def test_typed_rule_asks_for_typed_changes():
 
 
 def test_other_outcome_mistakes_are_named():
-    assert err("riichi", HandOutcome("draw")).field == "rule"
+    assert err("poker", HandOutcome("draw")).field == "rule"
     assert err("mcr", HandOutcome("ron", ("E",), "S", (8,))).field == "kind"
     assert err("mcr", HandOutcome("draw", ("E",), None, (8,))).field == "kind"
     assert err("mcr", HandOutcome("discard", ("E",), None, (8,))).field == "discarder"
@@ -186,3 +203,124 @@ def test_wrong_sum_gives_the_sum_and_the_direction():
     assert "+8" in str(e) and "lower a gain or raise a payment by 8" in str(e)
     e = verr({"E": 24, "S": -16, "W": -8, "N": -8})
     assert "-8" in str(e) and "raise a gain or lower a payment by 8" in str(e)
+
+
+# --- the outcome as forms and JSON send it ------------------------------------------------------
+
+
+def test_an_outcome_is_read_from_form_strings_and_extra_keys_are_ignored():
+    data = {"kind": " discard ", "winners": ["S", ""], "discarder": "W", "fans": [" 3 "], "fu": ["30"],
+            "yakuman": "", "honba": " 1 ", "riichi": ["S"], "tenpai": None, "shielded": "", "liable": "",
+            "entered_by_seat": "N", "hand": "", "flags": []}
+    assert HandOutcome.from_dict(data) == HandOutcome("discard", ("S",), "W", (3,), fu=(30,), honba=1, riichi=("S",))
+    assert HandOutcome.from_dict({"kind": "self_draw", "winners": "E", "fans": 8}) == HandOutcome("self_draw", ("E",), None, (8,))
+    assert HandOutcome.from_dict({"kind": "draw", "winners": [], "discarder": None, "fans": []}) == HandOutcome("draw")
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    ({"winners": ["E"]}, "kind"),
+    ({"kind": ""}, "kind"),
+    ({"kind": "discard", "fans": ["eight"]}, "fans"),
+    ({"kind": "discard", "fans": [True]}, "fans"),
+    ({"kind": "discard", "fans": [8.5]}, "fans"),
+    ({"kind": "discard", "fu": ["thirty"]}, "fu"),
+    ({"kind": "discard", "honba": "one"}, "honba"),
+    ({"kind": "discard", "yakuman": ["x"]}, "yakuman"),
+    ({"kind": "discard", "winners": [1]}, "winners"),
+    ({"kind": "discard", "discarder": ["S"]}, "discarder"),
+    ({"kind": "draw", "tenpai": {"E": True}}, "tenpai"),
+])
+def test_an_unreadable_outcome_names_its_field(data, field):
+    with pytest.raises(PaymentError) as exc:
+        HandOutcome.from_dict(data)
+    assert exc.value.field == field
+
+
+def test_to_dict_keeps_the_four_keys_and_only_the_parts_given():
+    assert HandOutcome("draw").to_dict() == {"kind": "draw", "winners": [], "discarder": None, "fans": []}
+    outcome = HandOutcome("self_draw", ("S",), None, (3,), fu=(30,), honba=1, riichi=("S",))
+    assert outcome.to_dict() == {"kind": "self_draw", "winners": ["S"], "discarder": None, "fans": [3], "fu": [30],
+                                 "honba": 1, "riichi": ["S"]}
+
+
+def test_an_input_the_rule_does_not_take_is_refused_by_name():
+    for outcome, field in ((HandOutcome("discard", ("E",), "S", (8,), honba=1), "honba"),
+                           (HandOutcome("discard", ("E",), "S", (8,), fu=(30,)), "fu"),
+                           (HandOutcome("draw", tenpai=("E",)), "tenpai"),
+                           (HandOutcome("discard", ("E",), "S", (8,), liable="N"), "liable")):
+        e = err("mcr", outcome)
+        assert e.field == field and "does not use" in str(e)
+
+
+def test_settle_reads_a_mapping_and_gives_the_changes_of_score_changes():
+    data = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": ["8"]}
+    assert settle("mcr", SEATS, data) == Settlement({"E": 32, "S": -16, "W": -8, "N": -8}, 0)
+    assert score_changes("mcr", SEATS, data) == {"E": 32, "S": -16, "W": -8, "N": -8}
+
+
+# --- the result in words --------------------------------------------------------------------------
+
+
+def test_describe_reads_as_the_issue_examples():
+    assert describe("mcr", SEATS, HandOutcome("discard", ("E",), "S", (24,)), {"E": 48, "S": -32, "W": -8, "N": -8}) == (
+        "East won on South's discard, 24 fan: E +48, S -32, W -8, N -8")
+    outcome = HandOutcome("self_draw", ("S",), None, (3,), fu=(30,), honba=1, riichi=("S",))
+    changes = settle("riichi", SEATS, outcome).changes
+    assert describe("riichi", SEATS, outcome, changes) == (
+        "South won by self-draw, 3 han 30 fu, 1 honba: E -2100, S +4300, W -1100, N -1100 (riichi: S)")
+    outcome = HandOutcome("draw", tenpai=("E", "S"), riichi=("E",))
+    settled = settle("riichi", SEATS, outcome)
+    assert describe("riichi", SEATS, outcome, settled.changes, settled.deposit) == (
+        "Draw (tenpai: E, S): E +500, S +1500, W -1500, N -1500 (riichi: E); 1000 left on the table")
+    outcome = HandOutcome("discard", ("E", "W"), "S", (8, 12))
+    assert describe("yangzhou", SEATS, outcome, settle("yangzhou", SEATS, outcome).changes) == (
+        "East and West won on South's discard, 8 and 12 fan: E +16, S -40, W +24, N 0")
+
+
+def test_describe_names_yakuman_bao_and_shields():
+    outcome = HandOutcome("discard", ("S",), "W", (), yakuman=(2,))
+    assert describe("riichi", SEATS, outcome, {"E": 0, "S": 64000, "W": -64000, "N": 0}).startswith(
+        "South won on West's discard, double yakuman:")
+    outcome = HandOutcome("self_draw", ("S",), None, (40,), liable="E")
+    assert describe("yangzhou", SEATS, outcome, {"E": -120, "S": 120, "W": 0, "N": 0}).endswith("(bao: E pays)")
+    outcome = HandOutcome("self_draw", ("S",), None, (4,), shielded=("W",))
+    assert "(shielded: W)" in describe("shield-tile", SEATS, outcome, {"E": -2700, "S": 5400, "W": 0, "N": -2700})
+
+
+def test_describe_without_an_outcome_lists_the_changes_and_never_raises():
+    changes = {"E": 24, "S": -8, "W": -8, "N": -8}
+    assert describe("typed", SEATS, None, changes) == "Score changes: E +24, S -8, W -8, N -8"
+    assert describe("mcr", SEATS, {"entered_by_seat": "E"}, changes) == "Score changes: E +24, S -8, W -8, N -8"
+    assert describe("mcr", SEATS, {"kind": "discard", "fans": ["lots"]}, changes).startswith("Score changes:")
+    assert describe("gone", SEATS, {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [8]}, changes).startswith(
+        "East won on South's discard, 8 fan")
+
+
+@pytest.mark.parametrize(("language", "sentence"), [
+    ("ja", "東家が南家の打牌でロン和了、24 番: 東 +48、南 -32、西 -8、北 -8"),
+    ("zh-hans", "南家点炮，东家和牌，24 番：东 +48、南 -32、西 -8、北 -8"),
+])
+def test_describe_speaks_the_page_language_with_its_seat_names(language, sentence):
+    with translation.override(language):
+        outcome = HandOutcome("discard", ("E",), "S", (24,))
+        assert describe("mcr", SEATS, outcome, settle("mcr", SEATS, outcome).changes) == sentence
+        outcome = HandOutcome("draw", tenpai=("E", "S"), riichi=("E",))
+        settled = settle("riichi", SEATS, outcome)
+        words = describe("riichi", SEATS, outcome, settled.changes, settled.deposit)
+        assert "Draw" not in words and "table" not in words and "1000" in words
+
+
+@pytest.mark.parametrize("language", ["ja", "zh-hans"])
+def test_a_hand_value_out_of_range_is_refused_in_the_page_language(language):
+    with translation.override(language):
+        e = err("mcr", HandOutcome("discard", ("E",), "S", (800,)))
+    assert e.field == "fans" and "8" in str(e) and "400" in str(e) and "800" in str(e)
+    assert "must" not in str(e) and ("東家" in str(e) or "东家" in str(e))
+
+
+def test_unset_per_winner_parts_and_zero_values_count_as_not_given():
+    # A form may send the empty per-winner lists of inputs it does not show: 0 is "not given".
+    assert score_changes("mcr", SEATS, HandOutcome("discard", ("E",), "S", (8,), yakuman=(0,), fu=(0,))) == {
+        "E": 32, "S": -16, "W": -8, "N": -8}
+    assert score_changes("mcr", SEATS, HandOutcome("draw", fans=(0,))) == dict.fromkeys(SEATS, 0)
+    assert err("mcr", HandOutcome("draw", fans=(8,))).field == "fans"

@@ -71,7 +71,7 @@ def test_slots_cover_the_wall_in_order(code):
 
 
 def test_doc_preset_table_matches_presets():
-    rows = re.findall(r"^\| `([a-z0-9-]+)` \| ([ESWN ]+) \| (\d+) \| ([^|]+) \| ([^|]+) \| (\d+) \| (\d+) \| ([a-z-]+) \|$", DOC, re.M)
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \| ([ESWN ]+) \| (\d+) \| ([^|]+) \| ([^|]+) \| (\d+) \| (\d+) \| ([a-z0-9-]+) \|$", DOC, re.M)
     assert [r[0] for r in rows] == list(PRESETS)
     for code, seats, tiles, piles, dora, rounds, start, payment in rows:
         ruleset = PRESETS[code]
@@ -131,7 +131,7 @@ def test_riichi(code, reds):
         red = reds.get(f"0{suit}", 0)
         assert counts(r).get(f"0{suit}", 0) == red and counts(r)[f"5{suit}"] == 4 - red
     assert sizes(r) == {"E-hand": 13, "S-hand": 13, "W-hand": 13, "N-hand": 13, "live": 70, "dead": 14}
-    assert (r.rounds, r.starting_points, r.score_unit, r.payment_rule, r.deposit) == (2, 25000, 100, "typed", True)
+    assert (r.rounds, r.starting_points, r.score_unit, r.payment_rule, r.deposit) == (2, 25000, 100, "riichi", True)
     slot = r.dora_indicator_slot()
     assert (slot.pile.name, slot.label, slot.index_in_wall) == ("dead", "X5", 52 + 70 + 4)
 
@@ -160,7 +160,7 @@ def test_souzu_2p_against_seed_000():
     assert counts(r) == dict(expected)
     # The domain digest's list: souzu 1-9 x4, East x4, South x4, 1m 9m 1p 9p x3, West x3, White Green Red x3, North x2.
     assert 9 * 4 + 4 + 4 + 4 * 3 + 3 + 3 * 3 + 2 == r.tile_count == 70
-    assert r.seats == ("E", "S") and r.starting_points == 60000 and r.payment_rule == "typed"
+    assert r.seats == ("E", "S") and r.starting_points == 60000 and r.payment_rule == "souzu-2p"
     assert sizes(r) == {"E-hand": 13, "S-hand": 13, "live": 36, "dead": 8}
     assert r.dora_indicator == "X7"  # upper tile of the 4th stack from the end of the dead wall
 

@@ -249,6 +249,15 @@ class RuleSet:
         if self.payment_rule not in PAYMENT_RULES:
             raise _error(code, _("payment_rule %(rule)s is unknown: use one of %(rules)s")
                          % {"rule": repr(self.payment_rule), "rules": ", ".join(PAYMENT_RULES)})
+        rule = PAYMENT_RULES[self.payment_rule]
+        if rule.seat_counts and len(self.seats) not in rule.seat_counts:
+            raise _error(code, _("payment_rule %(rule)s is for %(counts)s seats, this rule set has %(seats)s: "
+                                 "choose another payment rule, or typed")
+                         % {"rule": repr(self.payment_rule), "counts": " / ".join(map(str, rule.seat_counts)),
+                            "seats": len(self.seats)})
+        if rule.zero_sum is False and self.zero_sum:
+            raise _error(code, _("payment_rule %(rule)s does not sum to zero: set zero_sum to false")
+                         % {"rule": repr(self.payment_rule)})
         if not isinstance(self.end_rule, str) or not self.end_rule.strip():
             raise _error(code, _("end_rule must say how a hand ends without a win, e.g. 'ends when the live wall is empty'"))
         if not isinstance(self.source, str) or not isinstance(self.notes, str):

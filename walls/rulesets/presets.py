@@ -38,6 +38,14 @@ TILES_SHIRAGIKU_112 = tuple(sorted(TILES_SHIRAGIKU_108 + (("5m", 4),), key=lambd
 _MCR_SOURCE = "seed 001_99051c9fed935a8b.txt (MIL duplicate MCR, Sanya 2015)"
 _RIICHI_SOURCE = "standard Japanese riichi rules (reference, not in the seeds)"
 _RIICHI_END = "ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements"
+_RIICHI_PAYMENT = (
+    " Payment (standard riichi): han and fu with mangan and above, 300 a honba, riichi sticks of 1000, "
+    "noten payment of 3000 at a draw; enter 13 han for 13 or more (kazoe yakuman). Several players may win "
+    "on one discard: each is paid its own hand, and honba and riichi sticks go to the first winner in turn "
+    "from the discarder. The sticks of a drawn hand are left on the table: every set is scored alone, so "
+    "they are not carried over; a riichi declarer is tenpai at a draw (a wrong riichi is a penalty typed "
+    "as score changes)."
+)
 
 
 def _mcr_duplicate(code: str, name: str, payment_rule: str, zero_sum: bool, source: str, notes: str) -> RuleSet:
@@ -57,11 +65,12 @@ def _mcr_duplicate(code: str, name: str, payment_rule: str, zero_sum: bool, sour
 def _riichi(code: str, name: str, red: Mapping[str, int] | None, notes: str) -> RuleSet:
     return custom_ruleset(
         code, name, WINDS, TILES_136, "shared", [13] * 4, None, 14, red,
-        rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
+        rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
         end_rule=_RIICHI_END, deposit=True, source=_RIICHI_SOURCE, dora_indicator="X5",
         notes="Starting hands of 13; the dealer's 14th tile is live-wall L1. Dead wall of 14 tiles as 7 stacks; "
         "X1-X4 are the kan replacement tiles in order, X5 (upper tile of the 3rd stack from the end) is the "
-        "first dora indicator, X7, X9, X11, X13 the kan-dora indicators, the even slots below them ura-dora. " + notes,
+        "first dora indicator, X7, X9, X11, X13 the kan-dora indicators, the even slots below them ura-dora. " + notes
+        + _RIICHI_PAYMENT,
     )  # fmt: skip
 
 
@@ -90,14 +99,17 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
         f"shiragiku-3p{'-112' if with_5m else ''}{suffix}",
         f"Shiragiku three-player ({size} tiles, {label})",
         ("E", "S", "W"), TILES_SHIRAGIKU_112 if with_5m else TILES_SHIRAGIKU_108, "shared", [13] * 3, None, 14, red,
-        rounds=3, starting_points=0, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=1,
+        rounds=3, starting_points=0, zero_sum=True, payment_rule="shiragiku-3p", min_fan=1, score_unit=1,
         end_rule="ends when the live wall is empty (the last draw is the tile before the dora indicator)",
         source="seed 002_33d89288069ec9a0.txt (Shiragiku Mahjong three-player)", dora_indicator="X9",
         notes=manzu + "North is the only nuki-dora, so the dead wall is always 14 and the dora indicator is the "
         "upper tile of the 5th stack from the end (X9; with rinshan dora the seed turns the 6th, X11). The seed "
         "plays 9 hands per game, always in the East round, the winner dealing next; 3 rounds of 3 seats give "
         "the 9 wall sets. Scoring is 1 han = 1 point (2 base points, +1 for the dealer, limit 50, yakuman 100); "
-        "the seed gives no starting points (0 here) and no riichi-stick deposit. The red-five option "
+        "the seed gives no starting points (0 here) and no riichi-stick deposit. Each honba adds 1 point to "
+        "every payment (to each of the two on a self-draw); a yakuman is 100 whatever its count (the seed "
+        "names one value). The seed's optional noten penalty, 6 points in all, is applied when the table "
+        "marks the tenpai seats at a draw (mark none to play without it). The red-five option "
         "'one red 3p and one red 3s' of the seed has no tile code and is not offered.",
     )  # fmt: skip
 
@@ -128,26 +140,26 @@ def _build_presets() -> dict[str, RuleSet]:
         custom_ruleset(
             "riichi-duplicate", "Riichi duplicate (per-seat piles and dead wall)", WINDS, TILES_136, "per_seat",
             [13] * 4, [19, 17, 17, 17], [2, 4, 4, 4],
-            rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
+            rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
             end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True,
             source="published riichi duplicate layout (facts outside the seeds)",
             notes="Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
             "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
-            "replacement tiles are ordered across seats, so none is marked: the director announces it.",
+            "replacement tiles are ordered across seats, so none is marked: the director announces it." + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
             "riichi-duplicate-dead14", "Riichi duplicate (private draw piles, shared dead wall)", WINDS, TILES_136,
             "per_seat", [13] * 4, [18, 18, 17, 17], 14,
-            rounds=2, starting_points=25000, zero_sum=True, payment_rule="typed", min_fan=1, score_unit=100,
+            rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
             end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True, dora_indicator="X5",
             source="published riichi duplicate layout (facts outside the seeds)",
             notes="The 70 live tiles are split into private draw piles in turn order (East and South draw 18 "
             "times at most, West and North 17; the dealer's 14th tile is E-draw D1); the shared dead wall of "
-            "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator.",
+            "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator." + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
             "souzu-2p", "Two-player Souzu mahjong (70 tiles)", ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
-            rounds=3, starting_points=60000, zero_sum=True, payment_rule="typed", min_fan=None, score_unit=1000,
+            rounds=3, starting_points=60000, zero_sum=True, payment_rule="souzu-2p", min_fan=None, score_unit=1000,
             end_rule="ends when the next draw would be the dora indicator", deposit=True, dora_indicator="X7",
             source="seed 000_7c77fa1e26bc973a.txt (two-player Souzu mahjong)",
             notes="Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
@@ -156,12 +168,17 @@ def _build_presets() -> dict[str, RuleSet]:
             "(X1-X6 replacement tiles); draws go up to the tile before the indicator. Rounds: East and South, "
             "then West as a rule (3 rounds here); the seed adds a North round when both players are at 80,000 "
             "or less, which a fixed duplicate session cannot follow. Mangan minimum without dora (min_fan left "
-            "empty: the minimum is a score, not a han count); tsumo wins collect half.",
+            "empty: the minimum is a score, not a han count); tsumo wins collect half. Payment: riichi values with every "
+            "payment rounded up to 1,000; a ron is paid the value plus 2,000 a honba, a self-draw half of that, "
+            "rounded up to 1,000; riichi sticks of 1,000 go to the winner. A win below mangan (haneman from 5 "
+            "honba) is refused, counted with the dora entered: whether the hand reaches it without dora is the "
+            "players' check. The seed is silent on a draw: the noten player pays 3,000 to the tenpai player, as "
+            "in riichi, and riichi sticks of a drawn hand are left on the table (every set is scored alone).",
         ),
         *(_shiragiku(with_5m, suffix) for with_5m in (False, True) for suffix in _SHIRAGIKU_REDS),
         custom_ruleset(
             "shield-tile", "Shield tile (盾牌) variant", WINDS, TILES_136, "shared", [16, 15, 15, 15],
-            rounds=3, starting_points=0, zero_sum=True, payment_rule="typed", min_fan=None, score_unit=100,
+            rounds=3, starting_points=0, zero_sum=True, payment_rule="shield-tile", min_fan=None, score_unit=100,
             end_rule="ends when the wall is empty: there is no dead wall, every tile is drawn",
             source="seed 003_01ddf542a26ec613.txt (盾牌 shield-tile rules)",
             notes="The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
@@ -169,18 +186,26 @@ def _build_presets() -> dict[str, RuleSet]:
             "and bottom are more than 50,000 apart; duplicate play needs the same sets at every table, so this "
             "preset plays 3 rounds (12 sets). Unused shield tiles carried into the next hand would leave that "
             "hand's wall at one table and not another: the director rules on carry-over. Scores are 1000, 2000, "
-            "4000, 8000 then +2000 per han; the seed does not say how a self-draw is split (unit 100 here) nor "
-            "a minimum. The seed's pink 3 and 7 dora have no tile code.",
+            "4000, 8000 then +2000 per han, yakuman counted as han. The seed says a self-draw is paid by the three "
+            "others and a seat whose open shield tiles hold the winner's wait pays nothing (the winner loses "
+            "that third), but not how a third is rounded: each third is rounded up to 100 (1 han: 400 each). "
+            "The seed is silent on several winners of one discard: the first in turn from the discarder wins "
+            "(head bump); it gives no minimum (1 han) and no noten payment. The seed's pink 3 and 7 dora have "
+            "no tile code.",
         ),
         custom_ruleset(
             "yangzhou", "Yangzhou mahjong", WINDS, TILES_136, "shared", [14, 13, 13, 13],
-            rounds=4, starting_points=0, zero_sum=True, payment_rule="typed", min_fan=None, score_unit=1,
+            rounds=4, starting_points=0, zero_sum=True, payment_rule="yangzhou", min_fan=None, score_unit=1,
             end_rule="ends when the wall is used up without a tile left",
             source="seed 004_f0f50996b898f4e1.txt (Yangzhou mahjong)",
             notes="136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
             "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is 13, 18 or 7 fan "
-            "depending on the table's agreement (min_fan left empty: set it per event); the discarder pays "
-            "double the hand, on a self-draw each pays the hand. The seed gives no starting points (0 here).",
+            "depending on the table's agreement (min_fan left empty: set it per event, and a hand below it is "
+            "refused); the discarder pays double the hand, on a self-draw each pays the hand, and several players "
+            "may win on one discard, each paid double its hand by the discarder. Full-flush responsibility (bao): "
+            "the player whose discard was chowed as the third meld, the seat just before the winner, pays the "
+            "whole win alone (three times the hand on a self-draw, double on a discard). A draw pays nothing "
+            "(the seed is silent). The seed gives no starting points (0 here).",
         ),
     ]  # fmt: skip
     return {ruleset.code: ruleset for ruleset in presets}

@@ -1,0 +1,70 @@
+"""Payment rules: a hand's outcome → each seat's score change (points, the rule set's unit).
+
+Every rule of the seeds is declared once in :data:`PAYMENT_RULES` (:mod:`.registry`), with its
+computation and what the rest of the project asks about it (whether outcomes are entered, which
+inputs it takes, the hand values it accepts, whether the fan check applies); rule sets, the event
+form and the table page read it.
+
+- ``mcr``, ``mcr-duplicate-mahjongsoft``: :mod:`.mcr` (MCR and MahjongSoft duplicate MCR).
+- ``riichi`` (the standard reference), ``souzu-2p`` (seed 000): :mod:`.riichi`.
+- ``shiragiku-3p`` (seed 002): :mod:`.three_player`.
+- ``shield-tile`` (seed 003): :mod:`.shield_tile`.
+- ``yangzhou`` (seed 004): :mod:`.yangzhou`.
+- ``typed``: nothing is computed; the table types each seat's score change and
+  :func:`validate_score_changes` checks it.
+
+The entry points: :func:`settle` (outcome → :class:`Settlement`: changes and deposit),
+:func:`score_changes` (the changes alone), :func:`validate_score_changes`, :func:`describe`
+(the result in one translated sentence). :class:`HandOutcome` is the outcome as the table
+reports it (:meth:`HandOutcome.from_dict` reads forms and JSON); :class:`PaymentError` names the
+field at fault.
+
+Standalone: no Django import (messages are translated through :mod:`tournament.i18n` when Django
+runs). See docs/scoring.md.
+"""
+
+from scoring.payments.core import (
+    INPUTS,
+    KINDS,
+    MAX_YAKUMAN,
+    WINDS,
+    HandOutcome,
+    PaymentError,
+    PaymentRule,
+    Settlement,
+)
+from scoring.payments.mcr import BASE
+from scoring.payments.registry import (
+    PAYMENT_RULES,
+    payment_rule,
+    score_changes,
+    settle,
+    validate_score_changes,
+)
+from scoring.payments.riichi import FU_CHOICES, base_points
+from scoring.payments.shield_tile import shield_tile_value
+from scoring.payments.three_player import shiragiku_value
+from scoring.payments.words import changes_words, describe
+
+__all__ = [
+    "BASE",
+    "FU_CHOICES",
+    "INPUTS",
+    "KINDS",
+    "MAX_YAKUMAN",
+    "PAYMENT_RULES",
+    "WINDS",
+    "HandOutcome",
+    "PaymentError",
+    "PaymentRule",
+    "Settlement",
+    "base_points",
+    "changes_words",
+    "describe",
+    "payment_rule",
+    "score_changes",
+    "settle",
+    "shield_tile_value",
+    "shiragiku_value",
+    "validate_score_changes",
+]

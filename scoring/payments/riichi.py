@@ -1,0 +1,202 @@
+"""Riichi payments (the standard reference) and two-player Souzu (seed 000), which pays riichi
+values with its own changes.
+
+Riichi (``riichi``), dealer = the rule set's first seat:
+
+- base points: ``fu × 2^(han+2)``, at most 2,000 (mangan) below 5 han; 5 han mangan 2,000,
+  6-7 haneman 3,000, 8-10 baiman 4,000, 11-12 sanbaiman 6,000, 13 (or more: enter 13) kazoe
+  yakuman 8,000; ``k`` yakuman: ``k × 8,000`` whatever the han and fu.
+- ron: the discarder pays 6× base to the dealer, 4× to a non-dealer, rounded up to 100.
+- tsumo: a non-dealer's win: the dealer pays 2× base, each other 1×; a dealer's win: each pays
+  2× base; each payment rounded up to 100.
+- honba: 300 each, paid by the discarder (ron) or 100 by each payer (tsumo).
+- riichi: each declarer pays a 1,000 stick, which goes to the winner.
+- several winners on one discard (double and triple ron): the discarder pays each winner its own
+  hand; honba and sticks go to the first winner in turn from the discarder (head bump).
+- draw: noten payment of 3,000 in all from the noten seats to the tenpai seats (1 tenpai +3,000
+  / -1,000 each; 2: +1,500 / -1,500; 3: +1,000 / -3,000; none or all: nothing); the sticks of
+  the hand stay on the table (the settlement's deposit).
+- fu: 20, 25, 30, 40, ..., 110; needed below 5 han. 1 han 20 fu and 1 han 25 fu do not exist;
+  20 fu is a self-drawn pinfu only (a discard win has at least 30).
+
+Two-player Souzu (``souzu-2p``, seed 000_7c77fa1e26bc973a.txt: 半額自模, 百点棒要らず, 一本二千点,
+満貫縛り, 跳満縛り): the riichi values with
+
+- every payment rounded up to 1,000 (hundreds rounded up);
+- ron: the opponent pays the value plus 2,000 per honba;
+- self-draw: the winner collects half of the hand's final value (value + 2,000 per honba),
+  rounded up to 1,000;
+- a winning hand is at least mangan (from 5 honba at least haneman); lower is refused;
+- riichi sticks of 1,000 to the winner; draw: the noten seat pays 3,000 to the tenpai seat (the
+  seed is silent: riichi's noten payment), the sticks stay on the table.
+
+Standalone: no Django import.
+"""
+
+from __future__ import annotations
+
+from scoring.payments.core import (
+    Hand,
+    HandOutcome,
+    PaymentError,
+    PaymentRule,
+    Settlement,
+    check_outcome,
+    noten_payments,
+    round_up,
+    turn_order,
+)
+from scoring.payments.phrases import value_words
+from tournament.i18n import gettext as _
+from tournament.i18n import seat_name
+
+FU_CHOICES = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+MANGAN, HANEMAN, BAIMAN, SANBAIMAN, YAKUMAN = 2000, 3000, 4000, 6000, 8000
+NOTEN_TOTAL = 3000
+HONBA_RON, HONBA_TSUMO = 300, 100
+SOUZU_HONBA = 2000
+SOUZU_ROUND = 1000
+
+
+def base_points(han: int, fu: int, yakuman: int = 0) -> int:
+    """Riichi base points of a hand: ``yakuman × 8000`` when ``yakuman`` ≥ 1, else by han (13
+    and more: kazoe yakuman 8000; 11-12: 6000; 8-10: 4000; 6-7: 3000; 5: 2000) or, below 5 han,
+    ``fu × 2^(han+2)`` capped at 2000 (mangan)."""
+    if yakuman:
+        return YAKUMAN * yakuman
+    if han >= 13:
+        return YAKUMAN
+    if han >= 11:
+        return SANBAIMAN
+    if han >= 8:
+        return BAIMAN
+    if han >= 6:
+        return HANEMAN
+    if han >= 5:
+        return MANGAN
+    return min(MANGAN, fu * 2 ** (han + 2))
+
+
+def _refuse_beyond_kazoe(rule: PaymentRule, outcome: HandOutcome, min_fan: int | None) -> None:
+    low, high = rule.bounds(min_fan)
+    if not isinstance(outcome.fans, (tuple, list)) or not isinstance(outcome.winners, (tuple, list)):
+        return
+    for seat, han in zip(outcome.winners, outcome.fans):
+        if isinstance(han, int) and not isinstance(han, bool) and han > high:
+            raise PaymentError("fans", _("han must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
+                                         "enter 13 for 13 han or more (kazoe yakuman)")
+                               % {"low": low, "high": high, "rule": rule.label, "seat": seat_name(str(seat)), "value": han})
+
+
+def _bases(rule: PaymentRule, hand: Hand) -> list[int]:
+    """Base points of each winner; refuses a missing or impossible fu below 5 han."""
+    bases = []
+    for seat, han, fu, yakuman in zip(hand.winners, hand.values, hand.fu, hand.yakuman):
+        if not yakuman and han < 5:
+            if not fu:
+                raise PaymentError("fu", _("below 5 han the fu of winner %(seat)s is needed: choose it (%(choices)s)")
+                                   % {"seat": seat_name(seat), "choices": ", ".join(map(str, rule.fu_choices))})
+            if han == 1 and fu in (20, 25):
+                raise PaymentError("fu", _("winner %(seat)s: 1 han %(fu)s fu does not exist (20 fu is a self-drawn pinfu, "
+                                           "25 fu seven pairs, both at least 2 han): check the count")
+                                   % {"seat": seat_name(seat), "fu": fu})
+            if fu == 20 and hand.kind == "discard":
+                raise PaymentError("fu", _("winner %(seat)s: 20 fu is a self-drawn pinfu only; a discard win has at least "
+                                           "30 fu: check the count") % {"seat": seat_name(seat)})
+        bases.append(base_points(han, fu, yakuman))
+    return bases
+
+
+def _sticks(changes: dict[str, int], hand: Hand, stick: int, to: str | None) -> int:
+    """Each declarer pays a stick; they go to ``to`` (the first winner), or stay on the table
+    (returned as the deposit) when nobody won."""
+    for seat in hand.riichi:
+        changes[seat] -= stick
+    if to is None:
+        return stick * len(hand.riichi)
+    changes[to] += stick * len(hand.riichi)
+    return 0
+
+
+def _check_draw(hand: Hand) -> None:
+    noten = [seat for seat in hand.riichi if seat not in hand.tenpai]
+    if hand.kind == "draw" and noten:
+        raise PaymentError("tenpai", _("%(seats)s declared riichi, so in tenpai at the draw: mark them tenpai "
+                                       "(a wrong riichi is a penalty: type its score changes)")
+                           % {"seats": ", ".join(seat_name(seat) for seat in noten)})
+
+
+def settle_riichi(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
+    """Standard riichi payments (see the module docstring); dealer ``seats[0]``."""
+    _refuse_beyond_kazoe(rule, outcome, min_fan)
+    hand = check_outcome(rule, seats, outcome, min_fan)
+    _check_draw(hand)
+    dealer = seats[0]
+    changes = dict.fromkeys(seats, 0)
+    if hand.kind == "draw":
+        changes = noten_payments(seats, hand.tenpai, NOTEN_TOTAL)
+        return Settlement(changes, _sticks(changes, hand, rule.stick, None))
+    bases = _bases(rule, hand)
+    if hand.kind == "self_draw":
+        winner, base = hand.winners[0], bases[0]
+        for payer in seats:
+            if payer == winner:
+                continue
+            share = 2 * base if dealer in (winner, payer) else base
+            amount = round_up(share, 100) + HONBA_TSUMO * hand.honba
+            changes[payer] -= amount
+            changes[winner] += amount
+        first = winner
+    else:
+        for winner, base in zip(hand.winners, bases):
+            amount = round_up((6 if winner == dealer else 4) * base, 100)
+            changes[hand.discarder] -= amount
+            changes[winner] += amount
+        first = next(seat for seat in turn_order(seats, hand.discarder) if seat in hand.winners)
+        changes[hand.discarder] -= HONBA_RON * hand.honba
+        changes[first] += HONBA_RON * hand.honba
+    _sticks(changes, hand, rule.stick, first)
+    return Settlement(changes)
+
+
+def souzu_minimum(honba: int) -> int:
+    """The smallest base points a Souzu hand may win with: mangan (2000), haneman (3000) from 5
+    honba (seed 000: 満貫縛り, 跳満縛り)."""
+    return HANEMAN if honba >= 5 else MANGAN
+
+
+def settle_souzu(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
+    """Two-player Souzu payments (seed 000; see the module docstring); dealer ``seats[0]``."""
+    _refuse_beyond_kazoe(rule, outcome, min_fan)
+    hand = check_outcome(rule, seats, outcome, min_fan)
+    _check_draw(hand)
+    dealer = seats[0]
+    changes = dict.fromkeys(seats, 0)
+    if hand.kind == "draw":
+        changes = noten_payments(seats, hand.tenpai, NOTEN_TOTAL)
+        return Settlement(changes, _sticks(changes, hand, rule.stick, None))
+    winner, han, fu, yakuman = hand.winners[0], hand.values[0], hand.fu[0], hand.yakuman[0]
+    minimum = souzu_minimum(hand.honba)
+    best = base_points(han, fu or max(rule.fu_choices), yakuman)
+    if best < minimum:
+        raise _below_minimum(rule, hand, winner, value_words("han", han, fu, yakuman))
+    base = _bases(rule, hand)[0]
+    if base < minimum:
+        raise _below_minimum(rule, hand, winner, value_words("han", han, fu, yakuman))
+    value = round_up((6 if winner == dealer else 4) * base, SOUZU_ROUND) + SOUZU_HONBA * hand.honba
+    amount = value if hand.kind == "discard" else round_up(-(-value // 2), SOUZU_ROUND)
+    loser = next(seat for seat in seats if seat != winner)
+    changes[loser] -= amount
+    changes[winner] += amount
+    _sticks(changes, hand, rule.stick, winner)
+    return Settlement(changes)
+
+
+def _below_minimum(rule: PaymentRule, hand: Hand, winner: str, value: str) -> PaymentError:
+    if hand.honba >= 5:
+        message = _("from 5 honba a %(rule)s hand must be at least haneman (6 han): winner %(seat)s has %(value)s; "
+                    "check the count or record the hand as not won")
+    else:
+        message = _("a %(rule)s hand must be at least mangan (5 han, 4 han 40 fu or 3 han 70 fu): winner %(seat)s has "
+                    "%(value)s; check the count or record the hand as not won")
+    return PaymentError("fans", message % {"rule": rule.label, "seat": seat_name(winner), "value": value})

@@ -1,0 +1,55 @@
+"""Yangzhou payments (seed 004_f0f50996b898f4e1.txt, 点数 and 包).
+
+Fan add up (no doubling). On a discard the discarder pays twice the hand's value and the others
+nothing (robbing a kong counts as a discard); several players may win on one discard, each paid
+twice its own value by the discarder. On a self-draw each other player pays the value.
+
+Full-flush responsibility (包, bao): the player whose discard was chowed as the third meld of a
+full flush pays the whole win alone: 3× the value on a self-draw, 2× on a discard (the discarder
+then pays nothing for that winner). Chow is only from the player before, so the liable seat is
+the seat just before its winner in turn order; with several winners the liable seat names its
+winner that way.
+
+The minimum is the rule set's ``min_fan`` (the seed's 13, 18 or 7 fan, by agreement).
+
+Standalone: no Django import.
+"""
+
+from __future__ import annotations
+
+from scoring.payments.core import (
+    HandOutcome,
+    PaymentError,
+    PaymentRule,
+    Settlement,
+    check_outcome,
+)
+from tournament.i18n import gettext as _
+from tournament.i18n import seat_name
+
+
+def settle_yangzhou(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
+    """Yangzhou payments (see the module docstring)."""
+    hand = check_outcome(rule, seats, outcome, min_fan)
+    changes = dict.fromkeys(seats, 0)
+    if hand.kind == "draw":
+        return Settlement(changes)
+    fed = None
+    if hand.liable is not None:
+        fed = next((w for w in hand.winners if seats[seats.index(w) - 1] == hand.liable), None)
+        if fed is None:
+            raise PaymentError("liable", _("%(liable)s cannot be liable: the liable seat fed a chow, so it sits just before "
+                                           "its winner in turn order (for %(winner)s: %(before)s); choose it, or nobody")
+                               % {"liable": seat_name(hand.liable), "winner": seat_name(hand.winners[0]),
+                                  "before": seat_name(seats[seats.index(hand.winners[0]) - 1])})
+    for winner, fan in zip(hand.winners, hand.values):
+        if hand.kind == "discard":
+            payments = {hand.liable if winner == fed else hand.discarder: 2 * fan}
+        elif winner == fed:
+            payments = {hand.liable: (len(seats) - 1) * fan}
+        else:
+            payments = {payer: fan for payer in seats if payer != winner}
+        for payer, amount in payments.items():
+            changes[payer] -= amount
+            changes[winner] += amount
+    return Settlement(changes)
