@@ -21,14 +21,34 @@ from tournament.permissions import is_director
 
 
 class OutcomeSerializer(serializers.Serializer):
-    """How the hand ended, from which the rule set's payment rule computes the score changes.
-    Read back as stored, with the notes ``entered_by_seat`` and ``flags`` (see
+    """How the hand ended, from which the rule set's payment rule computes the score changes and
+    the deposit (:func:`scoring.services.compute_changes`). Which of the optional inputs a rule
+    takes, and the hand values it accepts, are the rule's (``scoring.payments.PAYMENT_RULES``:
+    ``inputs``, ``value_range``; a rule set's ``min_fan`` raises the lowest): any other input
+    given, or a value out of range, is refused by the service with the field and the range. Read
+    back as stored, with the notes ``entered_by_seat``, ``hand`` and ``flags`` (see
     :mod:`scoring.services`)."""
 
     kind = serializers.ChoiceField(choices=["discard", "self_draw", "draw"])
-    winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list)
+    winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list, help_text=(
+        "Winning seats; several on one discard only where the rule allows it (riichi, Yangzhou, MahjongSoft MCR)."))
     discarder = serializers.CharField(max_length=1, required=False, allow_null=True, allow_blank=True, default=None)
-    fans = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=1000), required=False, default=list)
+    fans = serializers.ListField(child=serializers.IntegerField(min_value=0, allow_null=True), required=False, default=list,
+                                 help_text="The hand value of each winner (fan or han, the rule's unit), in the order of winners; "
+                                           "0 for a riichi winner counted by yakuman alone. The rule's range applies.")
+    fu = serializers.ListField(child=serializers.IntegerField(min_value=0, allow_null=True), required=False, help_text=(
+        "Riichi rules: the fu of each winner (20, 25, 30, 40 ... 110), needed below mangan; 0 = not given."))
+    yakuman = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False, help_text=(
+        "Riichi and Shiragiku rules: the number of yakuman of each winner (0 = none)."))
+    honba = serializers.IntegerField(min_value=0, required=False, help_text="Counter sticks on the table before the hand.")
+    riichi = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
+        "Riichi rules: the seats that declared riichi in this hand (each pays a stick)."))
+    tenpai = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
+        "On a draw, the seats in tenpai (noten payment), where the rule has one."))
+    shielded = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
+        "Shield tile: on a self-draw, the seats whose open shield tiles hold the winner's wait (they pay nothing)."))
+    liable = serializers.CharField(max_length=1, required=False, allow_null=True, allow_blank=True, help_text=(
+        "Yangzhou: the seat liable for a full flush (bao), who pays the whole win."))
     hand = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text=(
         "Optional winning hand for the MCR fan check, e.g. '123456789m 11z 22z +1z' (notation: scoring/fan_check.py); "
         "a counted fan that differs from the entered one is stored and flagged."))
@@ -96,6 +116,8 @@ class DisputeSerializer(serializers.Serializer):
 class CorrectSerializer(serializers.Serializer):
     changes = serializers.DictField(child=serializers.IntegerField(), required=False)
     outcome = OutcomeSerializer(required=False, allow_null=True)
+    deposit = serializers.IntegerField(min_value=0, required=False, allow_null=True, help_text=(
+        "With changes: the points left on the table (default: as stored). An outcome computes its own."))
     reason = serializers.CharField(allow_blank=True, default="")
 
 
@@ -143,7 +165,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         table = find_table(self.get_event(), data["table"]["number"], data.get("session_number"))
         self.check_object_permissions(request, table)
         result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
-                               deposit=data.get("deposit", 0), actor=self._actor(),
+                               deposit=data.get("deposit"), actor=self._actor(),
                                entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
         return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)
 
@@ -170,7 +192,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         """Correct a result (once confirmed or disputed, the director only, with a reason)."""
         return self._act(CorrectSerializer, lambda result, data, director: correct_result(
             result, actor=self._actor(), reason=data["reason"], director=director,
-            changes=data.get("changes"), outcome=data.get("outcome")))
+            changes=data.get("changes"), outcome=data.get("outcome"), deposit=data.get("deposit")))
 
     @extend_schema(request=DisputeSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])

@@ -1,14 +1,24 @@
-"""The result entry form: one field per seat, built from the event's rule set."""
+"""The result entry forms, built from the event's rule set and its payment rule
+(:data:`scoring.payments.PAYMENT_RULES`): the director's entry of typed score changes
+(:class:`ResultForm`), the table page's entry by the hand's outcome or by score changes
+(:class:`TableEntryForm`) and the director's correction on a result's page
+(:class:`CorrectionForm`), which shares the table page's hand fields (:class:`HandForm`)."""
+
+from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.payments import PAYMENT_RULES
+from scoring.payments.core import MAX_YAKUMAN
+from scoring.services import NOTE_KEYS, signed_points
+from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
 
 ENTRY_PIN_LABEL = _("Your PIN (the player entering)")
 ENTRY_PIN_REQUIRED = _("type your own 4-digit PIN: it shows that you, the player entering, sit at that seat.")
 SEAT_FOR_PIN = _("choose who is entering: the PIN typed is checked against the player at that seat")
+CHANGE_INVALID = _("type the score change as a whole number, e.g. -16.")
 
 
 def entry_pin_field() -> forms.CharField:
@@ -20,18 +30,45 @@ def entry_pin_field() -> forms.CharField:
     )
 
 
+class SignedPointsField(forms.CharField):
+    """A score change in points, typed as text so every phone keyboard can give its sign: ``-16``,
+    ``−16`` (the Unicode minus), ``+24``, ``－１６`` (full width) and ``8,000`` are read as whole
+    numbers (:func:`scoring.services.signed_points`); anything else is refused with ``invalid``."""
+
+    default_error_messages = {"invalid": CHANGE_INVALID}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        number = signed_points(text)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
 def _check_pin_has_seat(form) -> None:
     """A PIN typed without the seat it belongs to is refused at the seat field."""
     if form.cleaned_data.get("entry_pin") and not form.cleaned_data.get("entered_by_seat") and "entered_by_seat" not in form.errors:
         form.add_error("entered_by_seat", SEAT_FOR_PIN)
 
 
+def _seat_choices(seats, players: dict | None) -> list[tuple[str, str]]:
+    """``(seat, "東 — name")`` choices: the seat in the page's language and its player."""
+    players = players or {}
+    return [(seat, f"{seat_label(seat)} — {players[seat].name}" if seat in players else seat_name(seat)) for seat in seats]
+
+
 class ResultForm(forms.Form):
-    """Score changes of one table on one set, and the seat of the player entering with that
-    player's own PIN (both required but for the director: the PIN shows the seat is theirs, and
-    that seat's PIN cannot confirm the result). Errors from
-    :class:`scoring.services.ResultError` are attached to the field they name (``changes.E`` →
-    ``seat_E``)."""
+    """The director's entry page: score changes of one table on one set, and the seat of the
+    player entering with that player's own PIN (both required but for the director: the PIN shows
+    the seat is theirs, and that seat's PIN cannot confirm the result). Tables are labelled with
+    their session ("Session 1 · Table 1"). Errors from :class:`scoring.services.ResultError` are
+    attached to the field they name (``changes.E`` → ``seat_E``)."""
 
     table = forms.ModelChoiceField(queryset=Table.objects.none(), label=_("Table"))
     set_no = forms.IntegerField(min_value=1, max_value=99, label=_("Set"))
@@ -42,16 +79,20 @@ class ResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.event = event
         self.seats = tuple(event.get_ruleset().seats)
-        self.fields["table"].queryset = tables if tables is not None else Table.objects.filter(group__session__event=event)
+        table_field = self.fields["table"]
+        table_field.queryset = (tables if tables is not None else Table.objects.filter(group__session__event=event)) \
+            .select_related("group__session").order_by("group__session__number", "number")
+        table_field.label_from_instance = lambda table: _("Session %(session)s · Table %(table)s") % {
+            "session": table.group.session.number, "table": table.number}
         entering = self.fields["entered_by_seat"]
         entering.required = require_seat
-        entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + [(s, s) for s in self.seats]
+        entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + _seat_choices(self.seats, None)
         entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
         self.fields["entry_pin"].required = require_seat
         for seat in self.seats:
-            self.fields[f"seat_{seat}"] = forms.IntegerField(
-                label=_("Seat %(seat)s score change") % {"seat": seat},
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+            self.fields[f"seat_{seat}"] = SignedPointsField(
+                label=_("%(seat)s score change") % {"seat": seat_name(seat)},
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "points"}),
             )
 
     def clean(self):
@@ -76,95 +117,359 @@ class ResultForm(forms.Form):
             self.add_error(None, error.message)
 
 
-class TableEntryForm(forms.Form):
-    """The table page's entry: the set, then either the hand outcome (kind, winner, discarder,
-    fan, optional winning hand for the MCR fan check) or each seat's score change, and the seat of
-    the player entering, with the players' names, and that player's own PIN (``entry_pin``,
-    checked by :func:`scoring.services.submit_result`): that seat's PIN cannot confirm the result,
-    so both are required (``require_seat``, the default) but for the director, who may enter as
-    nobody's seat (then any seated player's PIN, or the director, confirms).
+class HandForm(forms.Form):
+    """One hand's result, as its outcome or as typed score changes, driven by the rule set's
+    payment rule (:class:`scoring.payments.PaymentRule`).
 
-    :meth:`submission` gives the keyword arguments of :func:`scoring.services.submit_result`;
-    :meth:`add_result_error` attaches a ResultError to the input it names.
+    Outcome inputs (names of the table page's DOM contract): ``kind`` (discard, self_draw, draw),
+    ``winners`` (seats; several only where the rule has multiple winners), ``discarder``, for each
+    seat ``value_<seat>`` (the hand's value in the rule's unit, fan or han), ``fu_<seat>`` and
+    ``yakuman_<seat>`` where the rule takes them, ``honba``, ``riichi`` (seats), ``tenpai`` (seats,
+    draws), ``shielded`` (seats, self-draws), ``liable`` (a seat or ""), ``hand`` (MCR fan check).
+    Typed inputs: ``seat_<seat>`` (points, any sign: :class:`SignedPointsField`) and ``deposit``
+    where the rule set deposits sticks. ``mode`` chooses between them where the rule computes
+    (typed changes are then an adjustment); a typed rule has only the typed inputs.
+
+    Only the inputs that matter for the chosen kind are read, so what the page's script hid (a
+    discarder left ticked before switching to self-draw) never makes an error, and errors are
+    attached to an input the scorer sees (:meth:`add_result_error`).
     """
 
-    field_order = ["entered_by_seat", "entry_pin", "set_no"]  # the page asks who is entering first
-    MODES = (("outcome", _("Outcome (winner and fan)")), ("changes", _("Score changes")))
+    MODES = (("outcome", _("By outcome")), ("changes", _("Score changes (adjustment)")))
     KINDS = (("discard", _("Win on a discard")), ("self_draw", _("Self-draw")), ("draw", _("Draw (no winner)")))
-    FIELD_OF_ERROR = {"set": "set_no", "fans": "fan", "winners": "winner", "discarder": "discarder", "kind": "kind",
-                      "outcome": "kind", "hand": "hand", "entered_by_seat": "entered_by_seat", "entry_pin": "entry_pin"}
+    SEAT_LISTS = ("winners", "discarder", "riichi", "tenpai", "shielded")
 
-    set_no = forms.IntegerField(label=_("Set"), error_messages={
-        "required": _("choose the set (hand) you played."), "invalid": _("choose the set (hand) you played.")})
     mode = forms.ChoiceField(label=_("How do you enter it?"), choices=MODES, required=False)
     kind = forms.ChoiceField(label=_("Result"), choices=KINDS, required=False)
-    winner = forms.ChoiceField(label=_("Winner"), required=False)
+    winners = forms.MultipleChoiceField(label=_("Winner"), required=False)
     discarder = forms.ChoiceField(label=_("Discarder"), required=False)
-    fan = forms.IntegerField(label=_("Fan"), required=False, error_messages={
-        "invalid": _("type the winner's fan as a whole number, e.g. 8.")})
+    honba = forms.IntegerField(label=_("Honba (counters)"), required=False, min_value=0, max_value=99, error_messages={
+        "invalid": _("type the number of honba counters on the table, e.g. 1 (0 for none).")})
+    riichi = forms.MultipleChoiceField(label=_("Riichi declared"), required=False)
+    tenpai = forms.MultipleChoiceField(label=_("Tenpai at the draw"), required=False)
+    shielded = forms.MultipleChoiceField(label=_("Shielded (pays nothing)"), required=False)
+    liable = forms.ChoiceField(label=_("Liable for the full flush (bao)"), required=False)
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
-    entered_by_seat = forms.ChoiceField(label=_("Who is entering?"), required=False)
-    entry_pin = entry_pin_field()
+    deposit = forms.IntegerField(label=_("Riichi sticks left on the table (points)"), required=False, min_value=0, error_messages={
+        "invalid": _("type the points of the sticks left on the table as a whole number, e.g. 1000 (0 for none).")})
 
-    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
+    def __init__(self, *args, event, players: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.event = event
         ruleset = event.get_ruleset()
+        self.ruleset = ruleset
+        self.rule = PAYMENT_RULES[ruleset.payment_rule]
         self.seats = tuple(ruleset.seats)
-        self.typed_only = not PAYMENT_RULES[ruleset.payment_rule].computed
-        players = players or {}
-        seat_choices = [(seat, f"{seat} — {players[seat].name}" if seat in players else seat) for seat in self.seats]
+        self.players = players or {}
+        self.typed_only = not self.rule.computed
+        self.unit = _("Han") if self.rule.value_unit == "han" else _("Fan")
+        seat_choices = _seat_choices(self.seats, self.players)
         invalid = _("%(value)s is not a seat at this table: choose one of ") + ", ".join(self.seats) + "."
-        for name in ("winner", "discarder"):
+        for name in self.SEAT_LISTS:
             self.fields[name].choices = seat_choices
             self.fields[name].error_messages["invalid_choice"] = invalid
-        entering = self.fields["entered_by_seat"]
-        entering.required = require_seat
-        entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + seat_choices
-        entering.error_messages["invalid_choice"] = invalid
-        entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
-        self.fields["entry_pin"].required = require_seat
+        self.fields["liable"].choices = [("", _("nobody"))] + seat_choices
+        self.fields["liable"].error_messages["invalid_choice"] = invalid
         self.fields["kind"].error_messages["invalid_choice"] = _("Choose a win on a discard, a self-draw or a draw.")
+        low, high = self.rule.bounds(ruleset.min_fan) if self.rule.computed else (0, 0)
+        value_invalid = (_("type the winner's han as a whole number, e.g. 3.") if self.rule.value_unit == "han"
+                         else _("type the winner's fan as a whole number, e.g. 8."))
         for seat in self.seats:
-            self.fields[f"seat_{seat}"] = forms.IntegerField(
-                label=_("Seat %(seat)s score change") % {"seat": seat}, required=False,
-                error_messages={"invalid": _("type the score change as a whole number, e.g. -16.")},
-            )
+            self.fields[f"value_{seat}"] = forms.IntegerField(
+                label=_("%(seat)s: %(unit)s") % {"seat": seat_name(seat), "unit": self.unit}, required=False,
+                error_messages={"invalid": value_invalid},
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": f"{low}–{high}"}))
+            if "fu" in self.rule.inputs:
+                self.fields[f"fu_{seat}"] = forms.TypedChoiceField(
+                    label=_("%(seat)s: fu") % {"seat": seat_name(seat)}, required=False, coerce=int, empty_value=None,
+                    choices=[("", "—")] + [(str(fu), str(fu)) for fu in self.rule.fu_choices])
+            if "yakuman" in self.rule.inputs:
+                self.fields[f"yakuman_{seat}"] = forms.TypedChoiceField(
+                    label=_("%(seat)s: yakuman") % {"seat": seat_name(seat)}, required=False, coerce=int, empty_value=0,
+                    choices=[("0", "—")] + [(str(k), str(k)) for k in range(1, MAX_YAKUMAN + 1)])
+            self.fields[f"seat_{seat}"] = SignedPointsField(
+                label=_("%(seat)s score change") % {"seat": seat_name(seat)}, required=False,
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "points"}))
+
+    # --- what the page shows -------------------------------------------------------------------
+
+    def takes(self, name: str) -> bool:
+        """Whether the payment rule takes the optional input ``name`` (fu, honba, riichi, ...)."""
+        return name in self.rule.inputs
+
+    @property
+    def takes_deposit(self) -> bool:
+        """Typed changes may leave sticks on the table (the rule set deposits riichi sticks)."""
+        return bool(self.ruleset.deposit)
+
+    def _ticked(self, name: str) -> set[str]:
+        value = self[name].value()
+        if value is None:
+            return set()
+        return {value} if isinstance(value, str) else set(value)
+
+    def seat_rows(self) -> list[dict]:
+        """One dict per seat for the template: ``seat``, ``label`` (東/E), ``name`` (東家/East),
+        ``player``, the ticks of each seat list (``winners``, ``discarder``, ...), the bound
+        fields ``value``, ``fu``, ``yakuman`` (None where the rule takes none) and ``change``."""
+        ticks = {name: self._ticked(name) for name in self.SEAT_LISTS}
+        rows = []
+        for seat in self.seats:
+            rows.append({
+                "seat": seat, "label": seat_label(seat), "name": seat_name(seat), "player": self.players.get(seat),
+                **{name: seat in ticked for name, ticked in ticks.items()},
+                "value": self[f"value_{seat}"], "change": self[f"seat_{seat}"],
+                "fu": self[f"fu_{seat}"] if f"fu_{seat}" in self.fields else None,
+                "yakuman": self[f"yakuman_{seat}"] if f"yakuman_{seat}" in self.fields else None,
+            })
+        return rows
+
+    @property
+    def chosen_mode(self) -> str:
+        """The mode the page shows: ``changes`` for a typed rule, else the one posted (default outcome)."""
+        if self.typed_only:
+            return "changes"
+        if hasattr(self, "cleaned_data"):
+            return self.entry_mode()
+        return "changes" if self["mode"].value() == "changes" else "outcome"
+
+    @property
+    def chosen_kind(self) -> str:
+        return self["kind"].value() or ""
+
+    @staticmethod
+    def anchor(name: str, seats: tuple[str, ...]) -> str:
+        """The id of the input an error on field ``name`` points to (the first of a seat list)."""
+        first = {"winners": "win", "discarder": "discarder", "riichi": "riichi", "tenpai": "tenpai", "shielded": "shielded"}
+        if name in first:
+            return f"{first[name]}-{seats[0]}"
+        if name == "kind":
+            return "kind-discard"
+        return name
+
+    def error_list(self) -> list[dict]:
+        """Every error for the summary at the top: ``{"field", "anchor", "label", "message"}``."""
+        listed = []
+        for name, errors in self.errors.items():
+            for message in errors:
+                if name == "__all__":
+                    listed.append({"field": name, "anchor": "", "label": "", "message": message})
+                else:
+                    listed.append({"field": name, "anchor": self.anchor(name, self.seats), "label": self.fields[name].label,
+                                   "message": message})
+        return listed
+
+    # --- reading it ----------------------------------------------------------------------------
 
     def entry_mode(self) -> str:
-        return "changes" if self.typed_only else (self.cleaned_data.get("mode") or "outcome")
+        """``changes`` or ``outcome``: a typed rule's is changes; else the mode posted, or, with
+        none, changes when score changes were typed and no kind chosen (a plain POST)."""
+        if self.typed_only:
+            return "changes"
+        data = self.cleaned_data
+        if data.get("mode"):
+            return data["mode"]
+        typed = any(data.get(f"seat_{seat}") is not None or f"seat_{seat}" in self.errors for seat in self.seats)
+        return "changes" if typed and not data.get("kind") else "outcome"
+
+    def _winners(self) -> list[str]:
+        """The winners ticked, in turn order from the discarder (a discard), else in seat order."""
+        data = self.cleaned_data
+        ticked = set(data.get("winners") or ())
+        order = list(self.seats)
+        discarder = data.get("discarder")
+        if data.get("kind") == "discard" and discarder in order:
+            at = order.index(discarder)
+            order = order[at + 1:] + order[:at + 1]
+        return [seat for seat in order if seat in ticked]
+
+    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason")
+
+    def _relevant(self) -> set[str]:
+        """The inputs the chosen mode and kind use: only they are read, and only their errors kept."""
+        relevant = set(self.ALWAYS)
+        if self.entry_mode() == "changes":
+            return relevant | {f"seat_{seat}" for seat in self.seats} | {"deposit"}
+        kind = self.cleaned_data.get("kind")
+        relevant |= {"kind", "riichi"}
+        if kind == "draw":
+            return relevant | {"tenpai"}
+        if kind in ("discard", "self_draw"):
+            relevant |= {"winners", "honba", "liable", "hand"} | ({"discarder"} if kind == "discard" else {"shielded"})
+            for seat in self._winners():
+                relevant |= {f"value_{seat}", f"fu_{seat}", f"yakuman_{seat}"}
+        return relevant
 
     def clean(self):
         data = super().clean()
-        _check_pin_has_seat(self)
+        relevant = self._relevant()
+        for name in [name for name in self._errors if name != "__all__" and name not in relevant]:
+            del self._errors[name]
         if self.entry_mode() == "changes":
             for seat in self.seats:
                 name = f"seat_{seat}"
                 if name not in self.errors and data.get(name) is None:
                     self.add_error(name, _("type the score change, 0 if the seat neither won nor paid."))
-        elif (data.get("kind") or "discard") != "draw" and "fan" not in self.errors and data.get("fan") is None:
-            self.add_error("fan", _("type the winner's fan as a whole number, e.g. 8."))
+            return data
+        kind = data.get("kind")
+        if not kind:
+            if "kind" not in self.errors:
+                self.add_error("kind", _("choose how the hand ended: a win on a discard, a self-draw or a draw."))
+            return data
+        if kind == "draw":
+            return data
+        winners = self._winners()
+        if not winners and "winners" not in self.errors:
+            self.add_error("winners", _("choose the winner."))
+        if kind == "discard" and not data.get("discarder") and "discarder" not in self.errors:
+            self.add_error("discarder", _("choose the seat that discarded the winning tile."))
+        for seat in winners:
+            name = f"value_{seat}"
+            no_yakuman = not data.get(f"yakuman_{seat}")
+            if name not in self.errors and data.get(name) is None and no_yakuman:
+                self.add_error(name, self.fields[name].error_messages["invalid"])
         return data
 
-    def submission(self) -> dict:
-        """``{"set_no", "changes" | "outcome", "entered_by_seat", "entry_pin"}`` for ``submit_result``."""
+    def hand_entry(self) -> dict:
+        """``{"changes": {...}, "deposit": points}`` or ``{"outcome": {...}}`` for the services
+        (:func:`scoring.services.submit_result`, :func:`~scoring.services.correct_result`): the
+        outcome holds only what the rule takes and the kind uses (``fans`` one per winner, 0 for
+        a yakuman winner without han)."""
         data = self.cleaned_data
-        entry = {"set_no": data["set_no"], "entered_by_seat": data.get("entered_by_seat") or None,
-                 "entry_pin": data.get("entry_pin") or None}
         if self.entry_mode() == "changes":
-            entry["changes"] = {seat: data[f"seat_{seat}"] for seat in self.seats}
+            entry = {"changes": {seat: data[f"seat_{seat}"] for seat in self.seats}}
+            if self.takes_deposit:
+                entry["deposit"] = data.get("deposit") or 0
             return entry
-        kind = data.get("kind") or "discard"
+        kind = data["kind"]
         won = kind != "draw"
-        entry["outcome"] = {
-            "kind": kind, "winners": [data["winner"]] if won and data.get("winner") else [],
-            "discarder": (data.get("discarder") or None) if kind == "discard" else None,
-            "fans": [data["fan"]] if won else [], "hand": data.get("hand", "") if won else "",
-        }
-        return entry
+        winners = self._winners() if won else []
+        outcome = {"kind": kind, "winners": winners, "discarder": data.get("discarder") or None if kind == "discard" else None,
+                   "fans": [data.get(f"value_{seat}") or 0 for seat in winners]}
+        if self.takes("fu"):
+            outcome["fu"] = [data.get(f"fu_{seat}") for seat in winners]
+        if self.takes("yakuman"):
+            outcome["yakuman"] = [data.get(f"yakuman_{seat}") or 0 for seat in winners]
+        if self.takes("honba") and won:
+            outcome["honba"] = data.get("honba") or 0
+        if self.takes("riichi"):
+            outcome["riichi"] = [seat for seat in self.seats if seat in (data.get("riichi") or ())]
+        if self.takes("tenpai") and kind == "draw":
+            outcome["tenpai"] = [seat for seat in self.seats if seat in (data.get("tenpai") or ())]
+        if self.takes("shielded") and kind == "self_draw":
+            outcome["shielded"] = [seat for seat in self.seats if seat in (data.get("shielded") or ())]
+        if self.takes("liable") and won and data.get("liable"):
+            outcome["liable"] = data["liable"]
+        if self.rule.fan_check and won and data.get("hand"):
+            outcome["hand"] = data["hand"]
+        return {"outcome": outcome}
+
+    def _winner_field(self, prefix: str) -> str | None:
+        """The ``<prefix>_<seat>`` input of the winner an outcome error on that input is about:
+        the first winner whose value is missing or out of the rule's range, else the first."""
+        winners = self._winners() if self.is_bound and hasattr(self, "cleaned_data") else []
+        if not winners:
+            return None
+        if prefix == "value":
+            low, high = self.rule.bounds(self.ruleset.min_fan)
+            for seat in winners:
+                value = self.cleaned_data.get(f"value_{seat}")
+                if not self.cleaned_data.get(f"yakuman_{seat}") and (value is None or not low <= value <= high):
+                    return f"value_{seat}"
+        if prefix == "fu":
+            for seat in winners:
+                if self.cleaned_data.get(f"fu_{seat}") is None:
+                    return f"fu_{seat}"
+        return f"{prefix}_{winners[0]}"
+
+    FIELD_OF_ERROR = {"kind": "kind", "outcome": "kind", "winners": "winners", "discarder": "discarder", "honba": "honba",
+                      "riichi": "riichi", "tenpai": "tenpai", "shielded": "shielded", "liable": "liable", "hand": "hand",
+                      "deposit": "deposit", "set": "set_no", "entered_by_seat": "entered_by_seat", "entry_pin": "entry_pin"}
 
     def add_result_error(self, error) -> None:
         """Attach a ResultError to the input it names (``changes.E`` → ``seat_E``, ``fans`` →
-        ``fan``...); errors about the whole entry (``changes``: the sum) go to the form."""
+        the value of the winner it is about, ``fu`` → that winner's fu, ``yakuman`` → the first
+        winner's yakuman, ``discarder`` → the discarder buttons...); errors about the whole entry
+        (``changes``: the sum) go to the form. A typed deposit of a rule set without sticks goes
+        to the form too."""
         field = error.field.split(".", 1)[1] if error.field.startswith("changes.") else error.field
-        name = f"seat_{field}" if field in self.seats else self.FIELD_OF_ERROR.get(field)
+        if field in self.seats:
+            name = f"seat_{field}"
+        elif field in ("fans", "fu", "yakuman"):
+            name = self._winner_field({"fans": "value"}.get(field, field))
+        else:
+            name = self.FIELD_OF_ERROR.get(field)
+        if name == "deposit" and not self.takes_deposit:
+            name = None
         self.add_error(name if name in self.fields else None, error.message)
+
+    # --- filling it from a stored result -------------------------------------------------------
+
+    @classmethod
+    def initial_for(cls, result) -> dict:
+        """The form's ``initial`` for a stored result: its outcome when it was entered that way
+        (mode outcome), else its score changes (mode changes), and its deposit."""
+        stored = {k: v for k, v in (result.outcome or {}).items() if k not in NOTE_KEYS}
+        initial = {f"seat_{seat}": change for seat, change in result.changes.items()}
+        initial["deposit"] = result.deposit
+        if not stored.get("kind"):
+            initial["mode"] = "changes"
+            return initial
+        winners = list(stored.get("winners") or ())
+        initial.update(mode="outcome", kind=stored["kind"], winners=winners, discarder=stored.get("discarder") or "",
+                       honba=stored.get("honba") or "", riichi=list(stored.get("riichi") or ()),
+                       tenpai=list(stored.get("tenpai") or ()), shielded=list(stored.get("shielded") or ()),
+                       liable=stored.get("liable") or "", hand=(result.outcome or {}).get("hand") or "")
+        for key, prefix in (("fans", "value"), ("fu", "fu"), ("yakuman", "yakuman")):
+            for seat, value in zip(winners, stored.get(key) or ()):
+                if value:
+                    initial[f"{prefix}_{seat}"] = value
+        return initial
+
+
+class TableEntryForm(HandForm):
+    """The table page's entry: the set, the hand (:class:`HandForm`: its outcome, or each seat's
+    score change), and the seat of the player entering with that player's own PIN
+    (``entry_pin``, checked by :func:`scoring.services.submit_result`): that seat's PIN cannot
+    confirm the result, so both are required (``require_seat``, the default) but for the
+    director, who may enter as nobody's seat (then any seated player's PIN, or the director,
+    confirms).
+
+    :meth:`submission` gives the keyword arguments of :func:`scoring.services.submit_result`;
+    :meth:`add_result_error` attaches a ResultError to the input it names.
+    """
+
+    set_no = forms.IntegerField(label=_("Set"), error_messages={
+        "required": _("choose the set (hand) you played."), "invalid": _("choose the set (hand) you played.")})
+    entered_by_seat = forms.ChoiceField(label=_("Who is entering?"), required=False)
+    entry_pin = entry_pin_field()
+
+    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
+        super().__init__(*args, event=event, players=players, **kwargs)
+        entering = self.fields["entered_by_seat"]
+        entering.required = require_seat
+        entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + \
+            _seat_choices(self.seats, self.players)
+        entering.error_messages["invalid_choice"] = self.fields["discarder"].error_messages["invalid_choice"]
+        entering.error_messages["required"] = _("choose who is entering: a player of another seat confirms the result with their PIN.")
+        self.fields["entry_pin"].required = require_seat
+
+    def clean(self):
+        data = super().clean()
+        _check_pin_has_seat(self)
+        return data
+
+    def submission(self) -> dict:
+        """``{"set_no", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin"}`` for ``submit_result``."""
+        data = self.cleaned_data
+        return {"set_no": data["set_no"], "entered_by_seat": data.get("entered_by_seat") or None,
+                "entry_pin": data.get("entry_pin") or None, **self.hand_entry()}
+
+
+class CorrectionForm(HandForm):
+    """A correction on a result's page: the same hand fields as the table page, filled in with the
+    stored result (:meth:`HandForm.initial_for`), and the reason (required by
+    :func:`scoring.services.correct_result` once the result is confirmed or disputed)."""
+
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
+    FIELD_OF_ERROR = {**HandForm.FIELD_OF_ERROR, "reason": "reason"}

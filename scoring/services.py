@@ -7,10 +7,11 @@ before, after, why). Validation rules come from :mod:`scoring.payments`; convert
 :func:`submit_result` — there is no other way to store a result. Standings are read side
 (:mod:`scoring.reports`).
 
-``HandResult.outcome`` holds the hand's outcome when it was entered that way (``kind``,
-``winners``, ``discarder``, ``fans``) and these notes: ``entered_by_seat`` (the seat that entered
-the result; its PIN cannot confirm it), ``hand`` (the winning hand in the notation of
-:mod:`scoring.fan_check`) and ``flags`` (``[{"check": "fan", "entered", "counted", "fans",
+``HandResult.outcome`` holds the hand's outcome when it was entered that way
+(:meth:`scoring.payments.HandOutcome.to_dict`: ``kind``, ``winners``, ``discarder``, ``fans`` and
+the rule's other inputs that are not at their default) and these notes (:data:`NOTE_KEYS`):
+``entered_by_seat`` (the seat that entered the result; its PIN cannot confirm it), ``hand`` (the
+winning hand in the notation of :mod:`scoring.fan_check`) and ``flags`` (``[{"check": "fan", "entered", "counted", "fans",
 "message"}]`` when the counted fan differs from the entered one: stored, but shown to the
 director). A result of typed score changes keeps only its notes there, or None.
 
@@ -24,6 +25,8 @@ correction made revision *n+1*.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import defaultdict
 
 from django.conf import settings
@@ -34,7 +37,9 @@ from django.utils.translation import gettext as _
 from scoring import fan_check, visibility
 from scoring.comparisons import TableSeats, complete_scopes, converted_scores
 from scoring.models import ConfirmationAttempt, ConversionTable, HandResult, ResultRevision, SetScore
-from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, score_changes, validate_score_changes
+from scoring.payments import (
+    PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, validate_score_changes,
+)
 from tournament.errors import FieldError
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
 from tournament.seating import table_of_set, table_schedule
@@ -53,43 +58,48 @@ class ResultError(FieldError):
         self.status = status
 
 
-def outcome_from_dict(data: dict) -> HandOutcome:
-    """Build a :class:`HandOutcome` from ``{"kind", "winners", "discarder", "fans"}``; raises
-    ResultError (``outcome``, or ``fans`` for a fan that is not a whole number)."""
-    if not isinstance(data, dict) or "kind" not in data:
-        raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
-    fans = []
-    for fan in data.get("fans") or ():
-        try:
-            fans.append(int(str(fan).strip()))
-        except ValueError:
-            raise ResultError("fans", _("the fan must be a whole number, e.g. 8; got %(value)s") % {"value": repr(fan)}) from None
-    try:
-        return HandOutcome(
-            kind=data["kind"],
-            winners=tuple(data.get("winners") or ()),
-            discarder=data.get("discarder") or None,
-            fans=tuple(fans),
-        )
-    except TypeError as exc:
-        raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans: %(error)s")
-                          % {"error": exc}) from exc
+NOTE_KEYS = ("entered_by_seat", "hand", "flags")
+"""Keys of a stored ``HandResult.outcome`` that are notes about the entry, not the outcome."""
+
+_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", ",": None, " ": None, "_": None})
+
+
+def signed_points(value) -> int | None:
+    """A whole number of points read from what a phone typed, or None when it is not one.
+
+    Accepts ints, and text with an optional sign: ``"-16"``, ``"−16"`` (U+2212, the minus of
+    many keyboards), ``"+24"``, full-width ``"－１６"``, thousands separators ``"8,000"`` and
+    spaces. Floats count only when whole. Booleans are not numbers here."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    text = unicodedata.normalize("NFKC", str(value)).translate(_SIGNS)
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        return None
+    return int(text)
+
+
+def _outcome_part(stored: dict | None) -> dict | None:
+    """The outcome of a stored ``HandResult.outcome`` without the notes; None when the result was
+    typed (no ``kind``)."""
+    if not stored or not stored.get("kind"):
+        return None
+    return {key: value for key, value in stored.items() if key not in NOTE_KEYS}
 
 
 def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
+    if not isinstance(changes, dict):
+        raise ResultError("changes", _("give the score changes as seat → points, e.g. {\"E\": 24, \"S\": -8}"))
     cleaned = {}
     for seat, value in changes.items():
         if seat not in seats:
             raise ResultError(f"changes.{seat}", _("unknown seat %(seat)s: seats are %(seats)s") % {"seat": repr(seat), "seats": ", ".join(seats)})
         if isinstance(value, bool):
             raise ResultError(f"changes.{seat}", _("the score change must be a whole number of points"))
-        if isinstance(value, float):
-            number = int(value) if value.is_integer() else None
-        else:
-            try:
-                number = int(str(value).strip())
-            except ValueError:
-                number = None
+        number = signed_points(value)
         if number is None:
             raise ResultError(f"changes.{seat}", _("the score change of seat %(seat)s must be a whole number of points, e.g. -16; got %(value)s")
                               % {"seat": seat, "value": repr(value)})
@@ -101,35 +111,74 @@ def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
     return cleaned
 
 
-def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None, deposit: int = 0) -> tuple[dict[str, int], dict | None]:
+def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
+                    deposit: int | None = None) -> tuple[dict[str, int], dict | None, int]:
     """Validate typed ``changes`` or compute them from ``outcome`` with the rule set's payment rule.
 
-    Returns (changes seat → points, normalised outcome ``{"kind", "winners", "discarder",
-    "fans"}`` or None). Raises ResultError naming the field.
+    ``outcome``: what :meth:`scoring.payments.HandOutcome.from_dict` reads (``kind``, ``winners``,
+    ``discarder``, ``fans`` and the rule's other inputs: ``fu``, ``yakuman``, ``honba``,
+    ``riichi``, ``tenpai``, ``shielded``, ``liable``); notes (``hand``, ``entered_by_seat``,
+    ``flags``) are ignored here. It is settled with :func:`scoring.payments.settle` (the rule
+    set's ``min_fan`` raises the lowest hand value), which gives the changes and the deposit
+    (riichi sticks left on the table). ``deposit``: the deposit typed with the changes (points,
+    None: not given, 0 for typed changes).
+
+    Returns ``(changes seat → points, outcome as HandOutcome.to_dict() or None, deposit)``.
+    Raises ResultError naming the field: a PaymentError's field (``fans``, ``fu``, ``winners``...),
+    ``changes`` for typed changes that differ from the outcome's, ``deposit`` for a typed deposit
+    that differs from the outcome's or is not a whole number of 0 or more, ``changes.<seat>`` for
+    a bad typed change.
     """
     ruleset = event.get_ruleset()
     seats = tuple(ruleset.seats)
     if outcome:
-        hand = outcome_from_dict(outcome)
+        if not isinstance(outcome, dict) or not outcome.get("kind"):
+            raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
         try:
-            computed = score_changes(ruleset.payment_rule, seats, hand, min_fan=ruleset.min_fan)
+            hand = HandOutcome.from_dict({key: value for key, value in outcome.items() if key not in NOTE_KEYS})
+            settled = settle(ruleset.payment_rule, seats, hand, min_fan=ruleset.min_fan)
         except PaymentError as exc:
-            raise ResultError(getattr(exc, "field", "outcome"), str(exc)) from exc
+            raise ResultError(exc.field or "outcome", str(exc)) from exc
+        computed = dict(settled.changes)
         if changes:
             typed = _clean_changes(changes, seats)
             if typed != computed:
                 raise ResultError("changes", _("the score changes %(typed)s do not match the outcome, which gives %(computed)s")
-                                  % {"typed": typed, "computed": computed})
-        changes = computed
-        outcome = {"kind": hand.kind, "winners": list(hand.winners), "discarder": hand.discarder, "fans": list(hand.fans)}
+                                  % {"typed": changes_words(seats, typed), "computed": changes_words(seats, computed)})
+        if deposit is not None and signed_points(deposit) != settled.deposit:
+            raise ResultError("deposit", _("the deposit %(typed)s does not match the outcome, which leaves %(computed)s on the table: "
+                                           "leave the deposit out") % {"typed": deposit, "computed": settled.deposit})
+        changes, stored, deposit = computed, hand.to_dict(), settled.deposit
     elif changes is None:
         raise ResultError("changes", _("enter each seat's score change, or the hand's outcome"))
+    else:
+        stored = None
+        typed_deposit = 0 if deposit is None else signed_points(deposit)
+        if typed_deposit is None or typed_deposit < 0:
+            raise ResultError("deposit", _("the deposit (sticks left on the table) must be a whole number of 0 or more, got %(value)s")
+                              % {"value": repr(deposit)})
+        deposit = typed_deposit
     cleaned = _clean_changes(changes, seats)
     try:
         validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum, deposit=deposit)
     except PaymentError as exc:
-        raise ResultError(getattr(exc, "field", "changes"), str(exc)) from exc
-    return cleaned, outcome
+        raise ResultError(exc.field or "changes", str(exc)) from exc
+    return cleaned, stored, deposit
+
+
+def describe_outcome(ruleset, outcome: dict | None, changes: dict[str, int], deposit: int = 0) -> str:
+    """The sentence of a hand for people (:func:`scoring.payments.describe`): who won, how and
+    for how much, then each seat's change, in the page's language ("East won on South's discard,
+    24 fan: E +56, S -32, W -8, N -8"); typed changes (``outcome`` None or without a kind) give
+    the changes alone. ``outcome``: a stored ``HandResult.outcome`` or revision outcome (notes are
+    left out); ``deposit``: points left on the table."""
+    return describe(ruleset.payment_rule, tuple(ruleset.seats), _outcome_part(outcome), changes, deposit)
+
+
+def describe_result(result: HandResult, ruleset=None) -> str:
+    """:func:`describe_outcome` of a stored result; ``ruleset``: the event's, when the caller has
+    it (saves reading the event once per result)."""
+    return describe_outcome(ruleset or result.event.get_ruleset(), result.outcome, result.changes, result.deposit)
 
 
 def prevalent_wind(event: Event, set_no: int) -> str:
@@ -180,11 +229,11 @@ def result_notes(result: HandResult) -> dict:
     return {"entered_by_seat": stored.get("entered_by_seat"), "hand": stored.get("hand"), "flags": stored.get("flags") or []}
 
 
-def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None]:
-    """Validated score changes and the outcome JSON to store (outcome plus notes)."""
+def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None, int]:
+    """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit."""
     event = table.group.session.event
     hand_text = str((outcome or {}).get("hand") or "").strip()
-    cleaned, stored = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit)
+    cleaned, stored, deposit = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit)
     if hand_text:
         stored = check_fan(event, set_no, stored, hand_text)
     if entered_by_seat:
@@ -193,7 +242,7 @@ def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by
             raise ResultError("entered_by_seat", _("unknown seat %(seat)s: choose one of %(seats)s, or leave it blank")
                               % {"seat": repr(entered_by_seat), "seats": ", ".join(seats)})
         stored = {**(stored or {}), "entered_by_seat": entered_by_seat}
-    return cleaned, stored
+    return cleaned, stored, deposit
 
 
 def find_table(event: Event, number, session_number: int | None = None) -> Table:
@@ -237,8 +286,7 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
 
 
 def _describe(result: HandResult) -> str:
-    seats = result.event.get_ruleset().seats
-    changes = ", ".join(f"{seat} {result.changes[seat]:+d}" for seat in seats if seat in result.changes)
+    changes = describe_result(result)
     values = {"id": result.pk, "changes": changes, "status": str(result.get_status_display()).lower(),
               "entered_by": result.entered_by, "confirmed_by": result.confirmed_by}
     if result.confirmed_by:
@@ -247,14 +295,18 @@ def _describe(result: HandResult) -> str:
 
 
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
-                  deposit: int = 0, actor: str, entered_by_seat: str | None = None, entry_pin: str | None = None) -> HandResult:
+                  deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
+                  entry_pin: str | None = None) -> HandResult:
     """Store a table's result on a set (status *entered*); returns it.
 
-    ``changes``: seat → score change (points), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw",
-    "winners": [...], "discarder": seat, "fans": [...], "hand": optional winning hand}`` from
-    which the rule set's payment rule computes them (with ``hand``, the fan is counted and a
-    difference flagged: :func:`check_fan`). ``entered_by_seat``: the seat of the player entering,
-    if known; that seat's PIN cannot confirm the result.
+    ``changes``: seat → score change (points), with ``deposit`` (points left on the table, default
+    0), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw", "winners": [...], "discarder":
+    seat, "fans": [...], the rule's other inputs (``fu``, ``yakuman``, ``honba``, ``riichi``,
+    ``tenpai``, ``shielded``, ``liable``), "hand": optional winning hand}`` from which the rule
+    set's payment rule computes the changes and the deposit (:func:`compute_changes`; with
+    ``hand``, the fan is counted and a difference flagged: :func:`check_fan`).
+    ``entered_by_seat``: the seat of the player entering, if known; that seat's PIN cannot
+    confirm the result.
 
     **The entering player's PIN.** ``entry_pin``: the PIN the player entering typed, to show the
     seat is theirs (every page a player can reach asks for it: without it, a player could name
@@ -269,9 +321,10 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     the table, the demo and imports).
 
     Raises ResultError: set not in the session or held by another table now (``set``), unknown
-    seat or non-number (``changes.<seat>``), not zero-sum (``changes``), fan below the minimum
-    or not a number (``fans``), a winning hand that cannot be read (``hand``), an unknown
-    ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
+    seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
+    rule's range or not a number (``fans``) and the other outcome fields of
+    :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
+    winning hand that cannot be read (``hand``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
     the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
     (``entry_pin``, 429), or a result already stored for this table and set (``set``, status
     409, ``existing`` = that result, named in the message). No result is stored on error (a
@@ -282,7 +335,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     refusal = None
     with transaction.atomic():
         _check_set_at_table(table, set_no)
-        cleaned, stored = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit, entered_by_seat=entered_by_seat)
+        cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
+                                            entered_by_seat=entered_by_seat)
         seat = None
         if entry_pin:
             seat, refusal = _check_entry_pin(table, entered_by_seat, entry_pin, actor)
@@ -506,8 +560,10 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     The director may always correct (the result stays or becomes confirmed); a scorer may correct
     an unconfirmed result, which then needs confirming again. Once a result is confirmed only the
     director reopens it (docs/security.md). A reason is required once a result is confirmed or disputed. The seat that
-    entered the result stays recorded; a new winning hand is checked again. Raises ResultError
-    (``status`` 403, ``reason``, and the fields of :func:`submit_result`).
+    entered the result stays recorded; a new winning hand is checked again. ``changes`` or
+    ``outcome`` as for :func:`submit_result`; typed changes keep the stored ``deposit`` unless one
+    is given, an outcome computes its own. Raises ResultError (``status`` 403, ``reason``, and the
+    fields of :func:`submit_result`).
     """
     result = _lock(result)
     confirmed = result.status == HandResult.Status.CONFIRMED
@@ -515,9 +571,10 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
         raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
     if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
         raise ResultError("reason", _("give the reason for correcting a confirmed or disputed result"))
-    deposit = result.deposit if deposit is None else deposit
-    cleaned, stored = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
-                               entered_by_seat=result_notes(result)["entered_by_seat"])
+    if not outcome and deposit is None:
+        deposit = result.deposit  # typed changes keep the sticks left on the table unless retyped
+    cleaned, stored, deposit = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
+                                        entered_by_seat=result_notes(result)["entered_by_seat"])
     previous = result.changes
     result.changes, result.outcome, result.deposit = cleaned, stored, deposit
     result.status = HandResult.Status.CONFIRMED if director else HandResult.Status.ENTERED

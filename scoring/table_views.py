@@ -17,16 +17,16 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
 from scoring import fan_check, table_access, visibility
-from scoring.forms import TableEntryForm
-from scoring.models import HandResult
-from scoring.payments import PAYMENT_RULES
+from scoring.forms import CorrectionForm, HandForm, TableEntryForm
+from scoring.models import HandResult, SetScore
 from scoring.services import (
-    ResultError, confirm_result, confirmation_locks, correct_result, dispute_result, result_notes,
-    submit_result, unlock_confirmation,
+    ResultError, confirm_result, confirmation_locks, correct_result, describe_outcome, describe_result, dispute_result,
+    result_notes, submit_result, unlock_confirmation,
 )
 from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament.access import DIRECTOR, event_view, table_login_url, table_view
-from tournament.models import Event, Table, display_code
+from tournament.i18n import seat_label
+from tournament.models import Event, SeatAssignment, Table, display_code
 from tournament.permissions import client_address, is_director, looks_like_code, normalise_code
 from tournament.seating import table_schedule
 from walls.setcode import SetCodeError, SetId, parse_payload
@@ -134,18 +134,19 @@ def _table_context(request, event, table, form, players, director):
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]
     chosen = _int_or_none(form["set_no"].value()) or _int_or_none(request.GET.get("set")) or (pending[0] if pending else None)
     locks = confirmation_locks(table)
+    words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     unconfirmed = [
-        {"result": r, "notes": result_notes(r), "changes": [(seat, r.changes[seat]) for seat in ruleset.seats if seat in r.changes],
+        {"result": r, "notes": result_notes(r), "words": words[r.pk],
          "locked": r.pk in locks["results"], "wrong": locks["wrong"].get(r.pk, 0)}
         for _, r in sorted(results.items()) if r.status != HandResult.Status.CONFIRMED
     ]
+    played = [{"result": r, "words": words[r.pk]} for _, sets in schedule for s, _, r in sets if r is not None]
     return {
-        "event": event, "table": table, "ruleset": ruleset, "form": form,
+        "event": event, "table": table, "ruleset": ruleset, "form": form, "rule": form.rule,
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
-        "seat_inputs": [(seat, players.get(seat), form[f"seat_{seat}"]) for seat in ruleset.seats],
         "schedule": schedule, "chosen": chosen, "typed": form.typed_only,
-        "fan_check": PAYMENT_RULES[ruleset.payment_rule].fan_check and fan_check.available(),
-        "unconfirmed": unconfirmed, "focus": _int_or_none(request.GET.get("confirm")),
+        "fan_check": form.rule.fan_check and fan_check.available(),
+        "unconfirmed": unconfirmed, "played": played, "focus": _int_or_none(request.GET.get("confirm")),
         "is_director": director, "table_locked": locks["table"],
     }
 
@@ -181,7 +182,8 @@ def table_page(request, event, table):
                 form.add_result_error(exc)
                 status = exc.status
             else:
-                messages.success(request, _("Saved set %(set)s. A player of another seat confirms it with their PIN.") % {"set": result.set_no})
+                messages.success(request, _("Saved set %(set)s: %(result)s. A player of another seat confirms it with their PIN.")
+                                 % {"set": result.set_no, "result": describe_result(result, event.get_ruleset())})
                 return redirect(reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
     return render(request, "scoring/table.html", _table_context(request, event, table, form, players, director), status=status)
 
@@ -211,21 +213,50 @@ def table_confirm(request, event, table, result_id):
     return redirect("table", slug=event.slug, table_id=table.pk)
 
 
+REVISION_ACTIONS = {"enter": gettext_lazy("entered"), "confirm": gettext_lazy("confirmed"),
+                    "correct": gettext_lazy("corrected"), "dispute": gettext_lazy("disputed")}
+
+
+def _history(result: HandResult, ruleset) -> list[dict]:
+    """The result's revisions for people: ``{"revision", "action" (words), "actor", "at",
+    "words" (the hand as a sentence after the revision), "before" (the sentence before a
+    correction, else ""), "reason", "flags"}``, oldest first."""
+    entries, before = [], None
+    for revision in result.revisions.all():
+        words = describe_outcome(ruleset, revision.outcome, revision.changes)
+        if revision.previous is not None and before is None:  # no earlier revision kept: its changes alone
+            before = describe_outcome(ruleset, None, revision.previous)
+        entries.append({
+            "revision": revision.revision, "action": REVISION_ACTIONS.get(revision.action, revision.action),
+            "actor": revision.actor, "at": revision.at, "words": words, "reason": revision.reason,
+            "before": (before or "") if revision.previous is not None else "",
+            "flags": (revision.outcome or {}).get("flags") or [],
+        })
+        before = words
+    return entries
+
+
 @event_view()
 def result_detail(request, event, result_id):
-    """A result with its full history. The director and the scorers of its table (a scorer role
-    bound to the table, or this browser's table login) change it: dispute or correct it within
-    :func:`scoring.services.correct_result`'s and :func:`~scoring.services.dispute_result`'s
-    rules (once confirmed, only the director); the director also confirms it and unlocks its PIN
-    confirmation. A player seated at the table may read it (:mod:`scoring.table_access`)."""
+    """A result with its full history, each revision a sentence. The director and the scorers of
+    its table (a scorer role bound to the table, or this browser's table login) change it:
+    dispute it, or correct it with the table page's hand fields (:class:`scoring.forms.CorrectionForm`,
+    filled in with the stored outcome or changes), within :func:`scoring.services.correct_result`'s
+    and :func:`~scoring.services.dispute_result`'s rules (once confirmed, only the director); the
+    director also confirms it and unlocks its PIN confirmation. A player seated at the table may
+    read it (:mod:`scoring.table_access`)."""
     result = get_object_or_404(HandResult.objects.select_related("table__group__session__event"), pk=result_id, event=event)
     director = is_director(request.user, event)
     can_change = can_enter_for(request, result.table)
     if not (can_change or (request.method == "GET" and can_read_table(request, result.table))):
         raise PermissionDenied
+    ruleset = event.get_ruleset()
+    players = _players(result.table)
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = CorrectionForm(request.POST if action == "correct" else None, event=event, players=players,
+                          initial=HandForm.initial_for(result))
     error = None
     if request.method == "POST":
-        action = request.POST.get("action")
         actor = request.user.get_username() or f"scorer {result.table}"
         if action in ("confirm", "unlock", "unlock-table") and not director:
             raise PermissionDenied
@@ -236,19 +267,22 @@ def result_detail(request, event, result_id):
                 confirm_result(result, actor=actor, director=True)
             elif action in ("unlock", "unlock-table"):
                 unlock_confirmation(result.table, result if action == "unlock" else None, actor=actor)
+            elif form.is_valid():
+                correct_result(result, actor=actor, reason=form.cleaned_data["reason"], director=director, **form.hand_entry())
             else:
-                changes = {seat: request.POST.get(f"seat_{seat}", "") for seat in event.get_ruleset().seats}
-                correct_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director, changes=changes)
+                raise ResultError("__all__", _("check the marked fields of the correction"))
             return redirect("result", slug=event.slug, result_id=result.pk)
         except ResultError as exc:
             error = exc
+            if action == "correct" and exc.field != "__all__" and exc.field != "status":
+                form.add_result_error(exc)
     locks = confirmation_locks(result.table) if director and result.status != HandResult.Status.CONFIRMED else None
     return render(request, "scoring/result.html", {
-        "event": event, "result": result, "notes": result_notes(result), "history": result.revisions.all(),
-        "is_director": director, "can_change": can_change, "error": error,
+        "event": event, "result": result, "notes": result_notes(result), "history": _history(result, ruleset),
+        "words": describe_result(result, ruleset), "is_director": director, "can_change": can_change, "error": error,
+        "form": form, "rule": form.rule, "typed": form.typed_only,
+        "fan_check": form.rule.fan_check and fan_check.available(),
         "result_locked": bool(locks and result.pk in locks["results"]), "table_locked": bool(locks and locks["table"]),
-        "changes": [(seat, result.changes[seat]) for seat in event.get_ruleset().seats if seat in result.changes],
-        "seat_values": [(seat, request.POST.get(f"seat_{seat}", "") if error else "") for seat in event.get_ruleset().seats],
     }, status=error.status if error else 200)
 
 
@@ -256,16 +290,30 @@ def live_state(event: Event, session_number: int) -> dict:
     """Grid data for the director's live page.
 
     ``{"session", "sets": [1..n], "counts": {"entered", "confirmed", "disputed", "missing",
-    "flagged"}, "late": [table numbers], "rows": [{"table", "table_id", "group", "done", "late",
-    "cells": [{"set", "status" (entered/confirmed/disputed/missing), "id", "flags": [messages]}]}]}``.
-    A table is late when it is behind the furthest table of its group by a whole block of sets
-    or more. Two queries whatever the size of the field.
+    "flagged"}, "late": [table numbers], "team_method", "rows": [{"table", "table_id", "group", "done", "late",
+    "cells": [{"set", "status" (entered/confirmed/disputed/missing), "id", "flags": [messages],
+    "converted": [{"seat", "label", "name", "points"}]}]}], "scores": [{"name", "points": [per set,
+    None until scored], "total"}]}``. A cell's ``converted``: once the set is scored, the converted
+    points (:class:`scoring.models.SetScore`) of the team (team method) or player (individual
+    method) at each of the table's seats, in seat order (``label``: the seat in the active
+    language). ``scores``: every team or player seated in the session with its converted points
+    set by set and their sum, highest first. A table is late when it is behind the furthest table
+    of its group by a whole block of sets or more. Four queries whatever the size of the field.
     """
     tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number)
                   .select_related("group").order_by("number"))
     results = HandResult.objects.filter(event=event, session_number=session_number).values("table_id", "set_no", "status", "pk", "outcome")
     state = {(r["table_id"], r["set_no"]): r for r in results}
+    team_method = event.method == Event.Method.TEAM
+    scores = {(r["set_no"], r["team_id"] if team_method else r["player_id"]): r["points"] for r in SetScore.objects.filter(
+        event=event, session_number=session_number).values("set_no", "team_id", "player_id", "points")}
+    seated = {}
+    for a in SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number
+                                           ).values("table_id", "seat", "team_id", "team__name", "player_id", "player__name"):
+        seated.setdefault(a["table_id"], []).append(a)
     ruleset = event.get_ruleset()
+    for seats in seated.values():
+        seats.sort(key=lambda a: ruleset.seats.index(a["seat"]))
     n_sets = ruleset.hands_per_session
     block = max(1, n_sets // len(ruleset.seats))
     done = {t.pk: sum(1 for s in range(1, n_sets + 1) if (t.pk, s) in state) for t in tables}
@@ -282,11 +330,23 @@ def live_state(event: Event, session_number: int) -> dict:
             flags = [f["message"] for f in ((stored or {}).get("outcome") or {}).get("flags") or []]
             counts[status] += 1
             counts["flagged"] += bool(flags)
-            cells.append({"set": s, "status": status, "id": stored["pk"] if stored else None, "flags": flags})
+            converted = [{"seat": a["seat"], "label": seat_label(a["seat"]), "points": scores[(s, key)],
+                          "name": a["team__name"] if team_method else a["player__name"]}
+                         for a in seated.get(t.pk, [])
+                         for key in [a["team_id"] if team_method else a["player_id"]] if (s, key) in scores]
+            cells.append({"set": s, "status": status, "id": stored["pk"] if stored else None, "flags": flags,
+                          "converted": converted})
         rows.append({"table": t.number, "table_id": t.pk, "group": t.group.number, "done": done[t.pk],
                      "late": lead[t.group_id] - done[t.pk] >= block, "cells": cells})
+    entrants = {a["team_id"] if team_method else a["player_id"]: a["team__name"] if team_method else a["player__name"]
+                for seats in seated.values() for a in seats}
+    board = [{"name": name, "points": [scores.get((s, key)) for s in range(1, n_sets + 1)]} for key, name in entrants.items()]
+    for entry in board:
+        entry["total"] = sum(p for p in entry["points"] if p is not None)
+    board.sort(key=lambda entry: (-entry["total"], entry["name"]))
     return {"session": session_number, "sets": list(range(1, n_sets + 1)), "counts": counts,
-            "late": [row["table"] for row in rows if row["late"]], "rows": rows}
+            "late": [row["table"] for row in rows if row["late"]], "rows": rows, "team_method": team_method,
+            "scores": board}
 
 
 @event_view(roles=(DIRECTOR,))  # every table's entries, released or not

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 from scoring import table_access, visibility
 from scoring.forms import ResultForm
 from scoring.reports import cached_standings
-from scoring.services import ResultError, submit_result
+from scoring.services import ResultError, describe_result, submit_result
 from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
 from tournament.permissions import is_director
@@ -54,6 +54,6 @@ def entry(request, event):
                 status = 429
         else:
             messages.success(request, _("Saved: Table %(table)s, set %(set)s: %(changes)s")
-                             % {"table": result.table.number, "set": result.set_no, "changes": result.changes})
+                             % {"table": result.table.number, "set": result.set_no, "changes": describe_result(result)})
             return redirect("entry", slug=event.slug)
     return render(request, "scoring/entry.html", {"event": event, "form": form}, status=status)

@@ -3,7 +3,10 @@ its roster, prepare sessions through :func:`tournament.services.prepare_session`
 slots, find a table, its first set, its page and its players' PINs, log a test client in as a
 table's scorer the way a phone does (a POST of the table's code to the table login form; a GET
 never logs in), and say who is entering a result the way a player does (their seat and their own
-PIN). The independent recomputations the tests check results against are in tests/oracles.py."""
+PIN). In a Playwright page: enter a hand by its outcome through the table page's DOM contract
+(:func:`enter_outcome`, :func:`save_entry`, :func:`fill_discard_win`), confirm with a PIN, and
+tell the page's own errors from an expected refusal (:func:`console_error`). The independent
+recomputations the tests check results against are in tests/oracles.py."""
 
 from __future__ import annotations
 
@@ -198,15 +201,73 @@ def say_who_is_entering(page, seat: str, pin: str) -> None:
     page.fill("#entry_pin", pin)
 
 
+def _tick(page, name: str, seats) -> None:
+    """Tick exactly ``seats`` among the table page's ``input[name=<name>]`` boxes (seat buttons)."""
+    boxes = page.locator(f"input[name={name}]")
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        wanted = box.get_attribute("value") in seats
+        if box.is_checked() != wanted:
+            box.set_checked(wanted)
+
+
+def enter_outcome(page, *, set_no: int | None = None, kind: str, winners=(), discarder: str | None = None,
+                  values: dict | None = None, fu: dict | None = None, yakuman: dict | None = None, honba: int = 0,
+                  riichi=(), tenpai=(), shielded=(), liable: str | None = None) -> None:
+    """On the table page (or a result's correction form) in a Playwright ``page``: enter a hand by
+    its outcome the way a scorer does, through the page's DOM contract (docs of issue 16): choose
+    set ``set_no`` (None: leave it), the outcome mode where the rule set offers modes, the kind
+    button (``discard``, ``self_draw``, ``draw``), the winners and the discarder seat buttons, each
+    winner's value (``values``: {seat: fan or han}), ``fu`` and ``yakuman`` ({seat: int}), the honba
+    counters, and the riichi, tenpai and shielded seats, and the liable seat (bao). Inputs the rule
+    does not take must be left at their defaults. Save is left to the caller (:func:`save_entry`)."""
+    if set_no is not None:
+        page.select_option("#set_no", str(set_no))
+    mode = page.locator("input[name=mode][value=outcome]")
+    if mode.count():
+        mode.check()
+    page.click(f"label[for=kind-{kind}]")
+    for seat in winners:
+        page.check(f"#win-{seat}")
+    if discarder is not None:
+        page.check(f"#discarder-{discarder}")
+    for seat, value in (values or {}).items():
+        page.fill(f"#value_{seat}", str(value))
+    for seat, value in (fu or {}).items():
+        page.select_option(f"#fu_{seat}", str(value))
+    for seat, value in (yakuman or {}).items():
+        page.select_option(f"#yakuman_{seat}", str(value))
+    if honba or page.locator("#honba").is_visible():
+        page.fill("#honba", str(honba))
+    for name, seats in (("riichi", riichi), ("tenpai", tenpai), ("shielded", shielded)):
+        if seats or page.locator(f"input[name={name}]").count():
+            _tick(page, name, seats)
+    if liable is not None or page.locator("#liable").is_visible():
+        page.select_option("#liable", liable or "")
+
+
+def save_entry(page) -> None:
+    """Press the table page's Save button and wait for the page it leads to."""
+    with page.expect_navigation():
+        page.click("#save")
+
+
 def fill_discard_win(page, set_no: int, winner: str, discarder: str, fan: int) -> None:
     """On the table page in a Playwright ``page``: choose set ``set_no`` and enter a discard win
-    by its outcome (``winner`` won on ``discarder``'s discard for ``fan``); Save is left to the test."""
-    page.select_option("#set_no", str(set_no))
-    page.check("input[name=mode][value=outcome]")
-    page.select_option("#kind", "discard")
-    page.select_option("#winner", winner)
-    page.select_option("#discarder", discarder)
-    page.fill("#fan", str(fan))
+    by its outcome (``winner`` won on ``discarder``'s discard for ``fan``, in the rule's unit);
+    Save is left to the test."""
+    enter_outcome(page, set_no=set_no, kind="discard", winners=(winner,), discarder=discarder, values={winner: fan})
+
+
+def console_error(message) -> bool:
+    """Whether a Playwright console ``message`` is an error of the page (a script error, a
+    resource that failed to load), leaving out the page's own answer to a refused form: the table
+    page answers a refused entry with 400 (409, 429) and the form to fix, which Chromium logs as a
+    failed load of the document itself."""
+    if message.type != "error":
+        return False
+    own_answer = message.text.startswith("Failed to load resource") and (message.location or {}).get("url") == message.page.url
+    return not own_answer
 
 
 def confirm_with_pin(page, pin: str) -> None:

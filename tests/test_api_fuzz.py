@@ -165,13 +165,16 @@ SEATS = ("E", "S", "W", "N")
 @st.composite
 def form_posts(draw):
     data = {f"seat_{seat}": draw(ANY_VALUE) for seat in SEATS}
+    data.update({f"value_{seat}": draw(ANY_VALUE) for seat in SEATS})
     data.update({
         "set_no": draw(st.one_of(st.integers(-3, 20).map(str), ANY_VALUE)),
         "mode": draw(st.sampled_from(["changes", "outcome", "", "junk"])),
         "kind": draw(st.sampled_from(["discard", "self_draw", "draw", "", "junk"])),
-        "winner": draw(st.sampled_from([*SEATS, "", "X"])),
+        "winners": draw(st.lists(st.sampled_from([*SEATS, "", "X"]), max_size=3)),
         "discarder": draw(st.sampled_from([*SEATS, "", "X"])),
-        "fan": draw(ANY_VALUE),
+        "honba": draw(ANY_VALUE),
+        "riichi": draw(st.lists(st.sampled_from([*SEATS, "X"]), max_size=2)),
+        "deposit": draw(ANY_VALUE),
         "hand": draw(st.text(max_size=40)),
     })
     return {k: v for k, v in data.items() if draw(st.booleans()) or k.startswith("seat_")}

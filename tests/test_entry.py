@@ -7,7 +7,9 @@ from rest_framework.test import APIClient
 
 from scoring import fan_check
 from scoring.models import HandResult, ResultRevision
-from scoring.services import ResultError, confirm_result, correct_result, dispute_result, result_notes, submit_result
+from scoring.services import (
+    ResultError, confirm_result, correct_result, dispute_result, result_notes, signed_points, submit_result,
+)
 from tournament.services import table_schedule
 
 from factories import first_set, first_table
@@ -338,3 +340,14 @@ def test_api_changes_to_a_result_are_for_the_director_and_scorers_only(team_even
     assert response.status_code == 403
     result.refresh_from_db()
     assert result.status == "confirmed" and result.revision == 2
+
+
+@pytest.mark.parametrize("typed, points", [
+    ("-16", -16), ("\u221216", -16), ("+24", 24), ("\uff0d\uff11\uff16", -16), ("8,000", 8000), ("- 16", -16),
+    (" 0 ", 0), (-8, -8), (8.0, 8),
+    ("--8", None), ("1.5", None), ("8-", None), ("", None), ("minus 8", None), (True, None), (2.5, None),
+])
+def test_a_score_change_is_read_with_any_minus_sign_a_phone_gives(typed, points):
+    """The Unicode minus (U+2212) and full-width digits and signs are what some phone keyboards
+    type; a thousands separator is read, anything else that is not a whole number is not."""
+    assert signed_points(typed) == points

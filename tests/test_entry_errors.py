@@ -1,6 +1,7 @@
 """Bad input at result entry — wrong set, wrong table, non-zero-sum, unknown seat, fan below the
-minimum, text in a number field, a duplicate — through the service, the table page and the API:
-each is refused with a message naming the field, and nothing is stored."""
+minimum or beyond the rule's range, text in a number field, a duplicate — through the service, the
+table page and the API: each is refused with a message naming the field (on the table page: the
+input the scorer sees), and nothing is stored."""
 
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 CHANGES = {"E": 24, "S": -8, "W": -8, "N": -8}
 PAGE_CHANGES = {"mode": "changes", "seat_E": "24", "seat_S": "-8", "seat_W": "-8", "seat_N": "-8", "entered_by_seat": "N"}
-PAGE_OUTCOME = {"mode": "outcome", "kind": "discard", "winner": "E", "discarder": "S", "fan": "10", "entered_by_seat": "N"}
+PAGE_OUTCOME = {"mode": "outcome", "kind": "discard", "winners": "E", "discarder": "S", "value_E": "10", "entered_by_seat": "N"}
 OUTCOME = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10]}
 
 
@@ -50,22 +51,30 @@ CASES = {
                         {**PAGE_CHANGES, "seat_E": "48", "seat_S": "-16", "seat_W": "-16", "seat_N": "-15"},
                         {"changes": {"E": 48, "S": -16, "W": -16, "N": -15}},
                         "changes", "__all__", "changes", "sum to +1 but must sum to 0"),
-    "unknown seat in the changes": Bad("first", {"changes": {"E": 24, "S": -8, "W": -8, "X": -8}}, {**PAGE_OUTCOME, "winner": "X"},
+    "unknown seat in the changes": Bad("first", {"changes": {"E": 24, "S": -8, "W": -8, "X": -8}}, {**PAGE_OUTCOME, "winners": "X"},
                                        {"changes": {"E": 24, "S": -8, "W": -8, "X": -8}},
-                                       "changes.X", "winner", "changes.X", "'X'", page_says="X is not a seat at this table"),
+                                       "changes.X", "winners", "changes.X", "'X'", page_says="X is not a seat at this table"),
     "unknown seat in the outcome": Bad("first", {"outcome": {**OUTCOME, "discarder": "X"}}, {**PAGE_OUTCOME, "discarder": "X"},
                                        {"outcome": {**OUTCOME, "discarder": "X"}},
                                        "discarder", "discarder", "discarder", "'X' is not a seat",
                                        page_says="X is not a seat at this table"),
-    "fan below the minimum": Bad("first", {"outcome": {**OUTCOME, "fans": [6]}}, {**PAGE_OUTCOME, "fan": "6"},
+    "fan below the minimum": Bad("first", {"outcome": {**OUTCOME, "fans": [6]}}, {**PAGE_OUTCOME, "value_E": "6"},
                                  {"outcome": {**OUTCOME, "fans": [6]}},
-                                 "fans", "fan", "fans", "fan must be at least 8"),
+                                 "fans", "value_E", "fans", "fan must be from 8 to 400"),
+    # MCR's highest hand counts far below 400 fan: 800 was accepted before issue 16.
+    "fan beyond the rule's range": Bad("first", {"outcome": {**OUTCOME, "fans": [800]}}, {**PAGE_OUTCOME, "value_E": "800"},
+                                       {"outcome": {**OUTCOME, "fans": [800]}},
+                                       "fans", "value_E", "fans", "fan must be from 8 to 400"),
     "text for a score change": Bad("first", {"changes": {**CHANGES, "E": "lots"}}, {**PAGE_CHANGES, "seat_E": "lots"},
                                    {"changes": {**CHANGES, "E": "lots"}},
                                    "changes.E", "seat_E", "changes", "whole number", api_nested=("E",)),
-    "text for the fan": Bad("first", {"outcome": {**OUTCOME, "fans": ["eight"]}}, {**PAGE_OUTCOME, "fan": "eight"},
+    "text for the fan": Bad("first", {"outcome": {**OUTCOME, "fans": ["eight"]}}, {**PAGE_OUTCOME, "value_E": "eight"},
                             {"outcome": {**OUTCOME, "fans": ["eight"]}},
-                            "fans", "fan", "outcome", "whole number", api_nested=("fans",)),
+                            "fans", "value_E", "outcome", "whole number", api_nested=("fans",)),
+    "no discarder for a discard win": Bad("first", {"outcome": {**OUTCOME, "discarder": None}}, {**PAGE_OUTCOME, "discarder": ""},
+                                          {"outcome": {**OUTCOME, "discarder": None}},
+                                          "discarder", "discarder", "discarder", "discard win needs the discarder",
+                                          page_says="choose the seat that discarded the winning tile"),
     "a duplicate": Bad("first", {"changes": {"E": 0, "S": 0, "W": 0, "N": 0}}, {**PAGE_CHANGES, "seat_E": "0", "seat_S": "0", "seat_W": "0", "seat_N": "0"},
                        {"changes": {"E": 0, "S": 0, "W": 0, "N": 0}},
                        "set", "set_no", "set", "already has result #", duplicate=True),

@@ -80,9 +80,12 @@ def test_a_fan_below_the_minimum_is_refused_in_the_players_language(table, first
     with translation.override(language), pytest.raises(ResultError) as err:
         submit_result(table, first_set, outcome=outcome, actor="scorer")
     assert err.value.field == "fans"
+    rule = translated(language, "MCR (Chinese Official)")
+    east = translated(language, "East")
     assert_translated(err.value.message, language,
-                      "fan must be at least %(min)s in MCR: winner %(seat)s has %(fan)s; check the count or record the hand as not won",
-                      {"min": 8, "seat": "E", "fan": 6})
+                      "fan must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
+                      "check the count or record the hand as not won",
+                      {"low": 8, "high": 400, "rule": rule, "seat": east, "value": 6})
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -104,8 +107,10 @@ def test_a_duplicate_entry_names_the_stored_result_in_the_players_language(table
     assert err.value.status == 409 and err.value.existing == stored
     with translation.override(language):
         status = str(stored.get_status_display()).lower()
+    listed = translated(language, ", ").join(f"{translated(language, seat)} {value:+d}" for seat, value in CHANGES.items())
+    changes = translated(language, "Score changes: %(changes)s", {"changes": listed})
     described = translated(language, "result #%(id)s (%(changes)s; %(status)s, entered by %(entered_by)s)",
-                           {"id": stored.pk, "changes": "E +24, S -8, W -8, N -8", "status": status, "entered_by": "first scorer"})
+                           {"id": stored.pk, "changes": changes, "status": status, "entered_by": "first scorer"})
     assert_translated(err.value.message, language,
                       "Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it",
                       {"table": table.number, "result": described, "set": first_set})

@@ -30,8 +30,8 @@ def scorer(client, table):
 
 
 def enter_by_outcome(client, table, entered_by_seat="E", **extra):
-    data = {"set_no": str(first_set(table)), "mode": "outcome", "kind": "discard", "winner": "E",
-            "discarder": "S", "fan": "10", **entering(table, entered_by_seat), **extra}
+    data = {"set_no": str(first_set(table)), "mode": "outcome", "kind": "discard", "winners": "E",
+            "discarder": "S", "value_E": "10", **entering(table, entered_by_seat), **extra}
     return client.post(table_url(table), data)
 
 
@@ -190,12 +190,12 @@ def test_live_json_reports_each_cells_state_the_counts_and_late_tables(client, d
 
     row = next(r for r in state["rows"] if r["table"] == table.number)
     cells = {c["set"]: c for c in row["cells"]}
-    assert cells[sets[0]] == {"set": sets[0], "status": "confirmed", "id": confirmed.pk, "flags": []}
+    assert cells[sets[0]] == {"set": sets[0], "status": "confirmed", "id": confirmed.pk, "flags": [], "converted": []}
     assert cells[sets[1]]["status"] == "entered" and cells[sets[1]]["id"] == entered.pk
     assert cells[sets[2]]["status"] == "disputed" and cells[sets[2]]["id"] == disputed.pk
     assert cells[sets[3]]["id"] == fourth.pk
     other_sets = [s for s in range(1, 17) if s not in sets]
-    assert all(cells[s] == {"set": s, "status": "missing", "id": None, "flags": []} for s in other_sets)
+    assert all(cells[s] == {"set": s, "status": "missing", "id": None, "flags": [], "converted": []} for s in other_sets)
     assert state["counts"] == {"entered": 2, "confirmed": 1, "disputed": 1, "missing": 16 * 16 - 4, "flagged": 0}
     # One block (4 sets) ahead of the rest of its group: the group's other tables are late.
     assert state["late"] == [t.number for t in group_tables if t != table]
@@ -219,7 +219,7 @@ def test_live_json_shows_the_fan_check_flag(client, director, team_event, table)
 
 def test_table_page_flags_a_fan_that_differs_from_the_hand(scorer, table):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
-    response = enter_by_outcome(scorer, table, fan="26", hand="123456789m 11z 22z +1z")
+    response = enter_by_outcome(scorer, table, value_E="26", hand="123456789m 11z 22z +1z")
     page = scorer.get(response["Location"]).content.decode()
     assert "fan entered 26, the hand counts 28" in page
 

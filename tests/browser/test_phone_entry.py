@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from factories import (
-    confirm_with_pin, demo_roster, fill_discard_win, login_as_table_in_browser, prepared_event, say_who_is_entering,
+    confirm_with_pin, console_error, demo_roster, fill_discard_win, login_as_table_in_browser, prepared_event, say_who_is_entering,
     sets_through, standings_rows,
 )
 from tests.browser.conftest import PHONE
@@ -104,11 +104,16 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     assert len(before) == cup.entrants and all(row[4] == "0" for row in before), "no set is complete before the phone's entry"
 
     context, page = phone(browser)
+    problems = []
+    page.on("console", lambda message: problems.append(message.text) if console_error(message) else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
     log_in_with_the_table_code(page, demo_site, cup, scanned=True)
     players = page.get_by_role("table", name="Players at this table")
     for name in cup.names.values():
         expect(players).to_contain_text(name)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    save = page.locator("#save").bounding_box()
+    assert save["y"] + save["height"] <= PHONE["height"], "Save must be on the first screen of a fresh table page"
 
     fill_discard_win(page, set_no, "E", "S", 10)
     with page.expect_navigation():
@@ -116,7 +121,9 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     expect(page.locator("#err-entered_by_seat")).to_contain_text("choose who is entering")  # nothing saved yet
     expect(page.locator("#err-entry_pin")).to_contain_text("type your own 4-digit PIN")
     expect(page.locator("#pending form")).to_have_count(0)
-    expect(page.locator("#fan")).to_have_value("10")
+    expect(page.locator("#value_E")).to_have_value("10")  # the outcome stays as entered
+    expect(page.locator("#kind-discard")).to_be_checked()
+    expect(page.locator("#discarder-S")).to_be_checked()
     say_who_is_entering(page, "S", cup.pins["E"])  # E names S as the one entering: E's PIN is not S's
     with page.expect_navigation():
         page.get_by_role("button", name="Save").click()
@@ -130,7 +137,9 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     card = page.locator("#pending form")
     expect(card).to_have_count(1)
     expect(card).to_contain_text(f"Set {set_no} waits for confirmation")
-    expect(card).to_contain_text("E 34, S -18, W -8, N -8")
+    # MCR: E wins 10 fan on S's discard: S pays 8 + 10, W and N 8 each.
+    expect(card.locator("p.outcome-words")).to_have_text("East won on South's discard, 10 fan: E +34, S -18, W -8, N -8")
+    expect(card.locator("input[name=pin]")).to_have_attribute("type", "password")
 
     confirm_with_pin(page, cup.pins["E"])
     expect(page.locator(".messages")).to_contain_text("seat E entered this result")
@@ -139,6 +148,8 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     confirm_with_pin(page, cup.pins["S"])
     expect(page.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
     expect(page.locator("#pending form")).to_have_count(0)
+    expect(page.locator(f"#played-{set_no}")).to_contain_text("East won on South's discard, 10 fan")
+    assert problems == [], problems
     context.close()
 
     director_page.goto(demo_site.page(f"/e/{cup.slug}/director/live/"))
@@ -173,16 +184,18 @@ def test_a_second_phone_sees_the_entry_without_reloading_and_the_live_grid_follo
     expect(second.locator("#pending form")).to_have_count(0)
 
     first.select_option("#set_no", str(set_no))
-    first.check("input[name=mode][value=changes]")
-    for seat, change in {"E": "-8", "S": "-8", "W": "24", "N": "-8"}.items():
+    first.check("input[name=mode][value=changes]")  # an adjustment: typed score changes
+    for seat, change in {"E": "8", "S": "-8", "W": "24", "N": "-8"}.items():
         first.fill(f"#seat_{seat}", change)
+    first.click("button.sign[data-for=seat_E]")  # the ± button: an iPhone number pad has no minus key
+    expect(first.locator("#seat_E")).to_have_value("-8")
     say_who_is_entering(first, "W", cup.pins["W"])
     with first.expect_navigation():
         first.get_by_role("button", name="Save").click()
     expect(first.locator("#pending form")).to_have_count(1)
 
     expect(second.locator("#pending form")).to_have_count(1, timeout=15_000)
-    expect(second.locator("#pending form")).to_contain_text("W 24")
+    expect(second.locator("#pending form")).to_contain_text("W +24")
     assert second.evaluate("() => window.notReloaded") is True
     expect(cell).to_have_class(re.compile(r"\bstatus-entered\b"), timeout=15_000)
 

@@ -261,7 +261,7 @@ def test_the_visibility_rule_walked_by_a_player_a_table_and_the_director(browser
     card = phone.locator("#pending form")
     expect(card).to_have_count(1)
     expect(card).to_contain_text("Set 1 waits for confirmation")
-    expect(card).to_contain_text("E -8, S -8, W 40, N -24")
+    expect(card).to_contain_text("West won on North's discard, 16 fan: E -8, S -8, W +40, N -24")
     expect(card).to_contain_text("Entered by seat W")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "the table page scrolls sideways"
     shots.take(phone, "phone-entry-waiting", full_page=False)
