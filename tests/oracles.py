@@ -148,3 +148,23 @@ def fewest_repeats(n: int, group_size: int, n_sessions: int) -> int:
     every = list(partitions(list(range(n))))
     first = [tuple(range(i, i + group_size)) for i in range(0, n, group_size)]
     return min(_repeats([first, *later]) for later in itertools.product(every, repeat=n_sessions - 1))
+
+
+# --- Team method on one set, from table results to converted points -------------------------------
+# (tests/browser/test_rule_sets_at_table.py: the scores the director must see after a phone's entries)
+
+
+def team_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes: Mapping[Hashable, Mapping[str, int]],
+                    rows: Sequence[Mapping], method: str = "average") -> dict:
+    """Seed 001's team method on one set of one group: ``seating`` ``{table: {seat: team}}`` (who
+    held each seat), ``changes`` ``{table: {seat: score change}}`` (points, every table of the
+    group) → ``{team: (total, points)}``: the team's total is the sum of its members' changes,
+    compared with the datum of all the totals (:func:`datum_of`) and converted with ``rows``
+    (:func:`convert`, the difference's sign kept). Raises KeyError when a table or seat of
+    ``seating`` has no change."""
+    totals: dict = {}
+    for table, seats in seating.items():
+        for seat, team in seats.items():
+            totals[team] = totals.get(team, 0) + changes[table][seat]
+    datum = datum_of(totals.values(), method)
+    return {team: (total, convert(rows, total - datum)) for team, total in totals.items()}

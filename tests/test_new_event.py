@@ -5,7 +5,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from scoring.payments import HandOutcome, PaymentError, settle
 from tournament.models import Event, EventRole
+from walls.rulesets import get_ruleset
 from walls.tiles import TileError, parse_counts
 
 from factories import team_roster
@@ -82,3 +84,50 @@ def test_tile_counts_parse_ranges_and_refuse_bad_items():
     for bad, word in (("1m-9p:4", "one suit"), ("9x:4", "not a tile"), ("1m:0", "at least 1"), ("1m:4 1m:4", "twice")):
         with pytest.raises(TileError, match=word):
             parse_counts(bad)
+
+
+# --- the minimum hand value agreed for the event ------------------------------------------------
+
+def test_a_preset_takes_the_minimum_agreed_for_the_event(client, organiser):
+    """Yangzhou's minimum is agreed per event (seed 004: 7, 13 or 18 fan); the event keeps its
+    own copy of the preset with that minimum, and the payment rule refuses a smaller hand."""
+    response = client.post(reverse("new-event"), {**BASE, "ruleset": "yangzhou", "min_fan": "13"})
+    assert response.status_code == 302, response.context["form"].errors
+    ruleset = Event.objects.get(slug="spring").get_ruleset()
+    assert ruleset.code == "yangzhou" and ruleset.min_fan == 13
+    assert ruleset.name == get_ruleset("yangzhou").name and ruleset.piles == get_ruleset("yangzhou").piles
+    seats = ruleset.seats
+    with pytest.raises(PaymentError) as refused:
+        settle("yangzhou", seats, HandOutcome(kind="discard", winners=(seats[0],), discarder=seats[1], fans=(12,)),
+               min_fan=ruleset.min_fan)
+    assert refused.value.field == "fans" and "13" in str(refused.value)
+    paid = settle("yangzhou", seats, HandOutcome(kind="discard", winners=(seats[0],), discarder=seats[1], fans=(13,)),
+                  min_fan=ruleset.min_fan)
+    assert paid.changes[seats[0]] == 26 and paid.changes[seats[1]] == -26  # the discarder pays twice the value
+
+
+def test_an_empty_minimum_keeps_the_rule_set_s_own(client, organiser):
+    assert client.post(reverse("new-event"), {**BASE, "min_fan": ""}).status_code == 302
+    assert Event.objects.get(slug="spring").get_ruleset().min_fan == get_ruleset("mcr-duplicate").min_fan == 8
+
+
+@pytest.mark.parametrize(("ruleset", "value", "words"), [
+    ("riichi", "14", "1 to 13 han"),  # han 13 is already yakuman
+    ("mcr-duplicate", "6", "8 to 400 fan"),  # MCR's 8-fan minimum cannot be lowered
+    ("yangzhou", "-1", None),
+])
+def test_a_minimum_outside_the_payment_rule_s_range_is_refused_on_its_field(client, organiser, ruleset, value, words):
+    response = client.post(reverse("new-event"), {**BASE, "ruleset": ruleset, "min_fan": value})
+    assert response.status_code == 200
+    errors = response.context["form"].errors["min_fan"]
+    assert errors and (words is None or words in errors[0])
+    assert not Event.objects.exists()
+
+
+def test_a_custom_rule_set_takes_the_minimum_too(client, organiser):
+    response = client.post(reverse("new-event"), {
+        **CUSTOM, "custom_name": "Home rules", "custom_tiles": "1m-9m:4 1p-9p:4 1s-9s:4 1z-7z:4",
+        "custom_draw_sizes": "21 21 21 21", "custom_payment_rule": "typed", "min_fan": "3",
+    })
+    assert response.status_code == 302, response.context["form"].errors
+    assert Event.objects.get(slug="spring").get_ruleset().min_fan == 3

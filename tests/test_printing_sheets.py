@@ -46,9 +46,9 @@ def test_setup_sheet_shows_every_seat_tile_by_tile_in_slot_order():
         for n, tile in enumerate(pset.piles[pile.name], start=1)
     ]
     assert _face_and_slot_pairs(text) == expected
-    for seat in ("東家 East", "南家 South", "西家 West", "北家 North"):
-        assert seat in text
-    assert "Hand ends: one more turn each after any draw pile runs out" in text
+    heads = re.findall(rf"{pset.set_id.code} · (\S+)\s+\(([ESWN])\)", text)
+    assert heads == [("東家", "E"), ("南家", "S"), ("西家", "W"), ("北家", "N")]
+    assert "終局条件: one more turn each after any draw pile runs out" in text  # the rule set's own words
     assert pset.commitment in text
 
 
@@ -82,8 +82,8 @@ def test_setup_sheet_of_a_shared_wall_draws_dead_wall_stacks():
         assert f"X{k + 1}/X{k + 2}" in text
     first_stack = text[:text.index("X1/X2")][-30:]  # upper and lower face, then the stack's label
     assert tile_glyph(dead[0]) in first_stack and first_stack.rstrip().endswith(tile_glyph(dead[1]))
-    assert "L1–L70" in text and "牌墙 Live wall" not in text  # pile titles: word per line
-    assert "公共 Shared" in text
+    assert "L1–L70" in text and "Live wall" not in text
+    assert "公共" in text and "Shared" not in text
 
 
 def test_setup_sheet_refuses_a_set_missing_a_pile():
@@ -100,7 +100,8 @@ def test_pick_list_sorts_by_tile_then_set_seat_and_slot():
     sets = [hand_made_set(MCR, n, seed=n) for n in (2, 1)]
     pdf = render_pick_list(sets, lang="ja")
     text = "\n".join(page_text(pdf, i) for i in range(page_count(pdf)))
-    entries = re.findall(r"(\d-\d\d-\d) ([ESWN]) ([HD]\d+)(?=\s|$)", text)
+    seat_of = {"東": "E", "南": "S", "西": "W", "北": "N"}  # seats in the sheet's language
+    entries = [(code, seat_of[seat], slot) for code, seat, slot in re.findall(r"(\d-\d\d-\d) ([東南西北]) ([HD]\d+)(?=\s|$)", text)]
     assert len(entries) == 2 * 136
     expected = []
     seat_order = {s: i for i, s in enumerate(MCR.seats)}
@@ -110,15 +111,15 @@ def test_pick_list_sorts_by_tile_then_set_seat_and_slot():
                 expected.append((tile_sort_key(p.tile), pset.set_id.set_no, seat_order[p.seat], p.index,
                                  (pset.set_id.code, p.seat, p.label)))
     assert entries == [e[-1] for e in sorted(expected)]
-    headings = re.findall(r"\n([A-Z][a-z]+(?: [a-zA-Z]+)*)\r\n(\S+) · (\d+) copies", text)
-    assert [h[0] for h in headings][:3] == ["One of Characters", "Two of Characters", "Three of Characters"]
+    headings = re.findall(r"\n(\S+)\r\n(\w+) · (\d+) 枚", text)
+    assert [h[:2] for h in headings][:3] == [(tile_name(t, "ja"), t) for t in ("1m", "2m", "3m")]
     assert all(h[2] == "8" for h in headings) and len(headings) == 34
-    assert headings[0][1] == tile_name("1m", "ja")
+    assert "Characters" not in text and "copies" not in text
 
 
 # --- score sheets --------------------------------------------------------------------------------
 
-def _sheet(login="https://mj.example.org/e/sanya/entry/login/K7Q2-99XZ", table="Table 3"):
+def _sheet(login="https://mj.example.org/e/sanya/entry/login/K7Q2-99XZ", table="3"):
     codes = [SetId("sanya-2015", 1, n).code for n in (9, 10, 11, 12, 13, 14, 15, 16, 1, 2, 3, 4, 5, 6, 7, 8)]
     return ScoreSheet("MIL Sanya 2015 Duplicate", 1, table, login,
                       [("E", "Zhang Wei"), ("S", "山田 太郎"), ("W", "Anna Schmidt"), ("N", "李娜")], codes,
@@ -133,7 +134,7 @@ def test_score_sheet_login_qr_reads_back_and_sets_are_in_play_order():
     text = page_text(pdf, 0)
     positions = [text.index(code) for code in sheet.sets]
     assert positions == sorted(positions)
-    for name in ("Zhang Wei", "山田 太郎", "Anna Schmidt", "李娜", "Table 3", "Session 1"):
+    for name in ("Zhang Wei", "山田 太郎", "Anna Schmidt", "李娜", "卓 3", "回戦 1"):
         assert name in text
     rows = re.findall(r"\n(\d+) (\d-\d\d-\d)(?=\r\n)", text)
     assert rows == [(str(i), code) for i, code in enumerate(sheet.sets, start=1)]
@@ -161,9 +162,10 @@ def _rows():
 
 
 def test_movement_sheet_lists_sets_per_table_and_round_and_where_they_go():
-    pdf = render_movement_sheet(_rows(), title="MIL Sanya 2015 — session 1", lang="zh")
+    pdf = render_movement_sheet(_rows(), title="MIL Sanya 2015", session=1)
     text = page_text(pdf, 0)
-    assert "Round 1" in text and "Round 4" in text and "轮 4" in text
+    assert text.startswith("Movement — MIL Sanya 2015 — Session 1")
+    assert "Round 1" in text and "Round 4" in text
     assert "Sets 1–4" in text and "Sets 13–16" in text
     table3 = text[text.index("Table 3 Sets"):text.index("Table 4 Sets")]
     assert re.findall(r"Sets (\d+–\d+)", table3) == ["9–12", "13–16", "1–4", "5–8"]

@@ -1,5 +1,7 @@
 """The director's event form: a preset or custom rule set, scoring options and the roster."""
 
+import dataclasses
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -26,6 +28,11 @@ class EventForm(forms.Form):
     name = forms.CharField(label=_("Event name"), max_length=200)
     slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=40, required=False)
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(code, r.name) for code, r in PRESETS.items()] + [(CUSTOM, _("Custom…"))])
+    min_fan = forms.IntegerField(
+        label=_("Minimum hand value to win"), required=False, min_value=0,
+        help_text=_("Optional, in the rule set's unit (fan or han): the smallest hand that may win, where the event agrees "
+                    "one (Yangzhou: 7, 13 or 18 fan). Empty: the rule set's own minimum (MCR: 8 fan)."),
+    )
     method = forms.ChoiceField(label=_("Scoring method"), choices=Event.Method.choices)
     conversion = forms.ChoiceField(label=_("Conversion table"), choices=[(code, t.name) for code, t in CONVERSION_PRESETS.items()])
     sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=100, initial=1)
@@ -51,9 +58,28 @@ class EventForm(forms.Form):
     custom_zero_sum = forms.BooleanField(label=_("Score changes of a hand sum to zero"), required=False, initial=True)
     custom_payment_rule = forms.ChoiceField(label=_("Payment rule"), required=False, choices=[(x, x) for x in PAYMENT_RULES])
 
+    def clean_min_fan(self):
+        """The minimum within what the chosen rule set's payment rule accepts
+        (:meth:`scoring.payments.PaymentRule.bounds`); a typed rule takes any whole number from 0."""
+        value = self.cleaned_data.get("min_fan")
+        code = self.data.get("ruleset")
+        rule = PAYMENT_RULES.get(PRESETS[code].payment_rule if code in PRESETS else self.data.get("custom_payment_rule") or "")
+        if value is None or rule is None or not rule.computed:
+            return value
+        low, high = rule.value_range
+        if not low <= value <= high:
+            raise forms.ValidationError(
+                _("%(rule)s takes hands of %(low)s to %(high)s %(unit)s: give a minimum in that range, or leave it empty")
+                % {"rule": rule.name, "low": low, "high": high, "unit": rule.value_unit},
+            )
+        return value
+
     def clean(self):
         data = super().clean()
         if data.get("ruleset") != CUSTOM:
+            if data.get("ruleset") in PRESETS and data.get("min_fan") is not None:
+                # the event's own copy of the preset: its minimum agreed for the event
+                data["ruleset_object"] = dataclasses.replace(PRESETS[data["ruleset"]], min_fan=data["min_fan"])
             return data
         try:
             tiles = parse_counts(data.get("custom_tiles") or "")
@@ -73,7 +99,7 @@ class EventForm(forms.Form):
                 hands, draws, data.get("custom_dead_wall") or 0,
                 rounds=data.get("custom_rounds") or 4, starting_points=data.get("custom_starting_points") or 0,
                 zero_sum=bool(data.get("custom_zero_sum")), payment_rule=data.get("custom_payment_rule") or "typed",
-                end_rule="as announced by the director",
+                end_rule="as announced by the director", min_fan=data.get("min_fan"),
             )
         except RuleSetError as exc:
             self.add_error("custom_tiles", str(exc))

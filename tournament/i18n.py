@@ -29,3 +29,35 @@ def install(translate: Callable[[str], str] | None) -> None:
 def gettext(message: str) -> str:
     """``message`` in the active language once a translator is installed, else unchanged."""
     return _translate(message) if _translate is not None else message
+
+
+def _active(message: str) -> str:
+    """:func:`gettext` of a message marked elsewhere (a call by another name, so that the
+    catalogue tools do not take the variable for a message)."""
+    return _translate(message) if _translate is not None else message
+
+
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` for the catalogue (``makemessages`` finds it) without translating it now;
+    it is translated later, when shown, through :func:`gettext`."""
+    return message
+
+
+_SEAT_NAMES = {"E": gettext_noop("East"), "S": gettext_noop("South"), "W": gettext_noop("West"), "N": gettext_noop("North")}
+_SEAT_LABELS = {"E": gettext_noop("E"), "S": gettext_noop("S"), "W": gettext_noop("W"), "N": gettext_noop("N")}
+
+
+def seat_name(seat: str) -> str:
+    """The seat's wind as a word in the active language: ``"E"`` → ``"East"`` (ja ``"東家"``,
+    zh_Hans ``"东家"``); for sentences and headings. A letter other than ``E``/``S``/``W``/``N``
+    comes back unchanged (a custom rule set may name seats otherwise)."""
+    name = _SEAT_NAMES.get(seat)
+    return _active(name) if name is not None else seat
+
+
+def seat_label(seat: str) -> str:
+    """The seat's short label in the active language: ``"E"`` → ``"E"`` (ja ``"東"``, zh_Hans
+    ``"东"``); for grids, column heads and score lists. A letter other than ``E``/``S``/``W``/``N``
+    comes back unchanged."""
+    label = _SEAT_LABELS.get(seat)
+    return _active(label) if label is not None else seat

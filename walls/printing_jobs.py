@@ -31,6 +31,7 @@ from tournament.models import Event, SeatAssignment, Table
 from tournament.movement import ruleset_movement
 from walls import printing
 from walls.models import PrintJob, WallSet
+from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
 
@@ -64,8 +65,9 @@ class PrintError(FieldError):
 
 
 # Raised whenever a document's content changes, so a file rendered by an older renderer is never
-# handed out again (2: stickers without tiles, score sheets with 50-bit event login links).
-RENDER_VERSION = 2
+# handed out again (2: stickers without tiles, score sheets with 50-bit event login links;
+# 3: every heading in the sheet language alone).
+RENDER_VERSION = 3
 
 
 def params_hash(kind: str, params: dict) -> str:
@@ -114,9 +116,10 @@ def _session_tables(event: Event, session_number: int):
     return Table.objects.filter(group__session__event=event, group__session__number=session_number)
 
 
-def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
+def first_tables(event: Event, session_number: int, lang: str = "en") -> dict[int, list[str]]:
     """Set number → for each physical copy (one per group sharing the walls), the table that plays
-    it first, e.g. ``"Group 2 · Table 6"`` (table k of each group starts with block k, seed 001)."""
+    it first, e.g. ``"Group 2 · Table 6"`` in the sheet language ``lang`` (table k of each group
+    starts with block k, seed 001)."""
     ruleset = event.get_ruleset()
     movement = ruleset_movement(ruleset)
     tables = list(_session_tables(event, session_number).select_related("group"))
@@ -124,7 +127,8 @@ def first_tables(event: Event, session_number: int) -> dict[int, list[str]]:
     for set_no in range(1, ruleset.hands_per_session + 1):
         position = movement.table_of(set_no, 0)
         firsts = sorted((t.group.number, t.number) for t in tables if t.position == position)
-        out[set_no] = [f"Group {g} · Table {n}" for g, n in firsts] or [f"Table {position + 1} of each group"]
+        out[set_no] = ([printing_words.group_table(g, n, lang) for g, n in firsts]
+                       or [f"{printing_words.numbered('table', position + 1, lang)} {printing_words.word('each_group', lang)}"])
     return out
 
 
@@ -134,13 +138,13 @@ def _stored_walls(event: Event, session_number: int, set_nos=None):
     return walls.filter(set_no__in=set_nos) if set_nos else walls
 
 
-def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy: bool = False) -> list:
+def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy: bool = False, lang: str = "en") -> list:
     """The :class:`walls.printing.PrintableSet` values of a session's stored walls; with
     ``per_copy`` one per physical copy (each group sharing the walls needs its own copy, labelled
-    with the table that plays it first)."""
+    with the table that plays it first, in the sheet language ``lang``)."""
     ruleset = event.get_ruleset()
     walls = _stored_walls(event, session_number, set_nos)
-    first = first_tables(event, session_number)
+    first = first_tables(event, session_number, lang)
     return [
         printing.PrintableSet(
             set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
@@ -213,7 +217,7 @@ def score_sheets(event: Event, session_number: int) -> list:
         seat_names = {s.seat: s.player.name for s in t.seats.all()}
         login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + t.login_code_display
         out.append(printing.ScoreSheet(
-            event_name=event.name, session=session_number, table_label=str(t), login=login,
+            event_name=event.name, session=session_number, table_label=str(t.number), login=login,
             seats=[(seat, seat_names.get(seat, "")) for seat in ruleset.seats],
             sets=[SetId(event.slug, session_number, s).code for s in order],
         ))
@@ -226,27 +230,27 @@ def _wall_stickers(event: Event, session: int = 1, sets=None, template: str = pr
 
 
 def _set_labels(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
-    return printing.render_set_labels(printable_sets(event, session, sets, per_copy=True), lang=lang)
+    return printing.render_set_labels(printable_sets(event, session, sets, per_copy=True, lang=lang), lang=lang)
 
 
 def _setup_sheets(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
-    return printing.render_setup_sheets(printable_sets(event, session, sets), lang=lang)
+    return printing.render_setup_sheets(printable_sets(event, session, sets, lang=lang), lang=lang)
 
 
 def _pick_list(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
-    return printing.render_pick_list(printable_sets(event, session, sets), lang=lang)
+    return printing.render_pick_list(printable_sets(event, session, sets, lang=lang), lang=lang)
 
 
-def _score_sheets(event: Event, session: int = 1) -> bytes:
-    return printing.render_score_sheets(score_sheets(event, session))
+def _score_sheets(event: Event, session: int = 1, lang: str = "en") -> bytes:
+    return printing.render_score_sheets(score_sheets(event, session), lang=lang)
 
 
-def _movement_sheet(event: Event, session: int = 1) -> bytes:
-    return printing.render_movement_sheet(movement_rows(event, session), title=f"{event.name} — session {session}")
+def _movement_sheet(event: Event, session: int = 1, lang: str = "en") -> bytes:
+    return printing.render_movement_sheet(movement_rows(event, session), title=event.name, session=session, lang=lang)
 
 
 def _seating_sheet(event: Event, session: int = 1, lang: str = "en") -> bytes:
-    return printing.render_seating_sheet(seating_rows(event, session), title=f"{event.name} — session {session}", lang=lang)
+    return printing.render_seating_sheet(seating_rows(event, session), title=event.name, session=session, lang=lang)
 
 
 def _calibration(event: Event, template: str = printing.DEFAULT_TEMPLATE) -> bytes:
@@ -258,8 +262,8 @@ PRINT_KINDS: dict[str, PrintKind] = {kind.name: kind for kind in (
     PrintKind("labels", gettext_lazy("Set labels"), _set_labels, ("session", "sets", "lang"), needs_walls=True),
     PrintKind("setup", gettext_lazy("Set-up sheets"), _setup_sheets, ("session", "sets", "lang"), needs_walls=True),
     PrintKind("picklist", gettext_lazy("Pick list"), _pick_list, ("session", "sets", "lang"), needs_walls=True),
-    PrintKind("score_sheets", gettext_lazy("Score sheets"), _score_sheets, ("session",)),
-    PrintKind("movement", gettext_lazy("Movement sheet"), _movement_sheet, ("session",)),
+    PrintKind("score_sheets", gettext_lazy("Score sheets"), _score_sheets, ("session", "lang")),
+    PrintKind("movement", gettext_lazy("Movement sheet"), _movement_sheet, ("session", "lang")),
     PrintKind("seating", gettext_lazy("Seating sheet"), _seating_sheet, ("session", "lang")),
     PrintKind("calibration", gettext_lazy("Calibration page"), _calibration, ("template",), in_batch=False),
 )}

@@ -5,6 +5,8 @@ with a visible focus."""
 
 import pytest
 
+from .conftest import PHONE
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 BLOCKING = ("serious", "critical")
@@ -69,7 +71,9 @@ def test_table_entry_page_on_a_phone_has_no_serious_accessibility_violation(scor
 
 def test_table_entry_errors_on_a_phone_have_no_serious_accessibility_violation(scorer_page, axe_source):
     page = scorer_page
-    page.fill("#fan", "eight")
+    page.click("label[for=kind-discard]")
+    page.check("#win-E")
+    page.fill("#value_E", "eight")
     with page.expect_navigation():
         page.click("form#entry button[type=submit]")
     assert page.get_by_role("alert").count() >= 1, "the refused entry shows no error"
@@ -100,12 +104,15 @@ def test_table_entry_form_is_reachable_with_the_keyboard_and_shows_focus(scorer_
         focus = page.evaluate(FOCUS_PROBE)
         reached.append(focus["key"])
         assert focus["outline"] != "none", f"{focus['key']} shows no focus outline"
-        if focus["key"] == "Save":
+        if focus["key"] == "save":
             break
-    controls = ("lang-select", f"pin-{demo_site.pending_result_id}", "entered_by_seat", "entry_pin", "set_no", "mode", "kind",
-                "winner", "discarder", "fan", "Save")
+    # A fresh page shows the outcome's kind buttons; winners, discarder and values appear once a kind is chosen.
+    # On a phone the header's links and language select fold behind its "Menu" button.
+    controls = ("Skip to content", "Menu", f"pin-{demo_site.pending_result_id}", "set_no", "mode-outcome", "kind-discard",
+                "entered_by_seat", "entry_pin", "save")
     for control in controls:
         assert control in reached, f"Tab never reaches {control}: reached {reached}"
+    assert reached[0] == "Skip to content"
 
 
 def test_entry_mode_switches_with_the_arrow_keys(scorer_page):
@@ -117,3 +124,66 @@ def test_entry_mode_switches_with_the_arrow_keys(scorer_page):
 
     assert page.is_checked("input[name=mode][value=changes]")
     assert page.is_visible("#change-fields") and page.is_hidden("#outcome-fields")
+
+
+# --- the phone header ---------------------------------------------------------------------------
+
+def _header_height(page) -> float:
+    return page.evaluate("document.querySelector('header.site').getBoundingClientRect().height")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no script"])
+def test_the_phone_header_folds_the_menu_behind_a_button(browser, demo_site, axe_source, javascript):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        page.goto(demo_site.page(f"/e/{demo_site.slug}/standings/"))
+        assert _header_height(page) < PHONE["height"] / 12, "the folded header still takes a large part of the screen"
+        assert page.is_hidden("header nav >> text=Travellers") and page.is_hidden("#lang-select")
+
+        page.click("#site-menu > summary")
+
+        assert page.is_visible("header nav >> text=Travellers") and page.is_visible("#lang-select")
+        assert page.is_visible("header >> text=Log in")
+        if javascript:
+            assert serious_violations(page, axe_source) == []
+        page.click("#site-menu > summary")
+        assert page.is_hidden("header nav >> text=Travellers")
+    finally:
+        context.close()
+
+
+def test_a_wide_screen_shows_the_whole_menu_without_a_button(new_page, demo_site):
+    page = new_page()
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/standings/"))
+    assert page.is_visible("header nav >> text=Travellers") and page.is_visible("#lang-select")
+    assert page.is_hidden("#site-menu > summary")
+
+
+def test_the_skip_link_moves_the_keyboard_to_the_page_content(new_page, demo_site):
+    page = new_page(viewport=PHONE)
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/standings/"))
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    assert page.is_visible(".skip-link")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+
+
+def test_a_phone_logged_in_as_a_table_names_its_table_and_offers_no_login(scorer_page, demo_site):
+    page = scorer_page
+    badge = page.locator("header .table-badge")
+    assert badge.is_visible() and badge.get_attribute("href") == f"/e/{demo_site.slug}/table/{demo_site.table_id}/"
+    page.click("#site-menu > summary")
+    assert page.locator("header a", has_text="Log in").count() == 0
+    assert page.is_visible("#save") and page.locator("#save").bounding_box()["y"] < PHONE["height"]
+
+
+def test_result_entry_leads_a_visitor_to_the_table_login(new_page, demo_site):
+    page = new_page(viewport=PHONE)
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/"))
+    page.click("#site-menu > summary")
+    with page.expect_navigation():
+        page.click("header nav >> text=Result entry")
+    assert page.url == demo_site.page(f"/e/{demo_site.slug}/entry/login/")
+    assert page.locator("main input[name=code]").count() == 1

@@ -18,13 +18,21 @@ STANDINGS_WORDS = {
 }
 TABLE_LABEL = {"ja": "この卓の選手", "zh-hans": "本桌选手"}  # the seat table's accessible name
 TABLE_WORDS = {
-    "ja": ["局の結果を入力", "あなたの PIN（入力する選手）", "和了者", "放銃者", "番数", "ロン和了", "確認待ち", "保存"],
-    "zh-hans": ["录入一盘成绩", "您的 PIN（录入的选手）", "和牌者", "点炮者", "番数", "点和", "等待确认", "保存"],
+    "ja": ["局の結果を入力", "和了の内容で入力", "ロン和了", "ツモ和了", "流局", "あなたの PIN", "確認待ち", "保存"],
+    "zh-hans": ["录入一盘成绩", "按和牌结果录入", "点和", "自摸", "荒庄", "您的 PIN", "等待确认", "保存"],
 }
 
 
+def open_menu(page):
+    """Unfold the header's menu where it is folded (a phone): click its "Menu" button."""
+    if not page.is_visible("#lang-select"):
+        page.click("#site-menu > summary")
+
+
 def switch_language(page, code):
-    """Choose ``code`` in the header's language select (it submits itself) and wait for the reload."""
+    """Choose ``code`` in the header's language select (it submits itself) and wait for the reload;
+    on a phone the menu is unfolded first."""
+    open_menu(page)
     with page.expect_navigation():
         page.select_option("#lang-select", code)
 
@@ -75,6 +83,7 @@ def test_chosen_language_is_kept_on_the_next_pages(scorer_page, demo_site):
     assert page.get_attribute("html", "lang") == "ja"
     assert "局の結果を入力" in page.locator("main").inner_text()
     assert page.locator("#lang-select").input_value() == "ja"
+    assert page.get_by_role("table", name=TABLE_LABEL["ja"]).locator("th").all_inner_texts() == ["東", "南", "西", "北"]
 
 
 def test_switching_back_to_english_restores_english(new_page, demo_site):
@@ -103,3 +112,32 @@ def test_director_prints_the_set_up_sheets_in_the_chosen_language(director_page,
     text = pypdfium2.PdfDocument(io.BytesIO(response.body()))[0].get_textpage().get_text_range()
     missing = [w for w in words if w not in text]
     assert not missing, f"set-up sheet in {sheet_lang} lacks {missing}"
+
+
+SEATING_WORDS = {"ja": ["座席表", "選手", "チーム", "卓", "席", "東家"], "zh": ["座位表", "选手", "队伍", "桌", "座位", "东家"]}
+
+
+@pytest.mark.parametrize("sheet_lang", ["ja", "zh"])
+def test_the_seating_sheet_is_printed_in_the_chosen_language(director_page, demo_site, sheet_lang):
+    page = director_page
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/seating/2/"))
+    page.select_option("#sheet-lang", sheet_lang)
+    with page.expect_navigation():
+        page.click("button[value=seating]")
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/director/"))
+    row = page.locator("#jobs tbody tr", has_text=f"(2 · {sheet_lang})").first
+    response = page.request.get(demo_site.page(row.get_by_role("link").get_attribute("href")))
+
+    text = pypdfium2.PdfDocument(io.BytesIO(response.body()))[0].get_textpage().get_text_range()
+    missing = [w for w in SEATING_WORDS[sheet_lang] if w not in text]
+    assert not missing, f"seating sheet in {sheet_lang} lacks {missing}"
+    assert "Seating" not in text and "Player" not in text
+
+
+def test_the_seating_page_names_seats_and_the_regrouping_in_japanese(new_page, demo_site):
+    page = new_page()
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/seating/1/"))
+    switch_language(page, "ja")
+    heads = page.locator("main table").first.locator("thead th").all_inner_texts()
+    assert heads[2:6] == ["東家", "南家", "西家", "北家"]
+    assert "アフィン幾何 AG(2,4)" in page.locator("main").inner_text()

@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from walls.printing.base import draw_fit, draw_lines, finish, new_canvas, wrap
 from walls.printing.data import PrintableSet
 from walls.printing.fonts import fonts
-from walls.printing.i18n import check_lang, word
+from walls.printing.i18n import check_lang, numbered, word
 from walls.printing.qr import FormCache
 from walls.printing.templates import (
     DEFAULT_LABEL_TEMPLATE,
@@ -36,11 +36,13 @@ def render_set_labels(sets: Sequence[PrintableSet], template: LabelTemplate | st
                       lang: str = "en", *, cut_lines: bool = False) -> bytes:
     """PDF with one label per set on ``template`` stock (default ``a4-21``, 63.5 × 38.1 mm).
 
-    Raises ValueError for an unknown language, TemplateError for an unknown template name.
+    The words on a label (session, set, first table, seed commitment) are in ``lang``
+    (walls/printing/i18n.py). Raises ValueError for an unknown language, TemplateError for an
+    unknown template name.
     """
     check_lang(lang)
     template = _template(template, DEFAULT_LABEL_TEMPLATE)
-    title = f"{sets[0].event_name} — set labels" if sets else "Set labels"
+    title = f"{sets[0].event_name} — {word('labels', lang)}" if sets else word("labels", lang)
     canv, buf = new_canvas(template.page_points, title)
     forms = FormCache(canv)
     boxes = label_boxes(template)
@@ -68,17 +70,16 @@ def _draw_set_label(canv, forms: FormCache, pset: PrintableSet, x: float, y: flo
     canv.setFillColorRGB(0, 0, 0)
     unit = min(inner_h / 9.5, 8.5)
     draw_fit(canv, pset.event_name, tx, top - unit, tw, unit, lang=lang, bold=True, min_size=3.5)
-    session = f"{word('session', 'en')} {sid.session} · {word('set', 'en')} {sid.set_no}"
-    if lang != "en":
-        session += f"  {word('session', lang)} {sid.session} {word('set', lang)} {sid.set_no}"
+    session = f"{numbered('session', sid.session, lang)} · {numbered('set', sid.set_no, lang)}"
     draw_fit(canv, session, tx, top - unit * 2.25, tw, unit * 0.95, lang=lang, min_size=3.5)
     draw_fit(canv, sid.code, tx, top - unit * 4.35, tw, unit * 2.2, bold=True, min_size=6)
     if pset.first_table:
-        draw_fit(canv, f"{word('first', 'en')}: {pset.first_table}", tx, top - unit * 5.6, tw, unit * 0.95,
-                 bold=True, min_size=3.5)
+        draw_fit(canv, f"{word('first', lang)}: {pset.first_table}", tx, top - unit * 5.6, tw, unit * 0.95,
+                 lang=lang, bold=True, min_size=3.5)
     if pset.commitment:
         short = pset.commitment[:16]
-        draw_fit(canv, f"{word('commitment', 'en')}: {short}…", tx, top - unit * 6.75, tw, unit * 0.8, min_size=3.2)
+        draw_fit(canv, f"{word('commitment', lang)}: {short}…", tx, top - unit * 6.75, tw, unit * 0.8, lang=lang,
+                 min_size=3.2)
         small = max(3.0, unit * 0.5)
         lines = wrap(pset.commitment, small, tw)
         bottom = y + pad

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 
 from walls.printing.base import draw_fit, finish, new_canvas
 from walls.printing.data import MovementRow
-from walls.printing.i18n import both, check_lang, word
+from walls.printing.i18n import check_lang, numbered, table_label, word
 from walls.printing.templates import page_points
 
 MARGIN = 12 * mm
@@ -37,10 +37,14 @@ def compress_sets(sets: Sequence) -> str:
 
 
 def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = "", lang: str = "en", *,
-                          page_size="A4") -> bytes:
+                          session: int | None = None, page_size="A4") -> bytes:
     """PDF grid of a session's movement from plain rows (``slot``, ``table``, ``sets``,
     ``next_table``; MovementRow or mappings). Tables are listed in first-seen order, rounds in
     number order; the sheet continues on further pages when there are many tables.
+
+    The heading (``Movement — <title> — Session <session>``), the round heads and the words of
+    each cell (``Sets 1–4``, ``then to Table 2``) are in ``lang`` (walls/printing/i18n.py);
+    ``title`` (the event's name) is printed as given.
 
     Raises PrintDataError for a row missing a key, ValueError for an unknown language.
     """
@@ -53,7 +57,9 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = ""
     slots = sorted({r.slot for r in rows})
     cells = {(r.table, r.slot): r for r in rows}
     pw, ph = landscape(page_points(page_size))
-    canv, buf = new_canvas((pw, ph), title or word("movement", "en"))
+    heading = " — ".join(part for part in (word("movement", lang), title,
+                                           numbered("session", session, lang) if session else "") if part)
+    canv, buf = new_canvas((pw, ph), heading)
     usable_w = pw - 2 * MARGIN
     first_w = 28 * mm
     col_w = (usable_w - first_w) / max(1, len(slots))
@@ -64,32 +70,31 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = ""
     for n, page_tables in enumerate(pages, start=1):
         top = ph - MARGIN
         canv.setFillColorRGB(0, 0, 0)
-        heading = f"{both('movement', lang)} — {title}" if title else both("movement", lang)
-        if len(pages) > 1:
-            heading += f" ({n}/{len(pages)})"
-        draw_fit(canv, heading, MARGIN, top - 14, usable_w, 15, lang=lang, bold=True)
+        page_heading = f"{heading} ({n}/{len(pages)})" if len(pages) > 1 else heading
+        draw_fit(canv, page_heading, MARGIN, top - 14, usable_w, 15, lang=lang, bold=True)
         y = top - 28
         canv.setFillColorRGB(0.9, 0.9, 0.9)
         canv.rect(MARGIN, y - head_h, usable_w, head_h, stroke=0, fill=1)
         canv.setFillColorRGB(0, 0, 0)
-        draw_fit(canv, both("table", lang), MARGIN + 4, y - 12, first_w - 8, 9, lang=lang, bold=True)
+        draw_fit(canv, word("table", lang), MARGIN + 4, y - 12, first_w - 8, 9, lang=lang, bold=True)
         for k, slot in enumerate(slots):
             x = MARGIN + first_w + k * col_w
-            label = f"{word('slot', 'en')} {slot}" + (f" · {word('slot', lang)} {slot}" if lang != "en" else "")
-            draw_fit(canv, label, x + col_w / 2, y - 12, col_w - 6, 9, lang=lang, bold=True, align="centre")
+            draw_fit(canv, numbered("slot", slot, lang), x + col_w / 2, y - 12, col_w - 6, 9, lang=lang, bold=True,
+                     align="centre")
         grid_top = y
         y -= head_h
         for table in page_tables:
-            draw_fit(canv, _table_label(table), MARGIN + 4, y - row_h / 2 - 4, first_w - 8, 12, bold=True)
+            draw_fit(canv, table_label(table, lang), MARGIN + 4, y - row_h / 2 - 4, first_w - 8, 12, lang=lang, bold=True)
             for k, slot in enumerate(slots):
                 x = MARGIN + first_w + k * col_w
                 r = cells.get((table, slot))
                 if r is None:
                     continue
-                draw_fit(canv, f"{word('set', 'en')}s {compress_sets(list(r.sets))}", x + 4, y - 14, col_w - 8, 11,
-                         bold=True)
+                draw_fit(canv, numbered("sets", compress_sets(list(r.sets)), lang), x + 4, y - 14, col_w - 8, 11,
+                         lang=lang, bold=True)
                 if r.next_table is not None:
-                    draw_fit(canv, f"» {word('next', 'en')} {_table_label(r.next_table)}", x + 4, y - 27, col_w - 8, 9)
+                    draw_fit(canv, f"» {word('next', lang)} {table_label(r.next_table, lang)}", x + 4, y - 27, col_w - 8, 9,
+                             lang=lang)
             y -= row_h
             canv.setLineWidth(0.4)
             canv.line(MARGIN, y, MARGIN + usable_w, y)
@@ -102,7 +107,3 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = ""
         canv.showPage()
     return finish(canv, buf)
 
-
-def _table_label(table) -> str:
-    """``3`` → ``"Table 3"``; a label that already reads as text is kept."""
-    return f"{word('table', 'en')} {table}" if isinstance(table, int) or str(table).isdigit() else str(table)

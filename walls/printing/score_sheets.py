@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas
 from walls.printing.data import ScoreSheet
 from walls.printing.fonts import fonts
-from walls.printing.i18n import both, check_lang, seat_both, word
+from walls.printing.i18n import check_lang, numbered, seat_label, seat_name, table_label, word
 from walls.printing.qr import draw_qr
 from walls.printing.templates import page_points
 
@@ -30,11 +30,12 @@ def render_score_sheet(sheet: ScoreSheet, lang: str = "en", *, page_size="A4") -
 
 
 def render_score_sheets(sheets: Sequence[ScoreSheet], lang: str = "en", *, page_size="A4") -> bytes:
-    """PDF with one page per :class:`ScoreSheet` (a session's tables). Raises ValueError for an
-    unknown language."""
+    """PDF with one page per :class:`ScoreSheet` (a session's tables). Headings, column heads
+    and seats are in ``lang`` (``記録用紙``, ``局``, ``東``; walls/printing/i18n.py). Raises
+    ValueError for an unknown language."""
     check_lang(lang)
     pw, ph = page_points(page_size)
-    title = f"{sheets[0].event_name} — score sheets" if sheets else "Score sheets"
+    title = f"{sheets[0].event_name} — {word('score_sheets', lang)}" if sheets else word("score_sheets", lang)
     canv, buf = new_canvas((pw, ph), title)
     for sheet in sheets:
         _draw_sheet(canv, sheet, pw, ph, lang)
@@ -50,19 +51,20 @@ def _draw_sheet(canv, sheet: ScoreSheet, pw: float, ph: float, lang: str) -> Non
     qr = 30 * mm
     draw_qr(canv, sheet.login, pw - MARGIN - qr, top - qr, qr, quiet=2)
     canv.setFillColorRGB(0, 0, 0)
-    draw_fit(canv, both("scan_login", lang), pw - MARGIN - qr / 2, top - qr - 8, qr + 6 * mm, 7, lang=lang, align="centre")
+    draw_fit(canv, word("scan_login", lang), pw - MARGIN - qr / 2, top - qr - 8, qr + 6 * mm, 7, lang=lang, align="centre")
     if "://" not in sheet.login:
         draw_fit(canv, sheet.login, pw - MARGIN - qr / 2, top - qr - 17, qr + 6 * mm, 9, bold=True, align="centre")
     text_w = pw - 2 * MARGIN - qr - 6 * mm
-    draw_fit(canv, f"{both('score_sheet', lang)} — {sheet.table_label}", MARGIN, top - 15, text_w, 16, lang=lang, bold=True)
-    draw_fit(canv, f"{sheet.event_name} · {word('session', 'en')} {sheet.session}"
+    draw_fit(canv, f"{word('score_sheet', lang)} — {table_label(sheet.table_label, lang)}", MARGIN, top - 15, text_w, 16,
+             lang=lang, bold=True)
+    draw_fit(canv, f"{sheet.event_name} · {numbered('session', sheet.session, lang)}"
              + (f" · {sheet.ruleset_name}" if sheet.ruleset_name else ""), MARGIN, top - 29, text_w, 10, lang=lang)
     y = top - 44
-    draw_fit(canv, both("players", lang), MARGIN, y, text_w, 8, lang=lang, bold=True)
+    draw_fit(canv, word("players", lang), MARGIN, y, text_w, 8, lang=lang, bold=True)
     y -= 4
     for seat, name in sheet.seats:
         y -= 12
-        draw_fit(canv, seat_both(seat, lang), MARGIN, y, 32 * mm, 9, lang=lang, bold=True)
+        draw_fit(canv, seat_name(seat, lang), MARGIN, y, 32 * mm, 9, lang=lang, bold=True)
         draw_fit(canv, name or "", MARGIN + 34 * mm, y, text_w - 34 * mm, 10, lang=lang)
         canv.setLineWidth(0.3)
         canv.line(MARGIN + 34 * mm, y - 2, MARGIN + text_w, y - 2)
@@ -86,12 +88,10 @@ def _draw_sheet(canv, sheet: ScoreSheet, pw: float, ph: float, lang: str) -> Non
     for (key, _), w in zip(col_defs, widths):
         if key in seats:
             name = dict(sheet.seats).get(key, "")
-            draw_fit(canv, seat_both(key, lang), x + w / 2, y - 9, w - 3, 8, lang=lang, bold=True, align="centre")
+            draw_fit(canv, seat_label(key, lang), x + w / 2, y - 9, w - 3, 8, lang=lang, bold=True, align="centre")
             draw_fit(canv, name, x + w / 2, y - 18, w - 3, 7, lang=lang, align="centre")
         else:
-            draw_fit(canv, word(key, "en"), x + w / 2, y - 9, w - 3, 7, bold=True, align="centre")
-            if lang != "en":
-                draw_fit(canv, word(key, lang), x + w / 2, y - 18, w - 3, 7, lang=lang, align="centre")
+            draw_fit(canv, word(key, lang), x + w / 2, y - 13, w - 3, 7, lang=lang, bold=True, align="centre")
         x += w
     grid_top = y
     y -= head_h
@@ -117,11 +117,11 @@ def _draw_sheet(canv, sheet: ScoreSheet, pw: float, ph: float, lang: str) -> Non
         x += w
         canv.line(x, grid_top, x, y)
     y -= 12
-    draw_fit(canv, both("sign", lang), MARGIN, y, 80 * mm, 8, lang=lang, bold=True)
+    draw_fit(canv, word("sign", lang), MARGIN, y, 80 * mm, 8, lang=lang, bold=True)
     y -= 22
     sig_w = (pw - 2 * MARGIN) / max(1, len(seats))
     canv.setLineWidth(0.4)
     for k, seat in enumerate(seats):
         x = MARGIN + k * sig_w
         canv.line(x + 2, y, x + sig_w - 8, y)
-        draw_fit(canv, seat_both(seat, lang), x + 2, y - 9, sig_w - 10, 7, lang=lang)
+        draw_fit(canv, seat_name(seat, lang), x + 2, y - 9, sig_w - 10, 7, lang=lang)

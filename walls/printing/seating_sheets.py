@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from reportlab.lib.units import mm
 
 from walls.printing.base import draw_fit, finish, new_canvas
-from walls.printing.i18n import check_lang
+from walls.printing.i18n import check_lang, numbered, seat_name, word
 from walls.printing.templates import page_points
 
 MARGIN = 14 * mm
@@ -33,38 +33,41 @@ class SeatingRow:
 
 
 def render_seating_sheet(rows: Sequence[SeatingRow | Mapping], title: str = "", lang: str = "en", *,
-                         page_size="A4") -> bytes:
+                         session: int | None = None, page_size="A4") -> bytes:
     """PDF list of ``rows`` sorted by player name, continuing over pages as needed.
 
-    Raises ValueError for an unknown language, KeyError for a mapping row missing a field.
+    The heading (``Seating — <title> — Session <session>``), the column heads and the seats (``東家``) are in
+    ``lang`` (``座席表``, ``選手``...; walls/printing/i18n.py); ``title`` (the event's name)
+    is printed as given. Raises ValueError for an unknown language, KeyError for a mapping row
+    missing a field.
     """
     check_lang(lang)
     rows = sorted((r if isinstance(r, SeatingRow) else SeatingRow(**r) for r in rows), key=lambda r: r.player.casefold())
     pw, ph = page_points(page_size)
-    canv, buf = new_canvas((pw, ph), title or "Seating")
+    heading = " — ".join(part for part in (word("seating", lang), title,
+                                           numbered("session", session, lang) if session else "") if part)
+    canv, buf = new_canvas((pw, ph), heading)
     usable = pw - 2 * MARGIN
-    columns = [("Player", 0.36), ("Team", 0.30), ("Table", 0.10), ("Room", 0.14), ("Seat", 0.10)]
+    columns = [("player", 0.36), ("team", 0.30), ("table", 0.10), ("room", 0.14), ("seat", 0.10)]
     per_page = max(1, int((ph - 2 * MARGIN - 40) // ROW_H))
     pages = [rows[i:i + per_page] for i in range(0, max(len(rows), 1), per_page)]
     for n, page in enumerate(pages, start=1):
         y = ph - MARGIN - 14
-        heading = f"Seating — {title}" if title else "Seating"
-        if len(pages) > 1:
-            heading += f" ({n}/{len(pages)})"
-        draw_fit(canv, heading, MARGIN, y, usable, 15, lang=lang, bold=True)
+        page_heading = f"{heading} ({n}/{len(pages)})" if len(pages) > 1 else heading
+        draw_fit(canv, page_heading, MARGIN, y, usable, 15, lang=lang, bold=True)
         y -= 24
         x = MARGIN
         for name, share in columns:
-            draw_fit(canv, name, x + 2, y, usable * share - 4, 10, bold=True)
+            draw_fit(canv, word(name, lang), x + 2, y, usable * share - 4, 10, lang=lang, bold=True)
             x += usable * share
         canv.setLineWidth(0.6)
         canv.line(MARGIN, y - 4, MARGIN + usable, y - 4)
         for row in page:
             y -= ROW_H
-            values = [row.player, row.team, str(row.table), row.room, row.seat]
+            values = [row.player, row.team, str(row.table), row.room, seat_name(row.seat, lang)]
             x = MARGIN
             for (name, share), value in zip(columns, values):
-                draw_fit(canv, value, x + 2, y, usable * share - 4, 10, lang=lang, bold=name == "Seat")
+                draw_fit(canv, value, x + 2, y, usable * share - 4, 10, lang=lang, bold=name == "seat")
                 x += usable * share
             canv.setLineWidth(0.2)
             canv.line(MARGIN, y - 4, MARGIN + usable, y - 4)

@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas, wrap
 from walls.printing.data import PrintableSet, set_units
 from walls.printing.fonts import fonts
-from walls.printing.i18n import both, check_lang, seat_both, word
+from walls.printing.i18n import check_lang, numbered, seat_label, seat_name, word
 from walls.printing.qr import FormCache
 from walls.printing.templates import page_points
 from walls.printing.tilefaces import ASPECT, place_tile_face
@@ -46,10 +46,14 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     Tiles are sized so that a set fits one page when it can (MCR duplicate: 4 seats × 34 tiles);
     otherwise the set continues on further pages. Raises PrintDataError when a set's piles do not
     match its rule set, ValueError for an unknown language.
+
+    Headings, seats (``東家``), pile names and the boxes to tick are in ``lang``
+    (walls/printing/i18n.py); the rule set's name, hand-ending rule and notes are printed as the
+    rule set states them.
     """
     check_lang(lang)
     pw, ph = page_points(page_size)
-    title = f"{sets[0].event_name} — set-up sheets" if sets else "Set-up sheets"
+    title = f"{sets[0].event_name} — {word('setup_sheets', lang)}" if sets else word("setup_sheets", lang)
     canv, buf = new_canvas((pw, ph), title)
     forms = FormCache(canv)
     fs = fonts()
@@ -90,7 +94,7 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
                 y = _set_header(canv, forms, pset, pw, ph, lang, True)
                 current = None
             if unit is not current:
-                seat_text = seat_both(unit.seat, lang) if unit.seat else both("shared", lang)
+                seat_text = seat_name(unit.seat, lang) if unit.seat else word("shared", lang)
                 canv.setFillColorRGB(0.9, 0.9, 0.9)
                 canv.rect(MARGIN, y - 11, usable_w, 11, stroke=0, fill=1)
                 canv.setFillColorRGB(0, 0, 0)
@@ -100,10 +104,7 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
                 current = unit
             kind = _KIND_WORD.get(pile.kind)
             draw_fit(canv, word(kind, lang) if kind else pile.name, MARGIN, y - 8, label_col - 2, 8, lang=lang, bold=True)
-            if lang != "en" and kind:
-                draw_fit(canv, word(kind, "en"), MARGIN, y - 17, label_col - 2, 7)
-            draw_fit(canv, f"{placements[0].label}–{placements[-1].label}", MARGIN, y - (26 if lang != "en" else 17),
-                     label_col - 2, 7)
+            draw_fit(canv, f"{placements[0].label}–{placements[-1].label}", MARGIN, y - 17, label_col - 2, 7)
             x0 = MARGIN + label_col
             if pile.kind == "dead":
                 y = _draw_stacks(canv, forms, fs, placements, rows, y, x0, tile_w, tile_h, tile_gap, label_h)
@@ -153,18 +154,18 @@ def _set_header(canv, forms: FormCache, pset: PrintableSet, pw: float, ph: float
     forms.place_qr(pset.label_payload, pw - MARGIN - qr, top - qr, qr, quiet=2)
     text_w = pw - 2 * MARGIN - qr - 4 * mm
     canv.setFillColorRGB(0, 0, 0)
-    title = f"{both('setup', lang)} — {word('set', 'en')} {sid.code}"
+    title = f"{word('setup', lang)} — {numbered('set', sid.code, lang)}"
     if continued:
-        title += f" ({word('cont', 'en')})"
+        title += f" ({word('cont', lang)})"
     draw_fit(canv, title, MARGIN, top - 14, text_w, 15, lang=lang, bold=True)
-    draw_fit(canv, f"{pset.event_name} · {word('session', 'en')} {sid.session} · {word('set', 'en')} {sid.set_no}"
-             + (f" · {word('first', 'en')}: {pset.first_table}" if pset.first_table else ""),
+    draw_fit(canv, f"{pset.event_name} · {numbered('session', sid.session, lang)} · {numbered('set', sid.set_no, lang)}"
+             + (f" · {word('first', lang)}: {pset.first_table}" if pset.first_table else ""),
              MARGIN, top - 27, text_w, 9.5, lang=lang)
     rs = pset.ruleset
-    draw_fit(canv, f"{word('ruleset', 'en')}: {getattr(rs, 'name', '')} · {word('end_rule', 'en')}: {getattr(rs, 'end_rule', '')}",
+    draw_fit(canv, f"{word('ruleset', lang)}: {getattr(rs, 'name', '')} · {word('end_rule', lang)}: {getattr(rs, 'end_rule', '')}",
              MARGIN, top - 39, text_w, 8, lang=lang)
     if pset.commitment:
-        draw_fit(canv, f"{word('commitment', 'en')}: {pset.commitment}", MARGIN, top - 50, text_w, 7, min_size=4)
+        draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", MARGIN, top - 50, text_w, 7, lang=lang, min_size=4)
     return top - max(qr, 54) - 4 * mm
 
 
@@ -191,8 +192,7 @@ def _footer(canv, pset: PrintableSet, pw: float, lang: str, notes: list[str]) ->
     for key in ("laid", "checked", "stuck"):
         checkbox(canv, x, y, 3.5 * mm)
         x += 5 * mm
-        label = both(key, lang)
-        draw_fit(canv, label, x, y + 2.5, 45 * mm, 8, lang=lang)
+        draw_fit(canv, word(key, lang), x, y + 2.5, 45 * mm, 8, lang=lang)
         x += 47 * mm
     canv.setFont(fs.latin, 6)
     canv.drawRightString(pw - MARGIN, y + 1, pset.set_id.code)
@@ -214,7 +214,7 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
                                 seat_order.get(p.seat, len(seat_order)), p.index, pset, p))
     entries.sort(key=lambda e: e[:5])
     pw, ph = page_points(page_size)
-    title = f"{sets[0].event_name} — pick list" if sets else "Pick list"
+    title = f"{sets[0].event_name} — {word('pick_list', lang)}" if sets else word("pick_list", lang)
     canv, buf = new_canvas((pw, ph), title)
     forms = FormCache(canv)
     fs = fonts()
@@ -231,7 +231,8 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     def page_title():
         canv.setFillColorRGB(0, 0, 0)
         codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
-        draw_fit(canv, f"{both('pick_list', lang)} — {sets[0].event_name if sets else ''} — {word('set', 'en')}s {codes} — p. {page}",
+        draw_fit(canv, f"{word('pick_list', lang)} — {sets[0].event_name if sets else ''} — {numbered('sets', codes, lang)}"
+                 f" — {numbered('page', page, lang)}",
                  MARGIN, ph - MARGIN - 8, pw - 2 * MARGIN, 9, lang=lang, bold=True)
 
     def next_column():
@@ -257,7 +258,7 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
             if y - need < bottom:
                 next_column()
                 if not first:
-                    draw_fit(canv, f"{tile_name(tile, 'en')} ({word('cont', 'en')})", MARGIN + col * col_w, y - 8,
+                    draw_fit(canv, f"{tile_name(tile, lang)} ({word('cont', lang)})", MARGIN + col * col_w, y - 8,
                              col_w - 6, 7, lang=lang, bold=True)
                     y -= 11
             x = MARGIN + col * col_w
@@ -265,9 +266,8 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
                 face_h = head_h - 6
                 place_tile_face(forms, tile, x, y - face_h - 2, face_h)
                 tx = x + face_h * ASPECT + 4
-                draw_fit(canv, tile_name(tile, "en"), tx, y - 10, col_w - (tx - x) - 6, 8.5, bold=True)
-                local = tile_name(tile, lang) if lang != "en" else tile
-                draw_fit(canv, f"{local} · {j - i} {word('copies', 'en')}", tx, y - 21, col_w - (tx - x) - 6, 8,
+                draw_fit(canv, tile_name(tile, lang), tx, y - 10, col_w - (tx - x) - 6, 8.5, lang=lang, bold=True)
+                draw_fit(canv, f"{tile} · {j - i} {word('copies', lang)}", tx, y - 21, col_w - (tx - x) - 6, 8,
                          lang=lang)
                 y -= head_h
                 first = False
@@ -275,8 +275,8 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
             pset = entries[k][5]
             canv.setFont(fs.latin, 8)
             canv.drawString(x + 4, y - 8, pset.set_id.code)
+            draw_fit(canv, seat_label(p.seat, lang) if p.seat else "–", x + 38, y - 8, 12, 8, lang=lang, bold=True)
             canv.setFont(fs.latin_bold, 8)
-            canv.drawString(x + 38, y - 8, p.seat or "–")
             canv.drawString(x + 52, y - 8, p.label)
             checkbox(canv, x + col_w - 16, y - 8.5, 7)
             y -= line_h

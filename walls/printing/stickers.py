@@ -9,7 +9,9 @@ a set mixed in play can be rebuilt), a sticker carries only
 - the **seat** (its letter, white on black) and the **slot** label in large type (``E`` ``H1``,
   ``S`` ``D21``; shared walls: ``L12``, ``X5`` without a seat box);
 - the **set code** with its check digit (``1-07-3``) and the pile in words in the sheet's
-  language (``Starting hand``, ``配牌``, ``摸牌墙``);
+  language (``Starting hand``, ``配牌``, ``摸牌墙``); the seat box keeps the seat's letter in every
+  language (a lone 東 would also name the East Wind tile), the header labels and the sheet's
+  heading name the seat in the sheet's language (``東家``);
 - where the label leaves room for 9 mm, the set's **QR code**: the bare set payload of
   :attr:`walls.setcode.SetId.payload` (``DMJ1|event|session|set|check``), never a tile.
 
@@ -51,8 +53,8 @@ from walls.printing.data import (
     sticker_set,
     sticker_set_of,
 )
-from walls.printing.fonts import fit_size, fonts, runs, text_width
-from walls.printing.i18n import both, check_lang, seat_both, word
+from walls.printing.fonts import fit_size, fonts, mixed_width, runs, text_width
+from walls.printing.i18n import check_lang, numbered, seat_name, word
 from walls.printing.qr import FormCache
 from walls.printing.rawpdf import ContentWriter
 from walls.printing.templates import (
@@ -244,7 +246,7 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
     fs = fonts()
     blocks = [(sset, unit) for sset in sets for unit in sset.units]
     sheets = plan_sheets(blocks, template.per_sheet, template.columns, seat_break)
-    title = f"{sets[0].event_name} — {word('stickers', 'en')}" if sets else word("stickers", "en")
+    title = f"{sets[0].event_name} — {word('stickers', lang)}" if sets else word("stickers", lang)
     canv, buf = new_canvas(template.page_points, title)
     forms = FormCache(canv)
     boxes = label_boxes(template)
@@ -344,19 +346,20 @@ class _StickerWriter:
 def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: float, h: float, lang: str) -> None:
     """The label opening a block: a black band with set code and seat, then event, session/set,
     the slot range and the set QR code."""
-    fs = fonts()
     sset, unit = item.sset, item.unit
     pad = max(1.0 * mm, min(2.0 * mm, h * 0.06))
     band = h * 0.36
     canv.setFillColorRGB(0, 0, 0)
     canv.rect(x, y + h - band, w, band, stroke=0, fill=1)
     canv.setFillColorRGB(1, 1, 1)
-    seat_text = unit.seat or word("shared", "en")
+    seat_text = unit.seat or word("shared", lang)
     band_size = min(band * 0.62, 16)
     code = sset.set_id.code
-    code_size = fit_size(f"{code} {seat_text}", fs.latin_bold, band_size, w - 2 * pad)
-    canv.setFont(fs.latin_bold, code_size)
-    canv.drawString(x + pad, y + h - band + (band - code_size * 0.72) / 2, f"{code} {seat_text}")
+    band_text = f"{code} {seat_text}"
+    full = mixed_width(band_text, band_size, lang, True)
+    code_size = max(3.0, band_size * (w - 2 * pad) / full) if full > w - 2 * pad else band_size
+    draw_fit(canv, band_text, x + pad, y + h - band + (band - code_size * 0.72) / 2, w - 2 * pad, code_size,
+             lang=lang, bold=True, min_size=3.0)
     canv.setFillColorRGB(0, 0, 0)
     body_top = y + h - band - pad
     qr_size = min(h - band - 2 * pad, _QR_MAX * 1.4)
@@ -367,14 +370,14 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
         forms.place_qr(sset.set_id.payload, x + w - pad - qr_size, y + pad, qr_size, quiet=2)
     count = len(unit.slots)
     ranges = [f"{ps[0].label}–{ps[-1].label}" if len(ps) > 1 else ps[0].label for _, ps in unit.piles]
-    seat_line = seat_both(unit.seat, lang) if unit.seat else both("shared", lang)
+    seat_line = seat_name(unit.seat, lang) if unit.seat else word("shared", lang)
     if item.continued:
-        seat_line += f" ({word('cont', 'en')})"
+        seat_line += f" ({word('cont', lang)})"
     lines = [
         (seat_line, True),
         (sset.event_name, False),
-        (f"{word('session', 'en')} {sset.set_id.session} · {word('set', 'en')} {sset.set_id.set_no}", False),
-        (f"{count} {word('stickers_for', 'en')}: " + " ".join(ranges), False),
+        (f"{numbered('session', sset.set_id.session, lang)} · {numbered('set', sset.set_id.set_no, lang)}", False),
+        (f"{count} {word('stickers_for', lang)}: " + " ".join(ranges), False),
     ]
     avail = body_top - (y + pad)
     size = min(avail / (len(lines) * 1.22), 7.5)
@@ -400,9 +403,10 @@ def _sheet_heading(canv, template: LabelTemplate, sheet: list, n: int, total: in
     for item in sheet:
         if isinstance(item, _Header):
             event = item.sset.event_name
-            heads.setdefault(item.sset.set_id.code, []).append(item.unit.seat or word("shared", "en"))
-    what = "; ".join(f"{word('set', 'en')} {code} {', '.join(seats)}" for code, seats in heads.items())
-    text = f"{event} — {word('stickers', 'en')} — {what} — {word('sheet', 'en')} {n}/{total}"
+            heads.setdefault(item.sset.set_id.code, []).append(
+                seat_name(item.unit.seat, lang) if item.unit.seat else word("shared", lang))
+    what = "; ".join(f"{numbered('set', code, lang)} {', '.join(seats)}" for code, seats in heads.items())
+    text = f"{event} — {word('stickers', lang)} — {what} — {numbered('sheet', f'{n}/{total}', lang)}"
     size = 7.0
     canv.setFillColorRGB(0, 0, 0)
     left = max(template.margin_left * mm, 6 * mm)

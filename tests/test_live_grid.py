@@ -1,0 +1,96 @@
+"""The director's live grid shows the converted scores: each cell of a scored set names the points
+of its table's teams (or players) seat by seat, and a "Converted scores" table gives every team's
+points set by set with their sum; the grid's query count does not grow with the results."""
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.models import SetScore
+from scoring.reports import cached_standings
+from scoring.table_views import live_state
+from tournament.models import SeatAssignment
+
+from factories import client_for, individual_roster, play_slots, prepared_event, team_roster
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def small_team_event(director):
+    """Four teams: one group of four tables, so the whole session is 64 results."""
+    return prepared_event(team_roster(4), name="Live Cup", slug="live-cup", director=director)
+
+
+def _stored_points(event, key: str) -> dict:
+    """(set, team or player id) -> converted points, read from the stored set scores."""
+    return {(s.set_no, getattr(s, key)): s.points for s in SetScore.objects.filter(event=event, session_number=1)}
+
+
+def test_nothing_is_converted_before_a_set_is_played_at_every_table(small_team_event):
+    play_slots(small_team_event, random.Random(1), slots=[0])  # each table its first block: no set complete
+    state = live_state(small_team_event, 1)
+    assert state["team_method"] is True
+    assert all(cell["converted"] == [] for row in state["rows"] for cell in row["cells"])
+    assert {entry["name"] for entry in state["scores"]} == {"Team 1", "Team 2", "Team 3", "Team 4"}
+    assert all(entry["points"] == [None] * 16 and entry["total"] == 0 for entry in state["scores"])
+
+
+def test_each_cell_names_its_seats_teams_and_their_converted_points(small_team_event):
+    play_slots(small_team_event, random.Random(7))
+    state = live_state(small_team_event, 1)
+    stored = _stored_points(small_team_event, "team_id")
+    seats = {(a.table_id, a.seat): a.team for a in SeatAssignment.objects.filter(table__group__session__event=small_team_event)}
+    for row in state["rows"]:
+        for cell in row["cells"]:
+            assert [p["seat"] for p in cell["converted"]] == ["E", "S", "W", "N"]
+            for p in cell["converted"]:
+                team = seats[(row["table_id"], p["seat"])]
+                assert p["name"] == team.name and p["label"] == p["seat"]
+                assert p["points"] == stored[(cell["set"], team.pk)]
+
+
+def test_the_converted_scores_table_sums_to_the_session_standings(small_team_event):
+    play_slots(small_team_event, random.Random(7))
+    state = live_state(small_team_event, 1)
+    standings = {row["name"]: row["points"] for row in cached_standings(small_team_event, 1)}
+    assert {entry["name"]: entry["total"] for entry in state["scores"]} == standings
+    assert [entry["total"] for entry in state["scores"]] == sorted(standings.values(), reverse=True)
+    assert all(None not in entry["points"] for entry in state["scores"])
+
+
+def test_the_grid_costs_the_same_queries_empty_and_full(small_team_event):
+    with CaptureQueriesContext(connection) as empty:
+        live_state(small_team_event, 1)
+    play_slots(small_team_event, random.Random(3))
+    with CaptureQueriesContext(connection) as full:
+        live_state(small_team_event, 1)
+    assert len(full) == len(empty) == 4
+
+
+def test_an_individual_event_converts_per_player(director):
+    event = prepared_event(individual_roster(16), name="Solo Live", slug="solo-live", method="individual", director=director)
+    play_slots(event, random.Random(4))
+    state = live_state(event, 1)
+    stored = _stored_points(event, "player_id")
+    names = {(a.table_id, a.seat): a.player for a in SeatAssignment.objects.filter(table__group__session__event=event)}
+    cell = state["rows"][0]["cells"][0]
+    assert [p["name"] for p in cell["converted"]] == [names[(state["rows"][0]["table_id"], s)].name for s in "ESWN"]
+    assert [p["points"] for p in cell["converted"]] == [stored[(cell["set"], names[(state["rows"][0]["table_id"], s)].pk)]
+                                                       for s in "ESWN"]
+    assert len(state["scores"]) == 16 and state["team_method"] is False
+
+
+def test_the_live_page_shows_the_converted_scores_to_the_director(small_team_event, director):
+    play_slots(small_team_event, random.Random(7))
+    client = client_for(director)
+    html = client.get(reverse("live", args=[small_team_event.slug])).content.decode()
+    best = live_state(small_team_event, 1)["scores"][0]
+    assert 'id="converted"' in html and "Converted scores" in html
+    assert f'<th scope="row">{best["name"]}</th>' in html and f"<strong>{best['total']:+d}</strong>" in html
+    data = client.get(reverse("live-json", args=[small_team_event.slug])).json()
+    assert data["scores"][0] == best
+    assert " · E " in html  # the cell's title names its seats

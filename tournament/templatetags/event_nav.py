@@ -1,0 +1,33 @@
+"""Where the event menu's links lead, by who is asking: ``{% load event_nav %}`` then
+``{% result_entry_url event as url %}``.
+
+"Result entry" leads the director to the entry page (any table, any hand); a browser that scores
+at the event's tables (a table login or a scorer account bound to tables) to its table's page, or
+to the entry page when it scores at several; anyone else (a visitor, a player, staff) to the
+event's table login, where the code on the score sheet opens the table's page, not to the
+account login.
+"""
+
+from django import template
+from django.urls import reverse
+
+from scoring.table_access import event_table_ids
+from tournament.permissions import is_director
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def result_entry_url(context, event) -> str:
+    """The "Result entry" link of ``event`` for the page's request (see the module doc). The
+    director costs the role query (remembered for the request); others one query more for their
+    table logins, none when the browser never logged into a table."""
+    request = context.get("request")
+    if request is None or is_director(request.user, event):
+        return reverse("entry", kwargs={"slug": event.slug})
+    tables = event_table_ids(request, event)
+    if len(tables) == 1:
+        return reverse("table", kwargs={"slug": event.slug, "table_id": next(iter(tables))})
+    if tables:
+        return reverse("entry", kwargs={"slug": event.slug})
+    return reverse("event-table-login", kwargs={"slug": event.slug})
