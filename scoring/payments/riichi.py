@@ -126,16 +126,27 @@ def _check_draw(hand: Hand) -> None:
                            % {"seats": ", ".join(seat_name(seat) for seat in noten)})
 
 
-def settle_riichi(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
-    """Standard riichi payments (see the module docstring); dealer ``seats[0]``."""
+def _checked_hand(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Hand:
+    """The outcome checked for the riichi family: values within range, a riichi declarer tenpai at a draw."""
     _refuse_beyond_kazoe(rule, outcome, min_fan)
     hand = check_outcome(rule, seats, outcome, min_fan)
     _check_draw(hand)
+    return hand
+
+
+def _drawn(rule: PaymentRule, seats: tuple[str, ...], hand: Hand) -> Settlement:
+    """A drawn hand: the noten payment, and the riichi sticks left on the table (the deposit)."""
+    changes = noten_payments(seats, hand.tenpai, NOTEN_TOTAL)
+    return Settlement(changes, _sticks(changes, hand, rule.stick, None))
+
+
+def settle_riichi(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
+    """Standard riichi payments (see the module docstring); dealer ``seats[0]``."""
+    hand = _checked_hand(rule, seats, outcome, min_fan)
+    if hand.kind == "draw":
+        return _drawn(rule, seats, hand)
     dealer = seats[0]
     changes = dict.fromkeys(seats, 0)
-    if hand.kind == "draw":
-        changes = noten_payments(seats, hand.tenpai, NOTEN_TOTAL)
-        return Settlement(changes, _sticks(changes, hand, rule.stick, None))
     bases = _bases(rule, hand)
     if hand.kind == "self_draw":
         winner, base = hand.winners[0], bases[0]
@@ -167,14 +178,11 @@ def souzu_minimum(honba: int) -> int:
 
 def settle_souzu(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
     """Two-player Souzu payments (seed 000; see the module docstring); dealer ``seats[0]``."""
-    _refuse_beyond_kazoe(rule, outcome, min_fan)
-    hand = check_outcome(rule, seats, outcome, min_fan)
-    _check_draw(hand)
+    hand = _checked_hand(rule, seats, outcome, min_fan)
+    if hand.kind == "draw":
+        return _drawn(rule, seats, hand)
     dealer = seats[0]
     changes = dict.fromkeys(seats, 0)
-    if hand.kind == "draw":
-        changes = noten_payments(seats, hand.tenpai, NOTEN_TOTAL)
-        return Settlement(changes, _sticks(changes, hand, rule.stick, None))
     winner, han, fu, yakuman = hand.winners[0], hand.values[0], hand.fu[0], hand.yakuman[0]
     minimum = souzu_minimum(hand.honba)
     best = base_points(han, fu or max(rule.fu_choices), yakuman)
