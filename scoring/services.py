@@ -41,6 +41,7 @@ from scoring.payments import (
     PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, validate_score_changes,
 )
 from tournament.errors import FieldError
+from tournament.i18n import seat_label
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
 from tournament.seating import table_of_set, table_schedule
 
@@ -497,7 +498,7 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
                 if seat is None:
                     if entering and seated_player_for_pin(table, pin) is not None:
                         refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
-                                              % {"seat": entering})
+                                              % {"seat": seat_label(entering)})
                     else:
                         refusal = ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
             ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat if seat else "", ok=seat is not None,

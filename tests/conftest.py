@@ -82,3 +82,15 @@ def first_set(table):
     from factories import first_set as first_set_of
 
     return first_set_of(table)
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_active(request):
+    """Each test starts and ends in the default language: a request through the test client with
+    Accept-Language activates that language in the thread (LocaleMiddleware never deactivates it),
+    which would otherwise leak into the next test's messages."""
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.utils import translation
+
+        translation.deactivate()

@@ -373,9 +373,9 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
 
     if outcome.kind == "draw":
         if winners or discarder is not None:
-            raise PaymentError("kind", _("a drawn hand has no winner and no discarder: clear them, or choose discard or self_draw"))
+            raise PaymentError("kind", _("a drawn hand has no winner and no discarder: clear them, or choose a win on a discard or a self-draw"))
         if any(fans) or any(fu) or any(yakuman):
-            raise PaymentError("fans", _("a drawn hand has no hand value: clear the values, or choose discard or self_draw"))
+            raise PaymentError("fans", _("a drawn hand has no hand value: clear the values, or choose a win on a discard or a self-draw"))
         fans = fu = yakuman = ()
         if liable is not None:
             raise PaymentError("liable", _("a drawn hand has no liable seat: clear it"))
@@ -397,8 +397,8 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
         if discarder is None:
             raise PaymentError("discarder", _("a discard win needs the discarder: choose the seat that discarded the tile"))
         if discarder in winners:
-            raise PaymentError("discarder", _("seat %(seat)s cannot win on its own discard: "
-                                              "choose another discarder, or self_draw") % {"seat": discarder})
+            raise PaymentError("discarder", _("%(seat)s cannot win on its own discard: "
+                                              "choose another discarder, or a self-draw") % {"seat": seat_name(discarder)})
         if len(winners) > 1 and not rule.multiple_winners:
             raise PaymentError("winners", _("the %(rule)s rule has one winner per discard (the first in turn from "
                                             "the discarder wins): keep only that winner") % {"rule": rule.label})
