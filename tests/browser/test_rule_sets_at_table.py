@@ -404,6 +404,10 @@ def enter_and_confirm(page, family: Family, built: Built, index: int, hand: Hand
     enter_outcome(page, set_no=set_no, **hand.entry)
     say_who_is_entering(page, entering, built.pins[entering])
     page.screenshot(path=str(SHOTS / f"{family.ruleset}-{index + 1}-{hand.entry['kind']}-entry.png"))
+    page.evaluate("window.scrollTo(0, 0)")
+    save = page.locator("#save").bounding_box()
+    assert save["y"] + save["height"] <= PHONE["height"], (
+        f"{family.ruleset}, {hand.entry['kind']}: Save ends at {save['y'] + save['height']:.0f} px, below the first screen")
     save_entry(page)
     errors = page.locator("#entry-errors")
     assert not errors.count(), f"{family.ruleset}, {hand.entry}: Save answered {errors.inner_text()!r}"
