@@ -9,9 +9,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.payments import PAYMENT_RULES
-from scoring.payments.core import MAX_YAKUMAN
-from scoring.services import NOTE_KEYS, signed_points
+from scoring.payments import MAX_YAKUMAN, PAYMENT_RULES, signed_points
+from scoring.services import NOTE_KEYS
 from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
 
@@ -33,7 +32,7 @@ def entry_pin_field() -> forms.CharField:
 class SignedPointsField(forms.CharField):
     """A score change in points, typed as text so every phone keyboard can give its sign: ``-16``,
     ``−16`` (the Unicode minus), ``+24``, ``－１６`` (full width) and ``8,000`` are read as whole
-    numbers (:func:`scoring.services.signed_points`); anything else is refused with ``invalid``."""
+    numbers (:func:`scoring.payments.signed_points`); anything else is refused with ``invalid``."""
 
     default_error_messages = {"invalid": CHANGE_INVALID}
 
@@ -235,6 +234,8 @@ class HandForm(forms.Form):
 
     @property
     def chosen_kind(self) -> str:
+        """The outcome kind the page shows chosen (``discard``, ``self_draw``, ``draw``), ``""``
+        before one is picked; read from the bound data, valid or not."""
         return self["kind"].value() or ""
 
     @staticmethod

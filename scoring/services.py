@@ -25,8 +25,6 @@ correction made revision *n+1*.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import defaultdict
 
 from django.conf import settings
@@ -38,7 +36,7 @@ from scoring import fan_check, visibility
 from scoring.comparisons import TableSeats, complete_scopes, converted_scores
 from scoring.models import ConfirmationAttempt, ConversionTable, HandResult, ResultRevision, SetScore
 from scoring.payments import (
-    PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, validate_score_changes,
+    PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, signed_points, validate_score_changes,
 )
 from tournament.errors import FieldError
 from tournament.i18n import seat_label
@@ -61,27 +59,6 @@ class ResultError(FieldError):
 
 NOTE_KEYS = ("entered_by_seat", "hand", "flags")
 """Keys of a stored ``HandResult.outcome`` that are notes about the entry, not the outcome."""
-
-_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", ",": None, " ": None, "_": None})
-
-
-def signed_points(value) -> int | None:
-    """A whole number of points read from what a phone typed, or None when it is not one.
-
-    Accepts ints, and text with an optional sign: ``"-16"``, ``"−16"`` (U+2212, the minus of
-    many keyboards), ``"+24"``, full-width ``"－１６"``, thousands separators ``"8,000"`` and
-    spaces. Floats count only when whole. Booleans are not numbers here."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else None
-    text = unicodedata.normalize("NFKC", str(value)).translate(_SIGNS)
-    if not re.fullmatch(r"[+-]?[0-9]+", text):
-        return None
-    return int(text)
-
 
 def _outcome_part(stored: dict | None) -> dict | None:
     """The outcome of a stored ``HandResult.outcome`` without the notes; None when the result was

@@ -7,8 +7,9 @@ from rest_framework.test import APIClient
 
 from scoring import fan_check
 from scoring.models import HandResult, ResultRevision
+from scoring.payments import signed_points
 from scoring.services import (
-    ResultError, confirm_result, correct_result, dispute_result, result_notes, signed_points, submit_result,
+    ResultError, confirm_result, correct_result, dispute_result, result_notes, submit_result,
 )
 from tournament.services import table_schedule
 

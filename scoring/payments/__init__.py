@@ -32,6 +32,7 @@ from scoring.payments.core import (
     PaymentError,
     PaymentRule,
     Settlement,
+    signed_points,
 )
 from scoring.payments.mcr import BASE
 from scoring.payments.registry import (
@@ -47,6 +48,7 @@ from scoring.payments.three_player import shiragiku_value
 from scoring.payments.words import changes_words, describe
 
 __all__ = [
+    "signed_points",
     "BASE",
     "FU_CHOICES",
     "INPUTS",

@@ -8,6 +8,8 @@ Standalone: no Django import; messages go through :mod:`tournament.i18n`.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -46,24 +48,37 @@ class PaymentError(ValueError):
         self.field = field
 
 
-def _whole(value: Any, field_name: str, message: str) -> int:
-    """``value`` as an int: ints, integral floats and digit strings (``" 30 "``, ``"-2"``); ""
-    and None are 0. Anything else raises PaymentError(field_name, message % value)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return 0
+_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", ",": None, " ": None, "_": None})
+
+
+def signed_points(value: Any) -> int | None:
+    """A whole number read from what a phone typed, or None when it is not one.
+
+    Accepts ints, and text with an optional sign: ``"-16"``, ``"−16"`` (U+2212, the minus of
+    many keyboards), ``"+24"``, full-width ``"－１６"``, thousands separators ``"8,000"`` and
+    spaces. Floats count only when whole. Booleans are not numbers here. The one reader of typed
+    numbers: score changes, deposits and every number of a hand outcome go through it."""
     if isinstance(value, bool):
-        raise PaymentError(field_name, message % {"value": repr(value)})
+        return None
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-")
-        try:
-            return int(text)
-        except ValueError:
-            pass
-    raise PaymentError(field_name, message % {"value": repr(value)})
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    text = unicodedata.normalize("NFKC", str(value)).translate(_SIGNS)
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        return None
+    return int(text)
+
+
+def _whole(value: Any, field_name: str, message: str) -> int:
+    """``value`` as an int read by :func:`signed_points`; "" and None are 0. Anything else raises
+    PaymentError(field_name, message % value)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return 0
+    number = signed_points(value)
+    if number is None:
+        raise PaymentError(field_name, message % {"value": repr(value)})
+    return number
 
 
 def _seat_list(value: Any, field_name: str) -> tuple[str, ...]:
