@@ -116,10 +116,42 @@ class SetScore(models.Model):
     difference = models.FloatField()
     points = models.IntegerField()
     conversion_table = models.ForeignKey(ConversionTable, on_delete=models.RESTRICT, related_name="+")
+    version = models.CharField(
+        max_length=8, blank=True, default="",
+        help_text="The version of the set this score compares (docs/scoring.md, 'Fouled sets and reserve walls'): "
+                  "'' as prepared, 'R1' a reserve wall, 'F1' a fouled version; '*' a team score over several versions.",
+    )
+    adjusted = models.BooleanField(default=False, help_text="An artificial adjusted score (Law 87): its version had too few tables.")
 
     class Meta:
         ordering = ["session_number", "set_no"]
         indexes = [models.Index(fields=["event", "session_number", "set_no"])]
+
+
+class FouledPlay(models.Model):
+    """One table's play of a set marked fouled by the director (Laws of Duplicate Bridge, Law 87
+    "fouled board", adapted: docs/scoring.md). ``version`` (1, 2...) groups the tables that played
+    the same wrong deal, so several tables can share one fouled version (a set built wrongly and
+    moved on). Deleting the row (the director's undo) restores the table to the version it played
+    before."""
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="fouled_plays")
+    table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="fouled_plays")
+    session_number = models.PositiveSmallIntegerField()
+    set_no = models.PositiveSmallIntegerField()
+    version = models.PositiveSmallIntegerField(default=1)
+    reason = models.TextField()
+    marked_by = models.CharField(max_length=150)
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_number", "set_no", "table__number"]
+        constraints = [models.UniqueConstraint(fields=["table", "set_no"], name="one_fouled_mark_per_table_and_set")]
+
+    @property
+    def label(self) -> str:
+        """The version's short label, as stored on SetScore.version: ``F1``, ``F2``..."""
+        return f"F{self.version}"
 
 
 class SetRelease(models.Model):

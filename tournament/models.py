@@ -90,6 +90,14 @@ class Event(models.Model):
     public_value = models.CharField(_("public value"), max_length=300, blank=True)
     seed_revealed = models.BooleanField(_("master seed revealed"), default=False)
     base_url = models.URLField(_("public address"), blank=True)
+    fouled_min_tables = models.PositiveSmallIntegerField(
+        _("tables needed to compare a fouled version"), default=2,
+        help_text=_("Law 87: a version of a fouled set played at fewer tables gets the artificial adjusted score instead."),
+    )
+    fouled_adjusted_points = models.IntegerField(
+        _("artificial adjusted score (converted points)"), default=0,
+        help_text=_("Given for a play of a fouled set that has too few tables to compare; 0 is an average."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

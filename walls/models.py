@@ -25,6 +25,37 @@ class WallSet(models.Model):
         return f"{self.event.slug} {self.session_number}-{self.set_no:02d}"
 
 
+class ReserveWall(models.Model):
+    """A reserve wall drawn by the director for a set spoiled before play (docs/walls.md, "Reserve
+    walls"): ``number`` 1, 2... per set, ``piles`` as :class:`WallSet`'s, derived from the same
+    master seed by the documented extension, so the verifier re-derives it. ``tables`` are the
+    tables that play it instead of the set as prepared; a table's play of it is scored as version
+    ``R<number>`` (docs/scoring.md). Secret exactly as its set's WallSet is
+    (:mod:`scoring.visibility`)."""
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="reserve_walls")
+    session_number = models.PositiveSmallIntegerField()
+    set_no = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    piles = models.JSONField()
+    reason = models.TextField()
+    drawn_by = models.CharField(max_length=150)
+    tables = models.ManyToManyField("tournament.Table", blank=True, related_name="reserve_walls")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_number", "set_no", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "session_number", "set_no", "number"], name="one_reserve_number_per_set")]
+
+    def __str__(self):
+        return f"{self.event.slug} {self.session_number}-{self.set_no:02d} R{self.number}"
+
+    @property
+    def label(self) -> str:
+        """The version's short label, as stored on SetScore.version: ``R1``, ``R2``..."""
+        return f"R{self.number}"
+
+
 class PrintJob(models.Model):
     """A PDF rendering job run by Celery. Same event, kind and parameters reuse the stored file
     (``params_hash``); ``progress``/``total`` feed the director's progress bar."""
