@@ -203,13 +203,17 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
 
 
 class StandingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for a substitute or an entrant with no scored set.")
     name = serializers.CharField()
-    points = serializers.IntegerField(help_text="Converted points (IMP/MP).")
+    points = serializers.IntegerField(help_text="Converted points (IMP/MP), the sit-out credit included.")
     score_total = serializers.IntegerField(help_text="Sum of score changes (points of the rule set).")
     sets_played = serializers.IntegerField()
     positive_sets = serializers.IntegerField()
     tied = serializers.BooleanField()
+    substitute = serializers.BooleanField(help_text="A substitute: plays and counts in the datum, never ranked.")
+    sit_out_sets = serializers.IntegerField(help_text="Scored sets of the sessions the entrant sat out.")
+    sit_out_points = serializers.IntegerField(
+        help_text="Converted points credited for them (sit-out-average policy), already in points.")
 
 
 class StandingsView(EventFromURL, APIView):

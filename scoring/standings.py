@@ -9,13 +9,16 @@ a :class:`~scoring.conversion.ConversionTable`, keeping its sign.
 The datum is computed from the results themselves and never assumed to be 0: duplicate MCR
 under MahjongSoft's payments is not zero-sum.
 
+The standings apply the event's entrant policy through :class:`RankingRules`: substitutes
+listed but never ranked, and the sit-out-average credit (:func:`sit_out_credit`).
+
 Standalone: no Django import. See docs/scoring.md.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping, Sequence
 
 from scoring.conversion import ConversionTable
@@ -98,17 +101,68 @@ def individual_set_scores(seat_results: Mapping[str, Mapping[Hashable, int]], ta
 
 @dataclass(frozen=True)
 class StandingRow:
-    """One line of the standings: ``rank`` (1-based, shared when tied), ``key`` (team or player),
-    ``points`` (sum of converted points), ``sets_played``, ``score_total`` (sum of score changes,
-    points), ``positive_sets`` (sets with converted points above 0), ``tied`` (shares its rank)."""
+    """One line of the standings: ``rank`` (1-based, shared when tied; None for a key that is not
+    ranked), ``key`` (team or player), ``points`` (sum of converted points, the sit-out credit
+    included), ``sets_played``, ``score_total`` (sum of score changes, points), ``positive_sets``
+    (sets with converted points above 0), ``tied`` (shares its rank), ``ranked`` (False for a
+    substitute), ``sit_out_sets`` (scored sets of the sessions it sat out) and ``sit_out_points``
+    (the converted points credited for them, already in ``points``; 0 unless the sit-out-average
+    rule applies)."""
 
-    rank: int
+    rank: int | None
     key: Hashable
     points: int
     sets_played: int
     score_total: int
     positive_sets: int
     tied: bool
+    ranked: bool = True
+    sit_out_sets: int = 0
+    sit_out_points: int = 0
+
+
+@dataclass(frozen=True)
+class RankingRules:
+    """What the standings apply besides the converted points (docs/seating.md, "Entrant counts
+    that are not a multiple of the group size"; docs/scoring.md, "Standings").
+
+    - ``unranked``: keys that are listed but never ranked (substitutes: they play and count in
+      the datum, but take no place);
+    - ``sat_out``: ``{key: sets it sat out}``, counting only the sets of its sit-out sessions that
+      are already scored in the standings' scope;
+    - ``sit_out_average``: credit each key that sat out with :func:`sit_out_credit` (the
+      sit-out-average policy); False (sit-out-datum, or no sit-outs): a sat-out set scores 0,
+      the datum;
+    - ``average_over``: ``{key: (converted points, sets played)}`` the credit's average is taken
+      from when it is not the standings' own totals (one session's standings credit a session
+      sat out with the entrant's average over the whole event); keys missing here use their own.
+    """
+
+    unranked: frozenset = frozenset()
+    sat_out: Mapping[Hashable, int] = field(default_factory=dict)
+    sit_out_average: bool = False
+    average_over: Mapping[Hashable, tuple[int, int]] = field(default_factory=dict)
+
+
+NO_RULES = RankingRules()
+
+
+def sit_out_credit(points: int, sets_played: int, sets_sat_out: int) -> int:
+    """The converted points a sit-out entrant is credited under the sit-out-average policy: its
+    ``points`` per set played times the ``sets_sat_out``, rounded half away from zero to an
+    integer (exact integer arithmetic); 0 when it has played no set or sat out none.
+
+    With equal sets per session, the total at the end of the event, ``points + credit``, is the
+    entrant's mean per session played times the sessions planned (docs/seating.md). Raises
+    ValueError for a negative count.
+    """
+    if sets_played < 0 or sets_sat_out < 0:
+        raise ValueError(f"set counts cannot be negative: {sets_played} played, {sets_sat_out} sat out")
+    if not sets_played or not sets_sat_out:
+        return 0
+    numerator = abs(points) * sets_sat_out
+    credit = (2 * numerator + sets_played) // (2 * sets_played)
+    return credit if points >= 0 else -credit
 
 
 class _Tally:
@@ -134,32 +188,52 @@ def _key_order(keys: Iterable[Hashable]) -> dict[Hashable, int]:
     return {key: i for i, key in enumerate(ordered)}
 
 
-def _rank(tallies: Mapping[Hashable, _Tally]) -> list[StandingRow]:
-    order = _key_order(tallies)
-
-    def merit(key):
-        t = tallies[key]
-        return (-t.points, -t.score, -t.positive)
-
-    keys = sorted(tallies, key=lambda k: (merit(k), order[k]))
+def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None) -> list[StandingRow]:
+    rules = rules or NO_RULES
+    empty = _Tally()
+    keys_in = set(tallies) | {key for key, sets in rules.sat_out.items() if sets > 0}
+    order = _key_order(keys_in)
+    credit: dict[Hashable, int] = {}
+    merit = {}
+    for key in keys_in:
+        t = tallies.get(key, empty)
+        sat = rules.sat_out.get(key, 0)
+        if rules.sit_out_average and sat:
+            points, played = rules.average_over.get(key, (t.points, t.sets))
+            credit[key] = sit_out_credit(points, played, sat)
+        merit[key] = (-(t.points + credit.get(key, 0)), -t.score, -t.positive)
     rows = []
-    for i, key in enumerate(keys):
-        t = tallies[key]
-        same_before = i > 0 and merit(keys[i - 1]) == merit(key)
-        same_after = i + 1 < len(keys) and merit(keys[i + 1]) == merit(key)
-        rank = rows[-1].rank if same_before else i + 1
-        rows.append(StandingRow(rank=rank, key=key, points=t.points, sets_played=t.sets, score_total=t.score,
-                                positive_sets=t.positive, tied=same_before or same_after))
+    for ranked in (True, False):
+        keys = sorted((k for k in keys_in if (k not in rules.unranked) == ranked), key=lambda k: (merit[k], order[k]))
+        for i, key in enumerate(keys):
+            t = tallies.get(key, empty)
+            rank, tied = None, False
+            if ranked:
+                same_before = i > 0 and merit[keys[i - 1]] == merit[key]
+                same_after = i + 1 < len(keys) and merit[keys[i + 1]] == merit[key]
+                rank = rows[-1].rank if same_before else i + 1
+                tied = same_before or same_after
+            extra = credit.get(key, 0)
+            rows.append(StandingRow(rank=rank, key=key, points=t.points + extra, sets_played=t.sets, score_total=t.score,
+                                    positive_sets=t.positive, tied=tied, ranked=ranked,
+                                    sit_out_sets=rules.sat_out.get(key, 0), sit_out_points=extra))
     return rows
 
 
-def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]]) -> list[StandingRow]:
+def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
+              rules: RankingRules | None = None) -> list[StandingRow]:
     """Standings from every result ``(key, set_key, converted, score_change)``.
 
     Order (the tie-break): more converted points; then a larger score change total; then more
     sets with positive points; still equal → the same rank (competition ranking 1, 2, 2, 4) with
     ``tied=True``, listed in the keys' natural order (by repr when keys do not compare).
-    Raises ValueError when a key has two results on the same set.
+
+    ``rules`` (:class:`RankingRules`, default none): with ``sit_out_average``, each key's
+    :func:`sit_out_credit` is added to its points before ranking (score total and positive sets
+    count played sets only); a key in ``sat_out`` with no result yet is listed too (0 sets
+    played). Keys in ``unranked`` get ``rank=None``, ``ranked=False``, ``tied=False`` and are
+    listed after every ranked key, in the same merit order among themselves: they never take
+    or shift a place. Raises ValueError when a key has two results on the same set.
     """
     tallies: dict[Hashable, _Tally] = {}
     seen: set = set()
@@ -176,7 +250,7 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]])
         tally.sets += 1
         tally.score += change
         tally.positive += points > 0
-    return _rank(tallies)
+    return _rank(tallies, rules)
 
 
 class IncrementalStandings:
@@ -217,6 +291,11 @@ class IncrementalStandings:
         for key, (converted, change) in results.items():
             self.add(set_key, key, converted, change)
 
-    def rows(self) -> list[StandingRow]:
-        """The current standings, ordered and ranked as :func:`standings` does."""
-        return _rank(self._tallies)
+    def rows(self, rules: RankingRules | None = None) -> list[StandingRow]:
+        """The current standings under ``rules``, ordered and ranked as :func:`standings` does."""
+        return _rank(self._tallies, rules)
+
+    def totals(self) -> dict[Hashable, tuple[int, int]]:
+        """``{key: (converted points, sets played)}`` of every key with a result: what
+        :attr:`RankingRules.average_over` takes."""
+        return {key: (t.points, t.sets) for key, t in self._tallies.items()}

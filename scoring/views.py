@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring import table_access, visibility
 from scoring.forms import ResultForm
-from scoring.reports import cached_standings
+from scoring.reports import cached_standings, conversion_in_use
 from scoring.services import ResultError, describe_result, submit_result
 from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
@@ -17,7 +17,8 @@ from tournament.permissions import is_director
 @event_view()
 def standings(request, event):
     """Public standings (no login): released sets only (:mod:`scoring.visibility`); the director
-    and staff add ``?all=1`` for every scored set."""
+    and staff add ``?all=1`` for every scored set. Names the conversion table version(s) the
+    scores counted were converted with, warning when they mix (:func:`conversion_in_use`)."""
     session = request.GET.get("session")
     session = int(session) if session and session.isdigit() else None
     public = table_access.standings_public(request, event)
@@ -26,6 +27,7 @@ def standings(request, event):
         "sessions": event.sessions.all(), "public": public, "can_see_all": table_access.viewer(request, event).secrets,
         "released": len(visibility.released_sets(event)),
         "planned_sets": visibility.planned_sets(event),
+        "conversions": conversion_in_use(event, public=public), "director": is_director(request.user, event),
     })
 
 

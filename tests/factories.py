@@ -280,6 +280,13 @@ def confirm_with_pin(page, pin: str) -> None:
 
 def standings_rows(page) -> list[list[str]]:
     """The standings page's table as text: one list of cell texts per row (rank, name, points,
-    score total, sets)."""
+    score total, sets); the note cell (substitute, sit-out credit) is read by :func:`standings_notes`."""
     rows = page.locator("#standings tbody tr")
-    return [[cell.strip() for cell in rows.nth(i).locator("td").all_inner_texts()] for i in range(rows.count())]
+    return [[cell.strip() for cell in rows.nth(i).locator("td:not(.note)").all_inner_texts()] for i in range(rows.count())]
+
+
+def standings_notes(page) -> dict[str, str]:
+    """The standings page's note per entrant name (e.g. "substitute, not ranked"), "" for none."""
+    rows = page.locator("#standings tbody tr")
+    return {rows.nth(i).locator("td").nth(1).inner_text().strip(): rows.nth(i).locator("td.note").inner_text().strip()
+            for i in range(rows.count())}

@@ -117,7 +117,7 @@ def test_an_export_file_gives_the_same_proposal_and_rankings_as_the_event(demo, 
     assert printed_rankings(from_file) == printed_rankings(from_event)
 
 
-def test_adopt_stores_the_proposal_as_a_new_version_and_scores_keep_theirs(demo):
+def test_adopt_stores_the_proposal_as_a_new_version_and_rescores_with_it(demo):
     old = ConversionTable.objects.current(demo)
     text = run(demo.slug, "--adopt")
     demo.refresh_from_db()
@@ -125,7 +125,7 @@ def test_adopt_stores_the_proposal_as_a_new_version_and_scores_keep_theirs(demo)
     assert (new.code, new.version) == (old.code, 2)
     assert new.rows == printed_tables(text)[1]
     assert "Adopted as Fitted MP (demo) v2" in text
-    assert set(SetScore.objects.filter(event=demo).values_list("conversion_table_id", flat=True)) == {old.pk}
+    assert set(SetScore.objects.filter(event=demo).values_list("conversion_table_id", flat=True)) == {new.pk}
     again = run(demo.slug)
     assert "current: Fitted MP (demo) v2" in again
     assert printed_tables(again)[0] == new.rows

@@ -354,7 +354,8 @@ def test_complete_scopes_skip_a_comparison_with_a_table_missing():
 def test_standings_csv_and_xlsx_contain_the_standings(demo):
     standings = reports.cached_standings(demo)
     parsed = list(csv.reader(io.StringIO(reports.standings_csv(demo))))
-    assert parsed[0] == ["Rank", "Team", "Points", "Score total", "Sets", "Positive sets", "Tied"]
+    assert parsed[0] == ["Rank", "Team", "Points", "Score total", "Sets", "Positive sets", "Tied", "Substitute", "Sets sat out",
+                         "Sit-out points"]
     assert [[int(r[0]), r[1], int(r[2]), int(r[3]), int(r[4])] for r in parsed[1:]] == \
         [[r["rank"], r["name"], r["points"], r["score_total"], r["sets_played"]] for r in standings]
     book = load_workbook(io.BytesIO(reports.standings_xlsx(demo)))

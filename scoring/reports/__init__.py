@@ -27,7 +27,9 @@ from scoring.reports.cache import (
     CACHE_SECONDS,
     KEPT_TALLIES,
     cached_standings,
+    conversion_in_use,
     event_standings,
+    ranking_rules,
     score_state,
     state_digest,
 )
@@ -39,8 +41,8 @@ from scoring.reports.travellers import hand_record, traveller_index, traveller_r
 
 __all__ = [
     "CACHE_PREFIX", "CACHE_SECONDS", "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
-    "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "event_chart", "event_scopes",
+    "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "conversion_in_use", "event_chart", "event_scopes",
     "event_standings", "export_scopes", "hand_record", "line_chart", "player_report", "player_standings",
-    "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
+    "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
     "state_digest", "team_comparisons", "team_report", "traveller_index", "traveller_report",
 ]

@@ -11,22 +11,25 @@ state changed are read and replaced, so a confirmed result costs the size of its
 the event.
 
 **Standings rows** are built by one function for both readers: :func:`event_standings`
-(uncached: the export and the demo) and :func:`cached_standings` (pages and the API).
+(uncached: the export and the demo) and :func:`cached_standings` (pages and the API), under
+the event's entrant policy (:func:`ranking_rules`): substitutes are listed but never ranked, and
+a sit-out is credited as the policy says (docs/seating.md). :func:`conversion_in_use` names the
+conversion table versions the stored scores were converted with.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from django.core.cache import cache
 from django.db.models import Count, Max, QuerySet
 
 from scoring import visibility
 from scoring.models import SetScore
-from scoring.standings import ConvertedScore, IncrementalStandings, StandingRow, standings
+from scoring.standings import ConvertedScore, IncrementalStandings, RankingRules, StandingRow, standings
 from tournament.models import Event
 
 CACHE_PREFIX = "scoring-reports"
@@ -106,6 +109,24 @@ def set_scores(event: Event, public: bool) -> list[dict]:
     return cached(event, f"scores:{int(public)}", state, compute)
 
 
+def conversion_in_use(event: Event, *, public: bool = True) -> list[dict]:
+    """The conversion table versions the stored converted scores in scope were converted with
+    (``public``: of released sets only): ``[{"code", "name", "version", "current" (the version
+    the event converts with now), "scores" (how many)}]`` by code and version. One entry when
+    every score names the same version (a save rescores everything:
+    :func:`scoring.conversion_admin.save_table_version`); more than one means the standings
+    mix versions and the event needs a rescore. One query."""
+    scores = SetScore.objects.filter(event=event)
+    if public:
+        scores = visibility.visible_scores(visibility.PUBLIC, scores)
+    rows = (scores.values("conversion_table__code", "conversion_table__name", "conversion_table__version",
+                          "conversion_table__current")
+            .annotate(n=Count("id")).order_by("conversion_table__code", "conversion_table__version"))
+    return [{"code": r["conversion_table__code"], "name": r["conversion_table__name"],
+             "version": r["conversion_table__version"], "current": r["conversion_table__current"], "scores": r["n"]}
+            for r in rows]
+
+
 # --- standings rows -----------------------------------------------------------------------------
 
 def _stored_scores(event: Event, scores: QuerySet) -> Iterator[tuple[tuple, object, ConvertedScore, int]]:
@@ -117,21 +138,75 @@ def _stored_scores(event: Event, scores: QuerySet) -> Iterator[tuple[tuple, obje
         yield (session, set_no, group), entrant, ConvertedScore(difference, datum, points), change
 
 
-def _standing_rows(event: Event, ranking: Iterable[StandingRow]) -> list[dict]:
+def entrant_list(event: Event) -> list[tuple[int, str, bool]]:
+    """``[(pk, name, substitute)]`` of the event's entrants (teams or players) by number: the
+    order the grouping plan's entrant indices refer to (one query)."""
+    return list(entrants(event).order_by("number").values_list("pk", "name", "substitute"))
+
+
+def sit_outs(event: Event, entrant_keys: Sequence) -> dict[int, frozenset]:
+    """``{session: entrant keys sitting it out}`` under a sit-out policy (``sit-out-average``,
+    ``sit-out-datum``), from the stored grouping plan (``event.grouping_plan["sit_outs"]``:
+    per session, indices into the entrants by number; :func:`tournament.seating.sitting_out`).
+    ``entrant_keys``: the entrants' keys in number order. Empty under any other policy."""
+    if event.entrant_policy not in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
+        return {}
+    plan = event.grouping_plan or {}
+    out = {}
+    for session, indices in enumerate(plan.get("sit_outs") or [], start=1):
+        keys = frozenset(entrant_keys[i] for i in indices if 0 <= i < len(entrant_keys))
+        if keys:
+            out[session] = keys
+    return out
+
+
+def ranking_rules(event: Event, entrant_keys: Sequence, substitutes: Iterable, scored_sets: Iterable[tuple[int, int]],
+                  average_over: Mapping | None = None) -> RankingRules:
+    """The event's :class:`~scoring.standings.RankingRules` for standings over ``scored_sets``
+    (the ``(session, set_no)`` scored in the scope shown: public, released sets only):
+    ``substitutes`` (keys) unranked; each entrant that sits out a session (:func:`sit_outs`,
+    ``entrant_keys`` in number order) sat out the scored sets of that session; the credit of
+    the sit-out-average policy, averaged over ``average_over`` when given (one session's
+    standings: the entrant's totals over the whole scope). No query."""
+    per_session = Counter(session for session, _ in set(scored_sets))
+    sat_out: Counter = Counter()
+    for session, keys in sit_outs(event, entrant_keys).items():
+        for key in keys:
+            sat_out[key] += per_session[session]
+    return RankingRules(unranked=frozenset(substitutes), sat_out={k: n for k, n in sat_out.items() if n},
+                        sit_out_average=event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE,
+                        average_over=average_over or {})
+
+
+def _rules_of(event: Event, listed: list[tuple[int, str, bool]], scored_sets: Iterable[tuple[int, int]],
+              average_over: Mapping | None = None) -> RankingRules:
+    return ranking_rules(event, [pk for pk, _, _ in listed], [pk for pk, _, sub in listed if sub], scored_sets,
+                         average_over)
+
+
+def _average_elsewhere(event: Event, session_number: int | None) -> bool:
+    """One session's standings under the sit-out-average policy credit a session sat out with the
+    entrant's average over the whole scope, so they read every session's scores."""
+    return session_number is not None and event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE
+
+
+def _standing_rows(ranking: Iterable[StandingRow], listed: list[tuple[int, str, bool]]) -> list[dict]:
     """The standings rows of ``ranking``: ``{"rank", "key", "name", "points", "score_total",
-    "sets_played", "positive_sets", "tied"}`` in its order, then every entrant with no scored set
-    (rank None, zeros) in the entrants' order. One query."""
-    names = dict(entrants(event).values_list("pk", "name"))
+    "sets_played", "positive_sets", "tied", "substitute", "sit_out_sets", "sit_out_points"}`` in
+    its order (ranked rows, then substitutes), then every entrant with no scored set (rank None,
+    zeros) in number order. ``listed``: :func:`entrant_list`."""
+    names = {pk: (name, substitute) for pk, name, substitute in listed}
     rows = [
-        {"rank": r.rank, "key": r.key, "name": names[r.key], "points": r.points, "score_total": r.score_total,
-         "sets_played": r.sets_played, "positive_sets": r.positive_sets, "tied": r.tied}
+        {"rank": r.rank, "key": r.key, "name": names[r.key][0], "points": r.points, "score_total": r.score_total,
+         "sets_played": r.sets_played, "positive_sets": r.positive_sets, "tied": r.tied, "substitute": names[r.key][1],
+         "sit_out_sets": r.sit_out_sets, "sit_out_points": r.sit_out_points}
         for r in ranking
     ]
     seen = {row["key"] for row in rows}
     rows += [
-        {"rank": None, "key": pk, "name": entrant, "points": 0, "score_total": 0, "sets_played": 0,
-         "positive_sets": 0, "tied": False}
-        for pk, entrant in names.items() if pk not in seen
+        {"rank": None, "key": pk, "name": name, "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0,
+         "tied": False, "substitute": substitute, "sit_out_sets": 0, "sit_out_points": 0}
+        for pk, name, substitute in listed if pk not in seen
     ]
     return rows
 
@@ -139,19 +214,26 @@ def _standing_rows(event: Event, ranking: Iterable[StandingRow]) -> list[dict]:
 def event_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
     """Standings of the event (or of one session), read afresh from the stored converted scores:
     rows ``{"rank", "key", "name", "points", "score_total", "sets_played", "positive_sets",
-    "tied"}`` ordered by the documented tie-break (:func:`scoring.standings.standings`), then the
-    entrants with no scored set (rank None). ``public`` (default): only released sets count
-    (:mod:`scoring.visibility`); False: every scored comparison (director and staff). The same
-    rows as :func:`cached_standings`, without the cache (the export and the demo)."""
+    "tied", "substitute", "sit_out_sets", "sit_out_points"}`` ordered by the documented
+    tie-break (:func:`scoring.standings.standings`) under the event's entrant policy
+    (:func:`ranking_rules`): the ranked rows, then the substitutes (rank None), then the
+    entrants with no scored set (rank None). ``points`` include the sit-out credit
+    (``sit_out_points``, for ``sit_out_sets`` sets sat out). ``public`` (default): only
+    released sets count (:mod:`scoring.visibility`); False: every scored comparison (director
+    and staff). The same rows as :func:`cached_standings`, without the cache (the export and
+    the demo)."""
     scores = SetScore.objects.filter(event=event)
     if public:
         scores = visibility.visible_scores(visibility.PUBLIC, scores)
-    if session_number is not None:
+    elsewhere = _average_elsewhere(event, session_number)
+    if session_number is not None and not elsewhere:
         scores = scores.filter(session_number=session_number)
-    per_set = [(entrant, scope[:2], converted, change) for scope, entrant, converted, change in _stored_scores(event, scores)]
-    return _standing_rows(event, standings(per_set))
-
-
+    every = [(entrant, scope[:2], converted, change) for scope, entrant, converted, change in _stored_scores(event, scores)]
+    per_set = [r for r in every if session_number is None or r[1][0] == session_number]
+    average_over = IncrementalStandings(every).totals() if elsewhere else None
+    listed = entrant_list(event)
+    rules = _rules_of(event, listed, (r[1] for r in per_set), average_over)
+    return _standing_rows(standings(per_set, rules), listed)
 class _Tallies:
     """The incremental standings this process keeps per event and session: ``{key: (state,
     IncrementalStandings)}``, the least recently used dropped beyond :data:`KEPT_TALLIES`. Kept in
@@ -178,6 +260,25 @@ class _Tallies:
 _TALLIES = _Tallies()
 
 
+def _up_to_date(event: Event, name: str, state: dict) -> IncrementalStandings:
+    """The process's kept tally ``name`` of ``event`` brought to score state ``state``: only the
+    comparisons whose state changed are read (one query, none when nothing changed) and
+    replaced. The caller holds ``_TALLIES.lock``."""
+    kept, tally = _TALLIES.get(f"{event.uid}:{name}")
+    changed = {k for k, v in state.items() if kept.get(k) != v} | {k for k in kept if k not in state}
+    fresh: dict[tuple, dict] = {k: {} for k in changed}
+    if changed:
+        scores = SetScore.objects.filter(event=event, session_number__in={k[0] for k in changed},
+                                         set_no__in={k[1] for k in changed})
+        for scope, entrant, converted, change in _stored_scores(event, scores):
+            if scope in fresh:
+                fresh[scope][entrant] = (converted, change)
+    for scope, results in fresh.items():
+        tally.replace_set(scope, results)
+    _TALLIES.put(f"{event.uid}:{name}", state, tally)
+    return tally
+
+
 def cached_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
     """The rows of :func:`event_standings` (same rows, same order, ``public`` as there), cached
     and brought up to date incrementally: the pages and the API.
@@ -186,29 +287,24 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
     repeated view stops there. After a change, the process's kept
     :class:`~scoring.standings.IncrementalStandings` replaces only the comparisons whose state
     changed (reading just their SetScore rows), and the new rows are cached for every process.
+    One session's standings under the sit-out-average policy also depend on the other
+    sessions (the average a session sat out is credited with), so they are keyed by the whole
+    score state and bring the overall tally up to date too.
     """
-    state = public_state(event, public)[0]
-    if session_number is not None:
-        state = {k: v for k, v in state.items() if k[0] == session_number}
-    name = f"standings:{session_number or 'all'}:{'public' if public else 'all'}"
-    key = cache_key(event, name, state)
+    whole = public_state(event, public)[0]
+    state = whole if session_number is None else {k: v for k, v in whole.items() if k[0] == session_number}
+    elsewhere = _average_elsewhere(event, session_number)
+    scope = "public" if public else "all"
+    name = f"standings:{session_number or 'all'}:{scope}"
+    key = cache_key(event, name, whole if elsewhere else state)
     rows = cache.get(key)
     if rows is not None:
         return rows
+    listed = entrant_list(event)
     with _TALLIES.lock:
-        kept, tally = _TALLIES.get(f"{event.uid}:{name}")
-        changed = {k for k, v in state.items() if kept.get(k) != v} | {k for k in kept if k not in state}
-        fresh: dict[tuple, dict] = {k: {} for k in changed}
-        if changed:
-            scores = SetScore.objects.filter(event=event, session_number__in={k[0] for k in changed},
-                                             set_no__in={k[1] for k in changed})
-            for scope, entrant, converted, change in _stored_scores(event, scores):
-                if scope in fresh:
-                    fresh[scope][entrant] = (converted, change)
-        for scope, results in fresh.items():
-            tally.replace_set(scope, results)
-        _TALLIES.put(f"{event.uid}:{name}", state, tally)
-        ranking = tally.rows()
-    rows = _standing_rows(event, ranking)
+        tally = _up_to_date(event, name, state)
+        average_over = _up_to_date(event, f"standings:all:{scope}", whole).totals() if elsewhere else None
+        ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over))
+    rows = _standing_rows(ranking, listed)
     cache.set(key, rows, CACHE_SECONDS)
     return rows

@@ -8,7 +8,8 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable
 
-from scoring.reports.cache import entrant_field, entrants, set_scores
+from scoring.reports.cache import entrant_field, entrants, set_scores, sit_outs
+from scoring.standings import sit_out_credit
 from tournament.models import Event
 
 CHART_TOP = 16
@@ -22,22 +23,32 @@ def running_totals(event: Event, *, public: bool = True) -> dict:
     """Each entrant's running total of converted points after each set, in set order:
     ``{"sets": [(session, set_no), ...], "series": [{"key", "name", "number", "values": [points
     after each set]}]}``, series ordered by final total (then name). An entrant with no score on
-    a set keeps its total. ``public``: only sets finished everywhere."""
+    a set keeps its total. Under the sit-out-average policy each value is the total the
+    standings would show after that set: the points so far plus the sit-out credit
+    (:func:`scoring.standings.sit_out_credit`) of the sets sat out so far at the average so far,
+    so the last value equals the standings' points. ``public``: only sets finished everywhere."""
     scores = set_scores(event, public)
     field = entrant_field(event)
     sets = sorted({(s["session_number"], s["set_no"]) for s in scores})
     index = {key: i for i, key in enumerate(sets)}
     gains: dict[int, list[int]] = defaultdict(lambda: [0] * len(sets))
+    played: dict[int, list[bool]] = defaultdict(lambda: [False] * len(sets))
     for s in scores:
-        gains[s[field]][index[(s["session_number"], s["set_no"])]] += s["points"]
+        at = index[(s["session_number"], s["set_no"])]
+        gains[s[field]][at] += s["points"]
+        played[s[field]][at] = True
+    listed = list(entrants(event))
+    away = sit_outs(event, [e.pk for e in listed]) if event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE else {}
     series = []
-    for entrant in entrants(event):
+    for entrant in listed:
         if entrant.pk not in gains:
             continue
-        values, total = [], 0
-        for gain in gains[entrant.pk]:
+        values, total, sets_played, sat_out = [], 0, 0, 0
+        for (session, _), gain, was_there in zip(sets, gains[entrant.pk], played[entrant.pk]):
             total += gain
-            values.append(total)
+            sets_played += was_there
+            sat_out += entrant.pk in away.get(session, ())
+            values.append(total + sit_out_credit(total, sets_played, sat_out))
         series.append({"key": entrant.pk, "name": entrant.name, "number": entrant.number, "values": values})
     series.sort(key=lambda s: (-s["values"][-1], s["name"]))
     return {"sets": sets, "series": series}

@@ -12,9 +12,9 @@ from collections import defaultdict
 
 from scoring.comparisons import converted_scores
 from scoring.models import ConversionTable
-from scoring.reports.cache import cached, cached_standings, public_state, set_scores
+from scoring.reports.cache import cached, cached_standings, public_state, ranking_rules, set_scores
 from scoring.reports.scopes import event_scopes
-from scoring.standings import ConvertedScore, standings
+from scoring.standings import ConvertedScore, RankingRules, standings
 from tournament.models import Event, Player, Team
 
 
@@ -52,11 +52,16 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
     seed 001 applied inside a team event, converted with the event's current table).
 
     Rows ``{"rank", "tied", "player", "number", "name", "team", "team_number", "points",
-    "score_total", "sets_played", "positive_sets", "difference_total"}``; ``rank`` follows the
-    standings tie-break on the seat comparison (points, then score total, then positive sets).
-    ``order``: ``"points"`` (default) or ``"score"`` (score-change total first, then points).
-    ``public``: only sets finished everywhere. Players with no set yet are listed last, unranked.
-    Raises ValueError for an unknown ``order``.
+    "score_total", "sets_played", "positive_sets", "difference_total", "substitute",
+    "sit_out_sets", "sit_out_points"}``; ``rank`` follows the standings tie-break on the seat
+    comparison (points, then score total, then positive sets) under the event's entrant policy
+    (:func:`~scoring.reports.cache.ranking_rules`): substitute players (of a substitute team,
+    or substitutes of an individual event) are listed after the ranked players with rank None;
+    a player who sat out (in a team event: whose team sat out) is credited as the policy says,
+    ``points`` including ``sit_out_points``. ``order``: ``"points"`` (default) or ``"score"``
+    (score-change total first, then points; substitutes still after the ranked players).
+    ``public``: only sets finished everywhere. Players with no set yet are listed last,
+    unranked (substitutes with no set are left out). Raises ValueError for an unknown ``order``.
     """
     if order not in ("points", "score"):
         raise ValueError(f"unknown order {order!r}: use points or score")
@@ -67,23 +72,39 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
         differences[r["player"]] += r["difference"]
         per_set.append((r["player"], (r["session"], r["set_no"]),
                         ConvertedScore(r["difference"], r["datum"], r["points"]), r["score_change"]))
-    ranked = standings(per_set)
-    players = {p.pk: p for p in Player.objects.filter(event=event).select_related("team")}
+    players = {p.pk: p for p in Player.objects.filter(event=event).select_related("team").order_by("number")}
+    ranked = standings(per_set, _player_rules(event, players, [key for _, key, _, _ in per_set]))
     out = []
     for row in ranked:
         player = players[row.key]
         out.append({"rank": row.rank, "tied": row.tied, "player": player.pk, "number": player.number, "name": player.name,
                     "team": player.team.name if player.team else "", "team_number": player.team.number if player.team else None,
                     "points": row.points, "score_total": row.score_total, "sets_played": row.sets_played,
-                    "positive_sets": row.positive_sets, "difference_total": differences[row.key]})
+                    "positive_sets": row.positive_sets, "difference_total": differences[row.key],
+                    "substitute": player.substitute, "sit_out_sets": row.sit_out_sets, "sit_out_points": row.sit_out_points})
     if order == "score":
-        out.sort(key=lambda r: (-r["score_total"], -r["points"], r["number"]))
+        out.sort(key=lambda r: (r["substitute"], -r["score_total"], -r["points"], r["number"]))
     seen = {r["player"] for r in out}
     out += [{"rank": None, "tied": False, "player": p.pk, "number": p.number, "name": p.name,
              "team": p.team.name if p.team else "", "team_number": p.team.number if p.team else None,
-             "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0, "difference_total": 0.0}
+             "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0, "difference_total": 0.0,
+             "substitute": False, "sit_out_sets": 0, "sit_out_points": 0}
             for p in players.values() if p.pk not in seen and not p.substitute]
     return out
+
+
+def _player_rules(event: Event, players: dict[int, Player], scored_sets: list[tuple[int, int]]) -> RankingRules:
+    """The ranking rules of the per-player standings: the event's entrant policy
+    (:func:`~scoring.reports.cache.ranking_rules`) carried over to players; in a team event a
+    team's sit-out is each of its members'. ``players``: ``{pk: Player}`` by number (team
+    loaded)."""
+    substitutes = [pk for pk, p in players.items() if p.substitute]
+    if event.method == Event.Method.INDIVIDUAL:
+        return ranking_rules(event, list(players), substitutes, scored_sets)
+    teams = sorted({p.team.number: p.team_id for p in players.values() if p.team}.items())
+    team_rules = ranking_rules(event, [pk for _, pk in teams], (), scored_sets)
+    sat_out = {pk: team_rules.sat_out[p.team_id] for pk, p in players.items() if p.team_id in team_rules.sat_out}
+    return RankingRules(unranked=frozenset(substitutes), sat_out=sat_out, sit_out_average=team_rules.sit_out_average)
 
 
 def team_report(event: Event, team: Team, *, public: bool = True) -> dict:

@@ -41,18 +41,21 @@ def _xlsx_row(sheet, values: Iterable) -> None:
 
 def _standing_columns(event: Event) -> list[str]:
     entrant = _("Team") if event.method == Event.Method.TEAM else _("Player")
-    return [_("Rank"), entrant, _("Points"), _("Score total"), _("Sets"), _("Positive sets"), _("Tied")]
+    return [_("Rank"), entrant, _("Points"), _("Score total"), _("Sets"), _("Positive sets"), _("Tied"), _("Substitute"),
+            _("Sets sat out"), _("Sit-out points")]
 
 
 def _standing_values(row: dict) -> list:
     return [row["rank"], row["name"], row["points"], row["score_total"], row["sets_played"], row["positive_sets"],
-            "=" if row["tied"] else ""]
+            "=" if row["tied"] else "", _("yes") if row["substitute"] else "", row["sit_out_sets"], row["sit_out_points"]]
 
 
 def standings_csv(event: Event, session_number: int | None = None, *, public: bool = True) -> str:
     """The standings (:func:`cached_standings`, ``public`` as there) as CSV text: rank, entrant,
-    points (converted), score total (points), sets, positive sets, tied (``'=``); unranked rows
-    have an empty rank. Text cells pass through :func:`spreadsheet_text`."""
+    points (converted, the sit-out credit included), score total (points), sets, positive sets,
+    tied (``'=``), substitute (``yes``: listed, never ranked), sets sat out, sit-out points (the
+    credit of the sit-out-average policy); unranked rows (substitutes, entrants with no scored
+    set) have an empty rank. Text cells pass through :func:`spreadsheet_text`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_standing_columns(event))
@@ -62,8 +65,9 @@ def standings_csv(event: Event, session_number: int | None = None, *, public: bo
 
 
 def standings_xlsx(event: Event, session_number: int | None = None, *, public: bool = True) -> bytes:
-    """The standings as an XLSX workbook (openpyxl): sheet "Standings" as :func:`standings_csv`;
-    in a team event also sheet "Players" (:func:`player_standings`); ``public`` as in
+    """The standings as an XLSX workbook (openpyxl): sheet "Standings" with the columns of
+    :func:`standings_csv`; in a team event also sheet "Players" (:func:`player_standings`, the
+    same substitute and sit-out columns); ``public`` as in
     :func:`cached_standings`. Names and every other text are stored as text, never as a formula.
     Returns the file's bytes."""
     book = Workbook()
@@ -75,10 +79,11 @@ def standings_xlsx(event: Event, session_number: int | None = None, *, public: b
     if event.method == Event.Method.TEAM:
         players = book.create_sheet(_("Players")[:31])
         _xlsx_row(players, [_("Rank"), _("Player"), _("Team"), _("Seat comparison points"), _("Score total"), _("Sets"),
-                            _("Positive sets")])
+                            _("Positive sets"), _("Substitute"), _("Sets sat out"), _("Sit-out points")])
         for row in player_standings(event, public=public):
             _xlsx_row(players, [row["rank"], row["name"], row["team"], row["points"], row["score_total"],
-                                row["sets_played"], row["positive_sets"]])
+                                row["sets_played"], row["positive_sets"], _("yes") if row["substitute"] else "",
+                                row["sit_out_sets"], row["sit_out_points"]])
     for ws in book.worksheets:
         for cell in ws[1]:
             cell.font = Font(bold=True)

@@ -9,7 +9,7 @@ set. Only comparisons every table of which has a confirmed result count. The pro
 (:func:`scoring.fitting.fit_table`, steps at the quantiles of the WBF IMP steps, rounded to the
 rule set's score unit) is printed beside each event's current table, with how both would have
 ranked the event (:func:`scoring.fitting.compare_rankings`). ``--adopt`` (one event slug only)
-stores it as the event's next conversion table version; stored scores keep their version.
+stores it as the event's next conversion table version and rescores the event with it.
 """
 
 from __future__ import annotations
@@ -126,10 +126,10 @@ class Command(BaseCommand):
             self._report(source, proposed)
         if adopt:
             event = loaded[0].event
-            stored = save_table_version(event, proposed)
+            stored = save_table_version(event, proposed, actor="fit_conversion --adopt")
             self.stdout.write("")
-            self.stdout.write(f"Adopted as {stored} ({stored.code}) for {event.slug}. Converted scores already stored keep "
-                              f"their version; rescore from the conversion table page to apply it.")
+            self.stdout.write(f"Adopted as {stored} ({stored.code}) for {event.slug}; every stored converted score "
+                              f"was rescored with it.")
 
     def _report(self, source: _Source, proposed: ConversionTable) -> None:
         write = self.stdout.write

@@ -35,7 +35,10 @@ class Command(BaseCommand):
         self.stdout.write(f"{'Rank':>4}  {'Team':<24} {'MP':>6} {'Score':>7} {'Sets':>5}")
         for row in report.standings:
             rank = f"{row['rank']}{'=' if row['tied'] else ''}" if row["rank"] else "-"
-            self.stdout.write(f"{rank:>4}  {row['name']:<24} {row['points']:>6} {row['score_total']:>7} {row['sets_played']:>5}")
+            note = "  substitute, not ranked" if row["substitute"] else ""
+            if row["sit_out_sets"]:
+                note += f"  includes {row['sit_out_points']:+} for {row['sit_out_sets']} sets sat out"
+            self.stdout.write(f"{rank:>4}  {row['name']:<24} {row['points']:>6} {row['score_total']:>7} {row['sets_played']:>5}{note}")
         self.stdout.write("\nPDFs:")
         for path in report.pdfs:
             self.stdout.write(f"  {path}")
