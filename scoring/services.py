@@ -33,8 +33,8 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from scoring import fan_check, visibility
-from scoring.comparisons import TableSeats, complete_scopes, converted_scores
-from scoring.models import ConfirmationAttempt, ConversionTable, HandResult, ResultRevision, SetScore
+from scoring.comparisons import TableSeats, complete_scopes, version_labels, versioned_scores
+from scoring.models import ConfirmationAttempt, ConversionTable, FouledPlay, HandResult, ResultRevision, SetScore
 from scoring.payments import (
     PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, signed_points, validate_score_changes,
 )
@@ -42,6 +42,7 @@ from tournament.errors import FieldError
 from tournament.i18n import seat_label
 from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
 from tournament.seating import table_of_set, table_schedule
+from walls.models import ReserveWall
 
 
 class ResultError(FieldError):
@@ -585,9 +586,12 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
 
     A comparison scope (one group, or the whole field) is scored once every table in it has a
     confirmed result on the set; until then its scores are removed. The scores are those of
-    :func:`scoring.comparisons.converted_scores` (team method: a team's score change is the sum
+    :func:`scoring.comparisons.versioned_scores` (team method: a team's score change is the sum
     of its members', seed 001; individual method: each player against the datum of the same
-    seat). Each stored score records its datum and conversion table.
+    seat), which is :func:`~scoring.comparisons.converted_scores` unless tables played different
+    versions of the set (:func:`play_versions`: fouled plays, reserve walls; Law 87 adapted with
+    the event's ``fouled_min_tables`` and ``fouled_adjusted_points``). Each stored score records
+    its datum, conversion table, version and whether it is an artificial adjusted score.
     Then the set is released (made public) if every table of the session has a confirmed result
     on it (:func:`scoring.visibility.release_if_finished`).
     """
@@ -595,6 +599,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     conversion = table_model.as_table()
     by_team = event.method == Event.Method.TEAM
     field = event.comparison == Event.Comparison.FIELD
+    versions = play_versions(event, session_number, set_no)
     stored = 0
     for group, tables in _scopes(event, session_number, group_id):
         SetScore.objects.filter(event=event, session_number=session_number, set_no=set_no, group=group).delete()
@@ -606,14 +611,120 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
         results = HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED).values_list(
             "table_id", "set_no", "changes")
         for rows in complete_scopes(seating, results, field=field).values():
-            scores = converted_scores(rows, conversion, event.datum_method, by_team=by_team)
+            scores = versioned_scores(rows, {t.number: versions.get(t.pk, "") for t in tables}, conversion,
+                                      event.datum_method, by_team=by_team, min_tables=event.fouled_min_tables,
+                                      adjusted_points=event.fouled_adjusted_points)
             SetScore.objects.bulk_create(
                 SetScore(event=event, session_number=session_number, set_no=set_no, group=group,
                          team_id=score.key if by_team else None, player_id=None if by_team else score.key,
                          score_change=score.score_change, datum=score.converted.datum,
                          difference=score.converted.difference, points=score.converted.points,
-                         conversion_table=table_model)
+                         conversion_table=table_model, version=score.version, adjusted=score.adjusted)
                 for score in scores)
             stored += len(scores)
     visibility.release_if_finished(event, session_number, set_no)
     return stored
+
+
+def play_versions(event: Event, session_number: int, set_no: int) -> dict[int, str]:
+    """Which version of set ``set_no`` each table of session ``session_number`` played:
+    ``{table id: label}`` for the tables that did not play it as prepared (a table missing from
+    it played the set as prepared, ``""``). A fouled mark (:class:`~scoring.models.FouledPlay`,
+    ``"F1"``...) wins over a reserve wall the table played (:class:`walls.models.ReserveWall`'s
+    ``tables``, ``"R1"``...): :func:`scoring.comparisons.version_labels`. docs/scoring.md,
+    "Fouled sets and reserve walls". Two queries."""
+    reserves = ReserveWall.tables.through.objects.filter(
+        reservewall__event=event, reservewall__session_number=session_number, reservewall__set_no=set_no,
+    ).values_list("table_id", "reservewall__number")
+    fouled = FouledPlay.objects.filter(event=event, session_number=session_number, set_no=set_no).values_list("table_id", "version")
+    return version_labels(reserves, fouled)
+
+
+MAX_FOULED_VERSION = 99
+"""The highest fouled version number a director may give (versions group tables: a handful)."""
+
+
+def _lock_scope(event: Event, table: Table) -> None:
+    """Lock the comparison scope of ``table`` (its group, or its session when the field is
+    compared), as :func:`_lock` does for a result: a fouled mark and a confirmation on the same
+    set run one after the other."""
+    if event.comparison == Event.Comparison.FIELD:
+        scope = Session.objects.filter(pk=table.group.session_id)
+    else:
+        scope = Group.objects.filter(pk=table.group_id)
+    list(scope.select_for_update(of=("self",)).values_list("pk", flat=True))
+
+
+@transaction.atomic
+def mark_fouled(event: Event, table: Table, set_no: int, *, version: int = 1, reason: str, actor: str) -> FouledPlay:
+    """The director marks ``table``'s play of set ``set_no`` fouled (the Laws of Duplicate Bridge,
+    Law 87, adapted: docs/scoring.md, "Fouled sets and reserve walls"): the set was not the same
+    deal there as at the other tables. ``version`` (1, 2...) groups the tables that played the
+    same wrong deal. Marking again updates the mark (version, reason); marking again with the
+    same version and reason changes nothing. Writes an :class:`~tournament.models.AuditEntry`
+    (``fouled-marked``: table, session, set, version, reason, previous version) and rescores
+    the set (:func:`rescore_set`). Returns the mark.
+
+    Raises ResultError: no reason (``reason``), a version that is not a whole number from 1 to
+    99 (``version``), a table of another event (``table``), a set the table does not play in
+    its session (``set``).
+    """
+    reason = str(reason or "").strip()
+    if not reason:
+        raise ResultError("reason", _("give the reason the set was fouled at this table, e.g. 'two tiles swapped between piles'"))
+    number = signed_points(version)
+    if number is None or not 1 <= number <= MAX_FOULED_VERSION:
+        raise ResultError("version", _("the version must be a whole number from 1 to %(max)s: tables that played the same wrong "
+                                       "set share a number") % {"max": MAX_FOULED_VERSION})
+    version = number
+    table = Table.objects.select_related("group__session").get(pk=table.pk)
+    if table.group.session.event_id != event.pk:
+        raise ResultError("table", _("Table %(table)s is not a table of this event") % {"table": table.number})
+    _check_table_plays(table, set_no)
+    _lock_scope(event, table)
+    session_number = table.group.session.number
+    fouled = FouledPlay.objects.select_for_update().filter(table=table, set_no=set_no).first()
+    previous = fouled.version if fouled is not None else None
+    if fouled is not None and fouled.version == version and fouled.reason == reason:
+        return fouled
+    if fouled is None:
+        fouled = FouledPlay.objects.create(event=event, table=table, session_number=session_number, set_no=set_no,
+                                           version=version, reason=reason, marked_by=str(actor)[:150])
+    else:
+        fouled.version, fouled.reason, fouled.marked_by = version, reason, str(actor)[:150]
+        fouled.save(update_fields=["version", "reason", "marked_by"])
+    AuditEntry.objects.create(event=event, action="fouled-marked", actor=str(actor)[:150], detail={
+        "table": table.number, "table_id": table.pk, "session": session_number, "set": set_no, "version": version,
+        "reason": reason, "previous_version": previous})
+    rescore_set(event, session_number, set_no, table.group_id)
+    return fouled
+
+
+def _check_table_plays(table: Table, set_no: int) -> None:
+    """Refuse (``set``) a set that ``table`` does not play in its session (the movement's
+    schedule, :func:`tournament.seating.table_schedule`)."""
+    played = sorted({s for _slot, sets in table_schedule(table) for s in sets})
+    if set_no not in played:
+        raise ResultError("set", _("Table %(table)s does not play set %(set)s in session %(session)s: it plays sets %(sets)s")
+                          % {"table": table.number, "set": set_no, "session": table.group.session.number,
+                             "sets": ", ".join(str(s) for s in played)})
+
+
+@transaction.atomic
+def clear_fouled(fouled: FouledPlay, *, actor: str, reason: str = "") -> None:
+    """The director's undo of :func:`mark_fouled`: the table's play of the set counts again as the
+    version it played before (as prepared, or its reserve wall). Writes an
+    :class:`~tournament.models.AuditEntry` (``fouled-cleared``: table, session, set, the version
+    cleared, the mark's reason and ``reason``) and rescores the set. Clearing a mark already
+    cleared does nothing."""
+    table = Table.objects.select_related("group__session__event").get(pk=fouled.table_id)
+    event = table.group.session.event
+    _lock_scope(event, table)
+    found = FouledPlay.objects.select_for_update().filter(pk=fouled.pk).first()
+    if found is None:
+        return
+    found.delete()
+    AuditEntry.objects.create(event=event, action="fouled-cleared", actor=str(actor)[:150], detail={
+        "table": table.number, "table_id": table.pk, "session": found.session_number, "set": found.set_no,
+        "version": found.version, "marked_reason": found.reason, "reason": str(reason or "").strip()})
+    rescore_set(event, found.session_number, found.set_no, table.group_id)

@@ -39,6 +39,18 @@ class EventForm(forms.Form):
     datum_method = forms.ChoiceField(label=_("Datum"), choices=Event.Datum.choices)
     comparison = forms.ChoiceField(label=_("Compare against"), choices=Event.Comparison.choices)
     entrant_policy = forms.ChoiceField(label=_("When entrants do not fill the groups"), choices=Event.EntrantPolicy.choices)
+    fouled_min_tables = forms.IntegerField(
+        label=_("Fouled set: tables needed to compare a version"), min_value=1, max_value=100, initial=2, required=False,
+        help_text=_("Law 87: when the director marks a table's play of a set fouled, each version of the set played at "
+                    "this many tables or more is compared on its own; a version at fewer tables gets the artificial "
+                    "adjusted score below."),
+    )
+    fouled_adjusted_points = forms.IntegerField(
+        label=_("Fouled set: artificial adjusted score (converted points)"), min_value=-100, max_value=100, initial=0,
+        required=False,
+        help_text=_("Given to a play of a fouled set whose version has too few tables to compare (Law 12C: an artificial "
+                    "adjusted score); 0 is an average."),
+    )
     public_value_source = forms.CharField(
         label=_("Public value to mix into the walls (optional)"), required=False, max_length=300,
         help_text=_("e.g. 'Nikkei 225 close on 2026-12-01'. Walls can be generated only once you enter it."),
@@ -57,6 +69,16 @@ class EventForm(forms.Form):
     custom_starting_points = forms.IntegerField(label=_("Starting points"), required=False, initial=0)
     custom_zero_sum = forms.BooleanField(label=_("Score changes of a hand sum to zero"), required=False, initial=True)
     custom_payment_rule = forms.ChoiceField(label=_("Payment rule"), required=False, choices=[(x, x) for x in PAYMENT_RULES])
+
+    def clean_fouled_min_tables(self):
+        """Empty: the default, 2 tables (docs/scoring.md, "Fouled sets and reserve walls")."""
+        value = self.cleaned_data.get("fouled_min_tables")
+        return 2 if value is None else value
+
+    def clean_fouled_adjusted_points(self):
+        """Empty: the default, 0 (an average)."""
+        value = self.cleaned_data.get("fouled_adjusted_points")
+        return 0 if value is None else value
 
     def clean_min_fan(self):
         """The minimum within what the chosen rule set's payment rule accepts

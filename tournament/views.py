@@ -19,7 +19,7 @@ from tournament.models import Event, EventRole
 from tournament.permissions import is_director, is_staff_or_director
 from tournament.services import SetupError, create_event, import_roster, reveal_seed, set_public_value
 from tournament.services import prepare_session as seat_with_walls
-from walls.printing_jobs import PRINT_KINDS, kind_label
+from walls.printing_jobs import SESSION_KINDS, kind_label
 from walls.services import WallError
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first
@@ -61,7 +61,7 @@ def director(request, event):
         "jobs": [(job, kind_label(job.kind)) for job in event.print_jobs.all()[:30]],
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
-        "print_kinds": PRINT_KINDS.values(),
+        "print_kinds": SESSION_KINDS,
     })
 
 
@@ -148,6 +148,7 @@ def new_event(request):
                     ruleset=data.get("ruleset_object"), method=data["method"], conversion=data["conversion"],
                     sessions=data["sessions"], datum_method=data["datum_method"], comparison=data["comparison"],
                     public_value_source=data["public_value_source"], entrant_policy=data["entrant_policy"],
+                    fouled_min_tables=data["fouled_min_tables"], fouled_adjusted_points=data["fouled_adjusted_points"],
                 )
                 if data.get("roster"):
                     import_roster(event, data["roster"].read().decode("utf-8-sig"))
