@@ -104,7 +104,8 @@ def table_login(request, event, code=None):
 
 def scan(request, payload):
     """Open the entry page for a scanned set label (QR payload or entry URL): the table of that
-    event and session this browser scores for (table login or scorer role), else the login."""
+    event and session this browser scores for (table login or scorer role), else the login. A
+    reserve wall's label opens its set's entry, saying which reserve wall it is."""
     try:
         set_id = parse_payload(payload)
     except SetCodeError as exc:
@@ -116,6 +117,9 @@ def scan(request, payload):
     if table is None:
         messages.info(request, _("Log in with your table's code first."))
         return redirect(table_login_url(request.get_full_path()))
+    if set_id.reserve:  # a reserve wall's label: the set's own entry, where its result belongs (docs/walls.md)
+        messages.info(request, _("This is reserve wall %(label)s of set %(set)s: enter the result of set %(set_no)s as usual.")
+                      % {"label": set_id.reserve_label, "set": set_id.set_code, "set_no": set_id.set_no})
     return redirect(reverse("table", args=[event.slug, table.pk]) + f"?set={set_id.set_no}")
 
 

@@ -175,3 +175,10 @@ def visible_scores(viewer: Viewer, queryset: QuerySet) -> QuerySet:
 def visible_walls(viewer: Viewer, queryset: QuerySet) -> QuerySet:
     """``queryset`` of :class:`~walls.models.WallSet` limited to the walls ``viewer`` may read."""
     return queryset if viewer.secrets else queryset.filter(_released())
+
+
+def visible_reserve_walls(viewer: Viewer, queryset: QuerySet) -> QuerySet:
+    """``queryset`` of :class:`~walls.models.ReserveWall` limited to the ones ``viewer`` may read:
+    the rule of :func:`visible_walls`, since a reserve wall is secret exactly as its set's walls
+    are (docs/walls.md, "Reserve walls")."""
+    return queryset if viewer.secrets else queryset.filter(_released())

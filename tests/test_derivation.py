@@ -44,12 +44,15 @@ def _doc_vectors() -> list[dict[str, str]]:
     return vectors
 
 
-VECTORS = _doc_vectors()
+VECTORS = [v for v in _doc_vectors() if "reserve" not in v]
+RESERVE_VECTORS = [v for v in _doc_vectors() if "reserve" in v]
 
 
 def test_doc_has_vectors():
     assert len(VECTORS) >= 4
     assert sum("public value" in v and v["public value"] != "(none)" for v in VECTORS) >= 1
+    assert {(v.get("rule set", "small"), v["reserve"]) for v in RESERVE_VECTORS} >= {("small", "1"), ("small", "2"), ("mcr-duplicate", "1")}
+    assert any(v.get("rejected") for v in RESERVE_VECTORS)
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=lambda v: f"{v['seed'][:4]}-{v['session']}-{v['set']}-{v.get('rule set', 'small')}")
@@ -79,6 +82,60 @@ def test_doc_vector(vector):
             trace.append(f"i={i} j={stream.uniform(i + 1)}")
         assert ", ".join(trace) == vector["swaps"]
     wall = d.derive_wall(vector["seed"], vector["event uid"], session, set_no, tiles, piles, public_value)
+    if "wall" in vector:
+        assert " ".join(wall) == vector["wall"]
+    laid = d.lay_out(wall, piles)
+    pile_lines = {k: v for k, v in vector.items() if k in laid or k.removesuffix(" 1-5") in laid}
+    assert len(pile_lines) == len(laid)
+    for key_text, tiles_text in pile_lines.items():
+        name = key_text.removesuffix(" 1-5")
+        shown = laid[name][:5] if key_text.endswith(" 1-5") else laid[name]
+        assert " ".join(shown) == tiles_text, name
+
+
+def _vector_rule_set(vector):
+    if "rule set" in vector:
+        ruleset = get_ruleset(vector["rule set"])
+        return ruleset.tiles, [(p.name, p.size) for p in ruleset.piles]
+    return json.loads(vector["tiles"]), json.loads(vector["piles"])
+
+
+@pytest.mark.parametrize("vector", RESERVE_VECTORS,
+                         ids=lambda v: f"{v.get('rule set') or v['tiles']}-R{v['reserve']}")
+def test_doc_reserve_vector(vector):
+    public_value = None if vector["public value"] == "(none)" else vector["public value"]
+    tiles, piles = _vector_rule_set(vector)
+    multiset = [code for code, count in tiles for _ in range(count)]
+    session, set_no, reserve = int(vector["session"]), int(vector["set"]), int(vector["reserve"])
+    key = d.effective_key(vector["seed"], public_value)
+    assert key.hex() == vector["effective key"]
+    fingerprint = d.ruleset_fingerprint(tiles, piles)
+    assert fingerprint == vector["fingerprint"]
+    set_wall = d.derive_wall(vector["seed"], vector["event uid"], session, set_no, tiles, piles, public_value)
+    if "set wall" in vector:
+        assert " ".join(set_wall) == vector["set wall"]
+    sequence = d.reserve_sequence(key, vector["event uid"], session, set_no, reserve, multiset, fingerprint)
+    if "earlier" in vector:
+        assert [f"R{r} {' '.join(w)}" for r, (_, w) in enumerate(sequence[:-1], 1)] == [vector["earlier"]]
+    attempt, wall = sequence[-1]
+    assert attempt == int(vector["attempt"])
+    rkey = d.reserve_wall_key(key, vector["event uid"], session, set_no, reserve, attempt, fingerprint)
+    assert rkey.hex() == vector["reserve key"]
+    taken = [set_wall] + [w for _, w in sequence[:-1]]
+    for rejected in vector.get("rejected", "").split():
+        earlier = d.reserve_wall_key(key, vector["event uid"], session, set_no, reserve, int(rejected), fingerprint)
+        assert d.shuffle(multiset, earlier) in taken
+    if "block 0" in vector:
+        assert hashlib.sha256(rkey + bytes(8)).hexdigest() == vector["block 0"]
+    if "first integers" in vector:
+        stream = d.RandomStream(rkey)
+        assert [str(stream.next_uint32()) for _ in range(4)] == vector["first integers"].split()
+    if "swaps" in vector:
+        stream, trace = d.RandomStream(rkey), []
+        for i in range(len(multiset) - 1, 0, -1):
+            trace.append(f"i={i} j={stream.uniform(i + 1)}")
+        assert ", ".join(trace) == vector["swaps"]
+    assert d.derive_reserve(vector["seed"], vector["event uid"], session, set_no, reserve, tiles, piles, public_value) == wall
     if "wall" in vector:
         assert " ".join(wall) == vector["wall"]
     laid = d.lay_out(wall, piles)
@@ -338,6 +395,27 @@ def test_cli_prints_piles(tmp_path, capsys):
     assert lines[1].split() == ["fingerprint", ruleset.fingerprint]
     assert lines[2].split()[:6] == ["E-hand", "8p", "3s", "2z", "2s", "6s"]
     assert len(lines) == 2 + len(ruleset.piles)
+
+
+def test_cli_prints_a_reserve_wall(tmp_path, capsys):
+    ruleset = get_ruleset("mcr-duplicate")
+    path = tmp_path / "ruleset.json"
+    path.write_text(json.dumps(ruleset.to_dict()), encoding="utf-8")
+    args = ["--seed", SEED0, "--event", "demo", "--session", "1", "--set", "1", "--ruleset-json", str(path)]
+    assert d.main([*args, "--reserve", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split() == ["reserve", "R1"]
+    assert lines[3].split()[:6] == ["E-hand", "7s", "2m", "3m", "3s", "5s"]  # the mcr-duplicate R1 vector of docs/walls.md
+    assert len(lines) == 3 + len(ruleset.piles)
+
+
+def test_cli_reports_a_reserve_that_cannot_differ(tmp_path, capsys):
+    path = tmp_path / "ruleset.json"
+    path.write_text(json.dumps({"tiles": [["1m", 4]], "piles": [["a", 4]]}), encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        d.main(["--seed", SEED0, "--event", "demo", "--session", "1", "--set", "1", "--reserve", "1", "--ruleset-json", str(path)])
+    assert exit_info.value.code == 2
+    assert "reserve 1 cannot differ" in capsys.readouterr().err
 
 
 def test_cli_reports_bad_input(tmp_path, capsys):

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 
 from scoring.conversion import get_table
 from scoring.models import ConversionTable
+from scoring.services import rescore_set
 from scoring.visibility import sets_to_play
 from tournament.models import AuditEntry, Event, Session
 from tournament.seating import (  # noqa: F401 (re-exported: the event's write paths in one module)
@@ -32,8 +33,9 @@ from tournament.seating import (  # noqa: F401 (re-exported: the event's write p
 )
 from walls.derivation import commitment as seed_commitment
 from walls.derivation import new_master_seed
+from walls.models import ReserveWall
 from walls.rulesets import get_ruleset
-from walls.services import generate_walls
+from walls.services import assign_reserve_tables, draw_reserve_wall, generate_walls
 
 
 @transaction.atomic
@@ -52,13 +54,17 @@ def create_event(
     base_url: str = "",
     entrant_policy: str = Event.EntrantPolicy.EXACT,
     ruleset=None,
+    fouled_min_tables: int = 2,
+    fouled_adjusted_points: int = 0,
 ) -> Event:
     """Create an event with a fresh secret master seed and its public commitment.
 
     ``conversion`` is a preset code of :data:`scoring.conversion.PRESETS`; the event gets its own
     editable copy (version 1). ``ruleset``, a :class:`walls.rulesets.RuleSet` (e.g. from
-    :func:`walls.rulesets.custom_ruleset`), overrides ``ruleset_code``. Raises SetupError for an
-    unknown rule set, table or method, or a slug already taken.
+    :func:`walls.rulesets.custom_ruleset`), overrides ``ruleset_code``. ``fouled_min_tables``
+    and ``fouled_adjusted_points``: the event's Law 87 parameters (docs/scoring.md, "Fouled sets
+    and reserve walls"). Raises SetupError for an unknown rule set, table or method, a slug
+    already taken, or ``fouled_min_tables`` below 1.
     """
     if not name.strip():
         raise SetupError("name", _("give the event a name"))
@@ -77,12 +83,15 @@ def create_event(
         raise SetupError("conversion", str(exc)) from exc
     if sessions < 1:
         raise SetupError("sessions", _("an event has at least one session"))
+    if fouled_min_tables < 1:
+        raise SetupError("fouled_min_tables", _("a version of a fouled set needs at least 1 table to be compared"))
     seed = master_seed or new_master_seed()
     event = Event.objects.create(
         name=name.strip(), slug=slug, ruleset_code=ruleset.code, ruleset=ruleset.to_dict(), method=method,
         datum_method=datum_method, comparison=comparison, sessions_planned=sessions,
         master_seed=seed, commitment=seed_commitment(seed), public_value_source=public_value_source,
-        base_url=base_url, entrant_policy=entrant_policy,
+        base_url=base_url, entrant_policy=entrant_policy, fouled_min_tables=fouled_min_tables,
+        fouled_adjusted_points=fouled_adjusted_points,
     )
     ConversionTable.objects.create(
         event=event, code=conversion, name=plain_table.name, source=plain_table.source, rows=plain_table.rows(), current=True,
@@ -151,3 +160,42 @@ def reveal_seed(event: Event, *, actor: str) -> Event:
     event.save(update_fields=["seed_revealed"])
     AuditEntry.objects.create(event=event, action="reveal-seed", actor=str(actor)[:150], detail={"commitment": event.commitment})
     return event
+
+
+@transaction.atomic
+def draw_reserve(event: Event, session_number: int, set_no: int, *, reason: str, actor: str, tables=(),
+                 number: int | None = None) -> ReserveWall:
+    """Draw a reserve wall for a set spoiled before play (docs/walls.md, "Reserve walls") and
+    rescore the set, so the ``tables`` that play it are compared as the version ``R<n>``
+    (docs/scoring.md, "Fouled sets and reserve walls"); writes an AuditEntry ``reserve-drawn``
+    (detail: session, set, reserve, reason, tables by number). A repeat of the same form
+    (``number`` already drawn) changes nothing and writes nothing. Raises WallError as
+    :func:`walls.services.draw_reserve_wall` does; nothing is stored then.
+    """
+    drawn_before = ReserveWall.objects.filter(event=event, session_number=session_number, set_no=set_no).count()
+    reserve = draw_reserve_wall(event, session_number, set_no, reason=reason, actor=actor, tables=tables, number=number)
+    if reserve.number <= drawn_before:
+        return reserve
+    rescore_set(event, session_number, set_no)
+    AuditEntry.objects.create(event=event, action="reserve-drawn", actor=str(actor)[:150], detail={
+        "session": session_number, "set": set_no, "reserve": reserve.number, "reason": reserve.reason,
+        "tables": sorted(reserve.tables.values_list("number", flat=True)),
+    })
+    return reserve
+
+
+@transaction.atomic
+def set_reserve_tables(reserve: ReserveWall, tables, *, actor: str) -> ReserveWall:
+    """Change which tables (Table rows or ids, of the reserve's session) play ``reserve`` and
+    rescore its set; writes an AuditEntry ``reserve-tables`` (detail: session, set, reserve,
+    tables by number before and after) when the tables change. Safe to repeat. Raises WallError
+    ("tables") for a table of another session; nothing changes then."""
+    before = sorted(reserve.tables.values_list("number", flat=True))
+    after = [t.number for t in assign_reserve_tables(reserve, tables)]
+    if after != before:
+        rescore_set(reserve.event, reserve.session_number, reserve.set_no)
+        AuditEntry.objects.create(event=reserve.event, action="reserve-tables", actor=str(actor)[:150], detail={
+            "session": reserve.session_number, "set": reserve.set_no, "reserve": reserve.number,
+            "before": before, "tables": after,
+        })
+    return reserve

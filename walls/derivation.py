@@ -11,8 +11,12 @@ run it (with walls/verify.py) to check that the organiser could not choose the w
 2. Every wall is ``derive_wall(seed, event uid, session, set, tiles, piles, public value)``.
 3. After the event the seed is revealed; anyone re-derives every wall and compares.
 
+Reserve walls (docs/walls.md, "Reserve walls"): when a set is spoiled before play, the director
+draws a reserve wall for it, derived from the same key by :func:`derive_reserve` so that it is as
+verifiable as the set itself and never equal to the wall it replaces.
+
 Run ``python -m walls.derivation --seed HEX --event UID --session 1 --set 1 --ruleset-json FILE``
-to print one wall set's piles.
+to print one wall set's piles (``--reserve N``: its reserve wall N instead).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import math
 import secrets
 import struct
 import sys
@@ -33,6 +38,9 @@ SEED_BYTES = 32
 
 WALL_KEY_LABEL = "dmj-wall-v1"
 """Domain-separation label at the start of every wall-key message; bumped if the method changes."""
+
+RESERVE_KEY_LABEL = "dmj-reserve-v1"
+"""Domain-separation label at the start of every reserve-wall key message (docs/walls.md, "Reserve walls")."""
 
 PUBLIC_VALUE_LABEL = b"public-value|"
 """Prefix of the HMAC message that mixes a public value into the seed."""
@@ -162,13 +170,7 @@ def _positive(name: str, value: object) -> int:
     return value
 
 
-def wall_key(key: bytes, event_uid: str, session: int, set_no: int, fingerprint: str) -> bytes:
-    """The key of one wall set: ``HMAC-SHA256(key, "dmj-wall-v1|<event>|<session>|<set>|<fingerprint>")``.
-
-    ``session`` and ``set_no`` are written in decimal without padding; the message is UTF-8.
-    Raises DerivationError for a key that is not 32 bytes, an empty event uid or one containing
-    ``|``, a session or set below 1, or a fingerprint that is not 64 lowercase hex characters.
-    """
+def _check_key_inputs(key: bytes, event_uid: str, session: int, set_no: int, fingerprint: str) -> None:
     if not isinstance(key, bytes) or len(key) != SEED_BYTES:
         raise DerivationError(f"key must be {SEED_BYTES} bytes (use effective_key), got {key!r}")
     if not isinstance(event_uid, str) or not event_uid or "|" in event_uid:
@@ -177,7 +179,34 @@ def wall_key(key: bytes, event_uid: str, session: int, set_no: int, fingerprint:
     _positive("set number", set_no)
     if not (isinstance(fingerprint, str) and len(fingerprint) == 64 and set(fingerprint) <= set("0123456789abcdef")):
         raise DerivationError(f"rule-set fingerprint must be 64 lowercase hex characters, got {fingerprint!r}")
+
+
+def wall_key(key: bytes, event_uid: str, session: int, set_no: int, fingerprint: str) -> bytes:
+    """The key of one wall set: ``HMAC-SHA256(key, "dmj-wall-v1|<event>|<session>|<set>|<fingerprint>")``.
+
+    ``session`` and ``set_no`` are written in decimal without padding; the message is UTF-8.
+    Raises DerivationError for a key that is not 32 bytes, an empty event uid or one containing
+    ``|``, a session or set below 1, or a fingerprint that is not 64 lowercase hex characters.
+    """
+    _check_key_inputs(key, event_uid, session, set_no, fingerprint)
     message = f"{WALL_KEY_LABEL}|{event_uid}|{session}|{set_no}|{fingerprint}".encode("utf-8")
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def reserve_wall_key(key: bytes, event_uid: str, session: int, set_no: int, reserve: int, attempt: int,
+                     fingerprint: str) -> bytes:
+    """The key of one attempt at reserve wall ``reserve`` of a set (docs/walls.md, "Reserve walls"):
+    ``HMAC-SHA256(key, "dmj-reserve-v1|<event>|<session>|<set>|<reserve>|<attempt>|<fingerprint>")``.
+
+    ``key`` is the effective key (:func:`effective_key`); ``reserve`` counts from 1 (R1, R2...),
+    ``attempt`` from 0; the numbers are written in decimal without padding and the message is UTF-8.
+    Raises DerivationError as :func:`wall_key` does, and for a reserve below 1 or a negative attempt.
+    """
+    _check_key_inputs(key, event_uid, session, set_no, fingerprint)
+    _positive("reserve number", reserve)
+    if not isinstance(attempt, int) or isinstance(attempt, bool) or attempt < 0:
+        raise DerivationError(f"attempt must be a whole number from 0, got {attempt!r}")
+    message = f"{RESERVE_KEY_LABEL}|{event_uid}|{session}|{set_no}|{reserve}|{attempt}|{fingerprint}".encode()
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
@@ -298,19 +327,93 @@ def lay_out(wall: Sequence[str], piles: Sequence) -> dict[str, list[str]]:
     return result
 
 
+def arrangements(multiset: Sequence[str]) -> int:
+    """How many different walls a multiset of tiles can be laid as: ``n! / (c1! c2! ...)`` for
+    ``n`` tiles of which ``c1``, ``c2``... are alike (1 when every tile is of one kind)."""
+    count = math.factorial(len(multiset))
+    for alike in _counts(multiset):
+        count //= math.factorial(alike)
+    return count
+
+
+def _counts(multiset: Sequence[str]) -> list[int]:
+    seen: dict[str, int] = {}
+    for code in multiset:
+        seen[code] = seen.get(code, 0) + 1
+    return list(seen.values())
+
+
+def reserve_sequence(key: bytes, event_uid: str, session: int, set_no: int, count: int,
+                     multiset: Sequence[str], fingerprint: str) -> list[tuple[int, list[str]]]:
+    """Reserve walls 1 to ``count`` of one set as ``[(attempt, wall), ...]`` (docs/walls.md,
+    "Reserve walls").
+
+    ``key`` is the effective key, ``multiset`` the rule set's tiles in canonical order and
+    ``fingerprint`` its fingerprint. Reserve ``r`` is the wall shuffled with
+    :func:`reserve_wall_key` ``(.., r, attempt, ..)`` for the first ``attempt`` = 0, 1, 2... whose
+    wall differs from the set's own wall (:func:`wall_key`) and from reserves 1 to ``r - 1``, so
+    a reserve wall never equals the set it replaces. Raises DerivationError when the multiset has
+    fewer than ``count + 1`` different arrangements (every tile of one kind: none to spare), and
+    as :func:`reserve_wall_key` for bad inputs.
+    """
+    _positive("reserve number", count)
+    possible = arrangements(multiset)
+    if count >= possible:
+        raise DerivationError(
+            f"reserve {count} cannot differ from the set and every earlier reserve: its {len(multiset)} tiles "
+            f"can be laid in only {possible} different way{'s' if possible != 1 else ''}; use a rule set with more kinds of tile"
+        )
+    taken = [shuffle(multiset, wall_key(key, event_uid, session, set_no, fingerprint))]
+    out = []
+    for reserve in range(1, count + 1):
+        attempt = 0
+        while True:
+            wall = shuffle(multiset, reserve_wall_key(key, event_uid, session, set_no, reserve, attempt, fingerprint))
+            if wall not in taken:
+                break
+            attempt += 1
+        taken.append(wall)
+        out.append((attempt, wall))
+    return out
+
+
+def derive_reserve(
+    seed_hex: str,
+    event_uid: str,
+    session: int,
+    set_no: int,
+    reserve: int,
+    tiles: Sequence,
+    piles: Sequence,
+    public_value: str | None = None,
+) -> list[str]:
+    """Reserve wall ``reserve`` (1, 2...) of one wall set, in wall order (lay it out with
+    :func:`lay_out`): inputs as :func:`derive_wall`, the rule of :func:`reserve_sequence`.
+    Raises DerivationError for any bad input, or when no different wall is left to draw.
+    """
+    tile_pairs, pile_pairs = _tile_pairs(tiles), _pile_pairs(piles)
+    multiset = [code for code, count in tile_pairs for _ in range(count)]
+    _check_sizes(len(multiset), pile_pairs)
+    key = effective_key(seed_hex, public_value)
+    return reserve_sequence(key, event_uid, session, set_no, reserve, multiset, _fingerprint(tile_pairs, pile_pairs))[-1][1]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: print the commitment, the rule-set fingerprint and one wall set's piles.
+    """Command line: print the commitment, the rule-set fingerprint and one wall set's piles
+    (with ``--reserve N``: a ``reserve`` line, then the piles of the set's reserve wall N).
 
     ``--ruleset-json`` is a RuleSet JSON (``RuleSet.to_dict()``) or a whole event export, whose
     ``ruleset`` is used. Returns 0; errors exit with status 2 and a message.
     """
-    parser = argparse.ArgumentParser(prog="python -m walls.derivation", description="Print one wall set's piles.")
+    parser = argparse.ArgumentParser(prog="python -m walls.derivation", description="Print one wall set's piles, or one of its reserve walls.")
     parser.add_argument("--seed", required=True, help="master seed, 64 hex characters")
     parser.add_argument("--event", required=True, help="event uid as in the export's event.uid")
     parser.add_argument("--session", required=True, type=int)
     parser.add_argument("--set", required=True, type=int, dest="set_no")
     parser.add_argument("--ruleset-json", required=True, help="RuleSet JSON file or event export")
     parser.add_argument("--public-value", default=None, help="the published public value, if the event has one")
+    parser.add_argument("--reserve", type=int, default=0, metavar="N",
+                        help="print the set's reserve wall N (1, 2...) instead of the set itself")
     args = parser.parse_args(argv)
     try:
         with open(args.ruleset_json, encoding="utf-8") as handle:
@@ -319,11 +422,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not isinstance(ruleset, dict) or "tiles" not in ruleset or "piles" not in ruleset:
             raise DerivationError(f"{args.ruleset_json} has no rule set with tiles and piles: pass RuleSet.to_dict() JSON or an export")
         tiles, piles = ruleset["tiles"], ruleset["piles"]
-        wall = derive_wall(args.seed, args.event, args.session, args.set_no, tiles, piles, args.public_value)
+        if args.reserve:
+            wall = derive_reserve(args.seed, args.event, args.session, args.set_no, args.reserve, tiles, piles, args.public_value)
+        else:
+            wall = derive_wall(args.seed, args.event, args.session, args.set_no, tiles, piles, args.public_value)
     except (OSError, ValueError) as error:
         parser.exit(2, f"error: {error}\n")
     print(f"commitment   {commitment(args.seed)}")
     print(f"fingerprint  {ruleset_fingerprint(tiles, piles)}")
+    if args.reserve:
+        print(f"reserve      R{args.reserve}")
     for name, pile in lay_out(wall, piles).items():
         print(f"{name:<12} {' '.join(pile)}")
     return 0

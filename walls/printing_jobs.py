@@ -3,7 +3,9 @@
 :data:`PRINT_KINDS` is the registry of print kinds (as pretix registers its exporters): each kind
 is declared once, with its label, the function that builds its document, the parameters it reads,
 whether it needs the session's walls and whether it belongs to the session batch. Adding a kind
-is one entry there.
+is one entry there. Three kinds print one reserve wall (docs/walls.md, "Reserve walls"): its
+set-up sheet, stickers and set label, with the reserve's own set code; their parameters name the
+reserve wall by id and they are offered on the set's wall page, not in the session menu.
 
 :func:`request_print` is the one write path (view, API, demo); :func:`run_print_job` does the
 rendering and is what the Celery task ``walls.tasks.render_print_job`` calls (sent by name,
@@ -30,7 +32,7 @@ from tournament.errors import FieldError
 from tournament.models import Event, SeatAssignment, Table
 from tournament.movement import ruleset_movement
 from walls import printing
-from walls.models import PrintJob, WallSet
+from walls.models import PrintJob, ReserveWall, WallSet
 from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
@@ -47,9 +49,11 @@ class PrintKind:
     - ``label``: what the director's menu shows (translated lazily).
     - ``build``: ``build(event, **params) -> bytes``, the PDF from the event's stored data.
     - ``params``: the request parameters ``build`` takes (``session``, ``sets``, ``template``,
-      ``lang``); others given stay in the job's reuse key and are not passed on.
+      ``lang``, ``reserve``); others given stay in the job's reuse key and are not passed on.
     - ``needs_walls``: refused until the session's walls are generated.
     - ``in_batch``: part of the session batch (:func:`request_batch`, the demo).
+    - ``reserve``: prints one reserve wall, named by its id in the ``reserve`` parameter
+      (:class:`~walls.models.ReserveWall`); offered on the wall page, not in the session menu.
     """
 
     name: str
@@ -58,6 +62,7 @@ class PrintKind:
     params: tuple[str, ...]
     needs_walls: bool = False
     in_batch: bool = True
+    reserve: bool = False
 
 
 class PrintError(FieldError):
@@ -66,8 +71,8 @@ class PrintError(FieldError):
 
 # Raised whenever a document's content changes, so a file rendered by an older renderer is never
 # handed out again (2: stickers without tiles, score sheets with 50-bit event login links;
-# 3: every heading in the sheet language alone).
-RENDER_VERSION = 3
+# 3: every heading in the sheet language alone; 4: reserve walls' codes and headings).
+RENDER_VERSION = 4
 
 
 def params_hash(kind: str, params: dict) -> str:
@@ -82,13 +87,18 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
     the demo, which need the file before they go on, whatever broker is configured).
 
     ``params``: ``{"session": 1, "sets": [1, 2] (optional, default all), "template": "a4-70",
-    "lang": "en"}``. A finished job with its file is returned as it is. Raises PrintError for an
-    unknown kind or, for a kind that needs them, a session without walls.
+    "lang": "en"}``; a reserve wall's kinds take ``"reserve": <ReserveWall id>`` and its session.
+    A finished job with its file is returned as it is. Raises PrintError for an unknown kind, for
+    a kind that needs them a session without walls, or for a reserve wall's kind a reserve that is
+    not one of the event's.
     """
     if kind not in PRINT_KINDS:
         raise PrintError("kind", _("unknown print kind %(kind)s: choose one of %(kinds)s")
                          % {"kind": repr(kind), "kinds": ", ".join(PRINT_KINDS)})
     params = dict(params or {})
+    if PRINT_KINDS[kind].reserve:
+        row = _reserve(event, params.get("reserve"))
+        params["reserve"], params["session"] = row.pk, row.session_number
     params.setdefault("session", 1)
     params.setdefault("lang", "en")
     if PRINT_KINDS[kind].needs_walls and not event.wall_sets.filter(session_number=params["session"]).exists():
@@ -253,6 +263,38 @@ def _seating_sheet(event: Event, session: int = 1, lang: str = "en") -> bytes:
     return printing.render_seating_sheet(seating_rows(event, session), title=event.name, session=session, lang=lang)
 
 
+def _reserve(event: Event, reserve_id) -> ReserveWall:
+    """The event's reserve wall of id ``reserve_id``; PrintError ("reserve") for any other."""
+    try:
+        return ReserveWall.objects.get(pk=int(reserve_id), event=event)
+    except (TypeError, ValueError, ReserveWall.DoesNotExist):
+        raise PrintError("reserve", _("choose a reserve wall of this event on its set's wall page")) from None
+
+
+def reserve_printable(event: Event, reserve: ReserveWall) -> printing.PrintableSet:
+    """The :class:`walls.printing.PrintableSet` of one reserve wall: its own set code and payload
+    (``1-07R1-4``, :class:`walls.setcode.SetId` with ``reserve``), its piles, the event's seed
+    commitment; no first table (the tables that play it may change after printing)."""
+    return printing.PrintableSet(
+        set_id=SetId(event.slug, reserve.session_number, reserve.set_no, reserve.number), event_name=event.name,
+        ruleset=event.get_ruleset(), piles=reserve.piles, commitment=event.commitment, entry_url=event.base_url or None,
+    )
+
+
+def _reserve_setup(event: Event, reserve=None, lang: str = "en") -> bytes:
+    return printing.render_setup_sheets([reserve_printable(event, _reserve(event, reserve))], lang=lang)
+
+
+def _reserve_stickers(event: Event, reserve=None, template: str = printing.DEFAULT_TEMPLATE, lang: str = "en") -> bytes:
+    row = _reserve(event, reserve)
+    stickers = sticker_set(SetId(event.slug, row.session_number, row.set_no, row.number), event.name, event.get_ruleset())
+    return printing.render_wall_stickers([stickers], printing.get_template(template), lang=lang)
+
+
+def _reserve_label(event: Event, reserve=None, lang: str = "en") -> bytes:
+    return printing.render_set_labels([reserve_printable(event, _reserve(event, reserve))], lang=lang)
+
+
 def _calibration(event: Event, template: str = printing.DEFAULT_TEMPLATE) -> bytes:
     return printing.render_calibration(printing.get_template(template))
 
@@ -266,11 +308,23 @@ PRINT_KINDS: dict[str, PrintKind] = {kind.name: kind for kind in (
     PrintKind("movement", gettext_lazy("Movement sheet"), _movement_sheet, ("session", "lang")),
     PrintKind("seating", gettext_lazy("Seating sheet"), _seating_sheet, ("session", "lang")),
     PrintKind("calibration", gettext_lazy("Calibration page"), _calibration, ("template",), in_batch=False),
+    PrintKind("reserve_setup", gettext_lazy("Reserve wall: set-up sheet"), _reserve_setup, ("reserve", "lang"),
+              in_batch=False, reserve=True),
+    PrintKind("reserve_stickers", gettext_lazy("Reserve wall: wall stickers"), _reserve_stickers,
+              ("reserve", "template", "lang"), in_batch=False, reserve=True),
+    PrintKind("reserve_label", gettext_lazy("Reserve wall: set label"), _reserve_label, ("reserve", "lang"),
+              in_batch=False, reserve=True),
 )}
 """Every print kind by name, in menu order: the registry (docs/printing.md, "Print kinds")."""
 
 BATCH_KINDS = tuple(name for name, kind in PRINT_KINDS.items() if kind.in_batch)
 """The kinds printed for a session in one go (:func:`request_batch`, the demo)."""
+
+SESSION_KINDS = tuple(kind for kind in PRINT_KINDS.values() if not kind.reserve)
+"""The kinds of the director's session menu: all but a reserve wall's (those are on its wall page)."""
+
+RESERVE_KINDS = tuple(kind for kind in PRINT_KINDS.values() if kind.reserve)
+"""A reserve wall's prints, offered on its set's wall page."""
 
 
 def run_print_job(job_id: int) -> PrintJob:

@@ -9,6 +9,12 @@ The QR payload is ``"DMJ1|<event slug>|<session>|<set>|<check>"``; when the even
 address the payload is instead the entry URL ``<base>/entry/scan/<payload-encoded>``, which the
 entry page decodes with :func:`parse_payload` as well.
 
+A reserve wall drawn for a set (docs/walls.md, "Reserve walls") has a code of its own,
+``"<session>-<set:02>R<reserve>-<check>"`` (e.g. ``"1-07R1-4"``), with the check digit over the
+digits of session, set (two digits) and reserve number, and the payload
+``"DMJ1|<event slug>|<session>|<set>|<check>|R<reserve>"``: a sixth field, so readers of the
+five-field payload of a set are unchanged.
+
 Standalone: no Django import, so printing and third-party tools can use it.
 """
 
@@ -44,34 +50,50 @@ def luhn_digit(digits: str) -> int:
 
 @dataclass(frozen=True)
 class SetId:
-    """One wall set of an event: ``event`` slug, 1-based ``session`` and ``set_no``."""
+    """One wall set of an event: ``event`` slug, 1-based ``session`` and ``set_no``; ``reserve``
+    is 0 for the set as prepared and ``r`` for its reserve wall ``R<r>``."""
 
     event: str
     session: int
     set_no: int
+    reserve: int = 0
 
     def __post_init__(self):
         if self.session < 1:
             raise SetCodeError(f"session must be 1 or more, got {self.session}")
         if not 1 <= self.set_no <= 99:
             raise SetCodeError(f"set number must be 1 to 99, got {self.set_no}")
+        if self.reserve < 0:
+            raise SetCodeError(f"reserve number must be 0 (the set itself) or more, got {self.reserve}")
         if "|" in self.event or not self.event:
             raise SetCodeError(f"event slug must be non-empty and without '|', got {self.event!r}")
 
     @property
     def check(self) -> int:
-        """The Luhn check digit of this set."""
-        return luhn_digit(f"{self.session}{self.set_no:02d}")
+        """The Luhn check digit of this set (of its reserve wall: the reserve number's digits too)."""
+        return luhn_digit(f"{self.session}{self.set_no:02d}{self.reserve or ''}")
+
+    @property
+    def reserve_label(self) -> str:
+        """``"R1"`` for reserve wall 1, ``""`` for the set as prepared."""
+        return f"R{self.reserve}" if self.reserve else ""
+
+    @property
+    def set_code(self) -> str:
+        """The set's own code without the check digit, ``"1-07"``: what a reserve wall replaces."""
+        return f"{self.session}-{self.set_no:02d}"
 
     @property
     def code(self) -> str:
-        """Human-readable code printed on stickers and labels, e.g. ``"1-07-3"``."""
-        return f"{self.session}-{self.set_no:02d}-{self.check}"
+        """Human-readable code printed on stickers and labels, e.g. ``"1-07-3"``; a reserve
+        wall's ``"1-07R1-4"``."""
+        return f"{self.set_code}{self.reserve_label}-{self.check}"
 
     @property
     def payload(self) -> str:
-        """The QR payload: ``DMJ1|slug|session|set|check``."""
-        return f"{PAYLOAD_PREFIX}|{self.event}|{self.session}|{self.set_no}|{self.check}"
+        """The QR payload: ``DMJ1|slug|session|set|check``, a reserve wall's with ``|R<r>`` after it."""
+        base = f"{PAYLOAD_PREFIX}|{self.event}|{self.session}|{self.set_no}|{self.check}"
+        return f"{base}|{self.reserve_label}" if self.reserve else base
 
     def url(self, base_url: str) -> str:
         """The entry URL that a phone opens when it scans the label (``base_url`` without slash)."""
@@ -79,20 +101,27 @@ class SetId:
 
 
 def parse_payload(text: str) -> SetId:
-    """Read a scanned QR payload (bare payload or entry URL) back into a :class:`SetId`.
+    """Read a scanned QR payload (bare payload or entry URL) back into a :class:`SetId`: a set's
+    five fields, or a reserve wall's six (``...|check|R1``).
 
-    Raises SetCodeError naming the part that is wrong (prefix, numbers, check digit).
+    Raises SetCodeError naming the part that is wrong (prefix, numbers, reserve, check digit).
     """
     text = text.strip()
     if "/entry/scan/" in text:
         text = unquote(text.rsplit("/entry/scan/", 1)[1].strip("/"))
     parts = text.split("|")
-    if len(parts) != 5 or parts[0] != PAYLOAD_PREFIX:
+    if len(parts) not in (5, 6) or parts[0] != PAYLOAD_PREFIX:
         raise SetCodeError(f"not a set label: expected '{PAYLOAD_PREFIX}|event|session|set|check', got {text!r}")
-    _, event, session, set_no, check = parts
+    _, event, session, set_no, check = parts[:5]
     if not (session.isdigit() and set_no.isdigit() and check.isdigit()):
         raise SetCodeError(f"session, set and check digit must be numbers in {text!r}")
-    set_id = SetId(event, int(session), int(set_no))
+    reserve = 0
+    if len(parts) == 6:
+        label = parts[5]
+        if not (label[:1] == "R" and label[1:].isascii() and label[1:].isdigit() and int(label[1:]) >= 1):
+            raise SetCodeError(f"a reserve wall's label ends in R1, R2...; got {label!r} in {text!r}")
+        reserve = int(label[1:])
+    set_id = SetId(event, int(session), int(set_no), reserve)
     if set_id.check != int(check):
         raise SetCodeError(f"check digit {check} does not match set {set_id.code}: re-scan or type the set number")
     return set_id

@@ -7,5 +7,7 @@ from walls import api, views
 urlpatterns = [
     path("e/<slug:slug>/walls/", views.wall_list, name="walls"),
     path("e/<slug:slug>/walls/<int:session>/<int:set_no>/", views.wall_detail, name="wall"),
+    path("e/<slug:slug>/walls/<int:session>/<int:set_no>/reserves/", views.reserve_draw, name="reserve-draw"),
+    path("e/<slug:slug>/walls/reserves/<int:reserve_id>/tables/", views.reserve_tables, name="reserve-tables"),
     path("api/events/<slug:event_slug>/walls/", api.WallSetList.as_view(), name="api-walls"),
 ]

@@ -4,7 +4,9 @@ Anyone holding an event export (the JSON of docs/walls.md, "Export fields used b
 verifier") and the revealed master seed can check, with the standard library only, that
 
 - the seed is the one committed to before the event (``walls.commitment``), and
-- every wall set in the export is exactly the wall derived from that seed (walls/derivation.py).
+- every wall set in the export is exactly the wall derived from that seed (walls/derivation.py),
+- and so is every reserve wall the director drew (``walls.reserves``; docs/walls.md, "Reserve
+  walls").
 
 Command line: ``python -m walls.verify export.json --seed HEX`` (``--seed`` may be left out once
 the export carries the revealed seed in ``walls.seed``); exit status 0 when everything matches,
@@ -19,7 +21,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from walls.derivation import commitment, derive_wall, lay_out
+from walls.derivation import commitment, derive_reserve, derive_wall, lay_out
 
 EXPORT_FORMAT = "dmj-event/1"
 """Value of the export's ``format`` field this verifier reads."""
@@ -36,7 +38,8 @@ class Mismatch:
     ``session``/``set_no``: the wall set; ``pile``: pile name; ``slot``: slot label (prefix and
     1-based number, e.g. ``"D7"``; ``"#3"`` for a pile the rule set does not declare);
     ``expected``: derived tile, None if the export has an extra tile; ``found``: exported tile,
-    None if the export lacks the slot.
+    None if the export lacks the slot; ``reserve``: 0 for the set's own wall, ``r`` for its
+    reserve wall ``R<r>``.
     """
 
     session: int
@@ -45,9 +48,11 @@ class Mismatch:
     slot: str
     expected: str | None
     found: str | None
+    reserve: int = 0
 
     def __str__(self) -> str:
-        return f"session {self.session} set {self.set_no} {self.pile} {self.slot}: expected {self.expected}, found {self.found}"
+        wall = f"set {self.set_no}" + (f" reserve R{self.reserve}" if self.reserve else "")
+        return f"session {self.session} {wall} {self.pile} {self.slot}: expected {self.expected}, found {self.found}"
 
 
 @dataclass
@@ -55,14 +60,16 @@ class VerifyReport:
     """Result of :func:`verify_export`.
 
     ``ok``: the commitment matches and no tile differs; ``checked``: wall sets re-derived;
-    ``mismatches``: every differing slot in export order; ``commitment_ok``: SHA-256 of the seed
-    bytes equals the export's ``walls.commitment``.
+    ``mismatches``: every differing slot in export order (the sets, then the reserve walls);
+    ``commitment_ok``: SHA-256 of the seed bytes equals the export's ``walls.commitment``;
+    ``reserves_checked``: reserve walls re-derived.
     """
 
     ok: bool
     checked: int
     mismatches: list[Mismatch] = field(default_factory=list)
     commitment_ok: bool = True
+    reserves_checked: int = 0
 
 
 def _get(mapping: object, key: str, where: str):
@@ -75,9 +82,11 @@ def verify_export(export: Mapping, seed_hex: str) -> VerifyReport:
     """Check an export (parsed JSON) against the revealed master seed ``seed_hex`` (64 hex).
 
     Every wall set in ``walls.sets`` is derived again from the seed, ``event.uid``,
-    ``walls.public_value`` and the rule set's ``tiles`` and ``piles`` and compared slot by slot.
-    Raises ExportError if the export is not ``dmj-event/1`` or lacks a field, and
-    DerivationError (walls/derivation.py) for a malformed seed or rule set.
+    ``walls.public_value`` and the rule set's ``tiles`` and ``piles`` and compared slot by slot;
+    so is every reserve wall in ``walls.reserves`` (``[{"session", "set", "reserve", "piles"}]``,
+    absent in exports made before reserve walls existed), re-derived by the rule of docs/walls.md,
+    "Reserve walls". Raises ExportError if the export is not ``dmj-event/1``, lacks a field or
+    lists a wall twice, and DerivationError (walls/derivation.py) for a malformed seed or rule set.
     """
     if _get(export, "format", "") != EXPORT_FORMAT:
         raise ExportError(f"export format is {export['format']!r}; this verifier reads {EXPORT_FORMAT!r}")
@@ -95,19 +104,42 @@ def verify_export(export: Mapping, seed_hex: str) -> VerifyReport:
         if (session, set_no) in seen:
             raise ExportError(f"export lists session {session} set {set_no} twice: keep one entry per wall set")
         seen.add((session, set_no))
-        found_piles = _get(wall_set, "piles", "walls.sets[].")
-        if not isinstance(found_piles, Mapping):
-            raise ExportError(f"session {session} set {set_no}: piles must map pile names to tile lists")
+        found_piles = _found_piles(wall_set, "walls.sets[].", f"session {session} set {set_no}")
         expected_piles = lay_out(derive_wall(seed_hex, event_uid, session, set_no, tiles, piles, public_value), piles)
-        for name in [*expected_piles, *(n for n in found_piles if n not in expected_piles)]:
-            expected, found = expected_piles.get(name, []), found_piles.get(name, [])
-            for i in range(max(len(expected), len(found))):
-                want = expected[i] if i < len(expected) else None
-                got = found[i] if i < len(found) else None
-                if want != got:
-                    label = f"{prefixes[name]}{i + 1}" if name in prefixes else f"#{i + 1}"
-                    mismatches.append(Mismatch(session, set_no, name, label, want, got))
-    return VerifyReport(commitment_ok and not mismatches, len(seen), mismatches, commitment_ok)
+        mismatches += _compare(expected_piles, found_piles, prefixes, session, set_no, 0)
+    reserves: set[tuple[int, int, int]] = set()
+    for entry in walls.get("reserves") or []:
+        where = "walls.reserves[]."
+        session, set_no, reserve = _get(entry, "session", where), _get(entry, "set", where), _get(entry, "reserve", where)
+        if (session, set_no, reserve) in reserves:
+            raise ExportError(f"export lists reserve R{reserve} of session {session} set {set_no} twice: keep one entry per reserve wall")
+        reserves.add((session, set_no, reserve))
+        found_piles = _found_piles(entry, where, f"session {session} set {set_no} reserve R{reserve}")
+        derived = derive_reserve(seed_hex, event_uid, session, set_no, reserve, tiles, piles, public_value)
+        mismatches += _compare(lay_out(derived, piles), found_piles, prefixes, session, set_no, reserve)
+    return VerifyReport(commitment_ok and not mismatches, len(seen), mismatches, commitment_ok, len(reserves))
+
+
+def _found_piles(entry: Mapping, where: str, wall: str) -> Mapping:
+    found = _get(entry, "piles", where)
+    if not isinstance(found, Mapping):
+        raise ExportError(f"{wall}: piles must map pile names to tile lists")
+    return found
+
+
+def _compare(expected_piles: Mapping, found_piles: Mapping, prefixes: Mapping, session: int, set_no: int,
+             reserve: int) -> list[Mismatch]:
+    """Every slot where the exported piles differ from the derived ones, in pile then slot order."""
+    out = []
+    for name in [*expected_piles, *(n for n in found_piles if n not in expected_piles)]:
+        expected, found = expected_piles.get(name, []), found_piles.get(name, [])
+        for i in range(max(len(expected), len(found))):
+            want = expected[i] if i < len(expected) else None
+            got = found[i] if i < len(found) else None
+            if want != got:
+                label = f"{prefixes[name]}{i + 1}" if name in prefixes else f"#{i + 1}"
+                out.append(Mismatch(session, set_no, name, label, want, got, reserve))
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,7 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"commitment: {'matches' if report.commitment_ok else 'DOES NOT MATCH the seed'}")
     for mismatch in report.mismatches:
         print(f"MISMATCH {mismatch}")
-    print(f"{report.checked} wall sets checked, {len(report.mismatches)} tiles differ: {'OK' if report.ok else 'FAILED'}")
+    reserves = f" and {report.reserves_checked} reserve walls" if report.reserves_checked else ""
+    print(f"{report.checked} wall sets{reserves} checked, {len(report.mismatches)} tiles differ: {'OK' if report.ok else 'FAILED'}")
     return 0 if report.ok else 1
 
 

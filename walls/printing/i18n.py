@@ -124,3 +124,19 @@ def seat_name(seat: str, lang: str) -> str:
 def seat_label(seat: str, lang: str) -> str:
     """``"E"`` → ``"E"`` / ``"東"`` / ``"东"``; an unknown seat letter is returned as is."""
     return SEAT_LABELS[lang].get(seat, seat)
+
+
+RESERVE_HEADINGS = {
+    "en": "RESERVE WALL {reserve} for set {set}",
+    "ja": "予備牌山 {reserve} — セット {set} の代替",
+    "zh": "备用牌墙 {reserve} — 替换牌组 {set}",
+}
+"""The heading of a reserve wall's set-up sheet, stickers and label (docs/walls.md, "Reserve
+walls"): which reserve, and which set it replaces."""
+
+
+def reserve_heading(reserve: str, set_code: str, lang: str) -> str:
+    """``("R1", "1-07", "en")`` → ``"RESERVE WALL R1 for set 1-07"`` / ``"予備牌山 R1 — セット 1-07 の代替"``
+    / ``"备用牌墙 R1 — 替换牌组 1-07"``: printed wherever a reserve wall's papers have room, so
+    nobody lays it, or scores it, as the set itself."""
+    return RESERVE_HEADINGS[lang].format(reserve=reserve, set=set_code)

@@ -5,6 +5,8 @@ the entry URL when the event is public (scanning it opens result entry for that 
 the event, session and set number, the set code with its check digit in large type, the table
 that plays the set first, and the event's seed commitment: the first 16 hex digits large enough
 to read aloud and the full SHA-256 in small print, so anyone can later check the revealed seed.
+A reserve wall's label (docs/walls.md, "Reserve walls") carries its own set code and payload and
+says "RESERVE WALL R1 for set 1-07" where the first table would be.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from reportlab.lib.units import mm
 from walls.printing.base import draw_fit, draw_lines, finish, new_canvas, wrap
 from walls.printing.data import PrintableSet
 from walls.printing.fonts import fonts
-from walls.printing.i18n import check_lang, numbered, word
+from walls.printing.i18n import check_lang, numbered, reserve_heading, word
 from walls.printing.qr import FormCache
 from walls.printing.templates import (
     DEFAULT_LABEL_TEMPLATE,
@@ -73,7 +75,10 @@ def _draw_set_label(canv, forms: FormCache, pset: PrintableSet, x: float, y: flo
     session = f"{numbered('session', sid.session, lang)} · {numbered('set', sid.set_no, lang)}"
     draw_fit(canv, session, tx, top - unit * 2.25, tw, unit * 0.95, lang=lang, min_size=3.5)
     draw_fit(canv, sid.code, tx, top - unit * 4.35, tw, unit * 2.2, bold=True, min_size=6)
-    if pset.first_table:
+    if sid.reserve:
+        draw_fit(canv, reserve_heading(sid.reserve_label, sid.set_code, lang), tx, top - unit * 5.6, tw, unit * 0.95,
+                 lang=lang, bold=True, min_size=3.5)
+    elif pset.first_table:
         draw_fit(canv, f"{word('first', lang)}: {pset.first_table}", tx, top - unit * 5.6, tw, unit * 0.95,
                  lang=lang, bold=True, min_size=3.5)
     if pset.commitment:

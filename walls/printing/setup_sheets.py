@@ -21,7 +21,14 @@ from reportlab.lib.units import mm
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas, wrap
 from walls.printing.data import PrintableSet, set_units
 from walls.printing.fonts import fonts
-from walls.printing.i18n import check_lang, numbered, seat_label, seat_name, word
+from walls.printing.i18n import (
+    check_lang,
+    numbered,
+    reserve_heading,
+    seat_label,
+    seat_name,
+    word,
+)
 from walls.printing.qr import FormCache
 from walls.printing.templates import page_points
 from walls.printing.tilefaces import ASPECT, place_tile_face
@@ -147,7 +154,8 @@ def _draw_stacks(canv, forms, fs, placements, rows, y, x0, tile_w, tile_h, tile_
 
 
 def _set_header(canv, forms: FormCache, pset: PrintableSet, pw: float, ph: float, lang: str, continued: bool) -> float:
-    """Title block of a set's page; returns the y where the piles start."""
+    """Title block of a set's page, opened by a reserve wall's heading in a black band
+    ("RESERVE WALL R1 for set 1-07"); returns the y where the piles start."""
     sid = pset.set_id
     top = ph - MARGIN
     qr = 22 * mm
@@ -157,6 +165,13 @@ def _set_header(canv, forms: FormCache, pset: PrintableSet, pw: float, ph: float
     title = f"{word('setup', lang)} — {numbered('set', sid.code, lang)}"
     if continued:
         title += f" ({word('cont', lang)})"
+    if sid.reserve:  # a reserve wall: its heading above everything, so nobody lays it as the set itself
+        canv.rect(MARGIN, top - 17, text_w, 17, stroke=0, fill=1)
+        canv.setFillColorRGB(1, 1, 1)
+        draw_fit(canv, reserve_heading(sid.reserve_label, sid.set_code, lang), MARGIN + 3, top - 12.5, text_w - 6, 13,
+                 lang=lang, bold=True)
+        canv.setFillColorRGB(0, 0, 0)
+        top -= 21
     draw_fit(canv, title, MARGIN, top - 14, text_w, 15, lang=lang, bold=True)
     draw_fit(canv, f"{pset.event_name} · {numbered('session', sid.session, lang)} · {numbered('set', sid.set_no, lang)}"
              + (f" · {word('first', lang)}: {pset.first_table}" if pset.first_table else ""),
@@ -166,7 +181,7 @@ def _set_header(canv, forms: FormCache, pset: PrintableSet, pw: float, ph: float
              MARGIN, top - 39, text_w, 8, lang=lang)
     if pset.commitment:
         draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", MARGIN, top - 50, text_w, 7, lang=lang, min_size=4)
-    return top - max(qr, 54) - 4 * mm
+    return min(top - 54, ph - MARGIN - qr) - 4 * mm
 
 
 _NOTE_SIZE = 5.6

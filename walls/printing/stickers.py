@@ -15,6 +15,9 @@ a set mixed in play can be rebuilt), a sticker carries only
 - where the label leaves room for 9 mm, the set's **QR code**: the bare set payload of
   :attr:`walls.setcode.SetId.payload` (``DMJ1|event|session|set|check``), never a tile.
 
+A reserve wall's stickers (docs/walls.md, "Reserve walls") carry its own set code
+(``1-07R1-4``) and payload, and its header labels say "RESERVE WALL R1 for set 1-07".
+
 The renderer cannot leak a tile by accident: it takes :class:`~walls.printing.data.StickerSet`
 values, which hold no tile (:func:`~walls.printing.data.sticker_set` builds them from the rule
 set; :func:`~walls.printing.data.sticker_set_of` from a PrintableSet, dropping its tiles). Which
@@ -54,7 +57,7 @@ from walls.printing.data import (
     sticker_set_of,
 )
 from walls.printing.fonts import fit_size, fonts, mixed_width, runs, text_width
-from walls.printing.i18n import check_lang, numbered, seat_name, word
+from walls.printing.i18n import check_lang, numbered, reserve_heading, seat_name, word
 from walls.printing.qr import FormCache
 from walls.printing.rawpdf import ContentWriter
 from walls.printing.templates import (
@@ -379,6 +382,8 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
         (f"{numbered('session', sset.set_id.session, lang)} · {numbered('set', sset.set_id.set_no, lang)}", False),
         (f"{count} {word('stickers_for', lang)}: " + " ".join(ranges), False),
     ]
+    if sset.set_id.reserve:
+        lines.insert(1, (reserve_heading(sset.set_id.reserve_label, sset.set_id.set_code, lang), True))
     avail = body_top - (y + pad)
     size = min(avail / (len(lines) * 1.22), 7.5)
     yy = body_top - size

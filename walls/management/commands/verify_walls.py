@@ -20,7 +20,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc))
         self.stdout.write(f"commitment {'matches' if report.commitment_ok else 'DOES NOT MATCH'} the seed")
         for m in report.mismatches:
-            self.stdout.write(f"MISMATCH session {m.session} set {m.set_no} {m.pile} {m.slot}: expected {m.expected}, found {m.found}")
+            self.stdout.write(f"MISMATCH {m}")
         self.stdout.write(f"{report.checked} wall sets checked, {len(report.mismatches)} mismatches")
         if not report.ok:
             raise CommandError("verification failed")
