@@ -3,7 +3,7 @@ standings, team and player pages with the running-total chart, standings as CSV 
 public, no login — and the director's conversion table editor.
 
 Thin adapters: the data comes from :mod:`scoring.reports`, the writes from
-:mod:`scoring.conversion_admin`. Director and staff see sets still being played elsewhere;
+:mod:`scoring.conversion_admin` and (fouled marks on the traveller) :mod:`scoring.services`. Director and staff see sets still being played elsewhere;
 everyone else sees a set once every table has played it (:mod:`scoring.reports`).
 """
 
@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import conversion_admin, reports, table_access
+from scoring import conversion_admin, reports, services, table_access
 from scoring.conversion import ConversionTableError
-from scoring.models import ConversionTable
+from scoring.models import ConversionTable, FouledPlay
 from tournament.access import DIRECTOR, event_view
-from tournament.models import Event, Player, Team
+from tournament.models import Event, Player, Table, Team
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -29,6 +29,7 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 result_page = event_view()
 director_page = event_view(roles=(DIRECTOR,),
                            denied=gettext_lazy("only the event's director edits the conversion table"))
+fouled_page = event_view(roles=(DIRECTOR,), denied=gettext_lazy("only the event's director marks a set fouled"))
 
 
 def _public(request, event: Event) -> bool:
@@ -55,9 +56,44 @@ def traveller(request, event, session, set_no):
     hands = event.get_ruleset().hands_per_session
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
         raise Http404(_("no such set in this event"))
-    report = reports.traveller_report(event, session, set_no, table_access.viewer(request, event))
+    viewer = table_access.viewer(request, event)
+    report = reports.traveller_report(event, session, set_no, viewer)
     return render(request, "scoring/traveller.html", {"event": event, "report": report, "hands": hands,
-                                                      "team_method": event.method == Event.Method.TEAM})
+                                                      "team_method": event.method == Event.Method.TEAM,
+                                                      "can_mark_fouled": viewer.director})
+
+
+@require_POST
+@fouled_page
+def traveller_fouled(request, event, session, set_no):
+    """Director: mark one table's play of the set fouled (``action=mark``, ``table`` id,
+    ``version``, ``reason``) or clear its mark (``action=clear``, ``confirm=yes``, optional
+    ``reason``): :func:`scoring.services.mark_fouled` / :func:`~scoring.services.clear_fouled`,
+    which rescore the set. Back to the traveller with a message."""
+    back = redirect("traveller", slug=event.slug, session=session, set_no=set_no)
+    table = Table.objects.filter(pk=request.POST.get("table") if str(request.POST.get("table", "")).isdigit() else None,
+                                 group__session__event=event, group__session__number=session).first()
+    if table is None:
+        messages.error(request, _("Choose a table of session %(session)s.") % {"session": session})
+        return back
+    actor = request.user.get_username()
+    reason = request.POST.get("reason", "")
+    try:
+        if request.POST.get("action") == "clear":
+            if request.POST.get("confirm") != "yes":
+                messages.error(request, _("Tick the box to clear the fouled mark of Table %(table)s.") % {"table": table.number})
+                return back
+            fouled = FouledPlay.objects.filter(table=table, set_no=set_no).first()
+            if fouled is not None:
+                services.clear_fouled(fouled, actor=actor, reason=reason)
+            messages.success(request, _("Table %(table)s: the fouled mark is cleared and the set rescored.") % {"table": table.number})
+        else:
+            fouled = services.mark_fouled(event, table, set_no, version=request.POST.get("version") or 1, reason=reason, actor=actor)
+            messages.success(request, _("Table %(table)s: marked as fouled version %(label)s and the set rescored.")
+                             % {"table": table.number, "label": fouled.label})
+    except services.ResultError as exc:
+        messages.error(request, str(exc))
+    return back
 
 
 @result_page
@@ -179,8 +215,8 @@ class ConversionForm(forms.Form):
 
 @director_page
 def conversion(request, event):
-    """Director: view, edit and import the conversion table. Each save is a new version; stored
-    converted scores keep theirs until "rescore everything"."""
+    """Director: view, edit and import the conversion table. Each save is a new version, and every
+    stored converted score is rescored with it at once (:func:`conversion_admin.save_table_version`)."""
     current = ConversionTable.objects.current(event)
     initial = {"name": current.name, "csv_text": current.as_table().to_csv()} if current else {}
     form = ConversionForm(request.POST or None, request.FILES or None, initial=initial)
@@ -188,12 +224,11 @@ def conversion(request, event):
     if request.method == "POST" and form.is_valid():
         try:
             saved = conversion_admin.save_table_csv(event, form.cleaned_data["csv_text"], name=form.cleaned_data["name"],
-                                                    source=form.cleaned_data["source"])
+                                                    source=form.cleaned_data["source"], actor=request.user.get_username())
         except ConversionTableError as exc:
             error = exc
         else:
-            messages.success(request, _("Saved %(table)s. Stored scores keep their version until you rescore.")
-                             % {"table": saved})
+            messages.success(request, _("Saved %(table)s and rescored every set with it.") % {"table": saved})
             return redirect("conversion", slug=event.slug)
     return render(request, "scoring/conversion.html", {
         "event": event, "form": form, "error": error, "current": current,

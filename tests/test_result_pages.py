@@ -134,7 +134,7 @@ def test_only_the_director_opens_the_conversion_editor(client, played, django_us
     assert client.post(reverse("conversion-rescore", args=[played.slug])).status_code == 403
 
 
-def test_a_conversion_edit_is_a_new_version_and_old_scores_keep_theirs_until_rescored(client, played, director):
+def test_a_conversion_edit_is_a_new_version_and_rescores_every_score_at_once(client, played, director):
     client.force_login(director)
     url = reverse("conversion", args=[played.slug])
     original = ConversionTable.objects.current(played)
@@ -147,12 +147,13 @@ def test_a_conversion_edit_is_a_new_version_and_old_scores_keep_theirs_until_res
     new = ConversionTable.objects.current(played)
     assert (new.code, new.version, new.name, new.source) == (original.code, 2, "Steeper MP", "trial")
     assert ConversionTable.objects.filter(pk=original.pk, version=1).exists()
-    assert set(SetScore.objects.filter(event=played).values_list("conversion_table_id", flat=True)) == {original.pk}
+    # the save rescored every set in the same transaction: no score keeps the old version
+    assert set(SetScore.objects.filter(event=played).values_list("conversion_table_id", flat=True)) == {new.pk}
     old_csv = client.get(reverse("conversion-csv", args=[played.slug]) + "?version=1").content.decode()
     assert old_csv == original.as_table().to_csv()
     assert client.get(reverse("conversion-csv", args=[played.slug])).content.decode() == edited
 
-    assert client.post(reverse("conversion-rescore", args=[played.slug])).status_code == 302
+    assert client.post(reverse("conversion-rescore", args=[played.slug])).status_code == 302  # still safe to repeat
     scores = list(SetScore.objects.filter(event=played))
     assert len(scores) == 16 * 4 and {s.conversion_table_id for s in scores} == {new.pk}
     rows = [{"from": 0, "points": 0}, {"from": 10, "points": 2}, {"from": 30, "points": 5}, {"from": 60, "points": 9}]

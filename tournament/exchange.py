@@ -10,16 +10,16 @@ import json
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import ConversionTable, HandResult, ResultRevision, SetRelease, SetScore
+from scoring.models import ConversionTable, FouledPlay, HandResult, ResultRevision, SetRelease, SetScore
 from scoring import visibility
 from scoring.reports import event_standings
 from tournament.models import LOGIN_CODE_LENGTH, Event, Group, Player, Room, SeatAssignment, Session, Table, Team, new_login_code
-from walls.models import WallSet
+from walls.models import ReserveWall, WallSet
 
 FORMAT = "dmj-event/1"
 EVENT_FIELDS = [
     "uid", "slug", "name", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned", "entrant_policy", "grouping_plan",
-    "commitment", "public_value_source", "public_value", "seed_revealed", "base_url",
+    "commitment", "public_value_source", "public_value", "seed_revealed", "base_url", "fouled_min_tables", "fouled_adjusted_points",
 ]
 
 
@@ -97,6 +97,11 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
                 {"session": w.session_number, "set": w.set_no, "piles": w.piles}
                 for w in event.wall_sets.order_by("session_number", "set_no")
             ],
+            "reserves": [
+                {"session": r.session_number, "set": r.set_no, "reserve": r.number, "piles": r.piles, "reason": r.reason,
+                 "drawn_by": r.drawn_by, "tables": sorted(t.number for t in r.tables.all())}
+                for r in event.reserve_walls.prefetch_related("tables").order_by("session_number", "set_no", "number")
+            ],
         },
         "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity} for r in event.rooms.all()],
         "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute} for t in event.teams.all()],
@@ -111,12 +116,19 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             {"session": s.session_number, "set": s.set_no, "group": s.group.number if s.group_id else None,
              "team": s.team.number if s.team_id else None, "player": s.player.number if s.player_id else None,
              "score_change": s.score_change, "datum": s.datum, "difference": s.difference, "points": s.points,
-             "conversion_table": {"code": s.conversion_table.code, "version": s.conversion_table.version}}
+             "conversion_table": {"code": s.conversion_table.code, "version": s.conversion_table.version},
+             "version": s.version, "adjusted": s.adjusted}
             for s in SetScore.objects.filter(event=event).select_related("group", "team", "player", "conversion_table")
             .order_by("session_number", "set_no", "group__number", "team__number", "player__number")
         ],
         "released": [[s, n] for s, n in sorted(visibility.released_sets(event))],
         "standings": [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=False)],
+        "fouled": [
+            {"session": f.session_number, "set": f.set_no, "table": f.table.number, "version": f.version,
+             "reason": f.reason, "marked_by": f.marked_by, "marked_at": f.marked_at.isoformat()}
+            for f in FouledPlay.objects.filter(event=event).select_related("table")
+            .order_by("session_number", "set_no", "table__number")
+        ],
     }
 
 
@@ -169,6 +181,10 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
                     SeatAssignment(table=table, seat=seat, player=players[number], team=players[number].team)
                     for seat, number in t["seats"].items()
                 ])
+    for r in walls.get("reserves", []):  # older exports: none
+        reserve = ReserveWall.objects.create(event=event, session_number=r["session"], set_no=r["set"], number=r["reserve"],
+                                             piles=r["piles"], reason=r.get("reason", ""), drawn_by=r.get("drawn_by", ""))
+        reserve.tables.set([table_rows[(r["session"], n)] for n in r.get("tables", [])])
     for r in data["results"]:
         result = HandResult.objects.create(
             event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
@@ -184,9 +200,14 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
                  group=group_rows.get((s["session"], s["group"])), team=teams.get(s["team"]),
                  player=players.get(s["player"]), score_change=s["score_change"], datum=s["datum"],
                  difference=s["difference"], points=s["points"],
-                 conversion_table=tables[(s["conversion_table"]["code"], s["conversion_table"]["version"])])
+                 conversion_table=tables[(s["conversion_table"]["code"], s["conversion_table"]["version"])],
+                 version=s.get("version", ""), adjusted=s.get("adjusted", False))
         for s in data["scores"]
     ])
+    for f in data.get("fouled", []):
+        fouled = FouledPlay.objects.create(event=event, table=table_rows[(f["session"], f["table"])], session_number=f["session"],
+                                           set_no=f["set"], version=f["version"], reason=f["reason"], marked_by=f["marked_by"])
+        FouledPlay.objects.filter(pk=fouled.pk).update(marked_at=f["marked_at"])
     SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in _released(data)])
     visibility.sync_releases(event)  # exports made before releases were stored
     return event
@@ -217,8 +238,10 @@ def public_export(event: Event) -> dict:
     data = export_event(event)
     public = visibility.released_sets(event)
     data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
+    data["walls"]["reserves"] = [r for r in data["walls"]["reserves"] if (r["session"], r["set"]) in public]
     data["results"] = [r for r in data["results"] if (r["session"], r["set"]) in public]
     data["scores"] = [s for s in data["scores"] if (s["session"], s["set"]) in public]
+    data["fouled"] = [f for f in data["fouled"] if (f["session"], f["set"]) in public]
     data["standings"] = [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=True)]
     for player in data["players"]:
         player.pop("pin", None)
