@@ -168,3 +168,198 @@ def team_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes:
             totals[team] = totals.get(team, 0) + changes[table][seat]
     datum = datum_of(totals.values(), method)
     return {team: (total, convert(rows, total - datum)) for team, total in totals.items()}
+
+
+# --- Issue 17: individual method, play versions (Law 87 adapted), walls and reserve walls ---------
+# (tests/test_issue17_acceptance.py, tests/browser/test_defensible_scores.py)
+
+
+def individual_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes: Mapping[Hashable, Mapping[str, int]],
+                          rows: Sequence[Mapping], method: str = "average") -> dict:
+    """Seed 001's individual method on one set of one comparison: ``seating`` ``{table: {seat:
+    player}}``, ``changes`` ``{table: {seat: score change}}`` → ``{player: (change, points)}``:
+    each player's change against the datum (:func:`datum_of`) of the players who held the same
+    seat, converted with ``rows`` (:func:`convert`, sign kept)."""
+    by_seat: dict = {}
+    for table, seats in seating.items():
+        for seat, player in seats.items():
+            by_seat.setdefault(seat, []).append((player, changes[table][seat]))
+    out = {}
+    for held in by_seat.values():
+        datum = datum_of([change for _, change in held], method)
+        for player, change in held:
+            out[player] = (change, convert(rows, change - datum))
+    return out
+
+
+def versioned_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes: Mapping[Hashable, Mapping[str, int]],
+                         versions: Mapping[Hashable, str], rows: Sequence[Mapping], *, by_team: bool, min_tables: int = 2,
+                         adjusted_points: int = 0) -> dict:
+    """One set of one comparison whose tables played different versions of the set (a fouled
+    play, a reserve wall): bridge's Law 87 as the issue-17 contract and docs/scoring.md ("Fouled
+    sets and reserve walls") adapt it. ``seating`` ``{table: {seat: entrant}}`` (the team of the
+    member at that seat, team method; the player, individual method), ``changes`` ``{table: {seat:
+    change}}``, ``versions`` ``{table: label}`` ("" as prepared; a table missing is ""). Returns
+    ``{entrant: (points, difference, adjusted, version)}``.
+
+    A version played at ``min_tables`` tables or more is compared on its own: each seat against
+    the mean of that seat's changes at the tables of the same version. A version at fewer tables
+    gets the artificial adjusted score. Individual method: the player's difference converted, or
+    ``adjusted_points`` (difference 0, adjusted) in a short version; the version is its table's.
+    Team method: the members' differences summed (a member in a short version counts as the
+    datum, difference 0) and converted; a team with a member in a short version is adjusted and
+    gets ``adjusted_points`` on top; the version is the one label when all tables played one
+    version, else ``"*"``. With a single version this is the plain method."""
+    label = {table: versions.get(table, "") for table in seating}
+    tables_of: dict = {}
+    for table, version in label.items():
+        tables_of.setdefault(version, []).append(table)
+    seat_datum = {}
+    for version, tables in tables_of.items():
+        for seat in {s for t in tables for s in seating[t]}:
+            seat_datum[(version, seat)] = sum(changes[t][seat] for t in tables) / len(tables)
+    short = {version for version, tables in tables_of.items() if len(tables) < min_tables and len(tables_of) > 1}
+    if not by_team:
+        out = {}
+        for table, seats in seating.items():
+            version = label[table]
+            for seat, player in seats.items():
+                if version in short:
+                    out[player] = (adjusted_points, 0.0, True, version)
+                else:
+                    diff = changes[table][seat] - seat_datum[(version, seat)]
+                    out[player] = (convert(rows, diff), diff, False, version)
+        return out
+    diffs: dict = {}
+    adjusted: dict = {}
+    for table, seats in seating.items():
+        version = label[table]
+        for seat, team in seats.items():
+            diffs.setdefault(team, 0.0)
+            adjusted.setdefault(team, False)
+            if version in short:
+                adjusted[team] = True
+            else:
+                diffs[team] += changes[table][seat] - seat_datum[(version, seat)]
+    team_version = next(iter(tables_of)) if len(tables_of) == 1 else "*"
+    return {team: (convert(rows, diff) + (adjusted_points if adjusted[team] else 0), diff, adjusted[team], team_version)
+            for team, diff in diffs.items()}
+
+
+def round_half_away(value: float) -> int:
+    """``value`` rounded to a whole number, halves away from zero (2.5 → 3, −2.5 → −3)."""
+    magnitude = int(abs(value) + 0.5)
+    return magnitude if value >= 0 else -magnitude
+
+
+def _hmac_sha256(key: bytes, message: bytes) -> bytes:
+    import hashlib
+    import hmac
+
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def wall_effective_key(seed_hex: str, public_value: str | None = None) -> bytes:
+    """docs/walls.md, "Wall derivation" steps 1 and 3: the seed bytes, or with a public value
+    ``HMAC(seed bytes, b"public-value|" + UTF-8(NFC(value.strip())))``."""
+    import unicodedata
+
+    seed = bytes.fromhex(seed_hex)
+    if public_value is None:
+        return seed
+    return _hmac_sha256(seed, b"public-value|" + unicodedata.normalize("NFC", public_value.strip()).encode("utf-8"))
+
+
+def wall_fingerprint(tiles: Sequence, piles: Sequence) -> str:
+    """docs/walls.md step 4: SHA-256 hex of the canonical JSON ``{"piles": [[name, size]],
+    "tiles": [[code, count]]}`` (keys sorted, no spaces, ASCII). ``piles`` as ``(name, size)``."""
+    import hashlib
+    import json
+
+    text = json.dumps({"tiles": [[c, n] for c, n in tiles], "piles": [[p, s] for p, s in piles]},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def keyed_shuffle(multiset: Sequence[str], key: bytes) -> list[str]:
+    """docs/walls.md steps 6-8, read one integer at a time: block i = SHA-256(key || i as 8 bytes
+    big-endian), 4-byte big-endian integers; uniform(n) by rejecting x >= 2^32 − 2^32 mod n;
+    Fisher–Yates from the last position down to 1."""
+    import hashlib
+
+    def integers():
+        block = 0
+        while True:
+            digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
+            for k in range(8):
+                yield int.from_bytes(digest[4 * k:4 * k + 4], "big")
+            block += 1
+
+    stream = integers()
+    wall = list(multiset)
+    for i in range(len(wall) - 1, 0, -1):
+        n = i + 1
+        limit = 2 ** 32 - (2 ** 32 % n)
+        x = next(stream)
+        while x >= limit:
+            x = next(stream)
+        j = x % n
+        wall[i], wall[j] = wall[j], wall[i]
+    return wall
+
+
+def derived_wall(seed_hex: str, event_uid: str, session: int, set_no: int, tiles: Sequence, piles: Sequence,
+                 public_value: str | None = None) -> list[str]:
+    """A set's wall by docs/walls.md "Wall derivation": wall key ``HMAC(effective key,
+    "dmj-wall-v1|uid|session|set|fingerprint")``, then the canonical multiset shuffled with it."""
+    key = _hmac_sha256(wall_effective_key(seed_hex, public_value),
+                       f"dmj-wall-v1|{event_uid}|{session}|{set_no}|{wall_fingerprint(tiles, piles)}".encode())
+    return keyed_shuffle([c for c, n in tiles for _ in range(n)], key)
+
+
+def reserve_wall(seed_hex: str, event_uid: str, session: int, set_no: int, reserve: int, tiles: Sequence, piles: Sequence,
+                 public_value: str | None = None, *, max_attempts: int = 1000) -> list[str]:
+    """Reserve wall ``reserve`` (1, 2, ...) of a set, by the issue-17 contract's extension of
+    docs/walls.md ("Reserve walls"): attempt ``a`` = 0, 1, ... shuffles the multiset with
+    ``HMAC(effective key, "dmj-reserve-v1|uid|session|set|reserve|a|fingerprint")``; the reserve is
+    the first attempt whose wall differs from the set's own wall and from every earlier reserve of
+    the set. Raises ValueError after ``max_attempts`` attempts."""
+    key = wall_effective_key(seed_hex, public_value)
+    fingerprint = wall_fingerprint(tiles, piles)
+    multiset = [c for c, n in tiles for _ in range(n)]
+    taken = [derived_wall(seed_hex, event_uid, session, set_no, tiles, piles, public_value)]
+    taken += [reserve_wall(seed_hex, event_uid, session, set_no, r, tiles, piles, public_value, max_attempts=max_attempts)
+              for r in range(1, reserve)]
+    for attempt in range(max_attempts):
+        message = f"dmj-reserve-v1|{event_uid}|{session}|{set_no}|{reserve}|{attempt}|{fingerprint}"
+        wall = keyed_shuffle(multiset, _hmac_sha256(key, message.encode("utf-8")))
+        if wall not in taken:
+            return wall
+    raise ValueError("no reserve wall differs from the set's walls")
+
+
+def laid_out(wall: Sequence[str], piles: Sequence) -> dict[str, list[str]]:
+    """docs/walls.md step 9: each pile ``(name, size)`` takes the next ``size`` tiles."""
+    out, start = {}, 0
+    for name, size in piles:
+        out[name] = list(wall[start:start + size])
+        start += size
+    return out
+
+
+def luhn_check_digit(digits: str) -> int:
+    """The Luhn (mod 10) check digit to append to ``digits``: from the rightmost digit leftwards,
+    every other digit (the rightmost first) is doubled, 9 subtracted when that exceeds 9; the check
+    digit brings the sum to a multiple of 10 (ISO/IEC 7812-1, Annex B)."""
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        value = int(char) * (2 if position % 2 == 0 else 1)
+        total += value - 9 if value > 9 else value
+    return -total % 10
+
+
+def reserve_set_code(session: int, set_no: int, reserve: int) -> str:
+    """A reserve wall's set code by the issue-17 contract (walls/setcode.py's documented form):
+    ``"<session>-<set:02>R<reserve>-<check>"``, the Luhn digit over session, set (two digits) and
+    reserve, e.g. ``1-07R1-c``."""
+    return f"{session}-{set_no:02d}R{reserve}-{luhn_check_digit(f'{session}{set_no:02d}{reserve}')}"

@@ -39,7 +39,7 @@ from scoring import visibility
 from scoring.models import HandResult, SetScore
 from scoring.services import confirm_result, submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
-from tournament.services import table_schedule
+from tournament.services import draw_reserve, table_schedule
 from factories import client_for, login_as_table, prepared_event, rolled_back, team_roster
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name
@@ -63,7 +63,8 @@ class World:
     job_id: int
     markers: set = field(default_factory=set)  # numbers of group 1 (results, team totals)
     entry_markers: set = field(default_factory=set)  # numbers of group 2's own entry
-    piles: list = field(default_factory=list)  # draw piles of every wall of session 1
+    piles: list = field(default_factory=list)  # draw piles of every wall of session 1, and of its reserve wall
+    reserve_id: int = 0  # a reserve wall of set 1-01, unreleased
 
 
 def _changes(rng: random.Random, used: set) -> dict:
@@ -121,11 +122,15 @@ def world(django_db_setup, django_db_blocker):
         player2.user = users["player"]
         player2.save(update_fields=["user"])
         job = request_print(event, "setup", {"session": 1}, run_now=True)
+        # a reserve wall for an unreleased set, played at group 2's last table, with its set-up sheet
+        reserve = draw_reserve(event, 1, 1, reason="tiles dropped", actor="director", tables=[group2[3]])
+        request_print(event, "reserve_setup", {"session": 1, "reserve": reserve.pk}, run_now=True)
         world = World(event, group1, group2, results, entry2, group1[0].seats.get(seat="E").team, player2, users, job.pk)
         world.markers = used | {abs(s.score_change) for s in SetScore.objects.filter(event=event) if abs(s.score_change) >= 10000}
         world.entry_markers = entry_used
-        world.piles = [(w.set_no, tiles) for w in event.wall_sets.filter(session_number=1)
+        world.piles = [(w.set_no, tiles) for w in [*event.wall_sets.filter(session_number=1), reserve]
                        for name, tiles in w.piles.items() if not name.endswith("hand")]
+        world.reserve_id = reserve.pk
         assert visibility.released_sets(event) == frozenset()
         yield world
 
@@ -250,6 +255,13 @@ URLS = {
     "conversion": lambda w: [("get", reverse("conversion", args=[w.event.slug]), None)],
     "conversion-rescore": lambda w: [("get", reverse("conversion-rescore", args=[w.event.slug]), None)],
     "walls": lambda w: [("get", reverse("walls", args=[w.event.slug]), None)],
+    "traveller-fouled": lambda w: [("post", reverse("traveller-fouled", args=[w.event.slug, 1, n]),
+                                    {"action": "mark", "table": w.group1_tables[0].pk, "version": "1", "reason": "probe"})
+                                   for n in _sets()],
+    "reserve-draw": lambda w: [("post", reverse("reserve-draw", args=[w.event.slug, 1, n]),
+                                {"reason": "probe", "tables": [w.group1_tables[0].pk]}) for n in _sets()],
+    "reserve-tables": lambda w: [("post", reverse("reserve-tables", args=[w.event.slug, w.reserve_id]),
+                                  {"tables": [w.group2_tables[3].pk]})],
     "wall": lambda w: [("get", reverse("wall", args=[w.event.slug, 1, n]), None) for n in _sets()],
     "api-walls": lambda w: [("get", f"{_api(w)}/walls/", None)],
     "seating": lambda w: [("get", reverse("seating", args=[w.event.slug, 1]), None)],
