@@ -202,9 +202,16 @@ def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None)
             points, played = rules.average_over.get(key, (t.points, t.sets))
             credit[key] = sit_out_credit(points, played, sat)
         merit[key] = (-(t.points + credit.get(key, 0)), -t.score, -t.positive)
+    def has_played(key) -> bool:  # a sit-out entrant with no set played yet has no average to be ranked by
+        return tallies.get(key, empty).sets > 0 or rules.average_over.get(key, (0, 0))[1] > 0
+
+    def listed_in(key) -> int:  # ranked, then substitutes, then entrants that have played nothing yet
+        return 1 if key in rules.unranked else 0 if has_played(key) else 2
+
     rows = []
-    for ranked in (True, False):
-        keys = sorted((k for k in keys_in if (k not in rules.unranked) == ranked), key=lambda k: (merit[k], order[k]))
+    for part in (0, 1, 2):
+        ranked = part == 0
+        keys = sorted((k for k in keys_in if listed_in(k) == part), key=lambda k: (merit[k], order[k]))
         for i, key in enumerate(keys):
             t = tallies.get(key, empty)
             rank, tied = None, False
@@ -230,8 +237,8 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
 
     ``rules`` (:class:`RankingRules`, default none): with ``sit_out_average``, each key's
     :func:`sit_out_credit` is added to its points before ranking (score total and positive sets
-    count played sets only); a key in ``sat_out`` with no result yet is listed too (0 sets
-    played). Keys in ``unranked`` get ``rank=None``, ``ranked=False``, ``tied=False`` and are
+    count played sets only); a key in ``sat_out`` that has played no set yet (no average to
+    credit) is listed last, unranked (``rank=None``), until it has. Keys in ``unranked`` get ``rank=None``, ``ranked=False``, ``tied=False`` and are
     listed after every ranked key, in the same merit order among themselves: they never take
     or shift a place. Raises ValueError when a key has two results on the same set.
     """

@@ -20,15 +20,29 @@ from scoring import fan_check, table_access, visibility
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
 from scoring.services import (
-    ResultError, confirm_result, confirmation_locks, correct_result, describe_outcome, describe_result, dispute_result,
-    result_notes, submit_result, unlock_confirmation,
+    ResultError,
+    confirm_result,
+    confirmation_locks,
+    correct_result,
+    describe_outcome,
+    describe_result,
+    dispute_result,
+    result_notes,
+    submit_result,
+    unlock_confirmation,
 )
 from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament.access import DIRECTOR, event_view, table_login_url, table_view
 from tournament.i18n import seat_label
 from tournament.models import Event, SeatAssignment, Table, display_code
-from tournament.permissions import client_address, is_director, looks_like_code, normalise_code
+from tournament.permissions import (
+    client_address,
+    is_director,
+    looks_like_code,
+    normalise_code,
+)
 from tournament.seating import table_schedule
+from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload
 
 
@@ -117,10 +131,31 @@ def scan(request, payload):
     if table is None:
         messages.info(request, _("Log in with your table's code first."))
         return redirect(table_login_url(request.get_full_path()))
-    if set_id.reserve:  # a reserve wall's label: the set's own entry, where its result belongs (docs/walls.md)
+    playing = _reserves_played(table).get(set_id.set_no, 0)
+    if set_id.reserve and set_id.reserve == playing:  # a reserve wall's label: the set's own entry (docs/walls.md)
         messages.info(request, _("This is reserve wall %(label)s of set %(set)s: enter the result of set %(set_no)s as usual.")
                       % {"label": set_id.reserve_label, "set": set_id.set_code, "set_no": set_id.set_no})
+    elif set_id.reserve != playing:  # the label and the director's list of who plays what disagree
+        messages.warning(request, _("This label is %(scanned)s, but table %(table)s is listed as playing %(listed)s. Check the "
+                                    "stickers before play, and ask the director to correct the list on the set's wall page.")
+                         % {"scanned": _set_code(event, table, set_id.set_no, {set_id.set_no: set_id.reserve}),
+                            "table": table.number, "listed": _set_code(event, table, set_id.set_no, {set_id.set_no: playing})})
     return redirect(reverse("table", args=[event.slug, table.pk]) + f"?set={set_id.set_no}")
+
+
+def _reserves_played(table: Table) -> dict[int, int]:
+    """``{set_no: reserve number}`` of the reserve walls the director ticked for ``table`` (one
+    query): it plays those instead of the sets as prepared (docs/walls.md, "Reserve walls")."""
+    return dict(ReserveWall.objects.filter(tables=table).values_list("set_no", "number"))
+
+
+def _set_code(event: Event, table: Table, set_no: int, reserves: dict[int, int]) -> str:
+    """The code printed on the stickers of the set ``table`` plays as ``set_no``: the reserve
+    wall's own code (``1-07R1-4``, "reserve wall R1") where the table plays one."""
+    set_id = SetId(event.slug, table.group.session.number, set_no, reserves.get(set_no, 0))
+    if set_id.reserve:
+        return _("%(code)s, reserve wall %(label)s") % {"code": set_id.code, "label": set_id.reserve_label}
+    return set_id.code
 
 
 def _players(table: Table) -> dict:
@@ -131,8 +166,9 @@ def _table_context(request, event, table, form, players, director):
     """Everything the table page shows, in a fixed number of queries whatever the number of sets."""
     ruleset = event.get_ruleset()
     results = {r.set_no: r for r in HandResult.objects.filter(table=table)}
+    reserves = _reserves_played(table)
     schedule = [
-        (slot + 1, [(s, SetId(event.slug, table.group.session.number, s).code, results.get(s)) for s in sets])
+        (slot + 1, [(s, _set_code(event, table, s, reserves), results.get(s)) for s in sets])
         for slot, sets in table_schedule(table)
     ]
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]

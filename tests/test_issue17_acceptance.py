@@ -959,10 +959,12 @@ def test_property_ranking_rules_match_the_documented_policies(results, data):
     listed = {k for k in keys if played[k] or sat_out.get(k)}
     by_key = {r.key: r for r in rows}
     assert set(by_key) == listed
-    expected = {k: (rank, tied) for rank, k, tied in ranked({k: credited[k] for k in listed - unranked})}
-    assert {k: (r.rank, r.tied) for k, r in by_key.items() if k not in unranked} == expected
-    assert all(by_key[k].rank is None and not by_key[k].ranked for k in listed & unranked)
-    assert [r.key in unranked for r in rows] == sorted(r.key in unranked for r in rows), "unranked listed last"
+    waiting = {k for k in listed - unranked if not played[k]}  # sat out, no set played: no average to rank by
+    expected = {k: (rank, tied) for rank, k, tied in ranked({k: credited[k] for k in listed - unranked - waiting})}
+    assert {k: (r.rank, r.tied) for k, r in by_key.items() if k not in unranked | waiting} == expected
+    assert all(by_key[k].rank is None and not by_key[k].ranked for k in listed & (unranked | waiting))
+    part = [0 if r.key not in unranked | waiting else 1 if r.key in unranked else 2 for r in rows]
+    assert part == sorted(part), "ranked, then substitutes, then those that have played nothing yet"
     for k in listed:
         assert (by_key[k].points, by_key[k].sit_out_points, by_key[k].sit_out_sets) == (
             credited[k][0], credit[k], sat_out.get(k, 0))

@@ -446,7 +446,7 @@ def test_the_director_draws_a_reserve_and_changes_its_tables_on_the_wall_page(ev
     assert 'id="draw-reserve"' in page and "Draw reserve wall R1" in page
     response = browser.post(reverse("reserve-draw", args=[event.slug, 1, 7]),
                             {"reason": "dropped", "tables": [t[2].pk], "number": "1"})
-    assert response.status_code == 302 and response["Location"] == url
+    assert response.status_code == 302 and response["Location"] == url + "#reserve-1"  # at the new reserve's card
     reserve = ReserveWall.objects.get()
     assert [x.number for x in reserve.tables.all()] == [t[2].number] and reserve.drawn_by == "director"
     browser.post(reverse("reserve-draw", args=[event.slug, 1, 7]), {"reason": "dropped", "tables": [t[2].pk], "number": "1"})
@@ -470,13 +470,25 @@ def test_only_the_director_draws_a_reserve_wall(event, django_user_model):
 
 
 def test_scanning_a_reserve_label_opens_the_set_s_entry_and_says_which_reserve(event):
-    table = _tables(event)[0]
+    table, other = _tables(event)[0], _tables(event)[1]
+    draw_reserve(event, 1, 7, reason="dropped", actor="d", tables=[table])
+    code = SetId(event.slug, 1, 7, 1).code
     scorer = client_for()
     login_as_table(scorer, table)
-    payload = SetId(event.slug, 1, 7, 1).payload
-    response = scorer.get(reverse("scan", args=[payload]), follow=True)
+    response = scorer.get(reverse("scan", args=[SetId(event.slug, 1, 7, 1).payload]), follow=True)
     assert response.redirect_chain[0][0].endswith("?set=7")
-    assert "reserve wall R1 of set 1-07" in response.content.decode()
+    page = response.content.decode()
+    assert "reserve wall R1 of set 1-07" in page
+    # the phone's list of sets names the code on the reserve wall's stickers, so players can match it
+    assert f"7 ({code}, reserve wall R1)" in page
+
+    # the set as prepared scanned at a table that plays the reserve, and the reserve at one that does not
+    page = scorer.get(reverse("scan", args=[SetId(event.slug, 1, 7).payload]), follow=True).content.decode()
+    assert f"This label is {SetId(event.slug, 1, 7).code}, but table {table.number} is listed as playing {code}, reserve wall R1" in page
+    elsewhere = client_for()
+    login_as_table(elsewhere, other)
+    page = elsewhere.get(reverse("scan", args=[SetId(event.slug, 1, 7, 1).payload]), follow=True).content.decode()
+    assert f"This label is {code}, reserve wall R1, but table {other.number} is listed as playing {SetId(event.slug, 1, 7).code}" in page
 
 
 # --- printing --------------------------------------------------------------------------------------

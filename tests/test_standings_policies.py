@@ -131,7 +131,7 @@ def rules(draw):
 def _oracle_rows(current: dict, rules: RankingRules) -> list[tuple]:
     """The documented rules recomputed with tests/oracles.py: ``[(key, rank, tied, points,
     sit_out_points)]``, ranked keys first (oracle ranking of credited totals), then the unranked
-    in the same merit order."""
+    in the same merit order, then the keys that sat out and have played no set yet."""
     plays = [(key, points, change) for results in current.values() for key, (points, change) in results.items()]
     tallies = tally(plays)
     played = defaultdict(int)
@@ -147,11 +147,14 @@ def _oracle_rows(current: dict, rules: RankingRules) -> list[tuple]:
             over_points, over_sets = rules.average_over.get(key, (points, played[key]))
             credit = round_half_away(Fraction(over_points, over_sets) * sat) if over_sets else 0
         out[key] = (points + credit, score, positive, credit)
+    # a key that sat out but has played no set (here or in average_over) has no average: listed last, unranked
+    waiting = {k for k in listed if k not in rules.unranked and not played[k] and not rules.average_over.get(k, (0, 0))[1]}
     ranked_part = [(key, rank, tied, out[key][0], out[key][3])
-                   for rank, key, tied in ranked({k: v[:3] for k, v in out.items() if k not in rules.unranked})]
+                   for rank, key, tied in ranked({k: v[:3] for k, v in out.items() if k not in rules.unranked | waiting})]
     unranked_part = [(key, None, False, out[key][0], out[key][3])
                      for _, key, _ in ranked({k: v[:3] for k, v in out.items() if k in rules.unranked})]
-    return ranked_part + unranked_part
+    waiting_part = [(key, None, False, out[key][0], out[key][3]) for _, key, _ in ranked({k: out[k][:3] for k in waiting})]
+    return ranked_part + unranked_part + waiting_part
 
 
 @settings(max_examples=80)
@@ -348,6 +351,22 @@ def test_a_team_that_sat_out_session_1_totals_twice_its_session_2_points(sit_out
         == (expected_points[first], two[first][0])
     page = Client().get(reverse("standings", args=[event.slug])).content.decode()
     assert f"includes {two[first][0]:+d} for 16 sets sat out, at the entrant's average" in page
+
+
+def test_a_team_that_sat_out_and_has_not_played_yet_is_listed_last_without_a_rank(director):
+    """After session 1 only, the team that sat it out has no average to be credited with: it
+    takes no place among the teams that played (a reviewer saw it ranked 3rd on 0 points)."""
+    event = new_event(team_roster(5), "sit-mid", prepare=(1,), sessions=2,
+                      entrant_policy=Event.EntrantPolicy.SIT_OUT_AVERAGE, director=director)
+    play_slots(event, random.Random(4), session=1)
+    (first,) = tuple(sitting(event)[1])
+    one = oracle_tallies(event, {1})
+    for rows in (event_standings(event), cached_standings(event)):
+        assert rows[-1]["key"] == first and rows[-1]["rank"] is None
+        assert (rows[-1]["points"], rows[-1]["sit_out_sets"], rows[-1]["sit_out_points"]) == (0, 16, 0)
+        assert [(r["rank"], r["key"]) for r in rows[:-1]] == [(rank, key) for rank, key, _ in ranked(one)]
+    page = Client().get(reverse("standings", args=[event.slug])).content.decode()
+    assert "sat out 16 sets: credited at its average once it has played a set" in page
 
 
 def test_session_standings_credit_a_session_sat_out_and_add_up_to_the_event(sit_out_event):

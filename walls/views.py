@@ -156,10 +156,10 @@ def reserve_draw(request, event, session, set_no):
                                tables=request.POST.getlist("tables"), number=int(number) if number.isdigit() else None)
     except WallError as exc:
         messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Reserve wall %(label)s drawn for set %(set)s: print it below.")
-                         % {"label": reserve.label, "set": f"{session}-{set_no:02d}"})
-    return redirect("wall", slug=event.slug, session=session, set_no=set_no)
+        return redirect(reverse("wall", args=[event.slug, session, set_no]) + "#draw-reserve")  # back at the form
+    messages.success(request, _("Reserve wall %(label)s drawn for set %(set)s: print it below.")
+                     % {"label": reserve.label, "set": f"{session}-{set_no:02d}"})
+    return redirect(reverse("wall", args=[event.slug, session, set_no]) + f"#reserve-{reserve.number}")
 
 
 @require_POST

@@ -226,6 +226,7 @@ def mark_fouled_on_traveller(page, demo_site, built: Built) -> None:
     page.goto(demo_site.page(f"/e/{SLUG}/travellers/1/{built.set_no}/"))
     page.screenshot(path=str(SHOTS / "traveller-director.png"), full_page=True)
     row = page.locator(f"#table-{built.fouled_table}")
+    row.locator("details.fouled-controls summary").click()  # the controls fold, so the table fits the page
     form = row.locator("form.fouled-mark")
     form.locator("input[name=reason]").fill(REASON_FOULED)
     with page.expect_navigation():

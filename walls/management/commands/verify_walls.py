@@ -21,6 +21,7 @@ class Command(BaseCommand):
         self.stdout.write(f"commitment {'matches' if report.commitment_ok else 'DOES NOT MATCH'} the seed")
         for m in report.mismatches:
             self.stdout.write(f"MISMATCH {m}")
-        self.stdout.write(f"{report.checked} wall sets checked, {len(report.mismatches)} mismatches")
+        reserves = f" and {report.reserves_checked} reserve walls" if report.reserves_checked else ""
+        self.stdout.write(f"{report.checked} wall sets{reserves} checked, {len(report.mismatches)} mismatches")
         if not report.ok:
             raise CommandError("verification failed")
