@@ -23,7 +23,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from walls import derivation as d
-from walls.rulesets import PRESETS, LAYOUTS, custom_ruleset, get_ruleset
+from walls.rulesets import LAYOUTS, PRESETS, custom_ruleset, get_ruleset
 from walls.tiles import ALL_TILES, collapse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +46,17 @@ def _doc_vectors() -> list[dict[str, str]]:
 
 VECTORS = [v for v in _doc_vectors() if "reserve" not in v]
 RESERVE_VECTORS = [v for v in _doc_vectors() if "reserve" in v]
+
+
+def _check_piles(vector: dict, laid: dict) -> None:
+    """Every pile line of a doc vector (``E-hand`` whole, or ``E-hand 1-5`` its first five) equals
+    the laid-out wall, and the vector lists every pile."""
+    pile_lines = {k: v for k, v in vector.items() if k in laid or k.removesuffix(" 1-5") in laid}
+    assert len(pile_lines) == len(laid)
+    for key_text, tiles_text in pile_lines.items():
+        name = key_text.removesuffix(" 1-5")
+        shown = laid[name][:5] if key_text.endswith(" 1-5") else laid[name]
+        assert " ".join(shown) == tiles_text, name
 
 
 def test_doc_has_vectors():
@@ -84,13 +95,7 @@ def test_doc_vector(vector):
     wall = d.derive_wall(vector["seed"], vector["event uid"], session, set_no, tiles, piles, public_value)
     if "wall" in vector:
         assert " ".join(wall) == vector["wall"]
-    laid = d.lay_out(wall, piles)
-    pile_lines = {k: v for k, v in vector.items() if k in laid or k.removesuffix(" 1-5") in laid}
-    assert len(pile_lines) == len(laid)
-    for key_text, tiles_text in pile_lines.items():
-        name = key_text.removesuffix(" 1-5")
-        shown = laid[name][:5] if key_text.endswith(" 1-5") else laid[name]
-        assert " ".join(shown) == tiles_text, name
+    _check_piles(vector, d.lay_out(wall, piles))
 
 
 def _vector_rule_set(vector):
@@ -138,13 +143,7 @@ def test_doc_reserve_vector(vector):
     assert d.derive_reserve(vector["seed"], vector["event uid"], session, set_no, reserve, tiles, piles, public_value) == wall
     if "wall" in vector:
         assert " ".join(wall) == vector["wall"]
-    laid = d.lay_out(wall, piles)
-    pile_lines = {k: v for k, v in vector.items() if k in laid or k.removesuffix(" 1-5") in laid}
-    assert len(pile_lines) == len(laid)
-    for key_text, tiles_text in pile_lines.items():
-        name = key_text.removesuffix(" 1-5")
-        shown = laid[name][:5] if key_text.endswith(" 1-5") else laid[name]
-        assert " ".join(shown) == tiles_text, name
+    _check_piles(vector, d.lay_out(wall, piles))
 
 
 def test_doc_canonical_json_of_mcr_duplicate():
