@@ -185,3 +185,30 @@ class ConfirmationAttempt(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class Adjustment(models.Model):
+    """A penalty or adjustment given by the director (docs/scoring.md, "Penalties and
+    adjustments"): ``amount`` in ``unit`` (``mp``: converted points added to the total; ``points``:
+    score points, added to the score total and converted with the event's conversion table) to a
+    team (team method) or player (individual method), for one session or the whole event
+    (``session_number`` null). Undone, not deleted: ``undone_at`` set."""
+
+    class Unit(models.TextChoices):
+        MP = "mp", _("MP (converted points)")
+        POINTS = "points", _("score points")
+
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="adjustments")
+    team = models.ForeignKey("tournament.Team", on_delete=models.CASCADE, null=True, blank=True, related_name="adjustments")
+    player = models.ForeignKey("tournament.Player", on_delete=models.CASCADE, null=True, blank=True, related_name="adjustments")
+    session_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    unit = models.CharField(max_length=8, choices=Unit.choices, default=Unit.MP)
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=300)
+    actor = models.CharField(max_length=150)
+    at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["id"]

@@ -98,6 +98,29 @@ class Event(models.Model):
         _("artificial adjusted score (converted points)"), default=0,
         help_text=_("Given for a play of a fouled set that has too few tables to compare; 0 is an average."),
     )
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft (hidden)")
+        PUBLISHED = "published", _("Published")
+        FINISHED = "finished", _("Finished")
+        ARCHIVED = "archived", _("Archived")
+
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PUBLISHED,
+        help_text=_("Draft: only the event's director, staff and scorers see it. Published: listed and public. "
+                    "Finished: play is over. Archived: kept, read-only, off the home page's main list."),
+    )
+    scorer_corrections = models.BooleanField(
+        _("scorers may correct unconfirmed results"), default=True,
+        help_text=_("Off: only the director changes a result once it is entered."),
+    )
+    default_label_stock = models.CharField(_("default label stock"), max_length=40, blank=True, default="")
+    sheet_language = models.CharField(_("language of printed sheets"), max_length=10, default="en")
+    tie_breaks = models.JSONField(
+        _("tie-breaks"), default=list, blank=True,
+        help_text="Codes of scoring.standings.TIE_BREAKS in order; empty: the default order.",
+    )
+    announcement = models.TextField(_("announcement on the projector"), blank=True, default="")
+    final_export_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -158,10 +181,14 @@ class Room(models.Model):
 
 
 class Team(models.Model):
+    """A team of a team event. ``withdrawn``: did not check in before session 1 was prepared (or
+    left): it is not seated again and is listed nowhere it has no result."""
+
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
     number = models.PositiveIntegerField()
     name = models.CharField(_("team"), max_length=100)
     substitute = models.BooleanField(_("substitute (not ranked)"), default=False)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
 
     class Meta:
         ordering = ["number"]
@@ -182,6 +209,11 @@ class Player(models.Model):
     name = models.CharField(_("player"), max_length=100)
     pin = models.CharField(max_length=4, default=_pin)
     substitute = models.BooleanField(_("substitute (not ranked)"), default=False)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    replaced_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="replaces",
+        help_text="Set by a substitution 'for good': the player who takes this one's place in later sessions.",
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
 
     class Meta:
@@ -211,6 +243,11 @@ class Session(models.Model):
     regrouping_method = models.CharField(max_length=80, blank=True)
     repeat_meetings = models.PositiveIntegerField(default=0)
     repeat_lower_bound = models.PositiveIntegerField(default=0)
+    clock_duration = models.PositiveIntegerField(
+        _("playing time (seconds)"), default=0, help_text="The session clock's planned time; 0: no clock set.")
+    clock_extra = models.IntegerField(_("extra time (seconds)"), default=0)
+    clock_elapsed = models.FloatField(default=0, help_text="Seconds run before the clock was last started.")
+    clock_started_at = models.DateTimeField(null=True, blank=True, help_text="When the clock was last started; null: paused or not started.")
 
     class Meta:
         ordering = ["number"]
@@ -288,3 +325,44 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action}"
+
+
+class CheckIn(models.Model):
+    """An entrant (a team in team events, a player in individual events) present for session
+    ``session_number``, ticked by the director before Prepare."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="check_ins")
+    session_number = models.PositiveSmallIntegerField()
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True, related_name="check_ins")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, null=True, blank=True, related_name="check_ins")
+    by = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session_number", "team"], name="one_check_in_per_team_session"),
+            models.UniqueConstraint(fields=["session_number", "player"], name="one_check_in_per_player_session"),
+        ]
+
+
+class Substitution(models.Model):
+    """A player replaced after Prepare (docs/scoring.md, "Substitutions"): at ``table``'s ``seat``
+    of session ``session_number``, ``player_in`` plays the sets listed in ``sets`` (those the
+    table had no result on yet) instead of ``player_out``. ``for_good``: ``player_out`` is also
+    replaced in later sessions (``Player.replaced_by``)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="substitutions")
+    session_number = models.PositiveSmallIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    seat = models.CharField(max_length=1)
+    player_out = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="substituted_out")
+    player_in = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="substituted_in")
+    sets = models.JSONField(default=list)
+    for_good = models.BooleanField(default=False)
+    reason = models.CharField(max_length=300)
+    actor = models.CharField(max_length=150)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_number", "id"]

@@ -1,8 +1,10 @@
 """URL configuration: public pages, director pages, table entry, the REST API and its schema."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -48,6 +50,10 @@ urlpatterns = [
     path("", include("scoring.urls_results")),
     path("", include("walls.urls_walls")),
     path("", include("tournament.urls_seating")),
+    path("", include("tournament.urls_director")),
+    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("favicon.ico", RedirectView.as_view(url=settings.STATIC_URL + "favicon.svg", permanent=True), name="favicon"),
     path("api/", include(router.urls)),
     path("api/events/<slug:event_slug>/standings/", scoring_api.StandingsView.as_view(), name="api-standings"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

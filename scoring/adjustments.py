@@ -1,0 +1,1 @@
+"""Placeholder written by the lead; replaced by its owner (see /tmp/helpers/contract.md)."""
