@@ -378,10 +378,9 @@ def test_too_few_entrants_for_a_group_are_refused_in_the_directors_language(lang
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_entrants_not_filling_the_groups_get_the_options_in_the_directors_language(db, language):
     event = create_event(name="Fifteen", slug="fifteen", sessions=3)
-    import_roster(event, team_roster(15))
     with translation.override(language), pytest.raises(SetupError) as err:
-        seat_session(event, 1)
-    assert err.value.field == "entrants"
+        import_roster(event, team_roster(15))  # refused at import, before the day (issue 18)
+    assert err.value.field == "entrant_policy"
     rotation = translated(language, "%(count)s entrant(s) sit out each session in turn; all have sat out equally after "
                                     "%(cycle)s sessions", {"count": 3, "cycle": 5})
     options = [
@@ -400,7 +399,7 @@ def test_entrants_not_filling_the_groups_get_the_options_in_the_directors_langua
                       "'when entrants do not fill the groups' setting. Options: %(options)s",
                       {"entrants": 15, "size": 4, "options": listed})
     assert "sit out each session" not in err.value.message and "not ranked" not in err.value.message
-    assert not event.sessions.exists()
+    assert not event.sessions.exists() and not event.players.exists()
 
 
 # Permission and log-in texts

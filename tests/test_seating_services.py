@@ -85,7 +85,18 @@ def test_individual_event_seats_each_seat_of_each_set_by_different_players_and_b
 
 def test_entrants_not_filling_the_groups_get_the_options_and_nothing_is_stored():
     event = create_event(name="Fifteen", slug="fifteen", sessions=3)
+    with pytest.raises(SetupError) as err:  # refused at import, before the day (issue 18)
+        import_roster(event, team_roster(15, 4))
+    assert err.value.field == "entrant_policy"
+    for option in ("substitutes", "sit-out-average", "sit-out-datum"):
+        assert option in err.value.message
+    assert not event.players.exists()
+    # Imported under another policy, then set back to "as-is": Prepare refuses with the same choices.
+    Event.objects.filter(pk=event.pk).update(entrant_policy=Event.EntrantPolicy.SUBSTITUTES)
+    event.refresh_from_db()
     import_roster(event, team_roster(15, 4))
+    Event.objects.filter(pk=event.pk).update(entrant_policy=Event.EntrantPolicy.EXACT)
+    event.refresh_from_db()
     with pytest.raises(SetupError) as err:
         seat_session(event, 1)
     assert err.value.field == "entrants"

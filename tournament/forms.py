@@ -1,4 +1,5 @@
-"""The director's event form: a preset or custom rule set, scoring options and the roster."""
+"""The director's forms: a new event (a preset or custom rule set, scoring options and the
+roster), rooms, people, entrants and check-in."""
 
 import dataclasses
 
@@ -7,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
 from scoring.payments import PAYMENT_RULES
-from tournament.models import Event
+from tournament.models import Event, EventRole
 from walls.rulesets import LAYOUTS, PRESETS, RuleSetError, custom_ruleset
 from walls.tiles import TileError, parse_counts
 
@@ -55,7 +56,19 @@ class EventForm(forms.Form):
         label=_("Public value to mix into the walls (optional)"), required=False, max_length=300,
         help_text=_("e.g. 'Nikkei 225 close on 2026-12-01'. Walls can be generated only once you enter it."),
     )
-    roster = forms.FileField(label=_("Roster CSV (team,player)"), required=False)
+    base_url = forms.URLField(
+        label=_("Public address"), required=False, max_length=200, assume_scheme="https",
+        help_text=_("The address players open from the QR codes, e.g. https://mahjong.example.org/. "
+                    "Empty: the address of this site."),
+    )
+    roster = forms.FileField(
+        label=_("Roster file (CSV: team,player)"), required=False,
+        help_text=_("One line per player under a header 'team,player' (individual events: 'player'). Comma, semicolon "
+                    "or tab separated; UTF-8 or Shift-JIS, as spreadsheets save it."),
+    )
+    # The roster as read from the file of an earlier post, kept after an error (never typed).
+    roster_text = forms.CharField(required=False, widget=forms.Textarea(attrs={"hidden": True, "aria-hidden": "true"}))
+    roster_name = forms.CharField(required=False, widget=forms.HiddenInput)
 
     custom_name = forms.CharField(label=_("Custom rule set name"), required=False)
     custom_seats = forms.CharField(label=_("Seats (dealer first)"), required=False, initial="E S W N")
@@ -126,3 +139,38 @@ class EventForm(forms.Form):
         except RuleSetError as exc:
             self.add_error("custom_tiles", str(exc))
         return data
+
+
+class QuickRoomsForm(forms.Form):
+    """Rooms in one go: how many, and how many tables each holds (:func:`tournament.people.quick_rooms`)."""
+
+    rooms = forms.IntegerField(label=_("Rooms"), min_value=1, max_value=500,
+                               widget=forms.NumberInput(attrs={"id": "quick-rooms"}))
+    capacity = forms.IntegerField(label=_("Tables per room"), min_value=1, max_value=1000,
+                                  widget=forms.NumberInput(attrs={"id": "quick-capacity"}))
+
+
+class InviteForm(forms.Form):
+    """Invite a person into the event's staff (:func:`tournament.people.invite`); ``tables`` are
+    the seated sessions' tables a scorer enters results for."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=[
+        (EventRole.Role.STAFF, _("Staff")), (EventRole.Role.SCORER, _("Scorer")), (EventRole.Role.DIRECTOR, _("Director"))])
+    tables = forms.MultipleChoiceField(label=_("Tables (scorers)"), required=False,
+                                       help_text=_("A scorer enters and confirms results at these tables only."))
+
+    def __init__(self, *args, table_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tables"].choices = list(table_choices)
+
+
+class LateEntrantForm(forms.Form):
+    """A late entrant (:func:`tournament.people.add_entrant`): a team and its players, one per
+    line (team events), or one player."""
+
+    team = forms.CharField(label=_("Team"), max_length=100, required=False)
+    players = forms.CharField(label=_("Players (one per line, in seat order)"), widget=forms.Textarea(attrs={"rows": 4}))
+
+    def player_names(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["players"].splitlines() if line.strip()]

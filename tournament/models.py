@@ -243,6 +243,9 @@ class Session(models.Model):
     regrouping_method = models.CharField(max_length=80, blank=True)
     repeat_meetings = models.PositiveIntegerField(default=0)
     repeat_lower_bound = models.PositiveIntegerField(default=0)
+    staggered = models.BooleanField(
+        default=False,
+        help_text="The groups play their blocks in turned orders (tournament.movement.place_tables): the rooms needed it.")
     clock_duration = models.PositiveIntegerField(
         _("playing time (seconds)"), default=0, help_text="The session clock's planned time; 0: no clock set.")
     clock_extra = models.IntegerField(_("extra time (seconds)"), default=0)

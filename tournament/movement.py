@@ -27,6 +27,7 @@ Error messages are translated through :mod:`tournament.i18n` when Django runs.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -343,14 +344,43 @@ class Movement:
             raise MovementError(_("set number must be 1 to %(last)s, got %(set)s") % {"last": self.sets_per_session, "set": set_no})
 
 
-def ruleset_movement(ruleset, n_groups: int = 1) -> Movement:
+def ruleset_movement(ruleset, n_groups: int = 1, stagger: bool = False) -> Movement:
     """The seed 001 rotation that a rule set's tables play: one table per seat
     (``len(ruleset.seats)`` tables a group) and ``ruleset.hands_per_session`` sets, for
-    ``n_groups`` groups sharing the walls. ``ruleset`` is a :class:`walls.rulesets.RuleSet` (any
-    object with ``seats`` and ``hands_per_session``). The one place that says how a rule set moves:
-    seating, the table pages, results and print jobs all ask it. Raises MovementError as
-    :func:`rotation_movement` does."""
-    return rotation_movement(len(ruleset.seats), ruleset.hands_per_session, n_groups=n_groups)
+    ``n_groups`` groups sharing the walls, staggered or not (``stagger``, :func:`rotation_movement`).
+    ``ruleset`` is a :class:`walls.rulesets.RuleSet` (any object with ``seats`` and
+    ``hands_per_session``). The one place that says how a rule set moves: seating, the table
+    pages, results and print jobs all ask it. Raises MovementError as :func:`rotation_movement`
+    does."""
+    return _cached_rotation(len(ruleset.seats), ruleset.hands_per_session, n_groups, stagger)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_rotation(n_tables: int, sets_per_session: int, n_groups: int, stagger: bool) -> Movement:
+    return rotation_movement(n_tables, sets_per_session, n_groups=n_groups, stagger=stagger)
+
+
+def place_tables(ruleset, n_groups: int, capacities: Sequence[int]) -> tuple[list[int], bool]:
+    """Put one session's tables (``n_groups`` groups of the rule set's tables) into rooms of
+    ``capacities`` (tables per room, room by room) so that no two tables play the same set at
+    the same hand in one room (:func:`assign_rooms`). Returns ``(room index of each event-wide
+    table, stagger)``: the groups play unstaggered when the rooms allow it; otherwise staggered
+    (each group plays its blocks in a turned order, :func:`rotation_movement`), which cuts the
+    tables playing one set at one hand from one per group to one per group sharing an offset
+    (docs/seating.md, "Rooms"). 32 teams in 4 rooms of 8 tables: unstaggered, table 1 of all 8
+    groups plays set 1 at the first hand (8 rooms needed); staggered, only 2 groups share each
+    offset. Raises MovementError (the unstaggered message, which says what would do) when
+    neither fits."""
+    n = len(ruleset.seats)
+    try:
+        return assign_rooms(n * n_groups, list(capacities), ruleset_movement(ruleset, n_groups)), False
+    except MovementError as plain:
+        if n_groups < 2:
+            raise
+        try:
+            return assign_rooms(n * n_groups, list(capacities), ruleset_movement(ruleset, n_groups, stagger=True)), True
+        except MovementError:
+            raise plain from None
 
 
 def rotation_movement(

@@ -1,31 +1,272 @@
-"""Placeholder written by the lead; H2 replaces it (see /tmp/helpers/contract.md)."""
+"""The director's pages for the people and places of an event (issue 18): rooms, people (staff
+and scorer accounts), entrants (teams and players, late entrants, roster import), a team's or
+player's names, check-in before a session; and the public per-room seating list of a session.
 
+Thin adapters: each POST calls one service of :mod:`tournament.people` (or
+:func:`tournament.services.import_roster`), shows its SetupError with ``messages.error`` and
+redirects; nothing stored is lost on an error.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from django.contrib import messages
 from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournament import people as people_services
+from tournament.access import DIRECTOR, event_view
+from tournament.forms import InviteForm, LateEntrantForm, QuickRoomsForm
+from tournament.models import Event, EventRole, Player, Table, Team
+from tournament.roster import RosterError, decode_roster
+from tournament.seating import seating_list
+from tournament.services import SetupError, import_roster
 
 
-def rooms(request, *args, **kwargs):
-    raise Http404("not built yet")
+def _actor(request) -> str:
+    return request.user.get_username()
 
 
-def people(request, *args, **kwargs):
-    raise Http404("not built yet")
+def _int(value, default=None):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
 
 
-def entrants(request, *args, **kwargs):
-    raise Http404("not built yet")
+# --- rooms ---------------------------------------------------------------------------------------
 
 
-def team_edit(request, *args, **kwargs):
-    raise Http404("not built yet")
+@event_view(roles=(DIRECTOR,), login=True)
+def rooms(request, event):
+    """Rooms: a quick form (N rooms of C tables: "Create rooms"), the table of rooms (name and
+    capacity per room, a new row, "Save rooms"), the tables one session needs from the roster
+    and, before Prepare, whether the rooms can hold them (:func:`tournament.people.rooms_problem`)."""
+    quick = QuickRoomsForm(request.POST if request.POST.get("action") == "quick" else None)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "quick":
+                if not quick.is_valid():
+                    raise SetupError("rooms", " ".join(str(e) for errors in quick.errors.values() for e in errors))
+                people_services.quick_rooms(event, quick.cleaned_data["rooms"], quick.cleaned_data["capacity"],
+                                            actor=_actor(request))
+            else:
+                people_services.set_rooms(event, _room_rows(request.POST), actor=_actor(request))
+        except SetupError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Rooms saved."))
+        return redirect("rooms", slug=event.slug)
+    room_list = list(event.rooms.order_by("number"))
+    used = set(Table.objects.filter(room__in=room_list).values_list("room_id", flat=True))
+    need = people_services.room_need(event)
+    return render(request, "tournament/rooms.html", {
+        "event": event, "quick": quick, "rooms": [(r, r.pk in used) for r in room_list], "need": need,
+        "capacity": sum(r.capacity for r in room_list), "problem": people_services.rooms_problem(event),
+        "seated": event.sessions.exists(),
+    })
 
 
-def player_edit(request, *args, **kwargs):
-    raise Http404("not built yet")
+def _room_rows(post) -> list[tuple[int | None, str, int]]:
+    """The room table's rows from the POST: ``number`` (blank for the new row), ``name``,
+    ``capacity`` lists in page order; a row with ``remove`` ticked or a blank new row is left out."""
+    removed = {_int(n) for n in post.getlist("remove")}
+    rows = []
+    for number, name, capacity in zip(post.getlist("number"), post.getlist("name"), post.getlist("capacity"), strict=False):
+        number = _int(number)
+        if number is None and not name.strip():
+            continue
+        if number is not None and number in removed:
+            continue
+        rows.append((number, name, _int(capacity, 0)))
+    return rows
 
 
-def check_in(request, *args, **kwargs):
-    raise Http404("not built yet")
+@event_view()
+def room_seating(request, event, number):
+    """The per-room seating list of session ``number`` (public like the seating page; 404 when it
+    is not seated): per room, its tables by number, each table's seats in the rule set's order
+    with player and team (:func:`tournament.seating.seating_list`). Printable."""
+    session = get_object_or_404(event.sessions, number=number)
+    rooms_out = []
+    for (room_number, room_name), rows in groupby(seating_list(event, number), key=lambda r: (r["room_number"], r["room"])):
+        tables = [{"number": table, "seats": list(seats)} for table, seats in groupby(rows, key=lambda r: r["table"])]
+        rooms_out.append({"number": room_number, "name": room_name or _("No room"), "tables": tables})
+    return render(request, "tournament/room_seating.html", {
+        "event": event, "session": session, "rooms": rooms_out, "team_event": event.method == Event.Method.TEAM,
+    })
 
 
-def room_seating(request, *args, **kwargs):
-    raise Http404("not built yet")
+# --- people --------------------------------------------------------------------------------------
+
+
+def _table_choices(event):
+    tables = Table.objects.filter(group__session__event=event).select_related("group__session").order_by(
+        "group__session__number", "number")
+    return [(str(t.pk), _("Session %(session)s, table %(table)s") % {"session": t.group.session.number, "table": t.number})
+            for t in tables]
+
+
+@event_view(roles=(DIRECTOR,), login=True)
+def people(request, event):
+    """People: who holds which role (with a scorer's tables), an invite form ("Invite"; a new
+    account's set-password link is shown once), "Remove" per role and a scorer's tables."""
+    choices = _table_choices(event)
+    form = InviteForm(request.POST if request.POST.get("action", "invite") == "invite" and request.method == "POST" else None,
+                      table_choices=choices)
+    link = ""
+    if request.method == "POST":
+        action = request.POST.get("action", "invite")
+        try:
+            if action == "revoke":
+                people_services.revoke_role(event, username=request.POST.get("username", ""), role=request.POST.get("role", ""),
+                                            actor=_actor(request))
+                messages.success(request, _("Role removed."))
+            elif action == "tables":
+                people_services.set_scorer_tables(event, username=request.POST.get("username", ""),
+                                                  tables=[t for t in request.POST.getlist("tables") if t.isdigit()],
+                                                  actor=_actor(request))
+                messages.success(request, _("Tables saved."))
+            elif form.is_valid():
+                data = form.cleaned_data
+                invitation = people_services.invite(event, username=data["username"], role=data["role"],
+                                                    tables=data["tables"], actor=_actor(request))
+                if invitation.created:
+                    link = request.build_absolute_uri(invitation.set_password_path)
+                    messages.success(request, _("Account %(user)s created. Give them the link below to choose a password: "
+                                                "it is shown once.") % {"user": invitation.user.get_username()})
+                else:
+                    messages.success(request, _("%(user)s now holds the role.") % {"user": invitation.user.get_username()})
+                    return redirect("people", slug=event.slug)
+            if action != "invite":
+                return redirect("people", slug=event.slug)
+        except SetupError as exc:
+            if action == "invite" and exc.field in form.fields:
+                form.add_error(exc.field, exc.message)
+            else:
+                messages.error(request, exc.message)
+                return redirect("people", slug=event.slug)
+    grants = (EventRole.objects.filter(event=event).exclude(role=EventRole.Role.PLAYER)
+              .select_related("user").prefetch_related("tables").order_by("role", "user__username"))
+    return render(request, "tournament/people.html", {
+        "event": event, "form": form if not link else InviteForm(table_choices=choices), "link": link,
+        "grants": [{"grant": g, "tables": sorted(t.number for t in g.tables.all()),
+                    "table_ids": {str(t.pk) for t in g.tables.all()}} for g in grants],
+        "table_choices": choices,
+    })
+
+
+# --- entrants ------------------------------------------------------------------------------------
+
+
+@event_view(roles=(DIRECTOR,), login=True)
+def entrants(request, event):
+    """Entrants: teams and players with edit links, withdrawn and substitutes marked, doubtful
+    names (a name in two teams); a late entrant before session 1 is seated (after it: a link to
+    Substitutions); a roster import while the event has no players."""
+    seated = event.sessions.exists()
+    late = LateEntrantForm(request.POST if request.POST.get("action") == "add" else None)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "import":
+                upload = request.FILES.get("roster")
+                if upload is None:
+                    raise SetupError("roster", _("choose the roster file"))
+                count = import_roster(event, decode_roster(upload.read()))
+                messages.success(request, _("%(count)s players imported.") % {"count": count})
+                for warning in people_services.event_roster_warnings(event):
+                    messages.warning(request, warning)
+                return redirect("entrants", slug=event.slug)
+            if action == "add" and late.is_valid():
+                entrant = people_services.add_entrant(event, team=late.cleaned_data["team"], players=late.player_names(),
+                                                      actor=_actor(request))
+                messages.success(request, _("%(name)s added.") % {"name": entrant.name})
+                return redirect("entrants", slug=event.slug)
+        except (SetupError, RosterError) as exc:
+            messages.error(request, exc.message)
+            if action == "import":
+                return redirect("entrants", slug=event.slug)
+            if exc.field in late.fields:
+                late.add_error(exc.field, exc.message)
+    team_event = event.method == Event.Method.TEAM
+    teams = list(event.teams.prefetch_related("players").order_by("number")) if team_event else []
+    players = [] if team_event else list(event.players.order_by("number"))
+    return render(request, "tournament/entrants.html", {
+        "event": event, "team_event": team_event, "teams": teams, "players": players, "seated": seated,
+        "late": late, "warnings": people_services.event_roster_warnings(event), "has_roster": event.players.exists(),
+        "substitute_session": max(event.sessions.values_list("number", flat=True), default=1),
+    })
+
+
+@event_view(roles=(DIRECTOR,), login=True)
+def team_edit(request, event, team_id):
+    """A team's name and (in member order) its players' names; "Save"."""
+    team = get_object_or_404(Team, event=event, pk=team_id)
+    members = people_services.team_players(team)
+    if request.method == "POST":
+        try:
+            people_services.rename_team(team, name=request.POST.get("name", ""),
+                                        members=request.POST.getlist("member"), actor=_actor(request))
+        except SetupError as exc:
+            messages.error(request, exc.message)
+            return redirect("team-edit", slug=event.slug, team_id=team.pk)
+        messages.success(request, _("Team saved."))
+        return redirect("entrants", slug=event.slug)
+    seats = event.get_ruleset().seats
+    return render(request, "tournament/team_edit.html", {
+        "event": event, "team": team,
+        "members": [(i + 1, p) for i, p in enumerate(members)], "seats": seats,
+    })
+
+
+@event_view(roles=(DIRECTOR,), login=True)
+def player_edit(request, event, player_id):
+    """A player's name (a misspelling corrected, audited); "Save"."""
+    player = get_object_or_404(Player, event=event, pk=player_id)
+    if request.method == "POST":
+        try:
+            people_services.update_player(player, name=request.POST.get("name", ""), actor=_actor(request))
+        except SetupError as exc:
+            messages.error(request, exc.message)
+            return redirect("player-edit", slug=event.slug, player_id=player.pk)
+        messages.success(request, _("Player saved."))
+        return redirect("entrants", slug=event.slug)
+    return render(request, "tournament/player_edit.html", {"event": event, "player": player})
+
+
+# --- check-in ------------------------------------------------------------------------------------
+
+
+@event_view(roles=(DIRECTOR,), login=True)
+def check_in(request, event, number):
+    """Check-in for session ``number``: a checkbox per entrant (teams in team events), "Save
+    check-in" and "Check in everyone", and what Prepare will do under the entrant policy
+    (:func:`tournament.people.prepare_outlook`). Once the session is prepared: who was not
+    checked in, and a link to Substitutions. 404 beyond the planned sessions."""
+    if not 1 <= number <= event.sessions_planned:
+        raise Http404("no such session")
+    prepared = event.sessions.filter(number=number).exists()
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "all":
+                count = people_services.check_in_all(event, number, actor=_actor(request))
+            else:
+                count = people_services.check_in(event, number, request.POST.getlist("present"), actor=_actor(request))
+        except SetupError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Check-in saved: %(count)s present.") % {"count": count})
+        return redirect("check-in", slug=event.slug, number=number)
+    present = people_services.checked_in_ids(event, number)
+    listed = people_services.check_in_entrants(event)
+    return render(request, "tournament/check_in.html", {
+        "event": event, "number": number, "prepared": prepared, "team_event": event.method == Event.Method.TEAM,
+        "entrants": [(e, e.pk in present) for e in listed],
+        "absent": people_services.not_checked_in(event, number),
+        "anyone": bool(present),
+        "outlook": [] if prepared else people_services.prepare_outlook(event, number),
+        "sessions": range(1, event.sessions_planned + 1),
+    })

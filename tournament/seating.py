@@ -9,73 +9,78 @@ is :mod:`tournament.services`.
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import roster
 from tournament.errors import FieldError
-from tournament.models import Event, Group, Player, Room, SeatAssignment, Session, Table, Team
+from tournament.models import (
+    AuditEntry,
+    CheckIn,
+    Event,
+    Group,
+    Player,
+    Room,
+    SeatAssignment,
+    Session,
+    Substitution,
+    Table,
+    Team,
+)
 from tournament.movement import (
     MovementError,
-    assign_rooms,
+    Movement,
     balance_seats,
     individual_group_seating,
+    place_tables,
     ruleset_movement,
     team_group_seating,
 )
 from tournament.regrouping import entrant_options, regroup, sit_out_schedule
+from tournament.roster import RosterEntry, RosterError
 
 
 class SetupError(FieldError):
     """Bad event set-up input. ``field`` names the input, the message says how to fix it."""
 
 
-@dataclass(frozen=True)
-class RosterEntry:
-    """One roster line: ``team`` (blank in individual events) and ``player`` name."""
-
-    team: str
-    player: str
-
-
 def parse_roster(text: str) -> list[RosterEntry]:
-    """Read a roster CSV with a header ``team,player`` (``team`` optional for individual events).
+    """:func:`tournament.roster.parse_roster` (comma, semicolon or tab; English or Japanese
+    headers) raising SetupError ("roster", naming the line) instead of RosterError."""
+    try:
+        return roster.parse_roster(text)
+    except RosterError as exc:
+        raise SetupError(exc.field, exc.message) from exc
 
-    Returns entries in file order. Raises SetupError naming the line for a missing header,
-    an empty player name or a duplicate player.
-    """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-    if "player" not in fields:
-        raise SetupError("roster", _("the first line must be a header with a 'player' column (and 'team' for team events)"))
-    reader.fieldnames = fields
-    entries, seen = [], set()
-    for line_no, row in enumerate(reader, start=2):
-        player = (row.get("player") or "").strip()
-        team = (row.get("team") or "").strip()
-        if not player:
-            raise SetupError("roster", _("line %(line)s: the player name is empty") % {"line": line_no})
-        if (team, player) in seen:
-            if team:
-                raise SetupError("roster", _("line %(line)s: %(player)s of %(team)s appears twice")
-                                 % {"line": line_no, "player": repr(player), "team": team})
-            raise SetupError("roster", _("line %(line)s: %(player)s of no team appears twice") % {"line": line_no, "player": repr(player)})
-        seen.add((team, player))
-        entries.append(RosterEntry(team, player))
-    if not entries:
-        raise SetupError("roster", _("no players: add one line per player under the header"))
-    return entries
+
+def entrant_policy_error(event: Event, n_entrants: int, field: str = "entrant_policy") -> SetupError | None:
+    """The error to show when ``n_entrants`` do not fill the groups of ``event`` and its policy is
+    "as-is": the count, the group size and the choices of
+    :func:`tournament.regrouping.entrant_options` (docs/seating.md, "Entrant counts that are not
+    a multiple of the group size"). None when they fill the groups or another policy applies."""
+    group_size = _group_size(event)
+    if not n_entrants or n_entrants % group_size == 0 or event.entrant_policy != Event.EntrantPolicy.EXACT:
+        return None
+    options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)") % {"kind": o.kind, "description": o.description, "scoring": o.scoring}
+                        for o in entrant_options(n_entrants, group_size))
+    return SetupError(
+        field,
+        _("%(entrants)s entrants do not fill groups of %(size)s. Choose what to do in the event's "
+          "'when entrants do not fill the groups' setting. Options: %(options)s")
+        % {"entrants": n_entrants, "size": group_size, "options": options},
+    )
 
 
 @transaction.atomic
 def import_roster(event: Event, text: str) -> int:
-    """Add the roster CSV's teams and players to ``event``; returns the number of players added.
+    """Add the roster's teams and players to ``event`` (``text``: the decoded file,
+    :func:`tournament.roster.decode_roster`); returns the number of players added.
 
-    Team events need exactly one member per seat of the rule set in every team. Raises
-    SetupError (and stores nothing) otherwise.
+    Team events need exactly one member per seat of the rule set in every team. When the
+    entrants do not fill the groups and the event's policy is "as-is", the import is refused
+    with the choices (:func:`entrant_policy_error`, field "entrant_policy"): the director
+    chooses a policy before the day rather than at Prepare. Raises SetupError (and stores
+    nothing) otherwise.
     """
     entries = parse_roster(text)
     seats = len(event.get_ruleset().seats)
@@ -91,6 +96,9 @@ def import_roster(event: Event, text: str) -> int:
             if len(members) != seats:
                 raise SetupError("roster", _("team %(team)s has %(count)s players; every team needs exactly %(seats)s (one per seat)")
                                  % {"team": repr(team), "count": len(members), "seats": seats})
+        error = entrant_policy_error(event, len(teams))
+        if error is not None:
+            raise error
         number = 0
         for t, (team_name, members) in enumerate(teams.items(), start=1):
             team = Team.objects.create(event=event, number=t, name=team_name)
@@ -98,20 +106,97 @@ def import_roster(event: Event, text: str) -> int:
                 number += 1
                 Player.objects.create(event=event, team=team, number=number, member=m, name=player)
         return number
+    error = entrant_policy_error(event, len(entries))
+    if error is not None:
+        raise error
     for number, entry in enumerate(entries, start=1):
         Player.objects.create(event=event, number=number, name=entry.player)
     return len(entries)
 
 
+def _replacement_ids(event: Event) -> set[int]:
+    """The ids of the players who entered ``event`` by a substitution (someone's
+    ``replaced_by``, or the player coming in of a :class:`~tournament.models.Substitution`)
+    rather than by the roster (two queries)."""
+    ids = set(event.players.exclude(replaced_by=None).values_list("replaced_by_id", flat=True))
+    return ids | set(Substitution.objects.filter(event=event).values_list("player_in_id", flat=True))
+
+
+def _chain_end(player: Player) -> Player:
+    """The end of ``player``'s ``replaced_by`` chain: who plays in their place from now on
+    (``player`` itself when never replaced for good). Stops at a loop."""
+    seen = {player.pk}
+    while player.replaced_by_id is not None and player.replaced_by_id not in seen:
+        seen.add(player.replaced_by_id)
+        player = player.replaced_by
+    return player
+
+
 def _entrants(event: Event) -> list:
+    """The entrants the grouping plan's indices refer to, by number: teams (team events) or
+    players (individual events), withdrawn ones left out (docs/seating.md, "Entrants that do
+    not fill the groups"). Individual events: a player replaced for good is represented by the
+    end of their ``replaced_by`` chain, at their place in the plan; players who came in by a
+    substitution take no place of their own."""
     if event.method == Event.Method.TEAM:
-        return list(event.teams.order_by("number"))
-    return list(event.players.order_by("number"))
+        return list(event.teams.filter(withdrawn=False).order_by("number"))
+    players = event.players.filter(withdrawn=False).order_by("number").select_related("replaced_by")
+    replacements = _replacement_ids(event)
+    return [_chain_end(p) for p in players if p.pk not in replacements]
+
+
+def team_member(team: Team, member: int) -> Player:
+    """The player who sits in ``team``'s member slot ``member`` from now on: the end of the
+    ``replaced_by`` chain that starts at the team's original player of that slot (the
+    lowest-numbered player with that member index who is not itself a replacement).
+    Raises SetupError when the team has no player for the slot."""
+    candidates = list(team.players.filter(member=member).order_by("number"))
+    replacements = _replacement_ids(team.event)
+    originals = [p for p in candidates if p.pk not in replacements] or candidates
+    if not originals:
+        raise SetupError("roster", _("team %(team)s has no player for seat %(member)s: edit the team")
+                         % {"team": team.name, "member": member + 1})
+    return _chain_end(originals[0])
+
+
+def _withdraw_no_shows(event: Event, actor: str) -> list[str]:
+    """Before session 1 is seated: when anyone is checked in for session 1, every entrant
+    (not a substitute, not withdrawn) without a check-in is withdrawn; an AuditEntry
+    ``no-shows-withdrawn`` names them. Returns their names (none when nobody is checked in)."""
+    check_ins = CheckIn.objects.filter(event=event, session_number=1)
+    if not check_ins.exists():
+        return []
+    if event.method == Event.Method.TEAM:
+        present = set(check_ins.exclude(team=None).values_list("team_id", flat=True))
+        absent = list(event.teams.filter(withdrawn=False, substitute=False).exclude(pk__in=present).order_by("number"))
+    else:
+        present = set(check_ins.exclude(player=None).values_list("player_id", flat=True))
+        replacements = _replacement_ids(event)
+        absent = [p for p in event.players.filter(withdrawn=False, substitute=False).exclude(pk__in=present).order_by("number")
+                  if p.pk not in replacements]
+    if not absent:
+        return []
+    type(absent[0]).objects.filter(pk__in=[a.pk for a in absent]).update(withdrawn=True)
+    names = [a.name for a in absent]
+    AuditEntry.objects.create(event=event, action="no-shows-withdrawn", actor=str(actor)[:150], detail={"names": names})
+    return names
 
 
 def _group_size(event: Event) -> int:
     n = len(event.get_ruleset().seats)
     return n if event.method == Event.Method.TEAM else n * n
+
+
+def group_size(event: Event) -> int:
+    """Entrants per group: N teams (team events) or N×N players (individual events), N the
+    seats of the rule set (docs/seating.md, "Seats inside a group")."""
+    return _group_size(event)
+
+
+def current_entrants(event: Event) -> list:
+    """The entrants the next session seats, by number (:func:`_entrants`): teams or players,
+    withdrawn ones left out, replacements for good in place of those they replace."""
+    return _entrants(event)
 
 
 def add_substitutes(event: Event) -> int:
@@ -121,10 +206,12 @@ def add_substitutes(event: Event) -> int:
     group_size = _group_size(event)
     missing = (-len(entrants)) % group_size
     seats = len(event.get_ruleset().seats)
-    number = event.players.count()
+    number = max(event.players.values_list("number", flat=True), default=0)
+    team_number = max(event.teams.values_list("number", flat=True), default=0)
     for i in range(1, missing + 1):
         if event.method == Event.Method.TEAM:
-            team = Team.objects.create(event=event, number=len(entrants) + i, name=f"Substitutes {i}", substitute=True)
+            team = Team.objects.create(event=event, number=team_number + i, name=_free_team_name(event, f"Substitutes {i}"),
+                                       substitute=True)
             for m in range(seats):
                 number += 1
                 Player.objects.create(event=event, team=team, number=number, member=m, name=f"Substitute {i}.{m + 1}", substitute=True)
@@ -132,6 +219,16 @@ def add_substitutes(event: Event) -> int:
             number += 1
             Player.objects.create(event=event, number=number, name=f"Substitute {i}", substitute=True)
     return missing
+
+
+def _free_team_name(event: Event, name: str) -> str:
+    """``name``, or ``name`` with a letter added when a team of the event already has it."""
+    taken = set(event.teams.values_list("name", flat=True))
+    candidate, k = name, 0
+    while candidate in taken:
+        k += 1
+        candidate = f"{name}{chr(ord('a') + k - 1)}" if k <= 26 else f"{name} ({k})"
+    return candidate
 
 
 def _grouping_plan(event: Event, entrants: list) -> dict:
@@ -147,43 +244,42 @@ def _grouping_plan(event: Event, entrants: list) -> dict:
         if policy in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
             sit_outs = sit_out_schedule(len(entrants), group_size, event.sessions_planned)
         else:
-            options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)") % {"kind": o.kind, "description": o.description, "scoring": o.scoring}
-                                for o in entrant_options(len(entrants), group_size))
-            raise SetupError(
-                "entrants",
-                _("%(entrants)s entrants do not fill groups of %(size)s. Choose what to do in the event's "
-                  "'when entrants do not fill the groups' setting. Options: %(options)s")
-                % {"entrants": len(entrants), "size": group_size, "options": options},
-            )
+            error = entrant_policy_error(event, len(entrants), "entrants")
+            if error is not None:
+                raise error
     result = regroup(len(entrants), group_size, event.sessions_planned, seed=int(event.uid[:8], 16), sit_outs=sit_outs)
     sessions = [[list(g) for g in groups] for groups in result.sessions]
     if event.method == Event.Method.INDIVIDUAL:
         sessions = [[list(g) for g in groups] for groups in balance_seats(sessions, len(event.get_ruleset().seats))]
     plan = {"entrants": len(entrants), "sessions": sessions, "method": result.method, "repeats": result.repeats,
-            "lower_bound": result.lower_bound, "sit_outs": [list(s) for s in (sit_outs or [()] * event.sessions_planned)]}
+            "lower_bound": result.lower_bound, "sit_outs": [list(s) for s in (sit_outs or [()] * event.sessions_planned)],
+            "entrant_ids": [e.pk for e in entrants]}
     event.grouping_plan = plan
     event.save(update_fields=["grouping_plan"])
     return plan
 
 
-def _rooms_for(event: Event, total_tables: int, movement) -> list[Room]:
-    """The room of each event-wide table: the event's rooms if the director set them up (with
-    their capacities), otherwise one room per table (seed 001), checked by
-    :func:`tournament.movement.assign_rooms`."""
+def _rooms_for(event: Event, n_groups: int) -> tuple[list[Room], bool]:
+    """The room of each event-wide table and whether the groups play staggered: the event's rooms
+    if the director set them up (with their capacities), placed by
+    :func:`tournament.movement.place_tables` (staggering the groups only when the rooms need it),
+    otherwise one room per table (seed 001)."""
+    ruleset = event.get_ruleset()
+    total_tables = len(ruleset.seats) * n_groups
     rooms = list(event.rooms.order_by("number"))
     if not rooms:  # seed 001: every table in a room of its own, table k in room k
-        return [Room.objects.create(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)]
+        return [Room.objects.create(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)], False
     if len(rooms) >= total_tables and all(r.capacity == 1 for r in rooms):
-        return rooms[:total_tables]  # a room each: no two tables can clash
+        return rooms[:total_tables], False  # a room each: no two tables can clash
     try:
-        placement = assign_rooms(total_tables, [r.capacity for r in rooms], movement)
+        placement, stagger = place_tables(ruleset, n_groups, [r.capacity for r in rooms])
     except MovementError as exc:
         raise SetupError("rooms", str(exc)) from exc
-    return [rooms[i] for i in placement]
+    return [rooms[i] for i in placement], stagger
 
 
 @transaction.atomic
-def seat_session(event: Event, number: int) -> Session:
+def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Session:
     """Regroup and seat session ``number`` (1-based): groups, tables, rooms and seats.
 
     Team events: groups of N teams on N tables with Latin-square seats
@@ -194,6 +290,12 @@ def seat_session(event: Event, number: int) -> Session:
     entrants do not fill the groups and the policy is "as-is" (listing the options), when the
     rooms cannot hold the tables, when the session is already seated, or once the master seed is
     revealed (:func:`refuse_after_reveal`).
+
+    Session 1: when check-ins exist for it (:class:`~tournament.models.CheckIn`), entrants not
+    checked in are withdrawn first (AuditEntry ``no-shows-withdrawn`` by ``actor``), then the
+    policy applies to those present. Withdrawn entrants are never seated; a player replaced for
+    good (``Player.replaced_by``) is seated as the end of the chain (:func:`team_member`,
+    :func:`_entrants`).
     """
     refuse_after_reveal(event)
     if number < 1 or number > event.sessions_planned:
@@ -202,8 +304,10 @@ def seat_session(event: Event, number: int) -> Session:
         raise SetupError("session", _("session %(session)s is already seated") % {"session": number})
     ruleset = event.get_ruleset()
     n = len(ruleset.seats)
-    if event.entrant_policy == Event.EntrantPolicy.SUBSTITUTES and not event.sessions.exists():
-        add_substitutes(event)
+    if not event.sessions.exists():
+        _withdraw_no_shows(event, actor)
+        if event.entrant_policy == Event.EntrantPolicy.SUBSTITUTES:
+            add_substitutes(event)
     entrants = _entrants(event)
     if not entrants:
         raise SetupError("entrants", _("import a roster first"))
@@ -213,11 +317,10 @@ def seat_session(event: Event, number: int) -> Session:
         raise SetupError("ruleset", str(exc)) from exc
     plan = _grouping_plan(event, entrants)
     groups = plan["sessions"][number - 1]
-    movement = ruleset_movement(ruleset, n_groups=len(groups))
-    rooms = _rooms_for(event, n * len(groups), movement)
+    rooms, staggered = _rooms_for(event, len(groups))
     session = Session.objects.create(
         event=event, number=number, regrouping_method=plan["method"],
-        repeat_meetings=plan["repeats"], repeat_lower_bound=plan["lower_bound"],
+        repeat_meetings=plan["repeats"], repeat_lower_bound=plan["lower_bound"], staggered=staggered,
     )
     seats = ruleset.seats
     table_number = 0
@@ -231,13 +334,36 @@ def seat_session(event: Event, number: int) -> Session:
         if event.method == Event.Method.TEAM:
             for p in team_group_seating(n, number - 1):
                 team = entrants[members[p.team_slot]]
-                player = team.players.get(member=p.member)
+                player = team_member(team, p.member)
                 rows.append(SeatAssignment(table=tables[p.table], seat=seats[p.seat], player=player, team=team))
         else:
             for table, seat, slot in individual_group_seating(n, number - 1):
                 rows.append(SeatAssignment(table=tables[table], seat=seats[seat], player=entrants[members[slot]]))
         SeatAssignment.objects.bulk_create(rows)
     return session
+
+
+def seating_list(event: Event, session_number: int) -> list[dict]:
+    """Who sits where in session ``session_number``, room by room: one dict per seat,
+    ``{"room": room name ("" without a room), "room_number": int or None, "table": event-wide
+    table number, "seat": wind letter, "seat_index": 0-based position of the seat in the rule
+    set's order, "player": name, "team": team name ("" in individual events), "player_id"}``,
+    sorted by room number (tables without a room last), table number, then seat order. Empty
+    when the session is not seated. Per-room seating lists on the web and in print use it
+    (docs/seating.md, "Rooms")."""
+    order = {seat: i for i, seat in enumerate(event.get_ruleset().seats)}
+    assignments = (SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number)
+                   .select_related("table__room", "player", "team"))
+    rows = []
+    for a in assignments:
+        room = a.table.room
+        rows.append({
+            "room": room.name if room else "", "room_number": room.number if room else None, "table": a.table.number,
+            "seat": a.seat, "seat_index": order.get(a.seat, len(order)), "player": a.player.name,
+            "team": a.team.name if a.team else "", "player_id": a.player_id,
+        })
+    rows.sort(key=lambda r: (r["room_number"] is None, r["room_number"] or 0, r["table"], r["seat_index"]))
+    return rows
 
 
 def sitting_out(event: Event, number: int) -> list:
@@ -247,17 +373,39 @@ def sitting_out(event: Event, number: int) -> list:
     return [entrants[i] for i in (plan.get("sit_outs") or [[]] * number)[number - 1]]
 
 
+def session_movement(session: Session, n_groups: int | None = None) -> Movement:
+    """The movement session ``session`` plays: its rule set's rotation for all its groups,
+    staggered when the rooms needed it (``Session.staggered``, :func:`tournament.movement.place_tables`).
+    Event-wide table index = (group number − 1) × tables per group + position. ``n_groups``:
+    the session's group count when the caller knows it (saves a query)."""
+    if n_groups is None:
+        n_groups = session.groups.count() if session.staggered else 1
+    return ruleset_movement(session.event.get_ruleset(), n_groups=max(1, n_groups), stagger=session.staggered)
+
+
+def table_index(table: Table) -> int:
+    """``table``'s 0-based event-wide index in :func:`session_movement` (its position in an
+    unstaggered session, whose groups all play alike)."""
+    session = table.group.session
+    if not session.staggered:
+        return table.position
+    return (table.group.number - 1) * len(session.event.get_ruleset().seats) + table.position
+
+
 def table_schedule(table: Table) -> list[tuple[int, tuple[int, ...]]]:
-    """The sets ``table`` plays, as ``[(slot, (set_no, ...)), ...]`` in play order (seed 001 rotation)."""
-    ruleset = table.group.session.event.get_ruleset()
-    movement = ruleset_movement(ruleset)
-    return [(slot, movement.sets_at(table.position, slot)) for slot in range(movement.slots)]
+    """The sets ``table`` plays, as ``[(slot, (set_no, ...)), ...]`` in play order (seed 001
+    rotation; in a staggered session each group plays its blocks in its own turned order)."""
+    movement = session_movement(table.group.session)
+    index = table_index(table)
+    return [(slot, movement.sets_at(index, slot)) for slot in range(movement.slots)]
 
 
 def table_of_set(group: Group, set_no: int, slot: int) -> int:
     """The 0-based table position of ``group`` holding ``set_no`` during ``slot``."""
-    ruleset = group.session.event.get_ruleset()
-    return ruleset_movement(ruleset).table_of(set_no, slot)
+    session = group.session
+    movement = session_movement(session)
+    g = group.number - 1 if session.staggered else 0
+    return movement.table_of(set_no, slot, g) - g * movement.n_tables
 
 
 def refuse_after_reveal(event: Event, error: type[ValueError] = SetupError) -> None:

@@ -5,9 +5,8 @@ against their lower bound. Public (players look up their seat); print buttons fo
 from django.shortcuts import get_object_or_404, render
 
 from tournament.access import event_view
-from tournament.movement import ruleset_movement
 from tournament.permissions import is_staff_or_director
-from tournament.services import sitting_out
+from tournament.services import session_movement, sitting_out
 
 
 @event_view()
@@ -16,9 +15,10 @@ def seating(request, event, number):
     session = get_object_or_404(event.sessions, number=number)
     ruleset = event.get_ruleset()
     groups = list(session.groups.prefetch_related("tables__room", "tables__seats__player", "tables__seats__team"))
-    movement = ruleset_movement(ruleset, n_groups=len(groups))
+    movement = session_movement(session, n_groups=len(groups))
+    n = movement.n_tables
     group_rows = []
-    for group in groups:
+    for g, group in enumerate(groups):
         tables = list(group.tables.all())
         by_position = {t.position: t for t in tables}
         rows = []
@@ -26,8 +26,8 @@ def seating(request, event, number):
             seats = {s.seat: s for s in table.seats.all()}
             plays = []
             for slot in range(movement.slots):
-                sets = movement.sets_at(table.position, slot)
-                nxt = by_position[movement.table_of(sets[0], slot + 1)] if slot + 1 < movement.slots else None
+                sets = movement.sets_at(g * n + table.position, slot)
+                nxt = by_position[movement.table_of(sets[0], slot + 1, g) - g * n] if slot + 1 < movement.slots else None
                 plays.append({"slot": slot + 1, "sets": sets, "next": nxt})
             rows.append({"table": table, "seats": [(seat, seats.get(seat)) for seat in ruleset.seats], "plays": plays})
         group_rows.append({"group": group, "tables": rows})
