@@ -1,11 +1,74 @@
-"""Placeholder written by the lead; H3 replaces it (see /tmp/helpers/contract.md)."""
+"""The director's penalties page (docs/scoring.md, "Penalties and adjustments"): give an adjustment
+to a team (team events) or player (individual events), see every adjustment, undo one. Thin: the
+writes are :func:`scoring.adjustments.add_adjustment` and :func:`~scoring.adjustments.undo_adjustment`."""
 
-from django.http import Http404
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from scoring.adjustments import AdjustmentError, add_adjustment, undo_adjustment
+from scoring.models import Adjustment
+from tournament.access import DIRECTOR, event_view
+from tournament.models import Event
+
+director_page = event_view(roles=(DIRECTOR,), login=True,
+                           denied=gettext_lazy("only the event's director gives or undoes penalties"))
 
 
-def penalties(request, *args, **kwargs):
-    raise Http404("not built yet")
+def _entrants(event: Event):
+    """The entrants a penalty may go to: teams (team events) or players, by number."""
+    return event.teams.order_by("number") if event.method == Event.Method.TEAM else event.players.order_by("number")
 
 
-def penalty_undo(request, *args, **kwargs):
-    raise Http404("not built yet")
+def _form_values(request) -> dict:
+    return {key: request.POST.get(key, "").strip() for key in ("entrant", "amount", "unit", "session", "reason")}
+
+
+@director_page
+def penalties(request, event):
+    """GET: the form (entrant, amount, unit, session or the whole event, reason) and every
+    adjustment with its Undo button. POST: give the adjustment (a re-posted form gives it once)
+    and come back here; an error is shown on the form, the values kept."""
+    values = {"unit": Adjustment.Unit.MP, "session": ""}
+    errors: dict[str, str] = {}
+    entrants = list(_entrants(event))
+    if request.method == "POST":
+        values = _form_values(request)
+        chosen = next((e for e in entrants if str(e.pk) == values["entrant"]), None)
+        try:
+            if chosen is None:
+                raise AdjustmentError("entrant", _("choose the team that gets the adjustment") if event.method == Event.Method.TEAM
+                                      else _("choose the player who gets the adjustment"))
+            team_event = event.method == Event.Method.TEAM
+            adjustment = add_adjustment(event, team=chosen if team_event else None, player=None if team_event else chosen,
+                                        session_number=values["session"] or None, unit=values["unit"],
+                                        amount=values["amount"], reason=values["reason"],
+                                        actor=request.user.get_username())
+        except AdjustmentError as exc:
+            errors[exc.field] = exc.message
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Applied %(amount)+d %(unit)s to %(name)s.") % {
+                "amount": adjustment.amount, "unit": adjustment.get_unit_display(), "name": chosen.name})
+            return redirect("penalties", slug=event.slug)
+    adjustments = Adjustment.objects.filter(event=event).select_related("team", "player").order_by("-id")
+    return render(request, "scoring/penalties.html", {
+        "event": event, "entrants": entrants, "values": values, "errors": errors, "adjustments": adjustments,
+        "units": Adjustment.Unit.choices, "sessions": range(1, event.sessions_planned + 1),
+        "team_event": event.method == Event.Method.TEAM,
+    }, status=400 if errors else 200)
+
+
+@require_POST
+@director_page
+def penalty_undo(request, event, adjustment_id):
+    """Undo one adjustment (POST); undoing it again changes nothing."""
+    adjustment = get_object_or_404(Adjustment, pk=adjustment_id, event=event)
+    undo_adjustment(adjustment, actor=request.user.get_username())
+    messages.success(request, _("Undone: %(amount)+d %(unit)s, %(reason)s.") % {
+        "amount": adjustment.amount, "unit": adjustment.get_unit_display(), "reason": adjustment.reason})
+    return redirect("penalties", slug=event.slug)

@@ -202,6 +202,15 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
             result, actor=self._actor(), reason=data["reason"], director=director))
 
 
+class AdjustmentSerializer(serializers.Serializer):
+    amount = serializers.IntegerField(help_text="As given, in unit.")
+    unit = serializers.CharField(help_text="mp (converted points) or points (score points).")
+    mp = serializers.IntegerField(help_text="Converted points it adds to the total.")
+    score = serializers.IntegerField(help_text="Score points it adds to the score total.")
+    session = serializers.IntegerField(allow_null=True, help_text="The session it is for; null: the whole event.")
+    reason = serializers.CharField()
+
+
 class StandingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True, help_text="Null for a substitute or an entrant with no scored set.")
     name = serializers.CharField()
@@ -214,6 +223,11 @@ class StandingRowSerializer(serializers.Serializer):
     sit_out_sets = serializers.IntegerField(help_text="Scored sets of the sessions the entrant sat out.")
     sit_out_points = serializers.IntegerField(
         help_text="Converted points credited for them (sit-out-average policy), already in points.")
+    adjustment_points = serializers.IntegerField(
+        help_text="Converted points of the director's adjustments (penalties negative), already in points.")
+    adjustment_score = serializers.IntegerField(
+        help_text="Score points of adjustments given in points, already in score_total.")
+    adjustments = AdjustmentSerializer(many=True, help_text="Each adjustment counted, with its reason.")
 
 
 class StandingsView(EventFromURL, APIView):

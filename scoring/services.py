@@ -26,6 +26,8 @@ correction made revision *n+1*.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -38,9 +40,10 @@ from scoring.models import ConfirmationAttempt, ConversionTable, FouledPlay, Han
 from scoring.payments import (
     PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, signed_points, validate_score_changes,
 )
+from scoring.standings import seat_holders
 from tournament.errors import FieldError
 from tournament.i18n import seat_label
-from tournament.models import AuditEntry, Event, Group, SeatAssignment, Session, Table
+from tournament.models import AuditEntry, Event, Group, Player, SeatAssignment, Session, Substitution, Table
 from tournament.seating import table_of_set, table_schedule
 from walls.models import ReserveWall
 
@@ -318,7 +321,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                                             entered_by_seat=entered_by_seat)
         seat = None
         if entry_pin:
-            seat, refusal = _check_entry_pin(table, entered_by_seat, entry_pin, actor)
+            seat, refusal = _check_entry_pin(table, entered_by_seat, entry_pin, actor, set_no)
         if refusal is None:
             try:
                 with transaction.atomic():
@@ -344,12 +347,15 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     return result
 
 
-def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, actor: str) -> tuple[SeatAssignment | None, ResultError | None]:
+def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
+                     set_no: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
     """Check the entering player's PIN (:func:`submit_result`): ``(the seat assignment, None)``
     when ``entry_pin`` is the PIN of the player at ``entered_by_seat``, else ``(None, the
     refusal)`` after storing a wrong attempt of the table. The table's row is locked first (``FOR
     NO KEY UPDATE`` where the database has it: inserts referring to the table are not blocked), so
-    two entries with a PIN at a table are checked one after the other and the limit holds."""
+    two entries with a PIN at a table are checked one after the other and the limit holds. The
+    player at the seat is the one holding it on ``set_no`` (:func:`seat_players`: a substitute
+    enters with their own PIN)."""
     if not entered_by_seat:
         raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
     no_key = connection.features.has_select_for_no_key_update
@@ -358,7 +364,8 @@ def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, 
         seat = None
         refusal = ResultError("entry_pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
     else:
-        seat = table.seats.select_related("player").filter(seat=entered_by_seat, player__pin=entry_pin).first()
+        holder = seat_players(table, set_no).get(entered_by_seat)
+        seat = SeatHolder(entered_by_seat, holder) if holder is not None and holder.pin == entry_pin else None
         refusal = None if seat is not None else ResultError("entry_pin", _(
             "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
             % {"seat": entered_by_seat})
@@ -367,16 +374,52 @@ def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, 
     return seat, refusal
 
 
-def seated_player_for_pin(table: Table, pin: str, exclude_seat: str | None = None) -> SeatAssignment | None:
-    """The seat assignment at ``table`` whose player has PIN ``pin`` (other than
-    ``exclude_seat``, the seat that entered the result), or None; None for an empty PIN."""
+@dataclass(frozen=True)
+class SeatHolder:
+    """A seat of a table and the :class:`~tournament.models.Player` holding it on a set."""
+
+    seat: str
+    player: Player
+
+
+def table_seat_holders(tables: Iterable[Table | int], set_no: int | None = None) -> dict[int, dict[str, tuple[int, int | None]]]:
+    """``{table id: {seat: (player id, team id or None)}}``: who held each seat of ``tables``
+    (tables or ids) on set ``set_no`` (None: now), the seating with the substitutions applied
+    (:func:`scoring.standings.seat_holders`, docs/scoring.md "Substitutions"): a replacement
+    holds the seat on the sets of its :class:`~tournament.models.Substitution`. Two queries."""
+    ids = [t if isinstance(t, int) else t.pk for t in tables]
+    seats: dict[int, dict] = {pk: {} for pk in ids}
+    for table_id, seat, player_id, team_id in SeatAssignment.objects.filter(table_id__in=ids).values_list(
+            "table_id", "seat", "player_id", "team_id"):
+        seats[table_id][seat] = (player_id, team_id)
+    changes: dict[int, list] = defaultdict(list)
+    for table_id, seat, sets, player_id, team_id in Substitution.objects.filter(table_id__in=ids).order_by("id").values_list(
+            "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
+        changes[table_id].append((seat, sets, (player_id, team_id)))
+    return {pk: seat_holders(seats[pk], changes.get(pk, ()), set_no) for pk in ids}
+
+
+def seat_players(table: Table, set_no: int | None = None) -> dict[str, Player]:
+    """``{seat: Player}`` (team loaded) of whoever held each seat of ``table`` on ``set_no``
+    (None: now): :func:`table_seat_holders`. The table page's names, the entering and confirming
+    PINs follow it. Three queries."""
+    held = table_seat_holders([table], set_no)[table.pk]
+    players = Player.objects.select_related("team", "user").in_bulk([player for player, _team in held.values()])
+    return {seat: players[player] for seat, (player, _team) in held.items() if player in players}
+
+
+def seated_player_for_pin(table: Table, pin: str, exclude_seat: str | None = None,
+                          set_no: int | None = None) -> SeatHolder | None:
+    """The seat of ``table`` whose holder on ``set_no`` (:func:`seat_players`; None: now) has PIN
+    ``pin`` (other than ``exclude_seat``, the seat that entered the result), or None; None for an
+    empty PIN."""
     pin = str(pin or "").strip()
     if not pin:
         return None
-    seats = table.seats.select_related("player").filter(player__pin=pin)
-    if exclude_seat:
-        seats = seats.exclude(seat=exclude_seat)
-    return seats.order_by("seat").first()
+    for seat, player in sorted(seat_players(table, set_no).items()):
+        if player.pin == pin and seat != exclude_seat:
+            return SeatHolder(seat, player)
+    return None
 
 
 def confirmation_locks(table: Table) -> dict:
@@ -464,7 +507,8 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             table = result.table
             entering = result_notes(result)["entered_by_seat"]
             if not entering and result.entered_by:
-                entering = table.seats.filter(player__user__username=result.entered_by).values_list("seat", flat=True).first()
+                entering = next((seat for seat, player in sorted(seat_players(table, result.set_no).items())
+                                 if player.user_id and player.user.get_username() == result.entered_by), None)
             locks = confirmation_locks(table)
             seat = None
             if result.pk in locks["results"]:
@@ -472,9 +516,9 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             elif locks["table"]:
                 refusal = ResultError("pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
             else:
-                seat = seated_player_for_pin(table, pin, exclude_seat=entering)
+                seat = seated_player_for_pin(table, pin, exclude_seat=entering, set_no=result.set_no)
                 if seat is None:
-                    if entering and seated_player_for_pin(table, pin) is not None:
+                    if entering and seated_player_for_pin(table, pin, set_no=result.set_no) is not None:
                         refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
                                               % {"seat": seat_label(entering)})
                     else:
@@ -537,7 +581,8 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     """Change a stored result, keeping the old one in the history.
 
     The director may always correct (the result stays or becomes confirmed); a scorer may correct
-    an unconfirmed result, which then needs confirming again. Once a result is confirmed only the
+    an unconfirmed result, which then needs confirming again, unless the event's
+    ``scorer_corrections`` setting is off (then only the director corrects: ``status``, 403). Once a result is confirmed only the
     director reopens it (docs/security.md). A reason is required once a result is confirmed or disputed. The seat that
     entered the result stays recorded; a new winning hand is checked again. ``changes`` or
     ``outcome`` as for :func:`submit_result`; typed changes keep the stored ``deposit`` unless one
@@ -545,6 +590,9 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     fields of :func:`submit_result`).
     """
     result = _lock(result)
+    if not director and not result.event.scorer_corrections:
+        raise ResultError("status", _("only the director corrects results in this event (the setting “scorers may correct "
+                                      "unconfirmed results” is off): dispute the result instead"), status=403)
     confirmed = result.status == HandResult.Status.CONFIRMED
     if confirmed and not director:
         raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
@@ -590,7 +638,9 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     of its members', seed 001; individual method: each player against the datum of the same
     seat), which is :func:`~scoring.comparisons.converted_scores` unless tables played different
     versions of the set (:func:`play_versions`: fouled plays, reserve walls; Law 87 adapted with
-    the event's ``fouled_min_tables`` and ``fouled_adjusted_points``). Each stored score records
+    the event's ``fouled_min_tables`` and ``fouled_adjusted_points``). Each seat's result is
+    credited to whoever held the seat on the set (:func:`table_seat_holders`: a substitute on
+    the sets of its substitution, docs/scoring.md "Substitutions"). Each stored score records
     its datum, conversion table, version and whether it is an artificial adjusted score.
     Then the set is released (made public) if every table of the session has a confirmed result
     on it (:func:`scoring.visibility.release_if_finished`).
@@ -603,10 +653,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     stored = 0
     for group, tables in _scopes(event, session_number, group_id):
         SetScore.objects.filter(event=event, session_number=session_number, set_no=set_no, group=group).delete()
-        seats: dict[int, dict] = {t.pk: {} for t in tables}
-        for table_id, seat, player_id, team_id in SeatAssignment.objects.filter(table__in=tables).values_list(
-                "table_id", "seat", "player_id", "team_id"):
-            seats[table_id][seat] = (player_id, team_id)
+        seats = table_seat_holders(tables, set_no)
         seating = {t.pk: TableSeats(session_number, t.group.number, t.number, seats[t.pk]) for t in tables}
         results = HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED).values_list(
             "table_id", "set_no", "changes")

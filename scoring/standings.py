@@ -10,7 +10,8 @@ The datum is computed from the results themselves and never assumed to be 0: dup
 under MahjongSoft's payments is not zero-sum.
 
 The standings apply the event's entrant policy through :class:`RankingRules`: substitutes
-listed but never ranked, and the sit-out-average credit (:func:`sit_out_credit`).
+listed but never ranked, the sit-out-average credit (:func:`sit_out_credit`), the director's
+adjustments (penalties) and the event's tie-breaks (:data:`TIE_BREAKS`).
 
 Standalone: no Django import. See docs/scoring.md.
 """
@@ -22,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping, Sequence
 
 from scoring.conversion import ConversionTable
+from tournament.i18n import gettext as translated
+from tournament.i18n import gettext_noop
 
 DATUM_METHODS = ("average", "butler")
 BUTLER_MIN_VALUES = 5  # below this, dropping the top and bottom would leave too few results
@@ -107,7 +110,9 @@ class StandingRow:
     (sets with converted points above 0), ``tied`` (shares its rank), ``ranked`` (False for a
     substitute), ``sit_out_sets`` (scored sets of the sessions it sat out) and ``sit_out_points``
     (the converted points credited for them, already in ``points``; 0 unless the sit-out-average
-    rule applies)."""
+    rule applies), ``adjustment_points`` (MP of the director's adjustments, already in
+    ``points``) and ``adjustment_score`` (score points of adjustments in points, already in
+    ``score_total``)."""
 
     rank: int | None
     key: Hashable
@@ -119,6 +124,58 @@ class StandingRow:
     ranked: bool = True
     sit_out_sets: int = 0
     sit_out_points: int = 0
+    adjustment_points: int = 0
+    adjustment_score: int = 0
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One tie-break of the standings (docs/scoring.md, "Standings"): ``code`` (stored in
+    ``Event.tie_breaks``), ``label`` and ``description`` in the active language (the English
+    text is kept in ``label_text`` and ``description_text``). ``value(row)`` is the figure
+    compared: the larger value ranks first."""
+
+    code: str
+    label_text: str
+    description_text: str
+
+    @property
+    def label(self) -> str:
+        return translated(self.label_text)
+
+    @property
+    def description(self) -> str:
+        return translated(self.description_text)
+
+
+TIE_BREAKS: dict[str, TieBreak] = {tb.code: tb for tb in (
+    TieBreak("score_total", gettext_noop("Score total"),
+             gettext_noop("the larger sum of score changes (points), adjustments in points included")),
+    TieBreak("positive_sets", gettext_noop("More positive sets"),
+             gettext_noop("more sets with converted points above 0")),
+    TieBreak("best_set", gettext_noop("Best single set"),
+             gettext_noop("the most converted points on one set")),
+    TieBreak("fewer_negative_sets", gettext_noop("Fewer negative sets"),
+             gettext_noop("fewer sets with converted points below 0")),
+)}
+"""Every tie-break by code, in the order a settings page lists them. After the event's list,
+entrants still equal share their place."""
+
+DEFAULT_TIE_BREAKS: tuple[str, ...] = ("score_total", "positive_sets")
+"""The tie-breaks of an event that chose none (``Event.tie_breaks`` empty): score total, then
+positive sets, the order the standings always had."""
+
+
+def tie_break_codes(codes) -> tuple[str, ...]:
+    """``codes`` (an event's stored list) as a tuple of known codes, each once, in order; empty or
+    None gives :data:`DEFAULT_TIE_BREAKS`. Raises ValueError naming an unknown code."""
+    out: list[str] = []
+    for code in codes or ():
+        if code not in TIE_BREAKS:
+            raise ValueError(f"unknown tie-break {code!r}: choose from {', '.join(TIE_BREAKS)}")
+        if code not in out:
+            out.append(code)
+    return tuple(out) or DEFAULT_TIE_BREAKS
 
 
 @dataclass(frozen=True)
@@ -135,13 +192,20 @@ class RankingRules:
       the datum;
     - ``average_over``: ``{key: (converted points, sets played)}`` the credit's average is taken
       from when it is not the standings' own totals (one session's standings credit a session
-      sat out with the entrant's average over the whole event); keys missing here use their own.
+      sat out with the entrant's average over the whole event); keys missing here use their own;
+    - ``tie_breaks``: codes of :data:`TIE_BREAKS` applied in order after the converted points
+      (docs/scoring.md, "Standings");
+    - ``adjustments``: ``{key: (MP, score points)}``, the director's active adjustments in scope
+      (docs/scoring.md, "Penalties and adjustments"): the MP are added to the points, the score
+      points to the score total, before ranking.
     """
 
     unranked: frozenset = frozenset()
     sat_out: Mapping[Hashable, int] = field(default_factory=dict)
     sit_out_average: bool = False
     average_over: Mapping[Hashable, tuple[int, int]] = field(default_factory=dict)
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
+    adjustments: Mapping[Hashable, tuple[int, int]] = field(default_factory=dict)
 
 
 NO_RULES = RankingRules()
@@ -166,16 +230,17 @@ def sit_out_credit(points: int, sets_played: int, sets_sat_out: int) -> int:
 
 
 class _Tally:
-    __slots__ = ("points", "sets", "score", "positive")
+    __slots__ = ("points", "sets", "score", "positive", "negative")
 
     def __init__(self):
-        self.points = self.sets = self.score = self.positive = 0
+        self.points = self.sets = self.score = self.positive = self.negative = 0
 
     def add(self, points: int, score: int, sign: int) -> None:
         self.points += sign * points
         self.sets += sign
         self.score += sign * score
         self.positive += sign * (points > 0)
+        self.negative += sign * (points < 0)
 
 
 def _key_order(keys: Iterable[Hashable]) -> dict[Hashable, int]:
@@ -188,10 +253,16 @@ def _key_order(keys: Iterable[Hashable]) -> dict[Hashable, int]:
     return {key: i for i, key in enumerate(ordered)}
 
 
-def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None) -> list[StandingRow]:
+def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None,
+          best: Mapping[Hashable, int] | None = None) -> list[StandingRow]:
+    """The ranked rows of ``tallies`` under ``rules``; ``best``: ``{key: most converted points on
+    one set}`` (needed only when ``rules.tie_breaks`` holds ``best_set``; a key missing: 0)."""
     rules = rules or NO_RULES
+    best = best or {}
+    codes = tie_break_codes(rules.tie_breaks)
     empty = _Tally()
-    keys_in = set(tallies) | {key for key, sets in rules.sat_out.items() if sets > 0}
+    keys_in = (set(tallies) | {key for key, sets in rules.sat_out.items() if sets > 0}
+               | {key for key, (mp, score) in rules.adjustments.items() if mp or score})
     order = _key_order(keys_in)
     credit: dict[Hashable, int] = {}
     merit = {}
@@ -201,7 +272,11 @@ def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None)
         if rules.sit_out_average and sat:
             points, played = rules.average_over.get(key, (t.points, t.sets))
             credit[key] = sit_out_credit(points, played, sat)
-        merit[key] = (-(t.points + credit.get(key, 0)), -t.score, -t.positive)
+        adj_points, adj_score = rules.adjustments.get(key, (0, 0))
+        figures = {"score_total": t.score + adj_score, "positive_sets": t.positive, "best_set": best.get(key, 0),
+                   "fewer_negative_sets": -t.negative}
+        merit[key] = (-(t.points + credit.get(key, 0) + adj_points), *(-figures[code] for code in codes))
+
     def has_played(key) -> bool:  # a sit-out entrant with no set played yet has no average to be ranked by
         return tallies.get(key, empty).sets > 0 or rules.average_over.get(key, (0, 0))[1] > 0
 
@@ -221,9 +296,11 @@ def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None)
                 rank = rows[-1].rank if same_before else i + 1
                 tied = same_before or same_after
             extra = credit.get(key, 0)
-            rows.append(StandingRow(rank=rank, key=key, points=t.points + extra, sets_played=t.sets, score_total=t.score,
-                                    positive_sets=t.positive, tied=tied, ranked=ranked,
-                                    sit_out_sets=rules.sat_out.get(key, 0), sit_out_points=extra))
+            adj_points, adj_score = rules.adjustments.get(key, (0, 0))
+            rows.append(StandingRow(rank=rank, key=key, points=t.points + extra + adj_points, sets_played=t.sets,
+                                    score_total=t.score + adj_score, positive_sets=t.positive, tied=tied,
+                                    ranked=ranked, sit_out_sets=rules.sat_out.get(key, 0), sit_out_points=extra,
+                                    adjustment_points=adj_points, adjustment_score=adj_score))
     return rows
 
 
@@ -231,9 +308,11 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
               rules: RankingRules | None = None) -> list[StandingRow]:
     """Standings from every result ``(key, set_key, converted, score_change)``.
 
-    Order (the tie-break): more converted points; then a larger score change total; then more
-    sets with positive points; still equal → the same rank (competition ranking 1, 2, 2, 4) with
-    ``tied=True``, listed in the keys' natural order (by repr when keys do not compare).
+    Order: more converted points (adjustments and the sit-out credit included); then each
+    tie-break of ``rules.tie_breaks`` in turn (:data:`TIE_BREAKS`; default
+    :data:`DEFAULT_TIE_BREAKS`: a larger score change total, then more sets with positive
+    points); still equal → the same rank (competition ranking 1, 2, 2, 4) with ``tied=True``,
+    listed in the keys' natural order (by repr when keys do not compare).
 
     ``rules`` (:class:`RankingRules`, default none): with ``sit_out_average``, each key's
     :func:`sit_out_credit` is added to its points before ranking (score total and positive sets
@@ -243,6 +322,7 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
     or shift a place. Raises ValueError when a key has two results on the same set.
     """
     tallies: dict[Hashable, _Tally] = {}
+    best: dict[Hashable, int] = {}
     seen: set = set()
     for key, set_key, converted, change in per_set:
         size = len(seen)
@@ -257,7 +337,9 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
         tally.sets += 1
         tally.score += change
         tally.positive += points > 0
-    return _rank(tallies, rules)
+        tally.negative += points < 0
+        best[key] = points if key not in best else max(best[key], points)
+    return _rank(tallies, rules, best)
 
 
 class IncrementalStandings:
@@ -299,10 +381,35 @@ class IncrementalStandings:
             self.add(set_key, key, converted, change)
 
     def rows(self, rules: RankingRules | None = None) -> list[StandingRow]:
-        """The current standings under ``rules``, ordered and ranked as :func:`standings` does."""
-        return _rank(self._tallies, rules)
+        """The current standings under ``rules``, ordered and ranked as :func:`standings` does.
+        The best single set of each key (tie-break ``best_set``) is read from the stored sets,
+        only when ``rules`` asks for it (one pass over the results)."""
+        best: dict[Hashable, int] = {}
+        if "best_set" in tie_break_codes((rules or NO_RULES).tie_breaks):
+            for results in self._sets.values():
+                for key, (points, _change) in results.items():
+                    if key not in best or points > best[key]:
+                        best[key] = points
+        return _rank(self._tallies, rules, best)
 
     def totals(self) -> dict[Hashable, tuple[int, int]]:
         """``{key: (converted points, sets played)}`` of every key with a result: what
         :attr:`RankingRules.average_over` takes."""
         return {key: (t.points, t.sets) for key, t in self._tallies.items()}
+
+
+def seat_holders(seats: Mapping[str, object], substitutions: Iterable[tuple[str, Iterable[int], object]],
+                 set_no: int | None = None) -> dict[str, object]:
+    """Who held each seat of one table on set ``set_no`` (docs/scoring.md, "Substitutions"): the
+    ``seats`` as seated (seat → holder: any value, e.g. ``(player, team)``), with each
+    substitution ``(seat, sets, holder)`` whose ``sets`` (the sets the replacement plays) include
+    ``set_no`` giving that seat to its holder; later substitutions (in the order given) win.
+    ``set_no`` None: the seat's holder now, every substitution applied. A substitution of a seat
+    nobody held is ignored. This is the one rule every score, per-player figure, traveller,
+    table page and PIN check follows (through :func:`scoring.services.table_seat_holders` and
+    :func:`scoring.reports.scopes.event_scopes`)."""
+    held = dict(seats)
+    for seat, sets, holder in substitutions:
+        if seat in held and (set_no is None or set_no in set(sets)):
+            held[seat] = holder
+    return held

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -28,6 +28,7 @@ from scoring.services import (
     describe_result,
     dispute_result,
     result_notes,
+    seat_players,
     submit_result,
     unlock_confirmation,
 )
@@ -158,8 +159,10 @@ def _set_code(event: Event, table: Table, set_no: int, reserves: dict[int, int])
     return set_id.code
 
 
-def _players(table: Table) -> dict:
-    return {s.seat: s.player for s in table.seats.select_related("player__team")}
+def _players(table: Table, set_no: int | None = None) -> dict:
+    """``{seat: Player}`` holding each seat on ``set_no`` (None: now), substitutions applied
+    (:func:`scoring.services.seat_players`, docs/scoring.md "Substitutions")."""
+    return seat_players(table, set_no)
 
 
 def _table_context(request, event, table, form, players, director):
@@ -291,7 +294,7 @@ def result_detail(request, event, result_id):
     if not (can_change or (request.method == "GET" and can_read_table(request, result.table))):
         raise PermissionDenied
     ruleset = event.get_ruleset()
-    players = _players(result.table)
+    players = _players(result.table, result.set_no)
     action = request.POST.get("action") if request.method == "POST" else None
     form = CorrectionForm(request.POST if action == "correct" else None, event=event, players=players,
                           initial=HandForm.initial_for(result))
@@ -391,11 +394,11 @@ def live_state(event: Event, session_number: int) -> dict:
 
 @event_view(roles=(DIRECTOR,))  # every table's entries, released or not
 def live(request, event):
-    """The director's live grid (polls :func:`live_json` every few seconds)."""
+    """The director's live grid (polls :func:`live_json` every few seconds). Before any session
+    is seated: the page with an empty grid of session 1 and what to do (prepare it on the
+    director's page)."""
     sessions = list(event.sessions.values_list("number", flat=True))
-    if not sessions:
-        raise Http404(_("No session is seated yet."))
-    session = _int_or_none(request.GET.get("session")) or sessions[-1]
+    session = _int_or_none(request.GET.get("session")) or (sessions[-1] if sessions else 1)
     return render(request, "scoring/live.html", {"event": event, "state": live_state(event, session), "sessions": sessions})
 
 

@@ -355,7 +355,7 @@ def test_standings_csv_and_xlsx_contain_the_standings(demo):
     standings = reports.cached_standings(demo)
     parsed = list(csv.reader(io.StringIO(reports.standings_csv(demo))))
     assert parsed[0] == ["Rank", "Team", "Points", "Score total", "Sets", "Positive sets", "Tied", "Substitute", "Sets sat out",
-                         "Sit-out points"]
+                         "Sit-out points", "Adjustment (MP)", "Adjustment (score points)", "Adjustments"]
     assert [[int(r[0]), r[1], int(r[2]), int(r[3]), int(r[4])] for r in parsed[1:]] == \
         [[r["rank"], r["name"], r["points"], r["score_total"], r["sets_played"]] for r in standings]
     book = load_workbook(io.BytesIO(reports.standings_xlsx(demo)))

@@ -3,6 +3,7 @@
 from rest_framework import serializers, viewsets
 from rest_framework.permissions import AllowAny
 
+from tournament.access import visible_events, visible_or_404
 from tournament.models import Event
 
 
@@ -19,9 +20,17 @@ class EventSerializer(serializers.ModelSerializer):
 
 
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
-    """Events, public information."""
+    """Events, public information. Drafts only for those with a role in them
+    (:func:`tournament.access.visible_events`; any other request gets 404 for one)."""
 
     queryset = Event.objects.all()
     serializer_class = EventSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
+
+    def get_queryset(self):
+        # one event: found among all, then refused by visible_or_404 (table logins see their draft)
+        return Event.objects.all() if self.action == "retrieve" else visible_events(self.request.user)
+
+    def get_object(self):
+        return visible_or_404(self.request, super().get_object())

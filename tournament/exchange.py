@@ -10,16 +10,30 @@ import json
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import ConversionTable, FouledPlay, HandResult, ResultRevision, SetRelease, SetScore
+from scoring.models import Adjustment, ConversionTable, FouledPlay, HandResult, ResultRevision, SetRelease, SetScore
 from scoring import visibility
 from scoring.reports import event_standings
-from tournament.models import LOGIN_CODE_LENGTH, Event, Group, Player, Room, SeatAssignment, Session, Table, Team, new_login_code
+from tournament.models import (
+    LOGIN_CODE_LENGTH,
+    CheckIn,
+    Event,
+    Group,
+    Player,
+    Room,
+    SeatAssignment,
+    Session,
+    Substitution,
+    Table,
+    Team,
+    new_login_code,
+)
 from walls.models import ReserveWall, WallSet
 
 FORMAT = "dmj-event/1"
 EVENT_FIELDS = [
     "uid", "slug", "name", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned", "entrant_policy", "grouping_plan",
     "commitment", "public_value_source", "public_value", "seed_revealed", "base_url", "fouled_min_tables", "fouled_adjusted_points",
+    "status", "scorer_corrections", "default_label_stock", "sheet_language", "tie_breaks", "announcement",
 ]
 
 
@@ -104,11 +118,13 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             ],
         },
         "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity} for r in event.rooms.all()],
-        "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute} for t in event.teams.all()],
+        "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute, "withdrawn": t.withdrawn}
+                  for t in event.teams.all()],
         "players": [
             {"number": p.number, "name": p.name, "team": p.team.number if p.team_id else None, "member": p.member,
-             "pin": p.pin, "substitute": p.substitute}
-            for p in event.players.select_related("team")
+             "pin": p.pin, "substitute": p.substitute, "withdrawn": p.withdrawn,
+             "replaced_by": p.replaced_by.number if p.replaced_by_id else None}
+            for p in event.players.select_related("team", "replaced_by")
         ],
         "sessions": sessions,
         "results": results,
@@ -128,6 +144,23 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
              "reason": f.reason, "marked_by": f.marked_by, "marked_at": f.marked_at.isoformat()}
             for f in FouledPlay.objects.filter(event=event).select_related("table")
             .order_by("session_number", "set_no", "table__number")
+        ],
+        "adjustments": [
+            {"team": a.team.number if a.team_id else None, "player": a.player.number if a.player_id else None,
+             "session": a.session_number, "unit": a.unit, "amount": a.amount, "reason": a.reason, "actor": a.actor,
+             "at": a.at.isoformat(), "undone_at": a.undone_at.isoformat() if a.undone_at else None, "undone_by": a.undone_by}
+            for a in Adjustment.objects.filter(event=event).select_related("team", "player").order_by("id")
+        ],
+        "substitutions": [
+            {"session": s.session_number, "table": s.table.number, "seat": s.seat, "player_out": s.player_out.number,
+             "player_in": s.player_in.number, "sets": list(s.sets), "for_good": s.for_good, "reason": s.reason,
+             "actor": s.actor, "at": s.at.isoformat()}
+            for s in Substitution.objects.filter(event=event).select_related("table", "player_out", "player_in").order_by("id")
+        ],
+        "check_ins": [
+            {"session": c.session_number, "team": c.team.number if c.team_id else None,
+             "player": c.player.number if c.player_id else None, "by": c.by, "at": c.at.isoformat()}
+            for c in CheckIn.objects.filter(event=event).select_related("team", "player").order_by("session_number", "id")
         ],
     }
 
@@ -160,12 +193,18 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
         WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"]) for w in walls["sets"]
     ])
     rooms = {r["number"]: Room.objects.create(event=event, **r) for r in data["rooms"]}
-    teams = {t["number"]: Team.objects.create(event=event, **t) for t in data["teams"]}
+    teams = {t["number"]: Team.objects.create(event=event, number=t["number"], name=t["name"],
+                                              substitute=t.get("substitute", False), withdrawn=t.get("withdrawn", False))
+             for t in data["teams"]}
     players = {
         p["number"]: Player.objects.create(event=event, number=p["number"], name=p["name"], member=p["member"],
-                                           pin=p["pin"], team=teams.get(p["team"]), substitute=p.get("substitute", False))
+                                           pin=p["pin"], team=teams.get(p["team"]), substitute=p.get("substitute", False),
+                                           withdrawn=p.get("withdrawn", False))
         for p in data["players"]
     }
+    for p in data["players"]:
+        if p.get("replaced_by") is not None:
+            Player.objects.filter(pk=players[p["number"]].pk).update(replaced_by=players[p["replaced_by"]])
     table_rows, group_rows = {}, {}
     for s in data["sessions"]:
         session = Session.objects.create(event=event, number=s["number"], regrouping_method=s["regrouping_method"],
@@ -208,6 +247,28 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
         fouled = FouledPlay.objects.create(event=event, table=table_rows[(f["session"], f["table"])], session_number=f["session"],
                                            set_no=f["set"], version=f["version"], reason=f["reason"], marked_by=f["marked_by"])
         FouledPlay.objects.filter(pk=fouled.pk).update(marked_at=f["marked_at"])
+    for a in data.get("adjustments", []):  # older exports: none
+        adjustment = Adjustment.objects.create(
+            event=event, team=teams.get(a["team"]) if a.get("team") is not None else None,
+            player=players.get(a["player"]) if a.get("player") is not None else None, session_number=a.get("session"),
+            unit=a["unit"], amount=a["amount"], reason=a["reason"], actor=a.get("actor", ""),
+            undone_at=a.get("undone_at"), undone_by=a.get("undone_by", ""))
+        if a.get("at"):
+            Adjustment.objects.filter(pk=adjustment.pk).update(at=a["at"])
+    for sub in data.get("substitutions", []):
+        substitution = Substitution.objects.create(
+            event=event, session_number=sub["session"], table=table_rows[(sub["session"], sub["table"])], seat=sub["seat"],
+            player_out=players[sub["player_out"]], player_in=players[sub["player_in"]], sets=sub["sets"],
+            for_good=sub.get("for_good", False), reason=sub.get("reason", ""), actor=sub.get("actor", ""))
+        if sub.get("at"):
+            Substitution.objects.filter(pk=substitution.pk).update(at=sub["at"])
+    for c in data.get("check_ins", []):
+        check_in = CheckIn.objects.create(event=event, session_number=c["session"],
+                                          team=teams.get(c["team"]) if c.get("team") is not None else None,
+                                          player=players.get(c["player"]) if c.get("player") is not None else None,
+                                          by=c.get("by", ""))
+        if c.get("at"):
+            CheckIn.objects.filter(pk=check_in.pk).update(at=c["at"])
     SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in _released(data)])
     visibility.sync_releases(event)  # exports made before releases were stored
     return event
@@ -234,7 +295,10 @@ def _released(data: dict) -> list[tuple[int, int]]:
 def public_export(event: Event) -> dict:
     """The export as anyone may read it (:mod:`scoring.visibility`): walls, results and converted
     scores of released sets only, standings of released sets, no player PINs, no table login
-    codes, no master seed until revealed."""
+    codes, no master seed until revealed. Adjustments are public (penalties are announced), the
+    director's name left out; a substitution is listed with its released sets only (none
+    released: left out), so the public per-player figures follow it and nothing is told about
+    sets still in play; check-ins are left out."""
     data = export_event(event)
     public = visibility.released_sets(event)
     data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
@@ -243,6 +307,16 @@ def public_export(event: Event) -> dict:
     data["scores"] = [s for s in data["scores"] if (s["session"], s["set"]) in public]
     data["fouled"] = [f for f in data["fouled"] if (f["session"], f["set"]) in public]
     data["standings"] = [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=True)]
+    for adjustment in data["adjustments"]:
+        adjustment.pop("actor", None)
+        adjustment.pop("undone_by", None)
+    substitutions = []
+    for sub in data["substitutions"]:
+        sets = [n for n in sub["sets"] if (sub["session"], n) in public]
+        if sets:
+            substitutions.append({k: v for k, v in sub.items() if k != "actor"} | {"sets": sets})
+    data["substitutions"] = substitutions
+    data.pop("check_ins", None)
     for player in data["players"]:
         player.pop("pin", None)
     for session in data["sessions"]:

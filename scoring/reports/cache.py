@@ -13,8 +13,13 @@ the event.
 **Standings rows** are built by one function for both readers: :func:`event_standings`
 (uncached: the export and the demo) and :func:`cached_standings` (pages and the API), under
 the event's entrant policy (:func:`ranking_rules`): substitutes are listed but never ranked, and
-a sit-out is credited as the policy says (docs/seating.md). :func:`conversion_in_use` names the
-conversion table versions the stored scores were converted with.
+a sit-out is credited as the policy says (docs/seating.md); the director's active adjustments
+(:func:`active_adjustments`, docs/scoring.md "Penalties and adjustments") and the event's
+tie-breaks (``Event.tie_breaks``) are applied there too, the one place ranking rules are built.
+A cached standings value is keyed by the score state *and* a digest of those rules
+(:func:`rules_digest`), so adding or undoing an adjustment or changing the tie-breaks is seen at
+once. :func:`conversion_in_use` names the conversion table versions the stored scores were
+converted with.
 """
 
 from __future__ import annotations
@@ -25,11 +30,19 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from django.core.cache import cache
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, F, IntegerField, Max, QuerySet, Value
 
 from scoring import visibility
-from scoring.models import SetScore
-from scoring.standings import ConvertedScore, IncrementalStandings, RankingRules, StandingRow, standings
+from scoring.models import Adjustment, ConversionTable, SetScore
+from scoring.standings import (
+    TIE_BREAKS,
+    ConvertedScore,
+    IncrementalStandings,
+    RankingRules,
+    StandingRow,
+    standings,
+    tie_break_codes,
+)
 from tournament.models import Event
 
 CACHE_PREFIX = "scoring-reports"
@@ -147,41 +160,129 @@ def entrant_list(event: Event) -> list[tuple[int, str, bool]]:
 def sit_outs(event: Event, entrant_keys: Sequence) -> dict[int, frozenset]:
     """``{session: entrant keys sitting it out}`` under a sit-out policy (``sit-out-average``,
     ``sit-out-datum``), from the stored grouping plan (``event.grouping_plan["sit_outs"]``:
-    per session, indices into the entrants by number; :func:`tournament.seating.sitting_out`).
+    per session, indices into the plan's ``entrant_ids``, or, in plans stored before check-in
+    existed, into the entrants by number; :func:`tournament.seating.sitting_out`).
     ``entrant_keys``: the entrants' keys in number order. Empty under any other policy."""
     if event.entrant_policy not in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
         return {}
     plan = event.grouping_plan or {}
+    ids = plan.get("entrant_ids") or list(entrant_keys)  # plans since check-in name their entrants (withdrawn ones left out)
     out = {}
     for session, indices in enumerate(plan.get("sit_outs") or [], start=1):
-        keys = frozenset(entrant_keys[i] for i in indices if 0 <= i < len(entrant_keys))
+        keys = frozenset(ids[i] for i in indices if 0 <= i < len(ids))
         if keys:
             out[session] = keys
     return out
 
 
+def event_tie_breaks(event: Event) -> tuple[str, ...]:
+    """The event's tie-breaks (``Event.tie_breaks``; codes not in
+    :data:`~scoring.standings.TIE_BREAKS` are skipped; none: the default order)."""
+    return tie_break_codes([code for code in (event.tie_breaks or []) if code in TIE_BREAKS])
+
+
+def active_adjustments(event: Event) -> list[dict]:
+    """The event's adjustments not undone (docs/scoring.md, "Penalties and adjustments"), in the
+    order given: ``[{"id", "key" (the team's pk in a team event, else the player's), "session"
+    (number, None for the whole event), "unit" ("mp" or "points"), "amount", "reason", "mp"
+    (converted points it adds to the total), "score" (score points it adds to the score
+    total)}]``. An adjustment in points is converted with the event's *current* conversion
+    table (``ConversionTable.convert``: signed, like a score difference). One query, two with
+    an adjustment in points."""
+    field = entrant_field(event)
+    rows = list(Adjustment.objects.filter(event=event, undone_at__isnull=True).order_by("id").values_list(
+        "pk", field, "session_number", "unit", "amount", "reason"))
+    table = None
+    if any(unit == Adjustment.Unit.POINTS for _, _, _, unit, _, _ in rows):
+        stored = ConversionTable.objects.current(event)
+        table = stored.as_table() if stored is not None else None
+    out = []
+    for pk, key, session, unit, amount, reason in rows:
+        if unit == Adjustment.Unit.POINTS:
+            mp, score = (table.convert(amount) if table is not None else 0), amount
+        else:
+            mp, score = amount, 0
+        out.append({"id": pk, "key": key, "session": session, "unit": unit, "amount": amount, "reason": reason,
+                    "mp": mp, "score": score})
+    return out
+
+
+def adjustments_in(adjustments: Iterable[dict], session_number: int | None) -> list[dict]:
+    """The adjustments of :func:`active_adjustments` that count in the standings of
+    ``session_number`` (None: the event total, where every adjustment counts; a session: only
+    the adjustments given for that session)."""
+    return [a for a in adjustments if session_number is None or a["session"] == session_number]
+
+
+def rules_digest(event: Event, marks: Iterable) -> str:
+    """A short digest of what the ranking rules depend on besides the scores and the entrants:
+    the event's tie-breaks and entrant policy, and ``marks`` (:func:`standings_state`: the ids of
+    the active adjustments, which never change once given, only get undone, and the current
+    conversion table that converts those in points). Part of every standings cache key."""
+    text = repr((event_tie_breaks(event), event.entrant_policy, sorted(marks)))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+_ADJUSTMENT, _CONVERSION = 0, -1  # the "session" column of standings_state's rows that are not scores
+
+
+def standings_state(event: Event, public: bool) -> tuple[dict, list[tuple[int, int]]]:
+    """The score state (:func:`score_state`) and the marks of the ranking rules' inputs
+    (``[(kind, id)]``: each active adjustment, the current conversion table) in ONE query (a
+    union), so a repeated standings view costs one query and still sees an adjustment added or
+    undone at once."""
+    scores = SetScore.objects.filter(event=event)
+    if public:
+        scores = visibility.visible_scores(visibility.PUBLIC, scores)
+    number = IntegerField()
+    state_rows = (scores.values_list("session_number", "set_no", "group_id")
+                  .annotate(n=Count("id"), last=Max("id")).order_by())
+    adjustments = (Adjustment.objects.filter(event=event, undone_at__isnull=True)
+                   .annotate(s=Value(_ADJUSTMENT, output_field=number), k=Value(0, output_field=number),
+                             g=Value(0, output_field=number), n=F("pk"), last=F("pk"))
+                   .values_list("s", "k", "g", "n", "last").order_by())
+    tables = (ConversionTable.objects.filter(event=event, current=True)
+              .annotate(s=Value(_CONVERSION, output_field=number), k=Value(0, output_field=number),
+                        g=Value(0, output_field=number), n=F("pk"), last=F("pk"))
+              .values_list("s", "k", "g", "n", "last").order_by())
+    state, marks = {}, []
+    for session, set_no, group, n, last in state_rows.union(adjustments, tables, all=True):
+        if session in (_ADJUSTMENT, _CONVERSION):
+            marks.append((session, n))
+        else:
+            state[(session, set_no, group)] = (n, last)
+    return state, marks
+
+
 def ranking_rules(event: Event, entrant_keys: Sequence, substitutes: Iterable, scored_sets: Iterable[tuple[int, int]],
-                  average_over: Mapping | None = None) -> RankingRules:
+                  average_over: Mapping | None = None, *, adjustments: Iterable[dict] = ()) -> RankingRules:
     """The event's :class:`~scoring.standings.RankingRules` for standings over ``scored_sets``
     (the ``(session, set_no)`` scored in the scope shown: public, released sets only):
     ``substitutes`` (keys) unranked; each entrant that sits out a session (:func:`sit_outs`,
     ``entrant_keys`` in number order) sat out the scored sets of that session; the credit of
     the sit-out-average policy, averaged over ``average_over`` when given (one session's
-    standings: the entrant's totals over the whole scope). No query."""
+    standings: the entrant's totals over the whole scope); the event's tie-breaks
+    (:func:`event_tie_breaks`); ``adjustments`` (those of :func:`active_adjustments` that count
+    in these standings: :func:`adjustments_in`) summed per key as ``(MP, score points)``. No
+    query. Every ranked list of the event takes its rules from here."""
     per_session = Counter(session for session, _ in set(scored_sets))
     sat_out: Counter = Counter()
     for session, keys in sit_outs(event, entrant_keys).items():
         for key in keys:
             sat_out[key] += per_session[session]
+    totals: dict = {}
+    for a in adjustments:
+        mp, score = totals.get(a["key"], (0, 0))
+        totals[a["key"]] = (mp + a["mp"], score + a["score"])
     return RankingRules(unranked=frozenset(substitutes), sat_out={k: n for k, n in sat_out.items() if n},
                         sit_out_average=event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE,
-                        average_over=average_over or {})
+                        average_over=average_over or {}, tie_breaks=event_tie_breaks(event), adjustments=totals)
 
 
 def _rules_of(event: Event, listed: list[tuple[int, str, bool]], scored_sets: Iterable[tuple[int, int]],
-              average_over: Mapping | None = None) -> RankingRules:
+              average_over: Mapping | None = None, adjustments: Iterable[dict] = ()) -> RankingRules:
     return ranking_rules(event, [pk for pk, _, _ in listed], [pk for pk, _, sub in listed if sub], scored_sets,
-                         average_over)
+                         average_over, adjustments=adjustments)
 
 
 def _average_elsewhere(event: Event, session_number: int | None) -> bool:
@@ -190,22 +291,31 @@ def _average_elsewhere(event: Event, session_number: int | None) -> bool:
     return session_number is not None and event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE
 
 
-def _standing_rows(ranking: Iterable[StandingRow], listed: list[tuple[int, str, bool]]) -> list[dict]:
+def _standing_rows(ranking: Iterable[StandingRow], listed: list[tuple[int, str, bool]],
+                   adjustments: Iterable[dict] = ()) -> list[dict]:
     """The standings rows of ``ranking``: ``{"rank", "key", "name", "points", "score_total",
-    "sets_played", "positive_sets", "tied", "substitute", "sit_out_sets", "sit_out_points"}`` in
-    its order (ranked rows, then substitutes), then every entrant with no scored set (rank None,
-    zeros) in number order. ``listed``: :func:`entrant_list`."""
+    "sets_played", "positive_sets", "tied", "substitute", "sit_out_sets", "sit_out_points",
+    "adjustment_points", "adjustment_score", "adjustments"}`` in its order (ranked rows, then
+    substitutes), then every entrant with no scored set (rank None, zeros) in number order.
+    ``listed``: :func:`entrant_list`; ``adjustments``: those counted (:func:`adjustments_in`),
+    listed on their entrant's row as ``[{"amount", "unit", "mp", "score", "session",
+    "reason"}]``."""
     names = {pk: (name, substitute) for pk, name, substitute in listed}
+    notes: dict = {}
+    for a in adjustments:
+        notes.setdefault(a["key"], []).append({k: a[k] for k in ("amount", "unit", "mp", "score", "session", "reason")})
     rows = [
         {"rank": r.rank, "key": r.key, "name": names[r.key][0], "points": r.points, "score_total": r.score_total,
          "sets_played": r.sets_played, "positive_sets": r.positive_sets, "tied": r.tied, "substitute": names[r.key][1],
-         "sit_out_sets": r.sit_out_sets, "sit_out_points": r.sit_out_points}
-        for r in ranking
+         "sit_out_sets": r.sit_out_sets, "sit_out_points": r.sit_out_points, "adjustment_points": r.adjustment_points,
+         "adjustment_score": r.adjustment_score, "adjustments": notes.get(r.key, [])}
+        for r in ranking if r.key in names
     ]
     seen = {row["key"] for row in rows}
     rows += [
         {"rank": None, "key": pk, "name": name, "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0,
-         "tied": False, "substitute": substitute, "sit_out_sets": 0, "sit_out_points": 0}
+         "tied": False, "substitute": substitute, "sit_out_sets": 0, "sit_out_points": 0, "adjustment_points": 0,
+         "adjustment_score": 0, "adjustments": []}
         for pk, name, substitute in listed if pk not in seen
     ]
     return rows
@@ -214,11 +324,15 @@ def _standing_rows(ranking: Iterable[StandingRow], listed: list[tuple[int, str, 
 def event_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
     """Standings of the event (or of one session), read afresh from the stored converted scores:
     rows ``{"rank", "key", "name", "points", "score_total", "sets_played", "positive_sets",
-    "tied", "substitute", "sit_out_sets", "sit_out_points"}`` ordered by the documented
-    tie-break (:func:`scoring.standings.standings`) under the event's entrant policy
+    "tied", "substitute", "sit_out_sets", "sit_out_points", "adjustment_points",
+    "adjustment_score", "adjustments"}`` ordered by the event's tie-breaks
+    (:func:`scoring.standings.standings`) under the event's entrant policy
     (:func:`ranking_rules`): the ranked rows, then the substitutes (rank None), then the
     entrants with no scored set (rank None). ``points`` include the sit-out credit
-    (``sit_out_points``, for ``sit_out_sets`` sets sat out). ``public`` (default): only
+    (``sit_out_points``, for ``sit_out_sets`` sets sat out) and the adjustments
+    (``adjustment_points``; ``score_total`` includes ``adjustment_score``; each adjustment
+    counted is listed in ``adjustments``: :func:`active_adjustments`; a session's standings
+    count only that session's). ``public`` (default): only
     released sets count (:mod:`scoring.visibility`); False: every scored comparison (director
     and staff). The same rows as :func:`cached_standings`, without the cache (the export and
     the demo)."""
@@ -232,8 +346,9 @@ def event_standings(event: Event, session_number: int | None = None, *, public: 
     per_set = [r for r in every if session_number is None or r[1][0] == session_number]
     average_over = IncrementalStandings(every).totals() if elsewhere else None
     listed = entrant_list(event)
-    rules = _rules_of(event, listed, (r[1] for r in per_set), average_over)
-    return _standing_rows(standings(per_set, rules), listed)
+    counted = adjustments_in(active_adjustments(event), session_number)
+    rules = _rules_of(event, listed, (r[1] for r in per_set), average_over, counted)
+    return _standing_rows(standings(per_set, rules), listed, counted)
 class _Tallies:
     """The incremental standings this process keeps per event and session: ``{key: (state,
     IncrementalStandings)}``, the least recently used dropped beyond :data:`KEPT_TALLIES`. Kept in
@@ -283,28 +398,30 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
     """The rows of :func:`event_standings` (same rows, same order, ``public`` as there), cached
     and brought up to date incrementally: the pages and the API.
 
-    Each call reads the score state (one query) and looks the rows up in the cache under it; a
-    repeated view stops there. After a change, the process's kept
+    Each call reads the score state and the active adjustments (one query:
+    :func:`standings_state`) and looks the rows up in the cache under them and the tie-breaks
+    (:func:`rules_digest`); a repeated view stops there. After a change, the process's kept
     :class:`~scoring.standings.IncrementalStandings` replaces only the comparisons whose state
     changed (reading just their SetScore rows), and the new rows are cached for every process.
     One session's standings under the sit-out-average policy also depend on the other
     sessions (the average a session sat out is credited with), so they are keyed by the whole
     score state and bring the overall tally up to date too.
     """
-    whole = public_state(event, public)[0]
+    whole, marks = standings_state(event, public)
     state = whole if session_number is None else {k: v for k, v in whole.items() if k[0] == session_number}
     elsewhere = _average_elsewhere(event, session_number)
     scope = "public" if public else "all"
     name = f"standings:{session_number or 'all'}:{scope}"
-    key = cache_key(event, name, whole if elsewhere else state)
+    key = cache_key(event, f"{name}:{rules_digest(event, marks)}", whole if elsewhere else state)
     rows = cache.get(key)
     if rows is not None:
         return rows
+    counted = adjustments_in(active_adjustments(event), session_number)
     listed = entrant_list(event)
     with _TALLIES.lock:
         tally = _up_to_date(event, name, state)
         average_over = _up_to_date(event, f"standings:all:{scope}", whole).totals() if elsewhere else None
-        ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over))
-    rows = _standing_rows(ranking, listed)
+        ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over, counted))
+    rows = _standing_rows(ranking, listed, counted)
     cache.set(key, rows, CACHE_SECONDS)
     return rows

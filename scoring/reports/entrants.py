@@ -12,7 +12,15 @@ from collections import defaultdict
 
 from scoring.comparisons import converted_scores
 from scoring.models import ConversionTable
-from scoring.reports.cache import cached, cached_standings, public_state, ranking_rules, set_scores
+from scoring.reports.cache import (
+    active_adjustments,
+    adjustments_in,
+    cached,
+    cached_standings,
+    public_state,
+    ranking_rules,
+    set_scores,
+)
 from scoring.reports.scopes import event_scopes
 from scoring.standings import ConvertedScore, RankingRules, standings
 from tournament.models import Event, Player, Team
@@ -53,8 +61,8 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
 
     Rows ``{"rank", "tied", "player", "number", "name", "team", "team_number", "points",
     "score_total", "sets_played", "positive_sets", "difference_total", "substitute",
-    "sit_out_sets", "sit_out_points"}``; ``rank`` follows the standings tie-break on the seat
-    comparison (points, then score total, then positive sets) under the event's entrant policy
+    "sit_out_sets", "sit_out_points", "adjustment_points", "adjustment_score"}``; ``rank``
+    follows the event's tie-breaks on the seat comparison under the event's entrant policy
     (:func:`~scoring.reports.cache.ranking_rules`): substitute players (of a substitute team,
     or substitutes of an individual event) are listed after the ranked players with rank None;
     a player who sat out (in a team event: whose team sat out) is credited as the policy says,
@@ -81,14 +89,16 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
                     "team": player.team.name if player.team else "", "team_number": player.team.number if player.team else None,
                     "points": row.points, "score_total": row.score_total, "sets_played": row.sets_played,
                     "positive_sets": row.positive_sets, "difference_total": differences[row.key],
-                    "substitute": player.substitute, "sit_out_sets": row.sit_out_sets, "sit_out_points": row.sit_out_points})
+                    "substitute": player.substitute, "sit_out_sets": row.sit_out_sets, "sit_out_points": row.sit_out_points,
+                    "adjustment_points": row.adjustment_points, "adjustment_score": row.adjustment_score})
     if order == "score":
         out.sort(key=lambda r: (r["substitute"], -r["score_total"], -r["points"], r["number"]))
     seen = {r["player"] for r in out}
     out += [{"rank": None, "tied": False, "player": p.pk, "number": p.number, "name": p.name,
              "team": p.team.name if p.team else "", "team_number": p.team.number if p.team else None,
              "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0, "difference_total": 0.0,
-             "substitute": False, "sit_out_sets": 0, "sit_out_points": 0}
+             "substitute": False, "sit_out_sets": 0, "sit_out_points": 0, "adjustment_points": 0,
+             "adjustment_score": 0}
             for p in players.values() if p.pk not in seen and not p.substitute]
     return out
 
@@ -97,14 +107,17 @@ def _player_rules(event: Event, players: dict[int, Player], scored_sets: list[tu
     """The ranking rules of the per-player standings: the event's entrant policy
     (:func:`~scoring.reports.cache.ranking_rules`) carried over to players; in a team event a
     team's sit-out is each of its members'. ``players``: ``{pk: Player}`` by number (team
-    loaded)."""
+    loaded). The event's tie-breaks apply; an individual event's adjustments count as in its
+    standings (a team's adjustment is the team's, not its members')."""
     substitutes = [pk for pk, p in players.items() if p.substitute]
     if event.method == Event.Method.INDIVIDUAL:
-        return ranking_rules(event, list(players), substitutes, scored_sets)
+        return ranking_rules(event, list(players), substitutes, scored_sets,
+                             adjustments=adjustments_in(active_adjustments(event), None))
     teams = sorted({p.team.number: p.team_id for p in players.values() if p.team}.items())
     team_rules = ranking_rules(event, [pk for _, pk in teams], (), scored_sets)
     sat_out = {pk: team_rules.sat_out[p.team_id] for pk, p in players.items() if p.team_id in team_rules.sat_out}
-    return RankingRules(unranked=frozenset(substitutes), sat_out=sat_out, sit_out_average=team_rules.sit_out_average)
+    return RankingRules(unranked=frozenset(substitutes), sat_out=sat_out, sit_out_average=team_rules.sit_out_average,
+                        tie_breaks=team_rules.tie_breaks)
 
 
 def team_report(event: Event, team: Team, *, public: bool = True) -> dict:

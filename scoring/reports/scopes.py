@@ -1,19 +1,41 @@
 """The complete comparisons of a stored event or of an export, as
 :func:`scoring.comparisons.complete_scopes` gives them (the raw results the per-player
-comparison and conversion table fitting read)."""
+comparison and conversion table fitting read). Each seat's result belongs to whoever held the
+seat on that set: the substitutions are applied by :func:`scoring.standings.seat_holders`
+(docs/scoring.md, "Substitutions"), the rule :func:`scoring.services.rescore_set` follows."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import replace
 
 from scoring.comparisons import SeatResult, TableSeats, complete_scopes
 from scoring.models import HandResult
-from tournament.models import Event, Table
+from scoring.standings import seat_holders
+from tournament.models import Event, Substitution, Table
+
+
+def _scopes_with_substitutions(tables: Mapping[Hashable, TableSeats], results: Iterable[tuple[Hashable, int, Mapping]],
+                               changes: Mapping[Hashable, list], field: bool):
+    """:func:`complete_scopes` where ``changes`` (``{table key: [(seat, sets, (player, team))]}``,
+    in the order given) replace the seat holders on the sets they list, set by set."""
+    if not changes:
+        return complete_scopes(tables, results, field=field)
+    by_set: dict[int, list] = defaultdict(list)
+    for result in results:
+        by_set[result[1]].append(result)
+    out = {}
+    for set_no, found in by_set.items():
+        seating = {key: replace(seats, seats=seat_holders(seats.seats, changes[key], set_no)) if key in changes else seats
+                   for key, seats in tables.items()}
+        out.update(complete_scopes(seating, found, field=field))
+    return dict(sorted(out.items(), key=lambda item: repr(item[0])))
 
 
 def event_scopes(event: Event) -> dict[tuple[int, int, int | None], list[SeatResult]]:
     """:func:`~scoring.comparisons.complete_scopes` of a stored event (player and team keys are
-    primary keys; groups are group numbers). Two queries."""
+    primary keys; groups are group numbers), substitutions applied. Three queries."""
     tables: dict[int, dict] = {}
     for table_id, session, group, number, seat, player, team in Table.objects.filter(
             group__session__event=event).values_list(
@@ -23,13 +45,17 @@ def event_scopes(event: Event) -> dict[tuple[int, int, int | None], list[SeatRes
         if seat:
             entry["seats"][seat] = (player, team)
     results = HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED).values_list("table_id", "set_no", "changes")
-    return complete_scopes({k: TableSeats(**v) for k, v in tables.items()}, results,
-                           field=event.comparison == Event.Comparison.FIELD)
+    changes: dict[int, list] = defaultdict(list)
+    for table_id, seat, sets, player, team in Substitution.objects.filter(event=event).order_by("id").values_list(
+            "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
+        changes[table_id].append((seat, sets, (player, team)))
+    return _scopes_with_substitutions({k: TableSeats(**v) for k, v in tables.items()}, list(results), changes,
+                                      event.comparison == Event.Comparison.FIELD)
 
 
 def export_scopes(data: Mapping) -> dict[tuple[int, int, int | None], list[SeatResult]]:
     """:func:`~scoring.comparisons.complete_scopes` of a ``dmj-event/1`` export
-    (docs/export.md): keys are player and team numbers. Raises ValueError (or KeyError) for an
+    (docs/export.md): keys are player and team numbers; its ``substitutions`` applied. Raises ValueError (or KeyError) for an
     export missing the parts it needs."""
     team_of = {p["number"]: p["team"] for p in data["players"]}
     tables = {}
@@ -40,4 +66,7 @@ def export_scopes(data: Mapping) -> dict[tuple[int, int, int | None], list[SeatR
                     session["number"], group["number"], table["number"],
                     {seat: (number, team_of[number]) for seat, number in table["seats"].items()})
     results = [((r["session"], r["table"]), r["set"], r["changes"]) for r in data["results"] if r["status"] == "confirmed"]
-    return complete_scopes(tables, results, field=data["event"].get("comparison") == Event.Comparison.FIELD)
+    changes: dict[tuple, list] = defaultdict(list)
+    for sub in data.get("substitutions", []):  # older exports: none
+        changes[(sub["session"], sub["table"])].append((sub["seat"], sub["sets"], (sub["player_in"], team_of[sub["player_in"]])))
+    return _scopes_with_substitutions(tables, results, changes, data["event"].get("comparison") == Event.Comparison.FIELD)

@@ -42,19 +42,37 @@ def _xlsx_row(sheet, values: Iterable) -> None:
 def _standing_columns(event: Event) -> list[str]:
     entrant = _("Team") if event.method == Event.Method.TEAM else _("Player")
     return [_("Rank"), entrant, _("Points"), _("Score total"), _("Sets"), _("Positive sets"), _("Tied"), _("Substitute"),
-            _("Sets sat out"), _("Sit-out points")]
+            _("Sets sat out"), _("Sit-out points"), _("Adjustment (MP)"), _("Adjustment (score points)"), _("Adjustments")]
+
+
+def adjustment_words(row: dict) -> str:
+    """The adjustments of a standings row in words, one after another: "-5 MP, session 1: late
+    arrival; +100 points (+3 MP): scoring error"."""
+    parts = []
+    for a in row.get("adjustments", []):
+        if a["unit"] == "points":
+            text = _("%(amount)s points (%(mp)s MP)") % {"amount": f"{a['amount']:+d}", "mp": f"{a['mp']:+d}"}
+        else:
+            text = _("%(mp)s MP") % {"mp": f"{a['mp']:+d}"}
+        if a["session"]:
+            text += ", " + _("session %(session)s") % {"session": a["session"]}
+        parts.append(f"{text}: {a['reason']}")
+    return "; ".join(parts)
 
 
 def _standing_values(row: dict) -> list:
     return [row["rank"], row["name"], row["points"], row["score_total"], row["sets_played"], row["positive_sets"],
-            "=" if row["tied"] else "", _("yes") if row["substitute"] else "", row["sit_out_sets"], row["sit_out_points"]]
+            "=" if row["tied"] else "", _("yes") if row["substitute"] else "", row["sit_out_sets"], row["sit_out_points"],
+            row["adjustment_points"], row["adjustment_score"], adjustment_words(row)]
 
 
 def standings_csv(event: Event, session_number: int | None = None, *, public: bool = True) -> str:
     """The standings (:func:`cached_standings`, ``public`` as there) as CSV text: rank, entrant,
     points (converted, the sit-out credit included), score total (points), sets, positive sets,
     tied (``'=``), substitute (``yes``: listed, never ranked), sets sat out, sit-out points (the
-    credit of the sit-out-average policy); unranked rows (substitutes, entrants with no scored
+    credit of the sit-out-average policy), adjustment (MP, already in points), adjustment (score
+    points, already in the score total), adjustments (each in words with its reason:
+    :func:`adjustment_words`); unranked rows (substitutes, entrants with no scored
     set) have an empty rank. Text cells pass through :func:`spreadsheet_text`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.comparisons import MIXED_VERSIONS, version_labels
 from scoring.models import FouledPlay, HandResult, SetScore
+from scoring.standings import seat_holders
 from scoring.visibility import Viewer
-from tournament.models import Event, Table
+from tournament.models import Event, Substitution, Table
 from walls.models import ReserveWall, WallSet
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name, tile_sort_key
@@ -139,17 +140,23 @@ def traveller_report(event: Event, session_number: int, set_no: int, viewer: Vie
             "group", "team", "player", "conversion_table"):
         scores[s.group.number if s.group_id else None].append(s)
     team_method = event.method == Event.Method.TEAM
+    changes = defaultdict(list)  # docs/scoring.md "Substitutions": the replacement holds the seat on its sets
+    for sub in Substitution.objects.filter(table__in=tables).select_related("player_in__team").order_by("id"):
+        changes[sub.table_id].append((sub.seat, sub.sets, (sub.player_in_id, sub.player_in.name,
+                                                           sub.player_in.team.name if sub.player_in.team_id else "")))
     seat_of_player = {}
     for scope in sorted(by_scope, key=lambda g: -1 if g is None else g):
         rows = []
         for table in by_scope[scope]:
             result = results.get(table.pk)
+            seated = {a.seat: (a.player_id, a.player.name, a.team.name if a.team_id else "") for a in table.seats.all()}
+            held = seat_holders(seated, changes.get(table.pk, ()), set_no)
             seats = []
-            for assignment in sorted(table.seats.all(), key=lambda a: seat_order.get(a.seat, 99)):
-                seat_of_player[assignment.player_id] = assignment.seat
-                seats.append({"seat": assignment.seat, "player": assignment.player.name,
-                              "team": assignment.team.name if assignment.team_id else "",
-                              "change": result.changes.get(assignment.seat) if result else None})
+            for seat in sorted(held, key=lambda k: seat_order.get(k, 99)):
+                player_id, name, team = held[seat]
+                seat_of_player[player_id] = seat
+                seats.append({"seat": seat, "player": name, "team": team,
+                              "change": result.changes.get(seat) if result else None})
             mark = fouled.get(table.pk)
             label = labels.get(table.pk, "")
             rows.append({"number": table.number, "id": table.pk, "status": result.status if result else "missing",
