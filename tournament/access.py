@@ -11,6 +11,10 @@ Roles (:mod:`tournament.permissions`; superusers count as director): :data:`DIRE
 request scores at one of the event's tables, by a scorer role bound to it or a table login
 (:mod:`scoring.table_access`). A view that names several roles is open to any one of them.
 
+Drafts (``Event.Status.DRAFT``) are hidden: every page and API view built here answers 404 to
+a request without a role in the event (:data:`DRAFT_ROLES`), as if the event did not exist
+(:func:`visible_or_404`, the one check; :func:`visible_events` lists what a user may see).
+
 Only whole-view checks live here. A view still refuses an action by hand where a single action
 of it needs more than the view does (the director alone unlocks a table's PIN confirmation).
 """
@@ -23,6 +27,8 @@ from collections.abc import Iterable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -50,6 +56,37 @@ def holds(request, event: Event, wanted: Iterable[str]) -> bool:
     return TABLE in wanted and bool(event_table_ids(request, event))
 
 
+DRAFT_ROLES = (DIRECTOR, STAFF, SCORER, TABLE)
+"""The roles that see a draft event (a player's account does not)."""
+
+
+def may_see(request, event: Event) -> bool:
+    """Whether ``request`` may see ``event`` at all: any event but a draft, and a draft only
+    with one of :data:`DRAFT_ROLES` (superusers count as director). No query unless a draft."""
+    return event.status != Event.Status.DRAFT or holds(request, event, DRAFT_ROLES)
+
+
+def visible_or_404(request, event: Event) -> Event:
+    """``event`` when ``request`` may see it (:func:`may_see`); else raises Http404, the answer
+    for an unknown event, so a draft's existence is not given away."""
+    if not may_see(request, event):
+        raise Http404(_("No such event."))
+    return event
+
+
+def visible_events(user) -> QuerySet:
+    """The events ``user`` may see listed: every event but drafts, and the drafts where the user
+    holds a role of :data:`DRAFT_ROLES` (every draft for a superuser). A browser's table logins
+    open a draft's pages but do not list it."""
+    events = Event.objects.all()
+    if getattr(user, "is_superuser", False):
+        return events
+    shown = ~Q(status=Event.Status.DRAFT)
+    if getattr(user, "is_authenticated", False):
+        shown |= Q(pk__in=EventRole.objects.filter(user=user, role__in=[DIRECTOR, STAFF, SCORER]).values("event_id"))
+    return events.filter(shown)
+
+
 def _refuse(denied) -> PermissionDenied:
     """A PermissionDenied with ``denied`` (lazy or plain text, translated now) or the 403 page's
     own text when None."""
@@ -64,7 +101,8 @@ def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, o
     are sent to the login page first, as :func:`~django.contrib.auth.decorators.login_required`
     does; else they are refused like anyone else without the role. A refusal is a 403
     (PermissionDenied) saying ``denied`` when given. ``optional``: a URL without ``slug`` calls the view with ``event=None``.
-    Raises Http404 for an unknown event.
+    Raises Http404 for an unknown event, and for a draft the request may not see
+    (:func:`visible_or_404`; checked before the role, so a draft is not told apart from no event).
     """
     wanted = tuple(roles)
 
@@ -73,7 +111,7 @@ def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, o
         def wrapper(request, *args, slug=None, **kwargs):
             if slug is None and optional:
                 return view(request, None, *args, **kwargs)
-            event = get_object_or_404(Event, slug=slug)
+            event = visible_or_404(request, get_object_or_404(Event, slug=slug))
             if wanted and not holds(request, event, wanted):
                 raise _refuse(denied)
             return view(request, event, *args, **kwargs)
@@ -95,7 +133,8 @@ def table_view(*, denied=None):
 
     Anyone else is refused with a 403 saying ``denied`` when given, else sent to the table login
     with a note naming the table, to come back here once logged in. Raises Http404 for a table
-    not in the event. One query for the table and its event.
+    not in the event, or of a draft the request may not see (:func:`visible_or_404`). One query
+    for the table and its event.
     """
 
     def decorate(view):
@@ -103,6 +142,7 @@ def table_view(*, denied=None):
         def wrapper(request, *args, slug, table_id, **kwargs):
             table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id,
                                       group__session__event__slug=slug)
+            visible_or_404(request, table.group.session.event)
             if not can_enter_for(request, table):
                 if denied:
                     raise _refuse(denied)
@@ -122,9 +162,10 @@ class EventFromURL:
     event_slug_kwarg = "event_slug"
 
     def get_event(self) -> Event:
-        """The event of the URL, looked up once per request; Http404 when unknown."""
+        """The event of the URL, looked up once per request; Http404 when unknown or a draft the
+        request may not see (:func:`visible_or_404`)."""
         if getattr(self, "_event", None) is None:
-            self._event = get_object_or_404(Event, slug=self.kwargs[self.event_slug_kwarg])
+            self._event = visible_or_404(self.request, get_object_or_404(Event, slug=self.kwargs[self.event_slug_kwarg]))
         return self._event
 
 

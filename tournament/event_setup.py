@@ -1,1 +1,335 @@
-"""Placeholder written by the lead; replaced by its owner (see /tmp/helpers/contract.md)."""
+"""The director's settings of an event and its life: change the settings (:func:`update_settings`),
+move it between draft, published, finished and archived (:func:`change_status`), record the final
+export (:func:`record_final_export`) and delete it (:func:`delete_event`). Each public write is
+one transaction and writes an :class:`~tournament.models.AuditEntry` (but the deletion, whose
+audit trail goes with the event: it is logged with :mod:`logging`).
+
+Frozen settings (docs/director-guide.md, "Event settings"): the rule set, the hands per session
+(rounds) and the conversion method once walls exist, since the walls and their scores were made
+with them; the number of sessions and the entrant policy once session 1 is seated, since the
+grouping plan of every session is fixed then (docs/seating.md). A refused change raises
+:class:`~tournament.seating.SetupError` naming the field and why; nothing is stored then.
+
+Lifecycle (:data:`TRANSITIONS`): a draft is hidden from everyone without a role in the event
+(:mod:`tournament.access`); published is listed and public; finished is over (reopen it to
+correct); archived is kept off the home page's main list. An event is deleted only once finished
+or archived and after its full export was downloaded (``Event.final_export_at``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from urllib.parse import urlsplit
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.conversion import PRESETS as CONVERSION_PRESETS
+from scoring.conversion_admin import rescore_event
+from scoring.models import ConversionTable, HandResult
+from scoring.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from tournament.models import AuditEntry, Event
+from tournament.movement import MovementError, ruleset_movement
+from tournament.seating import SetupError
+from walls.printing.i18n import LANGS as SHEET_LANGUAGES
+from walls.printing.templates import PRESETS as LABEL_STOCKS
+from walls.rulesets import PRESETS as RULESET_PRESETS
+from walls.rulesets import RuleSet, RuleSetError
+
+log = logging.getLogger(__name__)
+
+SETTINGS = (
+    "name", "base_url", "sessions_planned", "rounds", "entrant_policy", "scorer_corrections", "default_label_stock",
+    "sheet_language", "tie_breaks", "fouled_min_tables", "fouled_adjusted_points", "ruleset", "conversion",
+)
+"""The settings :func:`update_settings` takes, in the order it applies them (the rule set before
+its rounds)."""
+
+FROZEN_BY_WALLS = ("ruleset", "rounds", "conversion")
+"""Settings refused once the event has walls."""
+FROZEN_BY_SEATING = ("sessions_planned", "entrant_policy")
+"""Settings refused once session 1 is seated."""
+
+Status = Event.Status
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    Status.DRAFT: (Status.PUBLISHED,),
+    Status.PUBLISHED: (Status.DRAFT, Status.FINISHED),
+    Status.FINISHED: (Status.PUBLISHED, Status.ARCHIVED),
+    Status.ARCHIVED: (Status.FINISHED,),
+}
+"""The statuses an event may move to from each status. Published → draft only while no result
+is stored (:func:`change_status`)."""
+
+DELETABLE = (Status.FINISHED, Status.ARCHIVED)
+"""Statuses in which an event may be deleted (after its final export)."""
+
+
+def frozen_reasons(event: Event) -> dict[str, str]:
+    """``{setting: why it cannot change now}`` for every frozen setting of ``event`` (see the
+    module doc): the sentence the settings page shows next to the field and the message of the
+    refusal. Two queries."""
+    reasons = {}
+    if event.wall_sets.exists():
+        walls = _("Walls are generated: the rule set, the hands per session and the conversion method they were "
+                  "made and scored with can no longer change.")
+        reasons.update(dict.fromkeys(FROZEN_BY_WALLS, walls))
+    if event.sessions.filter(number=1).exists():
+        seated = _("Session 1 is seated: the groups of every session are fixed, so the number of sessions and the "
+                   "entrant policy can no longer change.")
+        reasons.update(dict.fromkeys(FROZEN_BY_SEATING, seated))
+    return reasons
+
+
+def current_settings(event: Event) -> dict:
+    """The value of every setting of :data:`SETTINGS` as :func:`update_settings` compares it:
+    ``ruleset`` the rule set's code, ``rounds`` its wind rounds (hands per session = rounds ×
+    seats), ``conversion`` the code of the current conversion table ("" without one),
+    ``tie_breaks`` the list in force (the stored one, or :data:`scoring.standings.DEFAULT_TIE_BREAKS`
+    when none is stored). One query (the conversion table)."""
+    table = ConversionTable.objects.current(event)
+    values = {name: getattr(event, name) for name in SETTINGS if name not in ("ruleset", "rounds", "conversion")}
+    values["tie_breaks"] = list(event.tie_breaks or DEFAULT_TIE_BREAKS)
+    values.update(ruleset=event.ruleset_code, rounds=event.get_ruleset().rounds, conversion=table.code if table else "")
+    return values
+
+
+def _whole(field: str, value, minimum: int | None) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise SetupError(field, _("type a whole number")) from None
+    if minimum is not None and number < minimum:
+        raise SetupError(field, _("type a whole number from %(min)s") % {"min": minimum})
+    return number
+
+
+def _clean(field: str, value, before: dict):
+    """``value`` of setting ``field`` checked and normalised; raises SetupError naming it."""
+    if field == "name":
+        value = str(value).strip()
+        if not value:
+            raise SetupError(field, _("give the event a name"))
+        return value[:200]
+    if field == "base_url":
+        value = str(value or "").strip()
+        parts = urlsplit(value)
+        if value and (parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in value)):
+            raise SetupError(field, _("type the address players open, starting with http:// or https://, e.g. "
+                                      "https://mahjong.example.org/"))
+        return value[:200]
+    if field == "sessions_planned":
+        return _whole(field, value, 1)
+    if field == "rounds":
+        return _whole(field, value, 1)
+    if field == "entrant_policy":
+        if value not in Event.EntrantPolicy.values:
+            raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(Event.EntrantPolicy.values)})
+        return value
+    if field == "scorer_corrections":
+        return bool(value)
+    if field == "default_label_stock":
+        value = value or ""
+        if value and value not in LABEL_STOCKS:
+            raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(LABEL_STOCKS)})
+        return value
+    if field == "sheet_language":
+        if value not in SHEET_LANGUAGES:
+            raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(SHEET_LANGUAGES)})
+        return value
+    if field == "tie_breaks":
+        codes = [value] if isinstance(value, str) else list(value or [])
+        unknown = [c for c in codes if c not in TIE_BREAKS]
+        if unknown:
+            raise SetupError(field, _("unknown tie-break %(code)s: choose from %(choices)s")
+                             % {"code": repr(unknown[0]), "choices": ", ".join(TIE_BREAKS)})
+        return list(dict.fromkeys(codes)) or list(DEFAULT_TIE_BREAKS)
+    if field == "fouled_min_tables":
+        return _whole(field, value, 1)
+    if field == "fouled_adjusted_points":
+        return _whole(field, value, None)
+    if field == "ruleset":
+        if value != before["ruleset"] and value not in RULESET_PRESETS:
+            raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(RULESET_PRESETS)})
+        return value
+    if field == "conversion":
+        if value not in CONVERSION_PRESETS and value != before["conversion"]:
+            raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(CONVERSION_PRESETS)})
+        return value
+    raise TypeError(f"update_settings() got an unknown setting {field!r}")
+
+
+def _with_rounds(ruleset: RuleSet, rounds: int) -> RuleSet:
+    """``ruleset`` playing ``rounds`` wind rounds a session, checked as the seating will move it
+    (:func:`tournament.movement.ruleset_movement`). Raises SetupError ("rounds")."""
+    try:
+        changed = dataclasses.replace(ruleset, rounds=rounds)
+        ruleset_movement(changed)
+    except (RuleSetError, MovementError) as exc:
+        raise SetupError("rounds", str(exc)) from exc
+    return changed
+
+
+def _adopt_conversion(event: Event, code: str) -> None:
+    """Make the preset conversion table ``code`` (:data:`scoring.conversion.PRESETS`) the event's
+    current one, as its next stored version, and rescore what is scored (nothing, while no walls
+    exist): the way :mod:`scoring.conversion_admin` stores a new version."""
+    plain = CONVERSION_PRESETS[code]
+    highest = event.conversion_tables.filter(code=code).aggregate(v=Max("version"))["v"] or 0
+    ConversionTable.objects.filter(event=event, current=True).update(current=False)
+    ConversionTable.objects.create(event=event, code=code, name=plain.name, source=plain.source, version=highest + 1,
+                                   rows=plain.rows(), current=True)
+    rescore_event(event)
+
+
+@transaction.atomic
+def update_settings(event: Event, *, actor: str, **changes) -> Event:
+    """Change the settings named in ``changes`` (keys of :data:`SETTINGS`) of ``event``; returns
+    the stored event.
+
+    ``name``, ``base_url`` (the public address QR codes and score sheets link to; "" none),
+    ``sessions_planned`` (≥ 1), ``rounds`` (wind rounds per session: hands per session = rounds ×
+    seats, checked with :func:`tournament.movement.ruleset_movement`), ``entrant_policy``
+    (``Event.EntrantPolicy``), ``scorer_corrections`` (bool), ``default_label_stock`` (a name of
+    :data:`walls.printing.templates.PRESETS` or "" for the default), ``sheet_language`` (en, ja,
+    zh), ``tie_breaks`` (codes of :data:`scoring.standings.TIE_BREAKS` in order; [] means
+    the default order),
+    ``fouled_min_tables`` (≥ 1), ``fouled_adjusted_points`` (converted points), ``ruleset`` (a
+    preset code of :data:`walls.rulesets.PRESETS`; the event's own rule set stays allowed) and
+    ``conversion`` (a preset code of :data:`scoring.conversion.PRESETS`: the event adopts a copy
+    as its next conversion table version). ``rounds`` is compared with the rule set the event
+    had before: a changed ``ruleset`` with the old ``rounds`` takes the preset's rounds.
+
+    Only settings whose value differs are stored; they go into one AuditEntry
+    ``settings-changed`` with ``{setting: [old, new]}``; nothing is written when nothing
+    changed. Raises SetupError naming the setting: a value that cannot be used, a frozen
+    setting (:func:`frozen_reasons`), or any change of an archived event; nothing is stored
+    then. Raises TypeError for a name not in :data:`SETTINGS`.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    unknown = set(changes) - set(SETTINGS)
+    if unknown:
+        raise TypeError(f"update_settings() got unknown settings {sorted(unknown)}")
+    before = current_settings(event)
+    changed = {}
+    for field in SETTINGS:
+        if field in changes:
+            value = _clean(field, changes[field], before)
+            if value != before[field]:
+                changed[field] = value
+    if not changed:
+        return event
+    if event.status == Status.ARCHIVED:
+        raise SetupError("status", _("the event is archived: move it back to finished to change its settings"))
+    frozen = frozen_reasons(event)
+    for field in changed:
+        if field in frozen:
+            raise SetupError(field, frozen[field])
+    fields = []
+    for field, value in changed.items():
+        if field in ("ruleset", "rounds", "conversion"):
+            continue
+        setattr(event, field, value)
+        fields.append(field)
+    if "ruleset" in changed or "rounds" in changed:
+        ruleset = RULESET_PRESETS[changed["ruleset"]] if "ruleset" in changed else event.get_ruleset()
+        if "rounds" in changed:
+            ruleset = _with_rounds(ruleset, changed["rounds"])
+        event.ruleset_code, event.ruleset = ruleset.code, ruleset.to_dict()
+        fields += ["ruleset_code", "ruleset"]
+    if fields:
+        event.save(update_fields=fields)
+    if "conversion" in changed:
+        _adopt_conversion(event, changed["conversion"])
+    after = current_settings(event)
+    detail = {field: [before[field], after[field]] for field in changed if before[field] != after[field]}
+    AuditEntry.objects.create(event=event, action="settings-changed", actor=str(actor)[:150], detail=detail)
+    return event
+
+
+def allowed_statuses(event: Event) -> tuple[str, ...]:
+    """The statuses ``event`` may move to now (:data:`TRANSITIONS`; back to draft only while no
+    result is stored). One query for a published event."""
+    allowed = TRANSITIONS.get(event.status, ())
+    if Status.DRAFT in allowed and HandResult.objects.filter(event=event).exists():
+        allowed = tuple(s for s in allowed if s != Status.DRAFT)
+    return allowed
+
+
+@transaction.atomic
+def change_status(event: Event, status: str, *, actor: str) -> Event:
+    """Move ``event`` to ``status`` (draft, published, finished, archived) along
+    :data:`TRANSITIONS`; returns the stored event. Writes an AuditEntry ``status-changed``
+    ``{"status": [old, new]}``. Reopening a finished event (back to published) clears the final
+    export time, since later results make that export stale. Asking for the status it has
+    changes and writes nothing (a re-posted form). Raises SetupError ("status") for an unknown
+    status, a move not allowed, or back to draft once a result is stored."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if status not in Status.values:
+        raise SetupError("status", _("choose one of %(choices)s") % {"choices": ", ".join(Status.values)})
+    if status == event.status:
+        return event
+    if status not in TRANSITIONS[event.status]:
+        raise SetupError("status", _("a %(old)s event cannot become %(new)s; it can become: %(choices)s") % {
+            "old": event.get_status_display(), "new": Status(status).label,
+            "choices": ", ".join(str(Status(s).label) for s in TRANSITIONS[event.status])})
+    if status not in allowed_statuses(event):
+        raise SetupError("status", _("results are already entered: a published event with results cannot go back to "
+                                     "draft (finish it, or keep it published)"))
+    old = event.status
+    event.status = status
+    fields = ["status"]
+    if old == Status.FINISHED and status == Status.PUBLISHED and event.final_export_at is not None:
+        event.final_export_at = None
+        fields.append("final_export_at")
+    event.save(update_fields=fields)
+    AuditEntry.objects.create(event=event, action="status-changed", actor=str(actor)[:150], detail={"status": [old, status]})
+    return event
+
+
+@transaction.atomic
+def record_final_export(event: Event, *, actor: str) -> Event:
+    """Record that the full export of ``event`` (finished or archived) was downloaded now:
+    ``Event.final_export_at``, which allows :func:`delete_event`. Writes an AuditEntry
+    ``final-export`` each time (the latest time is kept). Raises SetupError ("status") when the
+    event is not finished or archived (an export during play is not final)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status not in DELETABLE:
+        raise SetupError("status", _("only the export of a finished or archived event is final"))
+    event.final_export_at = timezone.now()
+    event.save(update_fields=["final_export_at"])
+    AuditEntry.objects.create(event=event, action="final-export", actor=str(actor)[:150],
+                              detail={"at": event.final_export_at.isoformat()})
+    return event
+
+
+def deletion_refusal(event: Event) -> str:
+    """Why ``event`` cannot be deleted now ("" when it can): it must be finished or archived and
+    its full export downloaded since (:func:`record_final_export`)."""
+    if event.status not in DELETABLE:
+        return _("Only a finished or archived event can be deleted: finish the event first.")
+    if event.final_export_at is None:
+        return _("Download the event's full export first (Export the event (JSON), on the director's page): it is "
+                 "the only copy left once the event is deleted.")
+    return ""
+
+
+@transaction.atomic
+def delete_event(event: Event, *, confirm_slug: str, actor: str) -> None:
+    """Delete ``event`` and everything stored with it (people, seating, walls, results, audit
+    trail), once :func:`deletion_refusal` allows it and ``confirm_slug`` is the event's short
+    name. The deletion is logged (logger ``tournament.event_setup``, level WARNING) since the
+    event's audit trail goes with it. Raises SetupError ("confirm_slug" for a mistyped short
+    name, "status" when not allowed yet); nothing is deleted then."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if (confirm_slug or "").strip() != event.slug:
+        raise SetupError("confirm_slug", _("Type the event's short name, %(slug)s, to confirm; nothing was deleted.")
+                         % {"slug": event.slug})
+    refusal = deletion_refusal(event)
+    if refusal:
+        raise SetupError("status", refusal)
+    log.warning("event %s (%r, uid %s, %s) deleted by %s; final export downloaded at %s", event.slug, event.name,
+                event.uid, event.status, actor, event.final_export_at.isoformat())
+    event.delete()

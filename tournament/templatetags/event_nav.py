@@ -31,3 +31,21 @@ def result_entry_url(context, event) -> str:
     if tables:
         return reverse("entry", kwargs={"slug": event.slug})
     return reverse("event-table-login", kwargs={"slug": event.slug})
+
+
+@register.simple_tag(takes_context=True)
+def director_menu(context, event) -> dict:
+    """What the director menu (``tournament/_director_menu.html``) shows for the page's request:
+    ``{"director": bool (the director-only links), "check_in": session number (the first planned
+    session not seated yet; the last planned one once all are), "substitute": session number
+    (the latest seated session; 1 before any)}``. One query for the seated sessions (the role
+    is remembered for the request)."""
+    request = context.get("request")
+    director = request is not None and is_director(request.user, event)
+    seated = set(event.sessions.values_list("number", flat=True)) if director else set()
+    planned = range(1, max(event.sessions_planned, 1) + 1)
+    return {
+        "director": director,
+        "check_in": next((n for n in planned if n not in seated), planned[-1]),
+        "substitute": max(seated, default=1),
+    }
