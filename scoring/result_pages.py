@@ -19,9 +19,9 @@ from django.views.decorators.http import require_POST
 
 from scoring import conversion_admin, reports, services, table_access
 from scoring.conversion import ConversionTableError
-from scoring.models import ConversionTable, FouledPlay
+from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
-from tournament.models import Event, Player, Table, Team
+from tournament.models import Event, Player, SeatAssignment, Table, Team
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -130,6 +130,7 @@ def team(request, event, number):
     public = _public(request, event)
     return render(request, "scoring/team.html", {
         "event": event, "mode": "team", "team_method": True, "team": found, "public": public,
+        "next_seat": _my_next_seat(request, event, found.players.all()),
         "report": reports.team_report(event, found, public=public),
         "chart": reports.event_chart(event, public=public, highlight=found.pk),
     })
@@ -143,6 +144,7 @@ def player(request, event, number):
     team_method = event.method == Event.Method.TEAM
     return render(request, "scoring/team.html", {
         "event": event, "mode": "player", "team_method": team_method, "player": found, "public": public,
+        "next_seat": _my_next_seat(request, event, [found]),
         "report": reports.player_report(event, found, public=public),
         "chart": None if team_method else reports.event_chart(event, public=public, highlight=found.pk),
     })
@@ -157,12 +159,46 @@ def entrant(request, event, key):
     return redirect("player-results", slug=event.slug, number=get_object_or_404(Player, event=event, pk=key).number)
 
 
+def _mine(request, event: Event) -> Player | None:
+    """The player of ``event`` linked to the logged-in account, if any."""
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(event=event, user=request.user).select_related("team").first()
+
+
+def next_seat(event: Event, player: Player) -> dict | None:
+    """Where ``player`` sits next: their seat in the first seated session where they have a table
+    whose session is not finished for them (that table lacks a confirmed result on some set of
+    the session): ``{"session", "group", "table", "room", "seat"}`` (``room`` "" without one,
+    ``seat`` the wind letter); None when no such seat exists (not seated, or every seated session
+    played)."""
+    hands = event.get_ruleset().hands_per_session
+    seats = (SeatAssignment.objects.filter(player=player, table__group__session__event=event)
+             .select_related("table__group__session", "table__room").order_by("table__group__session__number"))
+    for s in seats:
+        played = (HandResult.objects.filter(table=s.table, status=HandResult.Status.CONFIRMED)
+                  .values("set_no").distinct().count())
+        if played < hands:
+            return {"session": s.table.group.session.number, "group": s.table.group.number, "table": s.table.number,
+                    "room": s.table.room.name if s.table.room_id else "", "seat": s.seat}
+    return None
+
+
+def _my_next_seat(request, event: Event, players) -> dict | None:
+    """On a team's or player's page: the logged-in player's next seat (:func:`next_seat`) when
+    they are one of ``players`` (the page's player, or the team's members); else None, with
+    ``{"none": True}`` when they are but have no seat to go to."""
+    mine = _mine(request, event)
+    if mine is None or mine.pk not in {p.pk for p in players}:
+        return None
+    return next_seat(event, mine) or {"none": True}
+
+
 @result_page
 def my_results(request, event):
-    """A logged-in player linked to an entrant goes to their team's (or their own) page; anyone
-    else chooses from the list."""
-    mine = Player.objects.filter(event=event, user=request.user).select_related("team").first() \
-        if request.user.is_authenticated else None
+    """A logged-in player linked to an entrant goes to their team's (or their own) page, which
+    shows their next seat (:func:`next_seat`); anyone else chooses from the list."""
+    mine = _mine(request, event)
     if mine is None:
         return redirect("teams", slug=event.slug)
     if event.method == Event.Method.TEAM and mine.team:

@@ -55,6 +55,15 @@ def _celery_mode(request, tmp_path):
     app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _print_in_request(request):
+    """Print jobs render in the request in tests (``PRINT_IN_THREAD`` off), so a test reads the
+    file it asked for; tests of the background thread turn it on again."""
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").PRINT_IN_THREAD = False
+    yield
+
+
 @pytest.fixture
 def director(db, django_user_model):
     return django_user_model.objects.create_user("director", password="pw-director-1")

@@ -73,7 +73,8 @@ def test_print_batch_renders_every_kind_and_reports_progress(client, team_event,
     labels = {"Wall stickers", "Set labels", "Set-up sheets", "Pick list", "Score sheets", "Movement sheet", "Seating sheet"}
     assert {j["label"] for j in status["jobs"]} == labels
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
-    assert all(f"<td>{label} (1 · en)</td>" in page for label in labels) and "<td>score_sheets" not in page
+    assert all(f"<td>{label}, session 1</td>" in page for label in labels) and "<td>score_sheets" not in page
+    assert {j["title"] for j in status["jobs"]} == {f"{label}, session 1" for label in labels}
     translated = client.get(reverse("print-status", args=[team_event.slug]), HTTP_ACCEPT_LANGUAGE="ja").json()
     assert "牌山シール" in {j["label"] for j in translated["jobs"]}
     again = client.post(reverse("print-request", args=[team_event.slug]), {"kind": "batch", "session": 1})

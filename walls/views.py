@@ -18,8 +18,11 @@ from tournament.services import draw_reserve, set_reserve_tables
 from walls.models import PrintJob, ReserveWall, WallSet
 from walls.printing import DEFAULT_TEMPLATE
 from walls.printing_jobs import (
+    PRINT_KINDS,
     RESERVE_KINDS,
     PrintError,
+    document_name,
+    job_title,
     kind_label,
     request_batch,
     request_print,
@@ -46,8 +49,10 @@ def _back(request, event):
 @require_POST
 @staff_page
 def print_request(request, event):
-    """Queue a print job (or a session's batch; a reserve wall's print with ``reserve``, its id)
-    and go back to the page of the form (``next``) or the director's page."""
+    """Queue a print job (``kind``; ``session_zip`` for "Print everything for this session",
+    ``batch`` for the session's documents as separate jobs; a reserve wall's print with
+    ``reserve``, its id) with the label stock ``template`` and sheet language ``lang``, and go
+    back to the page of the form (``next``) or the director's page."""
     params = {"session": int(request.POST.get("session", 1) or 1), "lang": request.POST.get("lang", "en")}
     if request.POST.get("template"):
         params["template"] = request.POST["template"]
@@ -55,7 +60,7 @@ def print_request(request, event):
         params["reserve"] = request.POST["reserve"]
     try:
         if request.POST.get("kind") == "batch":
-            request_batch(event, params["session"], params["lang"])
+            request_batch(event, params["session"], params["lang"], params.get("template"))
         else:
             request_print(event, request.POST.get("kind", ""), params)
     except PrintError as exc:
@@ -69,7 +74,8 @@ def print_status(request, event):
     jobs = list(event.print_jobs.all()[:50])
     done = sum(1 for j in jobs if j.status == PrintJob.Status.DONE)
     return JsonResponse({"done": done, "total": len(jobs), "jobs": [
-        {"id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "session": j.params.get("session"), "lang": j.params.get("lang"), "status": j.status,
+        {"id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "title": job_title(j), "session": j.params.get("session"),
+         "lang": j.params.get("lang"), "template": j.params.get("template"), "status": j.status,
          "status_display": j.get_status_display(), "progress": j.progress, "total": j.total, "error": j.error,
          "download": reverse("print-download", args=[event.slug, j.pk]) if j.status == PrintJob.Status.DONE else None}
         for j in jobs
@@ -78,11 +84,14 @@ def print_status(request, event):
 
 @staff_page
 def print_download(request, event, job_id):
-    """A finished print job's PDF."""
+    """A finished print job's file (PDF, or ZIP for a session's documents), named for people:
+    ``Wall stickers, session 1.pdf`` (:func:`walls.printing_jobs.document_name`)."""
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     if job.status != PrintJob.Status.DONE or not job.file:
         raise Http404(_("this print job has no file yet"))
-    return FileResponse(job.file.open("rb"), content_type="application/pdf", filename=job.file.name.rsplit("/", 1)[-1])
+    spec = PRINT_KINDS.get(job.kind)
+    return FileResponse(job.file.open("rb"), content_type=spec.content_type if spec else "application/pdf",
+                        as_attachment=True, filename=document_name(job.kind, job.params))
 
 
 def _tile_lang(request) -> str:
@@ -141,7 +150,7 @@ def wall_detail(request, event, session, set_no):
         "event": event, "wall": wall, "piles": _laid_out(event, wall.piles, lang), "set_id": SetId(event.slug, session, set_no),
         "reserves": reserves, "staff": viewer.secrets, "director": viewer.director, "tables": tables,
         "next_reserve": max((r["reserve"].number for r in reserves), default=0) + 1,
-        "reserve_kinds": RESERVE_KINDS, "default_template": DEFAULT_TEMPLATE,
+        "reserve_kinds": RESERVE_KINDS, "default_template": event.default_label_stock or DEFAULT_TEMPLATE,
     })
 
 

@@ -1,5 +1,5 @@
 """PDFs from plain data: wall stickers, set labels, set-up sheets, pick lists, score and movement
-sheets, and a calibration page for label stock (docs/printing.md).
+sheets, seating lists (whole session, per room), player cards, and a calibration page for label stock (docs/printing.md).
 
 No Django import: walls/printing_jobs.py builds the input values (:class:`PrintableSet`,
 :class:`ScoreSheet`, movement rows) and calls these functions; each returns the PDF as bytes,
@@ -17,8 +17,13 @@ from walls.printing.data import (
 from walls.printing.fonts import cjk_font_embedded, find_cjk_font
 from walls.printing.labels import render_calibration, render_set_labels
 from walls.printing.movement_sheets import render_movement_sheet
-from walls.printing.seating_sheets import SeatingRow, render_seating_sheet
+from walls.printing.player_cards import CardSeat, PlayerCard, render_player_cards
 from walls.printing.score_sheets import render_score_sheet, render_score_sheets
+from walls.printing.seating_sheets import (
+    SeatingRow,
+    render_room_seating,
+    render_seating_sheet,
+)
 from walls.printing.setup_sheets import render_pick_list, render_setup_sheets
 from walls.printing.stickers import SEAT_BREAKS, render_wall_stickers
 from walls.printing.templates import (
@@ -40,11 +45,14 @@ __all__ = [
     "DEFAULT_TEMPLATE_LETTER",
     "PRESETS",
     "SEAT_BREAKS",
+    "CardSeat",
     "LabelTemplate",
     "MovementRow",
+    "PlayerCard",
     "PrintDataError",
     "PrintableSet",
     "ScoreSheet",
+    "SeatingRow",
     "TemplateError",
     "cjk_font_embedded",
     "custom_template",
@@ -53,11 +61,12 @@ __all__ = [
     "placements",
     "render_calibration",
     "render_movement_sheet",
-    "render_seating_sheet",
-    "SeatingRow",
     "render_pick_list",
+    "render_player_cards",
+    "render_room_seating",
     "render_score_sheet",
     "render_score_sheets",
+    "render_seating_sheet",
     "render_set_labels",
     "render_setup_sheets",
     "render_wall_stickers",

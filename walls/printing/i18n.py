@@ -48,6 +48,8 @@ WORDS = {
         "scan_login": "Scan to enter results", "code": "Code", "winner": "Winner / fan",
         "initials": "Initials", "total": "Total", "hand_no": "Hand", "print_actual": "Print at 100 % (actual size)",
         "stickers_for": "stickers", "sign": "Players' signatures", "result_check": "Set code checked",
+        "pin": "PIN", "keep_pin": "Keep your PIN to yourself", "find_seat": "Find my seat",
+        "player_cards": "Player cards", "not_seated": "Not seated yet", "room_seating": "Seating by room",
     },
     "ja": {
         "set": "セット", "sets": "セット", "session": "回戦", "seat": "席", "table": "卓", "group": "グループ",
@@ -64,6 +66,8 @@ WORDS = {
         "scan_login": "スキャンして結果入力", "code": "コード", "winner": "和了者 / 点",
         "initials": "署名", "total": "合計", "hand_no": "局", "print_actual": "実寸(100%)で印刷",
         "stickers_for": "枚", "sign": "選手署名", "result_check": "セット番号確認",
+        "pin": "PIN", "keep_pin": "PINは他人に教えないでください", "find_seat": "座席検索",
+        "player_cards": "選手カード", "not_seated": "未配席", "room_seating": "会場別座席表",
     },
     "zh": {
         "set": "牌组", "sets": "牌组", "session": "轮次", "seat": "座位", "table": "桌", "group": "组",
@@ -80,6 +84,8 @@ WORDS = {
         "scan_login": "扫码录入成绩", "code": "代码", "winner": "和牌者 / 番",
         "initials": "签名", "total": "合计", "hand_no": "盘", "print_actual": "按实际尺寸(100%)打印",
         "stickers_for": "张", "sign": "选手签名", "result_check": "牌组编号已核对",
+        "pin": "PIN", "keep_pin": "请勿向他人透露PIN", "find_seat": "查找座位",
+        "player_cards": "选手卡", "not_seated": "尚未排座", "room_seating": "分房间座位表",
     },
 }
 """Key → word, per language; every language has the same keys."""
