@@ -27,6 +27,7 @@ from tournament.seating import (  # noqa: F401 (re-exported: the event's write p
     parse_roster,
     refuse_after_reveal,
     seat_session,
+    session_movement,
     sitting_out,
     table_of_set,
     table_schedule,
@@ -56,6 +57,7 @@ def create_event(
     ruleset=None,
     fouled_min_tables: int = 2,
     fouled_adjusted_points: int = 0,
+    status: str = Event.Status.PUBLISHED,
 ) -> Event:
     """Create an event with a fresh secret master seed and its public commitment.
 
@@ -63,8 +65,10 @@ def create_event(
     editable copy (version 1). ``ruleset``, a :class:`walls.rulesets.RuleSet` (e.g. from
     :func:`walls.rulesets.custom_ruleset`), overrides ``ruleset_code``. ``fouled_min_tables``
     and ``fouled_adjusted_points``: the event's Law 87 parameters (docs/scoring.md, "Fouled sets
-    and reserve walls"). Raises SetupError for an unknown rule set, table or method, a slug
-    already taken, or ``fouled_min_tables`` below 1.
+    and reserve walls"). ``status``: published by default (the demo, the tests, imports); the
+    new-event form creates a draft, hidden until published (:mod:`tournament.event_setup`).
+    Raises SetupError for an unknown rule set, table, method or status, a slug already taken,
+    or ``fouled_min_tables`` below 1.
     """
     if not name.strip():
         raise SetupError("name", _("give the event a name"))
@@ -83,6 +87,8 @@ def create_event(
         raise SetupError("conversion", str(exc)) from exc
     if sessions < 1:
         raise SetupError("sessions", _("an event has at least one session"))
+    if status not in Event.Status.values:
+        raise SetupError("status", _("choose one of %(choices)s") % {"choices": ", ".join(Event.Status.values)})
     if fouled_min_tables < 1:
         raise SetupError("fouled_min_tables", _("a version of a fouled set needs at least 1 table to be compared"))
     seed = master_seed or new_master_seed()
@@ -91,7 +97,7 @@ def create_event(
         datum_method=datum_method, comparison=comparison, sessions_planned=sessions,
         master_seed=seed, commitment=seed_commitment(seed), public_value_source=public_value_source,
         base_url=base_url, entrant_policy=entrant_policy, fouled_min_tables=fouled_min_tables,
-        fouled_adjusted_points=fouled_adjusted_points,
+        fouled_adjusted_points=fouled_adjusted_points, status=status,
     )
     ConversionTable.objects.create(
         event=event, code=conversion, name=plain_table.name, source=plain_table.source, rows=plain_table.rows(), current=True,
@@ -100,16 +106,16 @@ def create_event(
 
 
 @transaction.atomic
-def prepare_session(event: Event, number: int) -> Session:
+def prepare_session(event: Event, number: int, *, actor: str = "prepare") -> Session:
     """Seat session ``number`` (1-based) and generate its walls, in one transaction: the
     session is stored with its walls or not at all. What the director's "Prepare" button, the
     demo and the load test do.
 
     Raises SetupError (from :func:`seat_session`, e.g. once the master seed is revealed) or
     WallError (from :func:`walls.services.generate_walls`, e.g. the public value still missing);
-    nothing is stored then.
+    nothing is stored then. ``actor`` (who pressed Prepare) signs the check-in's audit entry.
     """
-    session = seat_session(event, number)
+    session = seat_session(event, number, actor=actor)
     generate_walls(event, number)
     return session
 

@@ -7,27 +7,46 @@ from django.db import transaction
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring import table_access
 from scoring.models import HandResult
 from scoring.visibility import sets_to_play
-from tournament.access import DIRECTOR, STAFF, event_view
+from tournament.access import DIRECTOR, STAFF, event_view, visible_events
+from tournament.clock import clock_state
+from tournament.event_setup import DELETABLE, record_final_export
 from tournament.exchange import export_event, public_export
 from tournament.forms import CUSTOM, EventForm
-from tournament.models import Event, EventRole
+from tournament.models import Event, EventRole, Table
 from tournament.permissions import is_director, is_staff_or_director
-from tournament.services import SetupError, create_event, import_roster, reveal_seed, set_public_value
+from tournament.roster import RosterError, decode_roster, parse_roster, roster_warnings
+from tournament.services import (
+    SetupError,
+    create_event,
+    import_roster,
+    reveal_seed,
+    set_public_value,
+)
 from tournament.services import prepare_session as seat_with_walls
-from walls.printing_jobs import SESSION_KINDS, kind_label
+from walls.printing import DEFAULT_TEMPLATE, PRESETS
+from walls.printing_jobs import SESSION_KINDS, job_title
 from walls.services import WallError
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first
 
 
 def home(request):
-    """The list of events."""
-    return render(request, "tournament/home.html", {"events": Event.objects.all()})
+    """The list of events: published and finished ones; archived ones folded under "Archived
+    events"; drafts only for users holding a role in them, under "Your drafts"
+    (:func:`tournament.access.visible_events`). One query."""
+    status = Event.Status
+    events = list(visible_events(request.user))
+    return render(request, "tournament/home.html", {
+        "events": [e for e in events if e.status in (status.PUBLISHED, status.FINISHED)],
+        "archived": [e for e in events if e.status == status.ARCHIVED],
+        "drafts": [e for e in events if e.status == status.DRAFT],
+    })
 
 
 @event_view()
@@ -42,8 +61,9 @@ def event_page(request, event):
 
 @event_view(roles=(DIRECTOR, STAFF), login=True)
 def director(request, event):
-    """The director's page (director and staff): sessions to seat, print jobs, verifiable walls,
-    the audit trail."""
+    """The director's page (director and staff): sessions to seat, each session's clock and
+    prints (label stock, sheet language, the session's ZIP), the projector's announcement, print
+    jobs, verifiable walls, the audit trail."""
     sessions = []
     for session in event.sessions.prefetch_related("groups__tables"):
         results = HandResult.objects.filter(event=event, session_number=session.number)
@@ -53,15 +73,18 @@ def director(request, event):
             "entered": results.count(),
             "confirmed": results.filter(status=HandResult.Status.CONFIRMED).count(),
             "tables": [t for g in session.groups.all() for t in g.tables.all()],
+            "clock": clock_state(session),
         })
     seated = set(event.sessions.values_list("number", flat=True))
     return render(request, "tournament/director.html", {
         "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
         "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],
-        "jobs": [(job, kind_label(job.kind)) for job in event.print_jobs.all()[:30]],
+        "jobs": [(job, job_title(job)) for job in event.print_jobs.all()[:30]],
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
         "print_kinds": SESSION_KINDS,
+        "label_stocks": [(name, template.describe()) for name, template in PRESETS.items()],
+        "label_stock": event.default_label_stock or DEFAULT_TEMPLATE,
     })
 
 
@@ -75,7 +98,13 @@ def prepare_session(request, event):
         messages.error(request, _("choose the session to prepare"))
         return redirect("director", slug=event.slug)
     try:
-        seat_with_walls(event, number)
+        session = seat_with_walls(event, number, actor=request.user.get_username())
+        groups = session.groups.count()
+        messages.success(request, ngettext(
+            "Session %(session)s is seated: %(groups)s group on %(tables)s tables; its walls are generated.",
+            "Session %(session)s is seated: %(groups)s groups on %(tables)s tables; its walls are generated.",
+            groups,
+        ) % {"session": number, "groups": groups, "tables": Table.objects.filter(group__session=session).count()})
     except (SetupError, WallError) as exc:
         messages.error(request, exc.message)
     except ValueError as exc:
@@ -86,8 +115,13 @@ def prepare_session(request, event):
 @event_view()
 def event_export(request, event):
     """The event as JSON: complete for the director and staff, redacted for everyone else
-    (:func:`tournament.exchange.public_export`)."""
-    data = export_event(event) if table_access.viewer(request, event).secrets else public_export(event)
+    (:func:`tournament.exchange.public_export`). The director's or staff's download of a finished
+    or archived event is its final export (:func:`tournament.event_setup.record_final_export`),
+    which allows deleting the event."""
+    full = table_access.viewer(request, event).secrets
+    data = export_event(event) if full else public_export(event)
+    if full and event.status in DELETABLE and is_staff_or_director(request.user, event):
+        record_final_export(event, actor=request.user.get_username())
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
     return response
@@ -134,29 +168,50 @@ def reveal(request, event):
 
 @login_required
 def new_event(request):
-    """Create an event (staff users): rule set, scoring, roster. The creator becomes its director.
-    The event and its roster are stored together or not at all."""
+    """Create an event (staff users): rule set, scoring, public address (empty: the address this
+    site is served on), roster. The event starts as a draft and its creator becomes its director.
+    The event and its roster are stored together or not at all. The roster file is decoded as
+    spreadsheets save it (:func:`tournament.roster.decode_roster`) and kept after any error (the
+    hidden ``roster_text``), so the director does not choose it again; errors are listed at the
+    top. Doubtful names (:func:`tournament.roster.roster_warnings`) are shown as warnings."""
     if not request.user.is_staff:
         raise PermissionDenied(_("ask the site administrator for an organiser account"))
-    form = EventForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
+    data = request.POST.copy() if request.method == "POST" else None
+    roster_error = None
+    if data is not None and request.FILES.get("roster"):
+        upload = request.FILES["roster"]
+        try:
+            data["roster_text"], data["roster_name"] = decode_roster(upload.read()), upload.name
+        except RosterError as exc:
+            roster_error = exc.message
+    form = EventForm(data)
+    if data is not None and form.is_valid() and roster_error is None:
+        clean = form.cleaned_data
+        text = clean.get("roster_text") or ""
         try:
             with transaction.atomic():
                 event = create_event(
-                    name=data["name"], slug=data["slug"], ruleset_code=data["ruleset"] if data["ruleset"] != CUSTOM else "",
-                    ruleset=data.get("ruleset_object"), method=data["method"], conversion=data["conversion"],
-                    sessions=data["sessions"], datum_method=data["datum_method"], comparison=data["comparison"],
-                    public_value_source=data["public_value_source"], entrant_policy=data["entrant_policy"],
-                    fouled_min_tables=data["fouled_min_tables"], fouled_adjusted_points=data["fouled_adjusted_points"],
+                    name=clean["name"], slug=clean["slug"], ruleset_code=clean["ruleset"] if clean["ruleset"] != CUSTOM else "",
+                    ruleset=clean.get("ruleset_object"), method=clean["method"], conversion=clean["conversion"],
+                    sessions=clean["sessions"], datum_method=clean["datum_method"], comparison=clean["comparison"],
+                    public_value_source=clean["public_value_source"], entrant_policy=clean["entrant_policy"],
+                    fouled_min_tables=clean["fouled_min_tables"], fouled_adjusted_points=clean["fouled_adjusted_points"],
+                    base_url=clean.get("base_url") or request.build_absolute_uri("/"), status=Event.Status.DRAFT,
                 )
-                if data.get("roster"):
-                    import_roster(event, data["roster"].read().decode("utf-8-sig"))
+                if text.strip():
+                    import_roster(event, text)
                 EventRole.objects.create(event=event, user=request.user, role=EventRole.Role.DIRECTOR)
         except SetupError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        except UnicodeDecodeError:
-            form.add_error("roster", _("the roster must be a UTF-8 CSV file"))
+            form.add_error(exc.field if exc.field in form.fields and exc.field != "roster_text" else None, exc.message)
         else:
+            for warning in roster_warnings(parse_roster(text)) if text.strip() else []:
+                messages.warning(request, warning)
+            messages.success(request, _("The event is created as a draft: only you and the people you invite see it. "
+                                        "Publish it in Settings."))
             return redirect("director", slug=event.slug)
-    return render(request, "tournament/new_event.html", {"form": form})
+    if roster_error is not None:
+        form.is_valid()  # the form's own errors too, then the file's
+        form.add_error("roster", roster_error)
+    return render(request, "tournament/new_event.html", {
+        "form": form, "roster_kept": (form.data.get("roster_name") or _("the roster")) if form.data.get("roster_text") else "",
+    })
