@@ -416,7 +416,7 @@ def test_no_two_players_of_an_event_share_a_pin(monkeypatch):
     pins = iter(["1234"] * 5 + ["5678", "1234", "9012", "3456"] * 10)
     monkeypatch.setattr(models, "_pin", lambda: next(pins))
     monkeypatch.setattr(models.Player._meta.get_field("pin"), "default", models._pin)
-    event = create_event(name="Pin Cup", slug="pin-cup")
+    event = create_event(name="Pin Cup", slug="pin-cup", entrant_policy="substitutes")
     import_roster(event, "team,player\n" + "".join(f"T{t},P{t}{m}\n" for t in range(1) for m in range(4)))
     found = list(event.players.values_list("pin", flat=True))
     assert len(set(found)) == len(found) == 4
