@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from tournament.models import Event, Room, SeatAssignment
+from tournament.models import Event, Room, SeatAssignment, Table
 from tournament.services import SetupError, create_event, import_roster, seat_session, sitting_out
 
 from factories import individual_roster, team_roster
@@ -128,15 +128,22 @@ def test_sit_outs_rotate_and_the_rest_play():
         assert len(playing) == 16 and not (playing & out[n - 1])
 
 
-def test_rooms_too_few_for_tables_sharing_walls_are_refused_with_the_reason():
+def test_rooms_too_few_for_the_plain_rotation_stagger_the_groups_and_rooms_too_small_are_refused():
+    """Two halls of 8 for 4 groups: plain, table 1 of every group plays set 1 at the first hand
+    (4 rooms needed), so the groups are staggered (docs/seating.md, "Rooms"); halls of 8 and 7
+    cannot hold 16 tables at all."""
     event = create_event(name="Rooms", slug="rooms", sessions=1)
     import_roster(event, team_roster(16, 4))
     Room.objects.create(event=event, number=1, name="Hall A", capacity=8)
-    Room.objects.create(event=event, number=2, name="Hall B", capacity=8)
+    Room.objects.create(event=event, number=2, name="Hall B", capacity=7)
     with pytest.raises(SetupError) as err:
         seat_session(event, 1)
-    assert err.value.field == "rooms"
+    assert err.value.field == "rooms" and "Add rooms or capacity" in err.value.message
     assert not event.sessions.exists()
+    Room.objects.filter(event=event, number=2).update(capacity=8)
+    session = seat_session(event, 1)
+    assert session.staggered
+    assert sorted(Table.objects.filter(group__session=session).values_list("room__name", flat=True)) == ["Hall A"] * 8 + ["Hall B"] * 8
 
 
 def test_tables_playing_the_same_set_at_the_same_time_are_in_different_rooms():

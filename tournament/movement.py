@@ -369,18 +369,36 @@ def place_tables(ruleset, n_groups: int, capacities: Sequence[int]) -> tuple[lis
     tables playing one set at one hand from one per group to one per group sharing an offset
     (docs/seating.md, "Rooms"). 32 teams in 4 rooms of 8 tables: unstaggered, table 1 of all 8
     groups plays set 1 at the first hand (8 rooms needed); staggered, only 2 groups share each
-    offset. Raises MovementError (the unstaggered message, which says what would do) when
-    neither fits."""
+    offset. Raises MovementError naming how many rooms of which size would do when neither
+    fits (or :func:`assign_rooms`' message for a single group)."""
     n = len(ruleset.seats)
+    total = n * n_groups
     try:
-        return assign_rooms(n * n_groups, list(capacities), ruleset_movement(ruleset, n_groups)), False
-    except MovementError as plain:
+        return assign_rooms(total, list(capacities), ruleset_movement(ruleset, n_groups)), False
+    except MovementError:
         if n_groups < 2:
             raise
+    staggered = ruleset_movement(ruleset, n_groups, stagger=True)
+    try:
+        return assign_rooms(total, list(capacities), staggered), True
+    except MovementError:
+        pass
+    need = max(len(c) for c in _clash_classes(staggered))
+    rooms = need
+    while True:  # the fewest equal rooms that would do, as an example for the director
+        size = -(-total // rooms)
         try:
-            return assign_rooms(n * n_groups, list(capacities), ruleset_movement(ruleset, n_groups, stagger=True)), True
+            assign_rooms(total, [size] * rooms, staggered)
+            break
         except MovementError:
-            raise plain from None
+            rooms += 1
+    raise MovementError(
+        _("the rooms (%(capacity)s tables) cannot hold the %(total)s tables of %(groups)s groups: even with the groups "
+          "staggered, %(need)s tables play the same set at the same hand and must be in different rooms. Add rooms or "
+          "capacity, e.g. %(rooms)s rooms of %(size)s tables")
+        % {"capacity": ", ".join(str(c) for c in capacities), "total": total, "groups": n_groups, "need": need,
+           "rooms": rooms, "size": size}
+    )
 
 
 def rotation_movement(

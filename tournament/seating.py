@@ -343,24 +343,43 @@ def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Sessio
     return session
 
 
+def seat_replacements(table_ids) -> dict[tuple[int, str], tuple[Player, Player, int]]:
+    """Substitutions in force now at the tables ``table_ids``: ``{(table id, seat): (player who
+    holds the seat now, player replaced there first, first set the holder plays)}``, the latest
+    substitution of a seat winning (:func:`scoring.standings.seat_holders` with no set: docs/scoring.md,
+    "Substitutions"). Seats without a substitution are absent. One query."""
+    out: dict[tuple[int, str], tuple[Player, Player, int]] = {}
+    for sub in (Substitution.objects.filter(table_id__in=list(table_ids)).select_related("player_in", "player_out")
+                .order_by("id")):
+        key = (sub.table_id, sub.seat)
+        first_out = out[key][1] if key in out else sub.player_out
+        out[key] = (sub.player_in, first_out, min(sub.sets) if sub.sets else 0)
+    return out
+
+
 def seating_list(event: Event, session_number: int) -> list[dict]:
     """Who sits where in session ``session_number``, room by room: one dict per seat,
     ``{"room": room name ("" without a room), "room_number": int or None, "table": event-wide
     table number, "seat": wind letter, "seat_index": 0-based position of the seat in the rule
-    set's order, "player": name, "team": team name ("" in individual events), "player_id"}``,
-    sorted by room number (tables without a room last), table number, then seat order. Empty
+    set's order, "player": name, "team": team name ("" in individual events), "player_id",
+    "replaces": the name of the player substituted there ("" when none), "from_set": the first
+    set the holder plays after a substitution (0 when none)}``: each seat's holder now
+    (:func:`seat_replacements`), sorted by room number (tables without a room last), table number, then seat order. Empty
     when the session is not seated. Per-room seating lists on the web and in print use it
     (docs/seating.md, "Rooms")."""
     order = {seat: i for i, seat in enumerate(event.get_ruleset().seats)}
-    assignments = (SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number)
-                   .select_related("table__room", "player", "team"))
+    assignments = list(SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number)
+                       .select_related("table__room", "player", "team"))
+    replaced = seat_replacements({a.table_id for a in assignments})
     rows = []
     for a in assignments:
         room = a.table.room
+        holder, first_out, from_set = replaced.get((a.table_id, a.seat), (a.player, None, 0))
         rows.append({
             "room": room.name if room else "", "room_number": room.number if room else None, "table": a.table.number,
-            "seat": a.seat, "seat_index": order.get(a.seat, len(order)), "player": a.player.name,
-            "team": a.team.name if a.team else "", "player_id": a.player_id,
+            "seat": a.seat, "seat_index": order.get(a.seat, len(order)), "player": holder.name,
+            "team": a.team.name if a.team else "", "player_id": holder.pk,
+            "replaces": first_out.name if first_out else "", "from_set": from_set,
         })
     rows.sort(key=lambda r: (r["room_number"] is None, r["room_number"] or 0, r["table"], r["seat_index"]))
     return rows

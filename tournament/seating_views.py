@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, render
 
 from tournament.access import event_view
 from tournament.permissions import is_staff_or_director
-from tournament.services import session_movement, sitting_out
+from tournament.services import seat_replacements, session_movement, sitting_out
 
 
 @event_view()
@@ -17,6 +17,7 @@ def seating(request, event, number):
     groups = list(session.groups.prefetch_related("tables__room", "tables__seats__player", "tables__seats__team"))
     movement = session_movement(session, n_groups=len(groups))
     n = movement.n_tables
+    replaced = seat_replacements(t.pk for group in groups for t in group.tables.all())
     group_rows = []
     for g, group in enumerate(groups):
         tables = list(group.tables.all())
@@ -29,7 +30,8 @@ def seating(request, event, number):
                 sets = movement.sets_at(g * n + table.position, slot)
                 nxt = by_position[movement.table_of(sets[0], slot + 1, g) - g * n] if slot + 1 < movement.slots else None
                 plays.append({"slot": slot + 1, "sets": sets, "next": nxt})
-            rows.append({"table": table, "seats": [(seat, seats.get(seat)) for seat in ruleset.seats], "plays": plays})
+            rows.append({"table": table, "plays": plays, "seats": [
+                (seat, seats.get(seat), replaced.get((table.pk, seat))) for seat in ruleset.seats]})
         group_rows.append({"group": group, "tables": rows})
     return render(request, "tournament/seating.html", {
         "event": event, "session": session, "groups": group_rows, "movement": movement,

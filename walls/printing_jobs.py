@@ -38,7 +38,7 @@ from django.utils.translation import gettext_lazy
 from tournament import seating as seating_stage
 from tournament.seating import session_movement, table_index, table_of_set, table_schedule
 from tournament.errors import FieldError
-from tournament.models import Event, Player, SeatAssignment, Table
+from tournament.models import Event, Player, SeatAssignment, Substitution, Table
 from tournament.movement import ruleset_movement
 from walls import printing
 from walls.models import PrintJob, ReserveWall, WallSet
@@ -313,8 +313,9 @@ def room_seating_rows(event: Event, session_number: int) -> list[dict]:
 
 def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
     """Player id → the player's seats in every seated session of ``event``, in session order:
-    ``{"session", "group", "table", "room", "seat"}`` (``room`` "" without one; ``seat`` the wind
-    letter). ``players``: the player ids to look up (None: everyone seated). Public data: the
+    ``{"session", "group", "table", "room", "seat", "from_set", "replaced_by"}`` (``room`` "" without
+    one; ``seat`` the wind letter; ``from_set`` the first set played there after coming in as a
+    substitute, else 0; ``replaced_by`` the name of the player who took the seat over, else ""). ``players``: the player ids to look up (None: everyone seated). Public data: the
     seating pages show the same."""
     seats = SeatAssignment.objects.filter(table__group__session__event=event)
     if players is not None:
@@ -324,8 +325,23 @@ def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
             "table__group__session__number", "table__number"):
         out.setdefault(s.player_id, []).append({
             "session": s.table.group.session.number, "group": s.table.group.number, "table": s.table.number,
-            "room": s.table.room.name if s.table.room_id else "", "seat": s.seat,
+            "room": s.table.room.name if s.table.room_id else "", "seat": s.seat, "from_set": 0, "replaced_by": "",
         })
+    # substitutions after Prepare (docs/scoring.md, "Substitutions"): the player coming in takes the
+    # seat from the first set they play; the player going out is marked replaced there
+    subs = Substitution.objects.filter(event=event).select_related("table__group__session", "table__room", "player_in")
+    for sub in subs.order_by("id"):
+        first = min(sub.sets) if sub.sets else 0
+        for entry in out.get(sub.player_out_id, []):
+            if (entry["session"], entry["table"], entry["seat"]) == (sub.session_number, sub.table.number, sub.seat):
+                entry["replaced_by"] = sub.player_in.name
+        if players is None or sub.player_in_id in set(players):
+            out.setdefault(sub.player_in_id, []).append({
+                "session": sub.session_number, "group": sub.table.group.number, "table": sub.table.number,
+                "room": sub.table.room.name if sub.table.room_id else "", "seat": sub.seat, "from_set": first, "replaced_by": "",
+            })
+    for entries in out.values():
+        entries.sort(key=lambda e: (e["session"], e["table"]))
     return out
 
 

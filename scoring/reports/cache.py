@@ -152,9 +152,10 @@ def _stored_scores(event: Event, scores: QuerySet) -> Iterator[tuple[tuple, obje
 
 
 def entrant_list(event: Event) -> list[tuple[int, str, bool]]:
-    """``[(pk, name, substitute)]`` of the event's entrants (teams or players) by number: the
-    order the grouping plan's entrant indices refer to (one query)."""
-    return list(entrants(event).order_by("number").values_list("pk", "name", "substitute"))
+    """``[(pk, name, substitute)]`` of the event's entrants (teams or players) by number, leaving
+    out those withdrawn at check-in (they never played: docs/director-guide.md, "Check-in"). One
+    query."""
+    return list(entrants(event).filter(withdrawn=False).order_by("number").values_list("pk", "name", "substitute"))
 
 
 def sit_outs(event: Event, entrant_keys: Sequence) -> dict[int, frozenset]:
