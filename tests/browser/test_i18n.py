@@ -125,7 +125,7 @@ def test_the_seating_sheet_is_printed_in_the_chosen_language(director_page, demo
     with page.expect_navigation():
         page.click("button[value=seating]")
     page.goto(demo_site.page(f"/e/{demo_site.slug}/director/"))
-    row = page.locator("#jobs tbody tr", has_text=f"(2 · {sheet_lang})").first
+    row = page.locator("#jobs tbody tr", has_text=f"Seating sheet, session 2 ({sheet_lang})").first
     response = page.request.get(demo_site.page(row.get_by_role("link").get_attribute("href")))
 
     text = pypdfium2.PdfDocument(io.BytesIO(response.body()))[0].get_textpage().get_text_range()
