@@ -89,7 +89,7 @@ def add_adjustment(event: Event, *, team: Team | None = None, player: Player | N
                 "session": session_number, "last": event.sessions_planned})
     reason = str(reason or "").strip()
     if not reason:
-        raise AdjustmentError("reason", _("give the reason, e.g. 'late arrival' or 'chombo, set 5'"))
+        raise AdjustmentError("reason", _("give the reason, e.g. 'late arrival' or 'slow play after two warnings'"))
     actor = str(actor or "")[:150]
     reason = reason[:300]
     same = {"event": event, "team": team if team_event else None, "player": None if team_event else player,

@@ -21,7 +21,8 @@ from scoring import conversion_admin, reports, services, table_access
 from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
-from tournament.models import Event, Player, SeatAssignment, Table, Team
+from tournament.models import Event, Player, Table, Team
+from walls.printing_jobs import itineraries
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -167,20 +168,21 @@ def _mine(request, event: Event) -> Player | None:
 
 
 def next_seat(event: Event, player: Player) -> dict | None:
-    """Where ``player`` sits next: their seat in the first seated session where they have a table
-    whose session is not finished for them (that table lacks a confirmed result on some set of
-    the session): ``{"session", "group", "table", "room", "seat"}`` (``room`` "" without one,
-    ``seat`` the wind letter); None when no such seat exists (not seated, or every seated session
-    played)."""
+    """Where ``player`` sits next: the first of their seats in the seated sessions
+    (:func:`walls.printing_jobs.itineraries`, substitutions applied: a seat handed over to a
+    replacement is skipped, a seat taken over counts from its first set) whose table lacks a
+    confirmed result on some set of the session: ``{"session", "group", "table", "room", "seat",
+    "from_set"}`` (``room`` "" without one, ``seat`` the wind letter, ``from_set`` 0 unless the
+    player came in as a substitute); None when no such seat exists (not seated, or every seated
+    session played)."""
     hands = event.get_ruleset().hands_per_session
-    seats = (SeatAssignment.objects.filter(player=player, table__group__session__event=event)
-             .select_related("table__group__session", "table__room").order_by("table__group__session__number"))
-    for s in seats:
-        played = (HandResult.objects.filter(table=s.table, status=HandResult.Status.CONFIRMED)
-                  .values("set_no").distinct().count())
+    for entry in itineraries(event, [player.pk]).get(player.pk, []):
+        if entry["replaced_by"]:
+            continue
+        played = (HandResult.objects.filter(event=event, session_number=entry["session"], table__number=entry["table"],
+                                            status=HandResult.Status.CONFIRMED).values("set_no").distinct().count())
         if played < hands:
-            return {"session": s.table.group.session.number, "group": s.table.group.number, "table": s.table.number,
-                    "room": s.table.room.name if s.table.room_id else "", "seat": s.seat}
+            return {key: entry[key] for key in ("session", "group", "table", "room", "seat", "from_set")}
     return None
 
 

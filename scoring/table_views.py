@@ -33,7 +33,7 @@ from scoring.services import (
     unlock_confirmation,
 )
 from scoring.table_access import can_enter_for, can_read_table, login_table
-from tournament.access import DIRECTOR, event_view, table_login_url, table_view
+from tournament.access import DIRECTOR, event_view, table_login_url, table_view, visible_or_404
 from tournament.i18n import seat_label
 from tournament.models import Event, SeatAssignment, Table, display_code
 from tournament.permissions import (
@@ -125,7 +125,8 @@ def scan(request, payload):
         set_id = parse_payload(payload)
     except SetCodeError as exc:
         return render(request, "scoring/table_login.html", {"error": str(exc), "action": reverse("table-login")}, status=400)
-    event = get_object_or_404(Event, slug=set_id.event)  # the event of the label, not of the URL
+    # the event of the label, not of the URL; a draft is "not found" to anyone without a role in it
+    event = visible_or_404(request, get_object_or_404(Event, slug=set_id.event))
     tables = Table.objects.filter(pk__in=table_access.event_table_ids(request, event),
                                   group__session__number=set_id.session).order_by("number")
     table = tables.first()

@@ -97,3 +97,18 @@ def test_rooms_that_fit_unstaggered_keep_the_plain_rotation():
     assert stagger and sorted(placement) == [0] * 16 + [1] * 16
     with pytest.raises(MovementError, match="rooms"):
         place_tables(ruleset, 8, [32])  # one room: the 2 groups sharing an offset would clash there
+
+
+def test_a_substitute_at_a_staggered_table_comes_in_from_the_first_set_the_table_plays(staggered_event, client):
+    from tournament.seating import seating_list
+    from tournament.substitutions import substitute
+
+    tables = Table.objects.filter(group__session__event=staggered_event).select_related("group__session__event")
+    table = next(t for t in tables if list(table_schedule(t)[0][1]) != sorted(table_schedule(t)[0][1]))
+    order = [s for _slot, sets in table_schedule(table) for s in sets]
+    player = table.seats.get(seat="S").player
+    substitute(staggered_event, 1, player_out=player, name="Late Reserve", reason="ill", actor="td")
+    row = next(r for r in seating_list(staggered_event, 1) if r["table"] == table.number and r["seat"] == "S")
+    assert row["player"] == "Late Reserve" and row["from_set"] == order[0] != min(order)
+    page = client.get(f"/e/{staggered_event.slug}/find/", {"name": "Late Reserve"}).content.decode()
+    assert f"from set {order[0]}" in page

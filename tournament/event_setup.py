@@ -23,17 +23,19 @@ import logging
 from urllib.parse import urlsplit
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
 from scoring.conversion_admin import rescore_event
-from scoring.models import ConversionTable, HandResult
+from scoring.models import ConversionTable, HandResult, ResultRevision
 from scoring.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
+from tournament.clock import pause_clock
 from tournament.models import AuditEntry, Event
 from tournament.movement import MovementError, ruleset_movement
-from tournament.seating import SetupError
+from tournament.people import rooms_problem
+from tournament.seating import SetupError, current_entrants, entrant_policy_error
 from walls.printing.i18n import LANGS as SHEET_LANGUAGES
 from walls.printing.templates import PRESETS as LABEL_STOCKS
 from walls.rulesets import PRESETS as RULESET_PRESETS
@@ -184,6 +186,34 @@ def _adopt_conversion(event: Event, code: str) -> None:
     rescore_event(event)
 
 
+def _check_roster_still_fits(event: Event, before: dict, changed: dict) -> None:
+    """Refuse (SetupError on the setting changed) a rule set or entrant policy that the imported
+    roster or the rooms no longer fit, so that nothing accepted here fails only at Prepare:
+    teams must have one member per seat of the new rule set, the entrants must fill its groups
+    unless the policy says what to do (:func:`tournament.seating.entrant_policy_error`), and
+    the rooms must hold its tables (:func:`tournament.people.rooms_problem`). ``event`` holds the
+    new values, not yet saved."""
+    if not ({"ruleset", "rounds", "entrant_policy"} & set(changed)) or not event.players.exists():
+        return
+    field = "ruleset" if "ruleset" in changed else "rounds" if "rounds" in changed else "entrant_policy"
+    seats = len(event.get_ruleset().seats)
+    if event.method == Event.Method.TEAM and "ruleset" in changed:
+        # the rule set is frozen once walls exist, so no substitution has added a member yet
+        sizes = set(event.teams.filter(withdrawn=False, substitute=False).annotate(n=Count("players")).values_list("n", flat=True))
+        if sizes and sizes != {seats}:
+            raise SetupError("ruleset", _("the imported teams have %(sizes)s players but this rule set seats %(seats)s: "
+                                          "keep the rule set, or import a roster of teams of %(seats)s")
+                             % {"sizes": ", ".join(str(n) for n in sorted(sizes)), "seats": seats})
+    error = entrant_policy_error(event, len(current_entrants(event)), field)
+    if error is not None:
+        raise error
+    if field != "entrant_policy":
+        problem = rooms_problem(event)
+        if problem:
+            raise SetupError(field, _("the event's rooms cannot hold this rule set's tables: %(problem)s; change the rooms first")
+                             % {"problem": problem})
+
+
 @transaction.atomic
 def update_settings(event: Event, *, actor: str, **changes) -> Event:
     """Change the settings named in ``changes`` (keys of :data:`SETTINGS`) of ``event``; returns
@@ -205,8 +235,9 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
     Only settings whose value differs are stored; they go into one AuditEntry
     ``settings-changed`` with ``{setting: [old, new]}``; nothing is written when nothing
     changed. Raises SetupError naming the setting: a value that cannot be used, a frozen
-    setting (:func:`frozen_reasons`), or any change of an archived event; nothing is stored
-    then. Raises TypeError for a name not in :data:`SETTINGS`.
+    setting (:func:`frozen_reasons`), a rule set or entrant policy the imported roster or the
+    rooms do not fit (:func:`_check_roster_still_fits`), or any change of an archived event;
+    nothing is stored then. Raises TypeError for a name not in :data:`SETTINGS`.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     unknown = set(changes) - set(SETTINGS)
@@ -239,6 +270,7 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
             ruleset = _with_rounds(ruleset, changed["rounds"])
         event.ruleset_code, event.ruleset = ruleset.code, ruleset.to_dict()
         fields += ["ruleset_code", "ruleset"]
+    _check_roster_still_fits(event, before, changed)
     if fields:
         event.save(update_fields=fields)
     if "conversion" in changed:
@@ -264,7 +296,8 @@ def change_status(event: Event, status: str, *, actor: str) -> Event:
     :data:`TRANSITIONS`; returns the stored event. Writes an AuditEntry ``status-changed``
     ``{"status": [old, new]}``. Reopening a finished event (back to published) clears the final
     export time, since later results make that export stale. Asking for the status it has
-    changes and writes nothing (a re-posted form). Raises SetupError ("status") for an unknown
+    changes and writes nothing (a re-posted form). Finishing or archiving pauses every running
+    session clock (:func:`tournament.clock.pause_clock`). Raises SetupError ("status") for an unknown
     status, a move not allowed, or back to draft once a result is stored."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if status not in Status.values:
@@ -286,6 +319,9 @@ def change_status(event: Event, status: str, *, actor: str) -> Event:
         fields.append("final_export_at")
     event.save(update_fields=fields)
     AuditEntry.objects.create(event=event, action="status-changed", actor=str(actor)[:150], detail={"status": [old, status]})
+    if status in (Status.FINISHED, Status.ARCHIVED):  # play is over: no clock keeps running on the projector
+        for session in event.sessions.filter(clock_started_at__isnull=False):
+            pause_clock(session, actor=actor)
     return event
 
 
@@ -307,19 +343,32 @@ def record_final_export(event: Event, *, actor: str) -> Event:
 
 def deletion_refusal(event: Event) -> str:
     """Why ``event`` cannot be deleted now ("" when it can): it must be finished or archived and
-    its full export downloaded since (:func:`record_final_export`)."""
+    its full export downloaded since (:func:`record_final_export`), with no result revision and
+    no audited action (but :data:`NOT_CHANGES`) after that download. Three queries at most."""
     if event.status not in DELETABLE:
         return _("Only a finished or archived event can be deleted: finish the event first.")
     if event.final_export_at is None:
         return _("Download the event's full export first (Export the event (JSON), on the director's page): it is "
                  "the only copy left once the event is deleted.")
+    changed_since = (
+        AuditEntry.objects.filter(event=event, at__gt=event.final_export_at).exclude(action__in=NOT_CHANGES).exists()
+        or ResultRevision.objects.filter(result__event=event, at__gt=event.final_export_at).exists()
+    )
+    if changed_since:
+        return _("The event changed after its last full export (a result, a penalty, a setting...): download the "
+                 "export again, so that it holds everything, then delete.")
     return ""
+
+
+NOT_CHANGES = ("final-export", "status-changed")
+"""Audited actions that change nothing an export holds apart from the status: archiving an event
+after its final export does not ask for another."""
 
 
 @transaction.atomic
 def delete_event(event: Event, *, confirm_slug: str, actor: str) -> None:
     """Delete ``event`` and everything stored with it (people, seating, walls, results, audit
-    trail), once :func:`deletion_refusal` allows it and ``confirm_slug`` is the event's short
+    trail, print files), once :func:`deletion_refusal` allows it and ``confirm_slug`` is the event's short
     name. The deletion is logged (logger ``tournament.event_setup``, level WARNING) since the
     event's audit trail goes with it. Raises SetupError ("confirm_slug" for a mistyped short
     name, "status" when not allowed yet); nothing is deleted then."""
@@ -332,4 +381,16 @@ def delete_event(event: Event, *, confirm_slug: str, actor: str) -> None:
         raise SetupError("status", refusal)
     log.warning("event %s (%r, uid %s, %s) deleted by %s; final export downloaded at %s", event.slug, event.name,
                 event.uid, event.status, actor, event.final_export_at.isoformat())
+    files = [(job.file.storage, job.file.name) for job in event.print_jobs.exclude(file="")]
     event.delete()
+    transaction.on_commit(lambda: _remove_files(files))
+
+
+def _remove_files(files) -> None:
+    """Remove a deleted event's print files (set-up sheets show walls, player cards PINs) from
+    storage, once the deletion is committed; a file already gone is skipped."""
+    for storage, name in files:
+        try:
+            storage.delete(name)
+        except OSError:
+            log.warning("could not remove print file %s of a deleted event", name)

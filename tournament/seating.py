@@ -61,7 +61,9 @@ def entrant_policy_error(event: Event, n_entrants: int, field: str = "entrant_po
     group_size = _group_size(event)
     if not n_entrants or n_entrants % group_size == 0 or event.entrant_policy != Event.EntrantPolicy.EXACT:
         return None
-    options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)") % {"kind": o.kind, "description": o.description, "scoring": o.scoring}
+    labels = dict(Event.EntrantPolicy.choices)  # the setting's choices as the form names them
+    options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)")
+                        % {"kind": f"“{labels.get(o.kind, o.kind)}”", "description": o.description, "scoring": o.scoring}
                         for o in entrant_options(n_entrants, group_size))
     return SetupError(
         field,
@@ -353,7 +355,7 @@ def seat_replacements(table_ids) -> dict[tuple[int, str], tuple[Player, Player, 
                 .order_by("id")):
         key = (sub.table_id, sub.seat)
         first_out = out[key][1] if key in out else sub.player_out
-        out[key] = (sub.player_in, first_out, min(sub.sets) if sub.sets else 0)
+        out[key] = (sub.player_in, first_out, sub.sets[0] if sub.sets else 0)  # sets are in play order
     return out
 
 

@@ -39,13 +39,14 @@ AUDIT_ROWS = 50  # audit entries on the director's page, newest first
 def home(request):
     """The list of events: published and finished ones; archived ones folded under "Archived
     events"; drafts only for users holding a role in them, under "Your drafts"
-    (:func:`tournament.access.visible_events`). One query."""
+    (:func:`tournament.access.visible_events`), with a link to the director's page where the
+    user may open it. One query, and one per draft."""
     status = Event.Status
     events = list(visible_events(request.user))
     return render(request, "tournament/home.html", {
         "events": [e for e in events if e.status in (status.PUBLISHED, status.FINISHED)],
         "archived": [e for e in events if e.status == status.ARCHIVED],
-        "drafts": [e for e in events if e.status == status.DRAFT],
+        "drafts": [(e, is_staff_or_director(request.user, e)) for e in events if e.status == status.DRAFT],
     })
 
 

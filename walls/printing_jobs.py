@@ -97,9 +97,28 @@ class PrintError(FieldError):
 RENDER_VERSION = 5
 
 
-def params_hash(kind: str, params: dict) -> str:
-    """SHA-256 of the canonical JSON of kind, parameters and :data:`RENDER_VERSION` (the reuse key)."""
-    return hashlib.sha256(json.dumps([kind, params, RENDER_VERSION], sort_keys=True).encode()).hexdigest()
+def params_hash(kind: str, params: dict, stamp: str = "") -> str:
+    """SHA-256 of the canonical JSON of kind, parameters, :data:`RENDER_VERSION` and the event's
+    ``stamp`` (:func:`data_stamp`): the reuse key."""
+    return hashlib.sha256(json.dumps([kind, params, RENDER_VERSION, stamp], sort_keys=True).encode()).hexdigest()
+
+
+def data_stamp(event: Event) -> str:
+    """A digest of everything a document reads besides the walls, which never change once stored:
+    the event's name, public address and commitment, its teams and players (names, PINs,
+    withdrawals), sessions (staggered or not), rooms, tables and seats, and substitutions. Part of
+    the reuse key, so a reprint after a substitution, a rename, a new session or a new public
+    address renders again instead of handing back the old file. Seven small queries."""
+    parts = [
+        (event.name, event.base_url, event.commitment),
+        list(event.teams.order_by("pk").values_list("pk", "name", "substitute", "withdrawn")),
+        list(event.players.order_by("pk").values_list("pk", "name", "pin", "team_id", "withdrawn", "replaced_by_id")),
+        list(event.sessions.order_by("pk").values_list("pk", "number", "staggered")),
+        list(event.rooms.order_by("pk").values_list("pk", "name")),
+        list(Table.objects.filter(group__session__event=event).order_by("pk").values_list("pk", "number", "room_id")),
+        list(Substitution.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)),
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
 def request_print(event: Event, kind: str, params: dict | None = None, *, run_now: bool = False) -> PrintJob:
@@ -116,7 +135,8 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
     "lang": "en"}``; a reserve wall's kinds take ``"reserve": <ReserveWall id>`` and its session.
     ``template`` (label stock, :data:`walls.printing.PRESETS`) is kept only for the kinds that
     read it, defaulting to the event's ``default_label_stock`` (else
-    :data:`walls.printing.DEFAULT_TEMPLATE`). A finished job with its file is returned as it is.
+    :data:`walls.printing.DEFAULT_TEMPLATE`). A finished job with its file is returned as it is,
+    unless what it printed has changed since (:func:`data_stamp`): then a new job renders.
     Raises PrintError for an unknown kind or label stock, for a kind that needs them a session
     without walls, or for a reserve wall's kind a reserve that is not one of the event's.
     """
@@ -141,7 +161,7 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
         raise PrintError("session", _("session %(session)s has no walls yet: generate them first") % {"session": params["session"]})
     with transaction.atomic():
         job = PrintJob.objects.get_or_create(
-            event=event, kind=kind, params_hash=params_hash(kind, params), defaults={"params": params},
+            event=event, kind=kind, params_hash=params_hash(kind, params, data_stamp(event)), defaults={"params": params},
         )[0]
     if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
         return job
@@ -331,7 +351,7 @@ def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
     # seat from the first set they play; the player going out is marked replaced there
     subs = Substitution.objects.filter(event=event).select_related("table__group__session", "table__room", "player_in")
     for sub in subs.order_by("id"):
-        first = min(sub.sets) if sub.sets else 0
+        first = sub.sets[0] if sub.sets else 0  # the sets in play order
         for entry in out.get(sub.player_out_id, []):
             if (entry["session"], entry["table"], entry["seat"]) == (sub.session_number, sub.table.number, sub.seat):
                 entry["replaced_by"] = sub.player_in.name

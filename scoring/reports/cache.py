@@ -43,7 +43,7 @@ from scoring.standings import (
     standings,
     tie_break_codes,
 )
-from tournament.models import Event
+from tournament.models import AuditEntry, Event
 
 CACHE_PREFIX = "scoring-reports"
 CACHE_SECONDS = 6 * 3600
@@ -224,14 +224,15 @@ def rules_digest(event: Event, marks: Iterable) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-_ADJUSTMENT, _CONVERSION = 0, -1  # the "session" column of standings_state's rows that are not scores
+_ADJUSTMENT, _CONVERSION, _AUDIT, _ENTRANTS = 0, -1, -2, -3  # the "session" column of standings_state's rows that are not scores
 
 
 def standings_state(event: Event, public: bool) -> tuple[dict, list[tuple[int, int]]]:
     """The score state (:func:`score_state`) and the marks of the ranking rules' inputs
-    (``[(kind, id)]``: each active adjustment, the current conversion table) in ONE query (a
-    union), so a repeated standings view costs one query and still sees an adjustment added or
-    undone at once."""
+    (``[(kind, n, id)]``: each active adjustment, the current conversion table, the count and last
+    id of the event's audit entries and of its entrants) in ONE query (a union), so a repeated
+    standings view costs one query and still sees at once an adjustment added or undone, an
+    entrant renamed, added or withdrawn."""
     scores = SetScore.objects.filter(event=event)
     if public:
         scores = visibility.visible_scores(visibility.PUBLIC, scores)
@@ -246,10 +247,21 @@ def standings_state(event: Event, public: bool) -> tuple[dict, list[tuple[int, i
               .annotate(s=Value(_CONVERSION, output_field=number), k=Value(0, output_field=number),
                         g=Value(0, output_field=number), n=F("pk"), last=F("pk"))
               .values_list("s", "k", "g", "n", "last").order_by())
+    # the entrants as listed (names, substitutes, withdrawals): every change of them is audited
+    # (renames, late entrants, no-shows withdrawn, substitutions) or adds an entrant (substitute
+    # teams at Prepare), so the audit trail's and the entrants' counts and last ids mark them
+    audit = (AuditEntry.objects.filter(event=event).values("event_id")
+             .annotate(s=Value(_AUDIT, output_field=number), k=Value(0, output_field=number),
+                       g=Value(0, output_field=number), n=Count("id"), last=Max("id"))
+             .values_list("s", "k", "g", "n", "last").order_by())
+    listed = (entrants(event).values("event_id")
+              .annotate(s=Value(_ENTRANTS, output_field=number), k=Value(0, output_field=number),
+                        g=Value(0, output_field=number), n=Count("id"), last=Max("id"))
+              .values_list("s", "k", "g", "n", "last").order_by())
     state, marks = {}, []
-    for session, set_no, group, n, last in state_rows.union(adjustments, tables, all=True):
-        if session in (_ADJUSTMENT, _CONVERSION):
-            marks.append((session, n))
+    for session, set_no, group, n, last in state_rows.union(adjustments, tables, audit, listed, all=True):
+        if session in (_ADJUSTMENT, _CONVERSION, _AUDIT, _ENTRANTS):
+            marks.append((session, n, last))
         else:
             state[(session, set_no, group)] = (n, last)
     return state, marks

@@ -49,3 +49,27 @@ def director_menu(context, event) -> dict:
         "check_in": next((n for n in planned if n not in seated), planned[-1]),
         "substitute": max(seated, default=1),
     }
+
+
+def _plain(value) -> str:
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value) or "–"
+    return str(value)
+
+
+@register.filter
+def audit_value(value) -> str:
+    """An audit entry's detail value as the director reads it: lists joined with commas, None
+    as "–", anything else as text."""
+    return _plain(value)
+
+
+@register.filter
+def audit_change(value) -> str:
+    """A change ``[old, new]`` of a ``settings-changed`` or ``status-changed`` audit entry as
+    ``old → new`` (anything else as :func:`audit_value`)."""
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return f"{_plain(value[0])} → {_plain(value[1])}"
+    return _plain(value)
