@@ -94,7 +94,8 @@ def add_adjustment(event: Event, *, team: Team | None = None, player: Player | N
     reason = reason[:300]
     same = {"event": event, "team": team if team_event else None, "player": None if team_event else player,
                 "session_number": session_number, "unit": unit, "amount": amount, "reason": reason, "actor": actor}
-    repeated = (Adjustment.objects.select_for_update().filter(undone_at__isnull=True, **same,
+    list(Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True))  # identical posts: one after the other
+    repeated = (Adjustment.objects.filter(undone_at__isnull=True, **same,
                                                               at__gte=timezone.now() - timedelta(seconds=REPEAT_SECONDS))
                 .order_by("-id").first())
     if repeated is not None:

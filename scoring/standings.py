@@ -132,8 +132,8 @@ class StandingRow:
 class TieBreak:
     """One tie-break of the standings (docs/scoring.md, "Standings"): ``code`` (stored in
     ``Event.tie_breaks``), ``label`` and ``description`` in the active language (the English
-    text is kept in ``label_text`` and ``description_text``). ``value(row)`` is the figure
-    compared: the larger value ranks first."""
+    text is kept in ``label_text`` and ``description_text``). The figure it compares is
+    computed in :func:`_rank` (the larger ranks first; fewer negative sets counts as more)."""
 
     code: str
     label_text: str

@@ -48,3 +48,11 @@ def test_find_my_seat_finds_the_player_coming_in_and_marks_the_one_going_out(cli
     assert cards[sub.player_in_id] == [{"session": 1, "group": 1, "table": table.number, "room": table.room.name,
                                         "seat": "E", "from_set": sub.first_set, "replaced_by": ""}]
     assert cards[east.pk][0]["replaced_by"] == "Hanako Reserve"
+
+
+def test_a_reprinted_score_sheet_names_the_player_now_at_the_seat(substituted):
+    from walls.printing_jobs import score_sheets
+
+    event, table, east, sub = substituted
+    sheet = next(s for s in score_sheets(event, 1) if s.table_label == str(table.number))
+    assert dict(sheet.seats)["E"] == "Hanako Reserve"

@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import seating as seating_stage
-from tournament.seating import session_movement, table_index, table_of_set, table_schedule
+from tournament.seating import seat_replacements, session_movement, table_index, table_of_set, table_schedule
 from tournament.errors import FieldError
 from tournament.models import Event, Player, SeatAssignment, Substitution, Table
 from tournament.movement import ruleset_movement
@@ -397,9 +397,12 @@ def score_sheets(event: Event, session_number: int) -> list:
     tables = (_session_tables(event, session_number).select_related("group__session__event")
               .prefetch_related("seats__player").order_by("number"))
     ruleset = event.get_ruleset()
+    tables = list(tables)
+    replaced = seat_replacements(t.pk for t in tables)  # a reprint after a substitution names who plays now
     for t in tables:
         order = [s for _slot, sets in table_schedule(t) for s in sets]
         seat_names = {s.seat: s.player.name for s in t.seats.all()}
+        seat_names.update({seat: holder.name for (table_id, seat), (holder, _out, _first) in replaced.items() if table_id == t.pk})
         login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + t.login_code_display
         out.append(printing.ScoreSheet(
             event_name=event.name, session=session_number, table_label=str(t.number), login=login,
