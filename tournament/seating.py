@@ -61,9 +61,7 @@ def entrant_policy_error(event: Event, n_entrants: int, field: str = "entrant_po
     group_size = _group_size(event)
     if not n_entrants or n_entrants % group_size == 0 or event.entrant_policy != Event.EntrantPolicy.EXACT:
         return None
-    labels = dict(Event.EntrantPolicy.choices)  # the setting's choices as the form names them
-    options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)")
-                        % {"kind": f"“{labels.get(o.kind, o.kind)}”", "description": o.description, "scoring": o.scoring}
+    options = "; ".join(_("%(kind)s: %(description)s (%(scoring)s)") % {"kind": o.kind, "description": o.description, "scoring": o.scoring}
                         for o in entrant_options(n_entrants, group_size))
     return SetupError(
         field,
