@@ -112,7 +112,8 @@ def undo_adjustment(adjustment: Adjustment, *, actor: str) -> Adjustment:
     """Undo ``adjustment``: it stays listed, marked undone (``undone_at``, ``undone_by``), and no
     longer counts. Writes an :class:`~tournament.models.AuditEntry` (``adjustment-undone``).
     Undoing it again changes nothing and writes nothing. Returns the adjustment as stored."""
-    adjustment = Adjustment.objects.select_for_update().select_related("event", "team", "player").get(pk=adjustment.pk)
+    adjustment = (Adjustment.objects.select_for_update(of=("self",)).select_related("event", "team", "player")
+                  .get(pk=adjustment.pk))  # PostgreSQL locks no row of an outer join: the adjustment alone
     if adjustment.undone_at is not None:
         return adjustment
     actor = str(actor or "")[:150]
