@@ -203,6 +203,9 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
 
 
 class AdjustmentSerializer(serializers.Serializer):
+    """One penalty or adjustment counted on a standings row (docs/scoring.md, "Penalties and
+    adjustments"): read-only, as :func:`scoring.reports.cache.active_adjustments` gives it."""
+
     amount = serializers.IntegerField(help_text="As given, in unit.")
     unit = serializers.CharField(help_text="mp (converted points) or points (score points).")
     mp = serializers.IntegerField(help_text="Converted points it adds to the total.")

@@ -22,7 +22,7 @@ from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Table, Team
-from walls.printing_jobs import itineraries
+from tournament.seating import itineraries
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -169,7 +169,7 @@ def _mine(request, event: Event) -> Player | None:
 
 def next_seat(event: Event, player: Player) -> dict | None:
     """Where ``player`` sits next: the first of their seats in the seated sessions
-    (:func:`walls.printing_jobs.itineraries`, substitutions applied: a seat handed over to a
+    (:func:`tournament.seating.itineraries`, substitutions applied: a seat handed over to a
     replacement is skipped, a seat taken over counts from its first set) whose table lacks a
     confirmed result on some set of the session: ``{"session", "group", "table", "room", "seat",
     "from_set"}`` (``room`` "" without one, ``seat`` the wind letter, ``from_set`` 0 unless the

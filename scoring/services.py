@@ -26,7 +26,6 @@ correction made revision *n+1*.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -40,11 +39,10 @@ from scoring.models import ConfirmationAttempt, ConversionTable, FouledPlay, Han
 from scoring.payments import (
     PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, signed_points, validate_score_changes,
 )
-from scoring.standings import seat_holders
 from tournament.errors import FieldError
 from tournament.i18n import seat_label
-from tournament.models import AuditEntry, Event, Group, Player, SeatAssignment, Session, Substitution, Table
-from tournament.seating import table_of_set, table_schedule
+from tournament.models import AuditEntry, Event, Group, Player, Session, Table
+from tournament.seating import table_of_set, table_schedule, table_seat_holders
 from walls.models import ReserveWall
 
 
@@ -382,26 +380,9 @@ class SeatHolder:
     player: Player
 
 
-def table_seat_holders(tables: Iterable[Table | int], set_no: int | None = None) -> dict[int, dict[str, tuple[int, int | None]]]:
-    """``{table id: {seat: (player id, team id or None)}}``: who held each seat of ``tables``
-    (tables or ids) on set ``set_no`` (None: now), the seating with the substitutions applied
-    (:func:`scoring.standings.seat_holders`, docs/scoring.md "Substitutions"): a replacement
-    holds the seat on the sets of its :class:`~tournament.models.Substitution`. Two queries."""
-    ids = [t if isinstance(t, int) else t.pk for t in tables]
-    seats: dict[int, dict] = {pk: {} for pk in ids}
-    for table_id, seat, player_id, team_id in SeatAssignment.objects.filter(table_id__in=ids).values_list(
-            "table_id", "seat", "player_id", "team_id"):
-        seats[table_id][seat] = (player_id, team_id)
-    changes: dict[int, list] = defaultdict(list)
-    for table_id, seat, sets, player_id, team_id in Substitution.objects.filter(table_id__in=ids).order_by("id").values_list(
-            "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
-        changes[table_id].append((seat, sets, (player_id, team_id)))
-    return {pk: seat_holders(seats[pk], changes.get(pk, ()), set_no) for pk in ids}
-
-
 def seat_players(table: Table, set_no: int | None = None) -> dict[str, Player]:
     """``{seat: Player}`` (team loaded) of whoever held each seat of ``table`` on ``set_no``
-    (None: now): :func:`table_seat_holders`. The table page's names, the entering and confirming
+    (None: now): :func:`tournament.seating.table_seat_holders`. The table page's names, the entering and confirming
     PINs follow it. Three queries."""
     held = table_seat_holders([table], set_no)[table.pk]
     players = Player.objects.select_related("team", "user").in_bulk([player for player, _team in held.values()])
@@ -639,7 +620,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     seat), which is :func:`~scoring.comparisons.converted_scores` unless tables played different
     versions of the set (:func:`play_versions`: fouled plays, reserve walls; Law 87 adapted with
     the event's ``fouled_min_tables`` and ``fouled_adjusted_points``). Each seat's result is
-    credited to whoever held the seat on the set (:func:`table_seat_holders`: a substitute on
+    credited to whoever held the seat on the set (:func:`tournament.seating.table_seat_holders`: a substitute on
     the sets of its substitution, docs/scoring.md "Substitutions"). Each stored score records
     its datum, conversion table, version and whether it is an artificial adjusted score.
     Then the set is released (made public) if every table of the session has a confirmed result

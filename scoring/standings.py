@@ -406,7 +406,7 @@ def seat_holders(seats: Mapping[str, object], substitutions: Iterable[tuple[str,
     ``set_no`` giving that seat to its holder; later substitutions (in the order given) win.
     ``set_no`` None: the seat's holder now, every substitution applied. A substitution of a seat
     nobody held is ignored. This is the one rule every score, per-player figure, traveller,
-    table page and PIN check follows (through :func:`scoring.services.table_seat_holders` and
+    table page and PIN check follows (through :func:`tournament.seating.table_seat_holders` and
     :func:`scoring.reports.scopes.event_scopes`)."""
     held = dict(seats)
     for seat, sets, holder in substitutions:

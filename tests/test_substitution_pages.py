@@ -11,7 +11,7 @@ from tournament.models import Table
 from tournament.seating import seating_list
 from tournament.services import table_schedule
 from tournament.substitutions import substitute
-from walls.printing_jobs import itineraries
+from tournament.seating import itineraries
 
 pytestmark = pytest.mark.django_db
 

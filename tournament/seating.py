@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.standings import seat_holders
 from tournament import roster
 from tournament.errors import FieldError
 from tournament.models import (
@@ -343,6 +344,32 @@ def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Sessio
     return session
 
 
+def substitution_changes(substitutions) -> dict:
+    """The seat changes of ``substitutions`` (a :class:`~tournament.models.Substitution` queryset)
+    as :func:`scoring.standings.seat_holders` takes them: ``{table id: [(seat, sets, (player id,
+    team id or None))]}``, each table's in the order they were made. One query; the one read of
+    substitutions behind every score, per-player figure, traveller and PIN check."""
+    changes: dict[int, list] = {}
+    for table_id, seat, sets, player_id, team_id in substitutions.order_by("id").values_list(
+            "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
+        changes.setdefault(table_id, []).append((seat, sets, (player_id, team_id)))
+    return changes
+
+
+def table_seat_holders(tables, set_no: int | None = None) -> dict[int, dict[str, tuple[int, int | None]]]:
+    """``{table id: {seat: (player id, team id or None)}}``: who held each seat of ``tables``
+    (Table rows or ids) on set ``set_no`` (None: now), the seating with the substitutions applied
+    (:func:`scoring.standings.seat_holders`, docs/scoring.md "Substitutions"): a replacement
+    holds the seat on the sets of its :class:`~tournament.models.Substitution`. Two queries."""
+    ids = [t if isinstance(t, int) else t.pk for t in tables]
+    seats: dict[int, dict] = {pk: {} for pk in ids}
+    for table_id, seat, player_id, team_id in SeatAssignment.objects.filter(table_id__in=ids).values_list(
+            "table_id", "seat", "player_id", "team_id"):
+        seats[table_id][seat] = (player_id, team_id)
+    changes = substitution_changes(Substitution.objects.filter(table_id__in=ids))
+    return {pk: seat_holders(seats[pk], changes.get(pk, ()), set_no) for pk in ids}
+
+
 def seat_replacements(table_ids) -> dict[tuple[int, str], tuple[Player, Player, int]]:
     """Substitutions in force now at the tables ``table_ids``: ``{(table id, seat): (player who
     holds the seat now, player replaced there first, first set the holder plays)}``, the latest
@@ -354,6 +381,40 @@ def seat_replacements(table_ids) -> dict[tuple[int, str], tuple[Player, Player, 
         key = (sub.table_id, sub.seat)
         first_out = out[key][1] if key in out else sub.player_out
         out[key] = (sub.player_in, first_out, sub.sets[0] if sub.sets else 0)  # sets are in play order
+    return out
+
+
+def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
+    """Player id → the player's seats in every seated session of ``event``, in session order:
+    ``{"session", "group", "table", "room", "seat", "from_set", "replaced_by"}`` (``room`` "" without
+    one; ``seat`` the wind letter; ``from_set`` the first set played there after coming in as a
+    substitute, else 0; ``replaced_by`` the name of the player who took the seat over, else ""). ``players``: the player ids to look up (None: everyone seated). Public data: the
+    seating pages show the same."""
+    seats = SeatAssignment.objects.filter(table__group__session__event=event)
+    if players is not None:
+        seats = seats.filter(player_id__in=list(players))
+    out: dict[int, list[dict]] = {}
+    for s in seats.select_related("table__group__session", "table__room").order_by(
+            "table__group__session__number", "table__number"):
+        out.setdefault(s.player_id, []).append({
+            "session": s.table.group.session.number, "group": s.table.group.number, "table": s.table.number,
+            "room": s.table.room.name if s.table.room_id else "", "seat": s.seat, "from_set": 0, "replaced_by": "",
+        })
+    # substitutions after Prepare (docs/scoring.md, "Substitutions"): the player coming in takes the
+    # seat from the first set they play; the player going out is marked replaced there
+    subs = Substitution.objects.filter(event=event).select_related("table__group__session", "table__room", "player_in")
+    for sub in subs.order_by("id"):
+        first = sub.sets[0] if sub.sets else 0  # the sets in play order
+        for entry in out.get(sub.player_out_id, []):
+            if (entry["session"], entry["table"], entry["seat"]) == (sub.session_number, sub.table.number, sub.seat):
+                entry["replaced_by"] = sub.player_in.name
+        if players is None or sub.player_in_id in set(players):
+            out.setdefault(sub.player_in_id, []).append({
+                "session": sub.session_number, "group": sub.table.group.number, "table": sub.table.number,
+                "room": sub.table.room.name if sub.table.room_id else "", "seat": sub.seat, "from_set": first, "replaced_by": "",
+            })
+    for entries in out.values():
+        entries.sort(key=lambda e: (e["session"], e["table"]))
     return out
 
 

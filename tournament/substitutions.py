@@ -3,7 +3,7 @@ is replaced at their seat for the sets their table has not played yet, for the r
 session or for good.
 
 Scoring follows one rule (:func:`scoring.standings.seat_holders` through
-:func:`scoring.services.table_seat_holders`): each set is credited to whoever held the seat on
+:func:`tournament.seating.table_seat_holders`): each set is credited to whoever held the seat on
 it. Team events: the replacement joins the same team in the same member slot, so the team's
 score stays the sum of its seats; individual events: the replacement is a substitute (never
 ranked) and the replaced player keeps the sets played.
@@ -16,10 +16,9 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from scoring.models import HandResult
-from scoring.services import table_seat_holders
 from tournament.errors import FieldError
 from tournament.models import AuditEntry, Event, Player, Substitution, Table
-from tournament.seating import table_schedule
+from tournament.seating import table_schedule, table_seat_holders
 
 
 class SubstitutionError(FieldError):

@@ -36,9 +36,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import seating as seating_stage
-from tournament.seating import seat_replacements, session_movement, table_index, table_of_set, table_schedule
+from tournament.seating import itineraries, seat_replacements, session_movement, table_index, table_of_set, table_schedule
 from tournament.errors import FieldError
-from tournament.models import Event, Player, SeatAssignment, Substitution, Table
+from tournament.models import Event, Player, Substitution, Table
 from tournament.movement import ruleset_movement
 from walls import printing
 from walls.models import PrintJob, ReserveWall, WallSet
@@ -329,40 +329,6 @@ def room_seating_rows(event: Event, session_number: int) -> list[dict]:
     """The same rows sorted by room, table and seat (as :func:`tournament.seating.seating_list`
     gives them): the per-room seating lists."""
     return list(seating_stage.seating_list(event, session_number))
-
-
-def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
-    """Player id → the player's seats in every seated session of ``event``, in session order:
-    ``{"session", "group", "table", "room", "seat", "from_set", "replaced_by"}`` (``room`` "" without
-    one; ``seat`` the wind letter; ``from_set`` the first set played there after coming in as a
-    substitute, else 0; ``replaced_by`` the name of the player who took the seat over, else ""). ``players``: the player ids to look up (None: everyone seated). Public data: the
-    seating pages show the same."""
-    seats = SeatAssignment.objects.filter(table__group__session__event=event)
-    if players is not None:
-        seats = seats.filter(player_id__in=list(players))
-    out: dict[int, list[dict]] = {}
-    for s in seats.select_related("table__group__session", "table__room").order_by(
-            "table__group__session__number", "table__number"):
-        out.setdefault(s.player_id, []).append({
-            "session": s.table.group.session.number, "group": s.table.group.number, "table": s.table.number,
-            "room": s.table.room.name if s.table.room_id else "", "seat": s.seat, "from_set": 0, "replaced_by": "",
-        })
-    # substitutions after Prepare (docs/scoring.md, "Substitutions"): the player coming in takes the
-    # seat from the first set they play; the player going out is marked replaced there
-    subs = Substitution.objects.filter(event=event).select_related("table__group__session", "table__room", "player_in")
-    for sub in subs.order_by("id"):
-        first = sub.sets[0] if sub.sets else 0  # the sets in play order
-        for entry in out.get(sub.player_out_id, []):
-            if (entry["session"], entry["table"], entry["seat"]) == (sub.session_number, sub.table.number, sub.seat):
-                entry["replaced_by"] = sub.player_in.name
-        if players is None or sub.player_in_id in set(players):
-            out.setdefault(sub.player_in_id, []).append({
-                "session": sub.session_number, "group": sub.table.group.number, "table": sub.table.number,
-                "room": sub.table.room.name if sub.table.room_id else "", "seat": sub.seat, "from_set": first, "replaced_by": "",
-            })
-    for entries in out.values():
-        entries.sort(key=lambda e: (e["session"], e["table"]))
-    return out
 
 
 def find_seat_url(event: Event) -> str:

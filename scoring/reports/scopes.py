@@ -2,7 +2,8 @@
 :func:`scoring.comparisons.complete_scopes` gives them (the raw results the per-player
 comparison and conversion table fitting read). Each seat's result belongs to whoever held the
 seat on that set: the substitutions are applied by :func:`scoring.standings.seat_holders`
-(docs/scoring.md, "Substitutions"), the rule :func:`scoring.services.rescore_set` follows."""
+(docs/scoring.md, "Substitutions"), the rule :func:`scoring.services.rescore_set` follows (both read them through
+:func:`tournament.seating.substitution_changes`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from scoring.comparisons import SeatResult, TableSeats, complete_scopes
 from scoring.models import HandResult
 from scoring.standings import seat_holders
 from tournament.models import Event, Substitution, Table
+from tournament.seating import substitution_changes
 
 
 def _scopes_with_substitutions(tables: Mapping[Hashable, TableSeats], results: Iterable[tuple[Hashable, int, Mapping]],
@@ -45,10 +47,7 @@ def event_scopes(event: Event) -> dict[tuple[int, int, int | None], list[SeatRes
         if seat:
             entry["seats"][seat] = (player, team)
     results = HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED).values_list("table_id", "set_no", "changes")
-    changes: dict[int, list] = defaultdict(list)
-    for table_id, seat, sets, player, team in Substitution.objects.filter(event=event).order_by("id").values_list(
-            "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
-        changes[table_id].append((seat, sets, (player, team)))
+    changes = substitution_changes(Substitution.objects.filter(event=event))
     return _scopes_with_substitutions({k: TableSeats(**v) for k, v in tables.items()}, list(results), changes,
                                       event.comparison == Event.Comparison.FIELD)
 
