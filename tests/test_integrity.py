@@ -212,6 +212,9 @@ URLS = {
     "home": lambda w: [("get", reverse("home"), None)],
     "login": lambda w: [("get", reverse("login"), None)],
     "logout": lambda w: [],  # POST only; answers with a redirect, no event data
+    # the logged-in user's own pending invitations (issue 25); an accept of a made-up id is refused
+    "invitations": lambda w: [("get", reverse("invitations"), None),
+                              ("post", reverse("invitations"), {"action": "accept", "invitation": "999999"})],
     "set_language": lambda w: [("post", reverse("set_language"), {"language": "ja", "next": f"/e/{w.event.slug}/"})],
     "new-event": lambda w: [("get", reverse("new-event"), None)],
     "event": lambda w: [("get", reverse("event", args=[w.event.slug]), None)],

@@ -11,6 +11,7 @@ from factories import prepared_event, team_roster
 
 from tournament.models import AuditEntry, EventRole, Table
 from tournament.people import (
+    accept_invitation,
     add_entrant,
     invite,
     rename_team,
@@ -68,14 +69,17 @@ def test_invite_a_new_user_gives_a_link_that_sets_a_password(event, dclient):
     assert 'id="invite-link"' not in dclient.get(reverse("people", kwargs={"slug": event.slug})).content.decode()
 
 
-def test_invite_an_existing_user_only_adds_the_role(event):
-    User.objects.create_user("ken", password="pw-ken-1")
+def test_invite_an_existing_user_waits_for_the_owner_to_accept(event):
+    # Issue 25: an existing account never gets the role silently (tests/test_invitations.py).
+    ken = User.objects.create_user("ken", password="pw-ken-1")
     invitation = invite(event, username="ken", role="staff", actor="dir")
-    assert not invitation.created and invitation.set_password_path == ""
+    assert not invitation.created and invitation.set_password_path == "" and invitation.pending is not None
     assert User.objects.get(username="ken").check_password("pw-ken-1")
-    assert EventRole.objects.filter(event=event, user__username="ken", role="staff").exists()
+    assert not EventRole.objects.filter(event=event, user__username="ken").exists()
     again = invite(event, username="ken", role="staff", actor="dir")  # a re-posted form
-    assert EventRole.objects.filter(event=event, user__username="ken").count() == 1 and not again.created
+    assert again.pending.pk == invitation.pending.pk and not again.created
+    accept_invitation(invitation.pending.pk, user=ken)
+    assert EventRole.objects.filter(event=event, user__username="ken", role="staff").count() == 1
 
 
 def test_scorer_tables_and_revoke(event):

@@ -154,6 +154,13 @@ ENDPOINTS = {
     "event settings": (lambda w: ("get", reverse("event-settings", args=[w.event.slug]), None), {"director"}),
     "rooms": (lambda w: ("get", reverse("rooms", args=[w.event.slug]), None), {"director"}),
     "people": (lambda w: ("get", reverse("people", args=[w.event.slug]), None), {"director"}),
+    "people: withdraw an invitation": (
+        lambda w: ("post", reverse("people", args=[w.event.slug]), {"action": "withdraw", "invitation": "999999"}), {"director"}),
+    # any account's own invitations (issue 25); a table login is no account
+    "my invitations": (lambda w: ("get", reverse("invitations"), None),
+                       {"director", "other_director", "staff", "scorer", "player"}),
+    "my invitations: accept": (lambda w: ("post", reverse("invitations"), {"action": "accept", "invitation": "999999"}),
+                               {"director", "other_director", "staff", "scorer", "player"}),
     "entrants": (lambda w: ("get", reverse("entrants", args=[w.event.slug]), None), {"director"}),
     "check-in": (lambda w: ("get", reverse("check-in", args=[w.event.slug, 2]), None), {"director"}),
     "substitutions": (lambda w: ("get", reverse("substitute", args=[w.event.slug, 1]), None), {"director"}),

@@ -9,6 +9,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from walls.rulesets import RuleSet
@@ -162,6 +163,46 @@ class EventRole(models.Model):
 
     class Meta:
         unique_together = [("event", "user", "role")]
+
+
+class Invitation(models.Model):
+    """An invitation of an existing account to a role in an event, waiting for the account's
+    owner (issue 25): the role is granted only when they accept it while logged in
+    (:func:`tournament.people.accept_invitation`). An invitation that creates a new account
+    grants the role at once (setting the password through the link is the acceptance) and
+    leaves no row here.
+
+    ``username`` is the name as the director typed it, ``user`` the account it matched
+    (case-insensitively); ``role`` staff, scorer or director; ``tables`` a scorer's tables;
+    ``invited_by`` the director's user name; ``created`` when it was sent; ``status`` pending
+    until ``decided_at``, when it was accepted, declined or withdrawn. At most one pending
+    invitation per event, account and role."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("invited, waiting")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
+    username = models.CharField(max_length=150)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=10, choices=EventRole.Role.choices)
+    tables = models.ManyToManyField("Table", blank=True, related_name="scorer_invitations")
+    invited_by = models.CharField(max_length=150)
+    created = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user", "role"], condition=models.Q(status="pending"),
+                                    name="one_pending_invitation_per_event_user_role"),
+        ]
+
+    def __str__(self):
+        return f"{self.username} → {self.role} ({self.status})"
 
 
 class Room(models.Model):

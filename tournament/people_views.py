@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import groupby
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -112,7 +113,9 @@ def _table_choices(event):
 @event_view(roles=(DIRECTOR,), login=True)
 def people(request, event):
     """People: who holds which role (with a scorer's tables), an invite form ("Invite"; a new
-    account's set-password link is shown once), "Remove" per role and a scorer's tables."""
+    account's set-password link is shown once; an existing account is told apart: it gets the
+    role only when its owner accepts), the invitations "invited, waiting" with "Withdraw",
+    "Remove" per role and a scorer's tables."""
     choices = _table_choices(event)
     form = InviteForm(request.POST if request.POST.get("action", "invite") == "invite" and request.method == "POST" else None,
                       table_choices=choices)
@@ -124,6 +127,9 @@ def people(request, event):
                 people_services.revoke_role(event, username=request.POST.get("username", ""), role=request.POST.get("role", ""),
                                             actor=_actor(request))
                 messages.success(request, _("Role removed."))
+            elif action == "withdraw":
+                people_services.withdraw_invitation(event, request.POST.get("invitation"), actor=_actor(request))
+                messages.success(request, _("Invitation withdrawn."))
             elif action == "tables":
                 people_services.set_scorer_tables(event, username=request.POST.get("username", ""),
                                                   tables=[t for t in request.POST.getlist("tables") if t.isdigit()],
@@ -138,7 +144,14 @@ def people(request, event):
                     messages.success(request, _("Account %(user)s created. Give them the link below to choose a password: "
                                                 "it is shown once.") % {"user": invitation.user.get_username()})
                 else:
-                    messages.success(request, _("%(user)s now holds the role.") % {"user": invitation.user.get_username()})
+                    if invitation.already:
+                        messages.success(request, _("%(user)s holds this role already.")
+                                         % {"user": invitation.user.get_username()})
+                    else:
+                        messages.warning(request, _(
+                            "The account %(user)s already exists: it gets the role only when its owner accepts the "
+                            "invitation while logged in. Until then it is listed as invited, waiting. Make sure the "
+                            "account is the person you mean.") % {"user": invitation.user.get_username()})
                     return redirect("people", slug=event.slug)
             if action != "invite":
                 return redirect("people", slug=event.slug)
@@ -154,7 +167,33 @@ def people(request, event):
         "event": event, "form": form if not link else InviteForm(table_choices=choices), "link": link,
         "grants": [{"grant": g, "tables": sorted(t.number for t in g.tables.all()),
                     "table_ids": {str(t.pk) for t in g.tables.all()}} for g in grants],
+        "waiting": [{"invitation": i, "tables": sorted(t.number for t in i.tables.all())}
+                    for i in people_services.pending_invitations(event)],
         "table_choices": choices,
+    })
+
+
+@login_required
+def invitations(request):
+    """The logged-in user's pending invitations (event, role, a scorer's tables, who invited,
+    when), each with "Accept" and "Decline" (POST ``action``, ``invitation``): accepting
+    grants exactly the role invited (:func:`tournament.people.accept_invitation`)."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "accept":
+                grant = people_services.accept_invitation(request.POST.get("invitation"), user=request.user)
+                messages.success(request, _("You now hold the role %(role)s in %(event)s.")
+                                 % {"role": grant.get_role_display(), "event": grant.event.name})
+            elif action == "decline":
+                people_services.decline_invitation(request.POST.get("invitation"), user=request.user)
+                messages.success(request, _("Invitation declined."))
+        except SetupError as exc:
+            messages.error(request, exc.message)
+        return redirect("invitations")
+    return render(request, "tournament/invitations.html", {
+        "waiting": [{"invitation": i, "tables": sorted(t.number for t in i.tables.all())}
+                    for i in people_services.pending_invitations(user=request.user)],
     })
 
 

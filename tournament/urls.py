@@ -12,6 +12,7 @@ from scoring import api as scoring_api
 from scoring import table_views
 from scoring import views as scoring_views
 from tournament import api as tournament_api
+from tournament import people_views
 from tournament import views
 from walls import views as walls_views
 
@@ -24,6 +25,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/invitations/", people_views.invitations, name="invitations"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("events/new/", views.new_event, name="new-event"),
     path("e/<slug:slug>/", views.event_page, name="event"),
