@@ -9,6 +9,7 @@ redirects; nothing stored is lost on an error.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from itertools import groupby
 
 from django.contrib import messages
@@ -21,7 +22,7 @@ from tournament import people as people_services
 from tournament.access import DIRECTOR, event_view
 from tournament.forms import InviteForm, LateEntrantForm, QuickRoomsForm
 from tournament.models import Event, EventRole, Player, Table, Team
-from tournament.roster import RosterError, decode_roster
+from tournament.roster import RosterError, check_encoding, unpack_roster
 from tournament.seating import seating_list
 from tournament.services import SetupError, import_roster
 
@@ -200,13 +201,27 @@ def invitations(request):
 # --- entrants ------------------------------------------------------------------------------------
 
 
+def roster_preview_context(check, name: str) -> dict:
+    """The template's view of a :class:`tournament.roster.EncodingCheck` of the file ``name``
+    (``roster_preview``: its fields, and ``name``)."""
+    return {**asdict(check), "name": name}
+
+
 @event_view(roles=(DIRECTOR,), login=True)
 def entrants(request, event):
     """Entrants: teams and players with edit links, withdrawn and substitutes marked, doubtful
     names (a name in two teams); a late entrant before session 1 is seated (after it: a link to
-    Substitutions); a roster import while the event has no players."""
+    Substitutions); a roster import while the event has no players.
+
+    A roster file in UTF-8 or Shift-JIS with kana is imported at once; any other encoding is a
+    guess (:func:`tournament.roster.read_roster`): the page names it with the first names as
+    they would be stored, and nothing is stored until the director imports with the encoding
+    previewed (POST ``action=import-encoding``: ``roster_data`` the file kept as base64,
+    ``roster_encoding`` chosen, ``roster_previewed`` the encoding shown, ``roster_step``
+    "preview" or "import"; an encoding other than the one shown is previewed first)."""
     seated = event.sessions.exists()
     late = LateEntrantForm(request.POST if request.POST.get("action") == "add" else None)
+    preview = None
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -214,11 +229,21 @@ def entrants(request, event):
                 upload = request.FILES.get("roster")
                 if upload is None:
                     raise SetupError("roster", _("choose the roster file"))
-                count = import_roster(event, decode_roster(upload.read()))
-                messages.success(request, _("%(count)s players imported.") % {"count": count})
-                for warning in people_services.event_roster_warnings(event):
-                    messages.warning(request, warning)
-                return redirect("entrants", slug=event.slug)
+                check = check_encoding(upload.read())
+                if check.guess:
+                    preview = roster_preview_context(check, upload.name)
+                else:
+                    return _import_roster(request, event, check.text)
+            elif action == "import-encoding":
+                data = unpack_roster(request.POST.get("roster_data", ""))
+                chosen = request.POST.get("roster_encoding", "")
+                check = check_encoding(data, chosen)
+                preview = roster_preview_context(check, request.POST.get("roster_name", ""))
+                if request.POST.get("roster_step") == "import" and not check.error:
+                    if chosen == request.POST.get("roster_previewed"):
+                        return _import_roster(request, event, check.text)
+                    messages.info(request, _("The names are shown read as %(encoding)s now: check them, then import.")
+                                  % {"encoding": check.label})
             if action == "add" and late.is_valid():
                 entrant = people_services.add_entrant(event, team=late.cleaned_data["team"], players=late.player_names(),
                                                       actor=_actor(request))
@@ -226,7 +251,7 @@ def entrants(request, event):
                 return redirect("entrants", slug=event.slug)
         except (SetupError, RosterError) as exc:
             messages.error(request, exc.message)
-            if action == "import":
+            if action == "import" or (action == "import-encoding" and preview is None):
                 return redirect("entrants", slug=event.slug)
             if exc.field in late.fields:
                 late.add_error(exc.field, exc.message)
@@ -237,7 +262,18 @@ def entrants(request, event):
         "event": event, "team_event": team_event, "teams": teams, "players": players, "seated": seated,
         "late": late, "warnings": people_services.event_roster_warnings(event), "has_roster": event.players.exists(),
         "substitute_session": max(event.sessions.values_list("number", flat=True), default=1),
+        "roster_preview": preview,
     })
+
+
+def _import_roster(request, event, text: str):
+    """Import ``text`` (:func:`tournament.services.import_roster`), say how many and any doubtful
+    names, back to the entrants page. SetupError and RosterError pass through."""
+    count = import_roster(event, text)
+    messages.success(request, _("%(count)s players imported.") % {"count": count})
+    for warning in people_services.event_roster_warnings(event):
+        messages.warning(request, warning)
+    return redirect("entrants", slug=event.slug)
 
 
 @event_view(roles=(DIRECTOR,), login=True)

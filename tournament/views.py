@@ -1,5 +1,7 @@
 """Pages of the tournament app: the event list, the public event page and the director's page."""
 
+from dataclasses import asdict
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -20,7 +22,7 @@ from tournament.exchange import export_event, public_export
 from tournament.forms import CUSTOM, EventForm
 from tournament.models import Event, EventRole, Table
 from tournament.permissions import is_director, is_staff_or_director
-from tournament.roster import RosterError, decode_roster, parse_roster, roster_warnings
+from tournament.roster import RosterError, check_encoding, parse_roster, roster_warnings, unpack_roster
 from tournament.services import (
     SetupError,
     create_event,
@@ -172,21 +174,40 @@ def new_event(request):
     """Create an event (staff users): rule set, scoring, public address (empty: the address this
     site is served on), roster. The event starts as a draft and its creator becomes its director.
     The event and its roster are stored together or not at all. The roster file is decoded as
-    spreadsheets save it (:func:`tournament.roster.decode_roster`) and kept after any error (the
+    spreadsheets save it (:func:`tournament.roster.read_roster`) and kept after any error (the
     hidden ``roster_text``), so the director does not choose it again; errors are listed at the
-    top. Doubtful names (:func:`tournament.roster.roster_warnings`) are shown as warnings."""
+    top. Doubtful names (:func:`tournament.roster.roster_warnings`) are shown as warnings.
+
+    A roster whose encoding is a guess (not UTF-8, not Shift-JIS with kana) creates nothing: the
+    form comes back with the names previewed in the guessed encoding and a choice of encodings
+    (``roster_data`` keeps the file as base64, ``roster_encoding`` the choice,
+    ``roster_previewed`` the encoding shown); the event is created once it is posted with the
+    encoding previewed ("Show the names in this encoding", ``roster_step=preview``, shows
+    another first)."""
     if not request.user.is_staff:
         raise PermissionDenied(_("ask the site administrator for an organiser account"))
     data = request.POST.copy() if request.method == "POST" else None
     roster_error = None
-    if data is not None and request.FILES.get("roster"):
-        upload = request.FILES["roster"]
+    roster_preview = None
+    if data is not None and (request.FILES.get("roster") or data.get("roster_data")):
+        upload = request.FILES.get("roster")
         try:
-            data["roster_text"], data["roster_name"] = decode_roster(upload.read()), upload.name
+            if upload is not None:
+                check, name = check_encoding(upload.read()), upload.name
+            else:
+                check, name = check_encoding(unpack_roster(data["roster_data"]), data.get("roster_encoding", "")), data.get("roster_name", "")
+            confirmed = (not check.guess and upload is not None) or (
+                upload is None and data.get("roster_step") != "preview" and not check.error
+                and data.get("roster_encoding") == data.get("roster_previewed"))
+            if confirmed:
+                data["roster_text"], data["roster_name"], data["roster_data"] = check.text, name, ""
+            else:
+                data["roster_text"] = ""
+                roster_preview = {**asdict(check), "name": name}
         except RosterError as exc:
             roster_error = exc.message
     form = EventForm(data)
-    if data is not None and form.is_valid() and roster_error is None:
+    if data is not None and form.is_valid() and roster_error is None and roster_preview is None:
         clean = form.cleaned_data
         text = clean.get("roster_text") or ""
         try:
@@ -215,4 +236,5 @@ def new_event(request):
         form.add_error("roster", roster_error)
     return render(request, "tournament/new_event.html", {
         "form": form, "roster_kept": (form.data.get("roster_name") or _("the roster")) if form.data.get("roster_text") else "",
+        "roster_preview": roster_preview,
     })
