@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from tournament.models import Event, EventRole
 from tournament.roster import RosterError, encoding_label, read_roster
+from tests.browser.test_director_day import shift_jis_roster
 from tournament.services import create_event
 
 User = get_user_model()
@@ -152,3 +153,11 @@ def test_the_new_event_form_previews_a_guessed_roster_and_creates_nothing_before
     assert response.status_code == 302
     event = Event.objects.get(slug="danish-open")
     assert event.teams.filter(name="Ærøskøbing").exists() and event.players.count() == 16
+
+
+def test_the_japanese_excel_rosters_of_the_other_tests_are_still_imported_at_once():
+    """The Shift-JIS rosters tests/browser/test_director_day.py and tests/test_roster_import.py
+    upload hold kana: certain, no confirmation click."""
+    for data in (shift_jis_roster(), "チーム,選手\r\n東京,山田太郎\r\n".encode("shift_jis")):
+        reading = read_roster(data)
+        assert (reading.encoding, reading.guessed) == ("cp932", False)
