@@ -134,6 +134,10 @@ def test_accepting_while_logged_in_grants_exactly_the_role_invited(event, dclien
     roles = people[people.index('id="roles"'):]
     assert "alice.chen" in roles[:4000]
     assert reverse("invitations") not in owner.get(reverse("home")).content.decode()
+    # The director removes the role: the old invitation, posted again, never brings it back.
+    revoke_role(event, username="alice.chen", role="scorer", actor="dir")
+    owner.post(reverse("invitations"), {"action": "accept", "invitation": pending.pk})
+    assert not EventRole.objects.filter(event=event, user=alice).exists()
 
 
 def test_nobody_else_can_accept_and_a_decline_or_withdrawal_grants_nothing(event, director):

@@ -290,13 +290,15 @@ def accept_invitation(invitation_id, *, user) -> EventRole:
     """The logged-in ``user`` accepts their invitation ``invitation_id``: they get exactly the
     role invited (a scorer its tables still in the event); returns the role. AuditEntry
     ``invitation-accepted`` (user, role, tables, invited_by). Accepting again returns the role
-    and changes nothing. Raises SetupError ("invitation") for another account's invitation or
-    one declined or withdrawn."""
+    and changes nothing. Raises SetupError ("invitation") for another account's invitation, one
+    declined or withdrawn, or one accepted whose role a director has removed since."""
     invitation = _own_invitation(invitation_id, user)
     if invitation.status == Invitation.Status.ACCEPTED:
         grant = EventRole.objects.filter(event=invitation.event, user=user, role=invitation.role).first()
-        if grant is not None:
-            return grant
+        if grant is None:  # removed by a director since: an old invitation never brings it back
+            raise SetupError("invitation", _("this invitation was used and the role removed since: ask the director "
+                                             "for a new one"))
+        return grant
     if invitation.status in (Invitation.Status.DECLINED, Invitation.Status.WITHDRAWN):
         raise SetupError("invitation", _("this invitation was %(status)s: ask the director for a new one")
                          % {"status": invitation.get_status_display()})
