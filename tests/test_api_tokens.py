@@ -73,3 +73,295 @@ def test_a_drafts_teams_and_players_are_not_listed_to_a_viewer_without_a_role():
         director.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
         mine = client_for(director).get(reverse("admin:%s_%s_changelist" % info))
         assert draft.pk in set(mine.context["cl"].queryset.values_list("event_id", flat=True))
+
+
+# --- the token store: created once, never shown again ---------------------------------------------
+
+import glob  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import re  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from datetime import timedelta  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.urls import URLPattern, URLResolver, get_resolver, resolve  # noqa: E402
+from django.utils import timezone  # noqa: E402
+from knox.crypto import hash_token  # noqa: E402
+
+from scoring.services import submit_result  # noqa: E402
+from tournament import api_tokens  # noqa: E402
+from tournament.models import ApiToken, AuditEntry, Event, Table  # noqa: E402
+from tournament.services import create_event, table_schedule  # noqa: E402
+
+from factories import first_set, first_table  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Tokens:
+    event: Event
+    table: Table
+    root: object  # superuser
+    director: object  # the event's director (not staff)
+    staff: object  # is_staff with every view_* permission, the event's staff role
+    scorer: object  # the event's scorer, bound to ``table``, no role elsewhere
+
+
+def _tokens_world() -> Tokens:
+    users = get_user_model().objects
+    root = users.create_superuser("root", password="pw-root-1")
+    director = users.create_user("director", password="pw-director-1")
+    staff = users.create_user("evstaff", password="pw-evstaff-1", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    scorer = users.create_user("scorer", password="pw-scorer-1")
+    event = prepared_event(team_roster(4), director=director, name="Token Cup", slug="token-cup")
+    table = first_table(event)
+    EventRole.objects.create(event=event, user=staff, role=EventRole.Role.STAFF)
+    EventRole.objects.create(event=event, user=scorer, role=EventRole.Role.SCORER).tables.add(table)
+    submit_result(table, first_set(table), changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="setup")
+    return Tokens(event, table, root, director, staff, scorer)
+
+
+@pytest.fixture
+def world():
+    return _tokens_world()
+
+
+def _page(w: Tokens) -> str:
+    return reverse("api-tokens", args=[w.event.slug])
+
+
+def _create_on_page(client, w: Tokens, **data):
+    """POST the create form; the response and the key it shows (the one ``<code id=api-token-key>``)."""
+    response = client.post(_page(w), data)
+    found = re.search(r'<code id="api-token-key"[^>]*>([0-9a-f]+)</code>', response.content.decode())
+    return response, found.group(1) if found else None
+
+
+def _body(response) -> str:
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    return content.decode("utf-8", errors="replace")
+
+
+def _walk(patterns, namespace=None):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, pattern.namespace or namespace)
+        elif isinstance(pattern, URLPattern):
+            yield namespace, pattern
+
+
+def _site_pages(w: Tokens) -> list[str]:
+    """Every page of the site (not the admin) whose URL arguments this world fills: the event's
+    slug, session 1, its first table and result, a team and a player, the tokens."""
+    result = w.event.results.first()
+    values = {"slug": w.event.slug, "event_slug": w.event.slug, "number": 1, "table_id": w.table.pk,
+              "result_id": result.pk, "team_id": w.event.teams.first().pk, "player_id": w.event.players.first().pk,
+              "token_id": ApiToken.objects.first().pk, "pk": result.pk, "session": 1, "set_no": 1}
+    pages = []
+    for namespace, pattern in _walk(get_resolver().url_patterns):
+        if namespace == "admin" or not pattern.name:
+            continue
+        wanted = pattern.pattern.converters.keys() if hasattr(pattern.pattern, "converters") else ()
+        if any(name not in values for name in wanted):
+            continue
+        try:
+            pages.append(reverse(pattern.name, kwargs={name: values[name] for name in wanted}))
+        except Exception:  # a pattern of the same name with other arguments (reversed once)
+            continue
+    return sorted(set(pages))
+
+
+def _api_paths(w: Tokens) -> list[str]:
+    """Every path of the API schema, made concrete with this world's event and first result."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    result = w.event.results.first()
+    paths = []
+    for path in schema["paths"]:
+        paths.append(re.sub(r"\{[^}]+\}", lambda m: str(result.pk) if m.group(0) in ("{id}", "{pk}") else w.event.slug, path))
+    return paths
+
+
+def test_no_page_api_answer_or_admin_page_shows_a_token_key_after_creation(world):
+    """Create the director's and the scorer's tokens on the page, then crawl as the superuser,
+    the director, the event's staff and its scorer: every admin list and change page, every site
+    page (the director's included), every API path: neither key, nor a part of it beyond the
+    prefix, nor its digest appears anywhere."""
+    director = client_for(world.director)
+    response, director_key = _create_on_page(director, world)
+    assert response.status_code == 200 and director_key
+    response, scorer_key = _create_on_page(director, world, user="scorer", days="2")
+    assert response.status_code == 200 and scorer_key
+    secrets = {}
+    for key in (director_key, scorer_key):
+        token = ApiToken.objects.get(digest=hash_token(key))
+        secrets[key] = (key, key[15:], key[-20:], token.digest)  # the prefix (15 characters) is public
+    pages = _site_pages(world) + ["/api/schema/?format=json"]
+    admin_pages = ["/admin/", *list(_admin_pages(limit=60)), "/admin/authtoken/tokenproxy/", "/admin/knox/authtoken/"]
+    assert "/admin/tournament/auditentry/" in admin_pages and reverse("api-tokens", args=[world.event.slug]) in pages
+    found = {}
+    checked = 0
+    for who in ("root", "director", "staff", "scorer"):
+        user = getattr(world, who)
+        client = client_for(user, token=director_key if who == "director" else None)
+        for path in admin_pages + pages + _api_paths(world):
+            response = client.get(path)
+            assert response.status_code < 500, (who, path, response.status_code)
+            body = _body(response)
+            checked += 1
+            for key, parts in secrets.items():
+                if any(part in body for part in parts):
+                    found.setdefault(who, []).append(path)
+    assert not found, f"a key or digest is shown: {found}"
+    assert checked > 4 * 60
+    # the admin crawl did reach token-bearing data: the audit of both creations, by prefix
+    assert AuditEntry.objects.filter(event=world.event, action="api-token-created").count() == 2
+
+
+def test_the_create_page_shows_the_key_exactly_once_and_never_again(world):
+    client = client_for(world.director)
+    response, key = _create_on_page(client, world, days="7")
+    body = response.content.decode()
+    assert response.status_code == 200 and len(key) == 64
+    assert body.count(key) == 1
+    assert "shown only this once" in body
+    assert "no-store" in response["Cache-Control"]
+    token = ApiToken.objects.get(user=world.director)
+    assert token.token_key == key[:15] and token.digest == hash_token(key) and key not in token.digest
+    assert timedelta(days=6, hours=23) < token.expiry - timezone.now() <= timedelta(days=7)
+    assert token.event == world.event and token.created_by == world.director
+    again = client.get(_page(world)).content.decode()
+    assert key not in again and key[15:] not in again
+    assert token.token_key in again  # the list names it by its prefix
+    assert key not in json.dumps(list(AuditEntry.objects.values("detail")))
+
+
+def test_token_auth_works_with_the_key_and_a_revoked_token_gets_401(world):
+    director = client_for(world.director)
+    _, key = _create_on_page(director, world, user="scorer", days="1")
+    results = f"/api/events/{world.event.slug}/results/"
+    api = client_for(token=key)
+    answer = api.get(results)
+    assert answer.status_code == 200 and answer.wsgi_request.user == world.scorer
+    assert {row["table"] for row in answer.json()} == {world.table.number}
+    set_no = table_schedule(world.table)[0][1][1]
+    write = api.post(results, json.dumps({"table": world.table.number, "set_no": set_no,
+                                          "changes": {"E": 48, "S": -16, "W": -16, "N": -16}}), content_type="application/json")
+    assert write.status_code == 201  # the scorer's token writes at the scorer's table
+    token = ApiToken.objects.get(user=world.scorer)
+    assert token.last_used is not None
+    assert client_for(token="0" * 64).get(results).status_code == 401
+    assert client_for(token=key[:-1] + ("0" if key[-1] != "0" else "1")).get(results).status_code == 401
+    revoked = director.post(reverse("api-token-revoke", args=[world.event.slug, token.pk]))
+    assert revoked.status_code == 302 and not ApiToken.objects.filter(pk=token.pk).exists()
+    refused = api.get(results)
+    assert refused.status_code == 401 and refused["WWW-Authenticate"] == "Token"
+    assert director.post(reverse("api-token-revoke", args=[world.event.slug, token.pk])).status_code == 302  # again: nothing
+    entries = AuditEntry.objects.filter(event=world.event, action="api-token-revoked")
+    assert entries.count() == 1 and entries.get().detail["prefix"] == key[:15] and entries.get().detail["user"] == "scorer"
+
+
+def test_an_expired_token_gets_401(world):
+    key = api_tokens.issue_token(world.scorer, days=1)
+    ApiToken.objects.filter(user=world.scorer).update(expiry=timezone.now() - timedelta(seconds=1))
+    assert client_for(token=key).get(f"/api/events/{world.event.slug}/results/").status_code == 401
+    assert not ApiToken.objects.filter(user=world.scorer).exists()  # knox deletes it
+
+
+def test_who_may_create_a_token_for_whom(world):
+    users = get_user_model().objects
+    other = create_event(name="Other Cup", slug="other-cup")
+    both = users.create_user("both", password="pw")  # a scorer here who also directs another event
+    EventRole.objects.create(event=world.event, user=both, role=EventRole.Role.SCORER)
+    EventRole.objects.create(event=other, user=both, role=EventRole.Role.DIRECTOR)
+    stranger = users.create_user("stranger", password="pw")
+    holders = {u.get_username() for u in api_tokens.token_holders(world.event, world.director)}
+    assert holders == {"director", "scorer"}  # staff accounts, accounts acting elsewhere: not offered
+    client = client_for(world.director)
+    for name in ("both", "stranger", "evstaff", "root", "nobody"):
+        response, key = _create_on_page(client, world, user=name)
+        assert response.status_code == 400 and key is None, name
+        assert "is not one" in response.content.decode()
+    assert not ApiToken.objects.filter(user__in=[both, stranger, world.staff, world.root]).exists()
+    response, key = _create_on_page(client, world, days="366")
+    assert response.status_code == 400 and key is None and not ApiToken.objects.exists()
+    # the event's staff and scorers cannot open the page; another event's director neither
+    assert client_for(world.staff).post(_page(world), {"days": "1"}).status_code == 403
+    assert client_for(world.scorer).get(_page(world)).status_code == 403
+    with pytest.raises(api_tokens.TokenError) as refused:
+        api_tokens.create_token(world.event, actor=both, days=1)
+    assert refused.value.status == 403
+    assert not ApiToken.objects.exists()
+
+
+def test_who_may_revoke_whose_token(world):
+    """A director of this event revokes their own tokens, those created for this event and those
+    of accounts acting only here; not a token made elsewhere for an account that acts in another
+    event too (that one: its owner or a superuser)."""
+    users = get_user_model().objects
+    other = create_event(name="Other Cup", slug="other-cup")
+    both = users.create_user("both", password="pw")
+    EventRole.objects.create(event=world.event, user=both, role=EventRole.Role.SCORER)
+    EventRole.objects.create(event=other, user=both, role=EventRole.Role.DIRECTOR)
+    elsewhere = ApiToken.objects.get(digest=hash_token(api_tokens.create_token(other, actor=both, days=1)[1]))
+    only_here = ApiToken.objects.get(digest=hash_token(api_tokens.issue_token(world.scorer)))
+    root_token = ApiToken.objects.get(digest=hash_token(api_tokens.issue_token(world.root)))
+    own = ApiToken.objects.get(digest=hash_token(api_tokens.issue_token(world.director)))
+    rows = {row.token.pk: row for row in api_tokens.event_tokens(world.event, world.director)}
+    assert set(rows) == {elsewhere.pk, only_here.pk, own.pk}  # root holds no role here
+    assert (rows[elsewhere.pk].revoke, rows[only_here.pk].revoke, rows[own.pk].revoke) == (False, True, True)
+    assert rows[elsewhere.pk].roles == ("scorer",)
+    client = client_for(world.director)
+    page = client.get(_page(world)).content.decode()
+    assert "not yours to revoke" in page and elsewhere.token_key in page
+    revoke = lambda token, c=client: c.post(reverse("api-token-revoke", args=[world.event.slug, token.pk]), follow=True)  # noqa: E731
+    assert "acts in another event too" in revoke(elsewhere).content.decode()
+    assert ApiToken.objects.filter(pk=elsewhere.pk).exists()
+    revoke(root_token)  # not listed for this event: nothing happens
+    assert ApiToken.objects.filter(pk=root_token.pk).exists()
+    revoke(only_here)
+    revoke(own)
+    assert not ApiToken.objects.filter(pk__in=[only_here.pk, own.pk]).exists()
+    # the owner revokes it from the other event's page, a superuser from this one
+    made_here = api_tokens.create_token(world.event, actor=world.director, days=1)[0]
+    made_here.user = both  # made for this event (e.g. before "both" took a role elsewhere)
+    made_here.save()
+    assert api_tokens.revoke_token(world.event, made_here.pk, actor=world.director) is not None
+    assert api_tokens.revoke_token(world.event, elsewhere.pk, actor=world.root) is not None
+    assert AuditEntry.objects.filter(action="api-token-revoked", event=world.event).count() == 4
+
+
+def test_a_key_of_the_old_plain_text_store_is_carried_over_hashed(world):
+    """The migration to the hashed store: a rest_framework.authtoken key keeps working, hashed,
+    and the old table is left empty."""
+    path = glob.glob(str(ROOT / "tournament" / "migrations" / "*_tokens_apitoken.py"))[0]
+    spec = importlib.util.spec_from_file_location("tokens_migration", path)
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    old_key = "4f" * 20  # 40 hex characters, as rest_framework.authtoken made them
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE authtoken_token (key varchar(40) PRIMARY KEY, created timestamp, user_id integer)")
+        cursor.execute("INSERT INTO authtoken_token (key, created, user_id) VALUES (%s, %s, %s)",
+                       [old_key, timezone.now() - timedelta(days=100), world.scorer.pk])
+
+    class Editor:
+        connection = connection
+        quote_name = staticmethod(connection.ops.quote_name)
+
+    from django.apps import apps
+
+    migration.hash_old_keys(apps, Editor())
+    token = ApiToken.objects.get(user=world.scorer)
+    assert token.digest == hash_token(old_key) and token.token_key == old_key[:15] and token.expiry is None
+    assert token.created < timezone.now() - timedelta(days=99)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM authtoken_token")
+        assert cursor.fetchone()[0] == 0
+    answer = client_for(token=old_key).get(f"/api/events/{world.event.slug}/results/")
+    assert answer.status_code == 200 and answer.wsgi_request.user == world.scorer

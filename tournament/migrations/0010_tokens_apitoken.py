@@ -22,8 +22,8 @@ def hash_old_keys(apps, schema_editor):
         cursor.execute(f"SELECT key, user_id, created FROM {table}")
         rows = cursor.fetchall()
     for key, user_id, created in rows:
-        token = ApiToken.objects.create(digest=hash_token(key), token_key=key[:CONSTANTS.TOKEN_KEY_LENGTH],
-                                        user_id=user_id, expiry=None)
+        token = ApiToken(digest=hash_token(key), token_key=key[:CONSTANTS.TOKEN_KEY_LENGTH], user_id=user_id, expiry=None)
+        token.save()
         ApiToken.objects.filter(pk=token.pk).update(created=created)
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {table}")
