@@ -365,3 +365,27 @@ def test_a_key_of_the_old_plain_text_store_is_carried_over_hashed(world):
         assert cursor.fetchone()[0] == 0
     answer = client_for(token=old_key).get(f"/api/events/{world.event.slug}/results/")
     assert answer.status_code == 200 and answer.wsgi_request.user == world.scorer
+
+
+def test_no_admin_list_shows_a_row_or_the_name_of_a_draft_to_a_viewer_without_a_role():
+    """Issue 25, finding 8: every per-event admin (tournament, scoring, walls) follows may_see."""
+    from tournament.admin import GuardedAdmin
+
+    draft = prepared_event(team_roster(4), name="Hidden Draft Cup", slug="hidden-draft", status="draft")
+    EventRole.objects.create(event=draft, user=get_user_model().objects.create_user("draft-scorer"), role="scorer")
+    AuditEntry.objects.create(event=draft, action="test-entry", actor="someone")
+    prepared_event(team_roster(4), name="Open Cup", slug="open-cup")
+    viewer = client_for(_viewer())
+    guarded = [(m, a) for m, a in django_admin.site._registry.items() if isinstance(a, GuardedAdmin)]
+    assert {m.__name__ for m, _ in guarded} >= {"Event", "Team", "Player", "Table", "Group", "Session", "EventRole",
+                                                 "WallSet", "AuditEntry"}
+    for model, model_admin in guarded:
+        info = (model._meta.app_label, model._meta.model_name)
+        response = viewer.get(reverse("admin:%s_%s_changelist" % info))
+        assert response.status_code == 200, model
+        shown = response.context["cl"].queryset
+        assert all(model_admin.event_id_of(obj) != draft.pk for obj in shown), model.__name__
+        assert "Hidden Draft Cup" not in response.content.decode(), model.__name__  # nor in a filter's choices
+        drafts_rows = [obj for obj in model.objects.all()[:2000] if model_admin.event_id_of(obj) == draft.pk]
+        if drafts_rows:
+            assert viewer.get(reverse("admin:%s_%s_change" % info, args=[drafts_rows[0].pk])).status_code == 302
