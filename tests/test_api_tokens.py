@@ -136,8 +136,10 @@ def _page(w: Tokens) -> str:
 
 
 def _create_on_page(client, w: Tokens, **data):
-    """POST the create form; the response and the key it shows (the one ``<code id=api-token-key>``)."""
-    response = client.post(_page(w), data)
+    """POST the create form (with the one-time form id of a fresh GET); the response and the key
+    it shows (the one ``<code id=api-token-key>``)."""
+    form_id = re.search(r'name="form_id" value="([^"]+)"', client.get(_page(w)).content.decode()).group(1)
+    response = client.post(_page(w), {"form_id": form_id, **data})
     found = re.search(r'<code id="api-token-key"[^>]*>([0-9a-f]+)</code>', response.content.decode())
     return response, found.group(1) if found else None
 
@@ -240,6 +242,25 @@ def test_the_create_page_shows_the_key_exactly_once_and_never_again(world):
     assert key not in again and key[15:] not in again
     assert token.token_key in again  # the list names it by its prefix
     assert key not in json.dumps(list(AuditEntry.objects.values("detail")))
+
+
+def test_the_same_form_sent_twice_creates_one_token(world):
+    client = client_for(world.director)
+    form_id = re.search(r'name="form_id" value="([^"]+)"', client.get(_page(world)).content.decode()).group(1)
+    first = client.post(_page(world), {"form_id": form_id, "days": "2"})
+    key = re.search(r'<code id="api-token-key"[^>]*>([0-9a-f]+)</code>', first.content.decode()).group(1)
+    again = client.post(_page(world), {"form_id": form_id, "days": "2"})
+    body = again.content.decode()
+    assert again.status_code == 200 and key not in body and 'id="api-token-key"' not in body
+    assert "This form was sent already" in body and key[:15] in body
+    assert ApiToken.objects.filter(user=world.director).count() == 1
+    assert AuditEntry.objects.filter(action="api-token-created").count() == 1
+    # another director's form id is refused, not answered with that token
+    other = get_user_model().objects.create_user("co-director", password="pw")
+    EventRole.objects.create(event=world.event, user=other, role=EventRole.Role.DIRECTOR)
+    stolen = client_for(other).post(_page(world), {"form_id": form_id, "days": "2"})
+    assert stolen.status_code == 400 and key[:15] not in stolen.content.decode().split('id="api-tokens"')[0]
+    assert ApiToken.objects.count() == 1
 
 
 def test_token_auth_works_with_the_key_and_a_revoked_token_gets_401(world):

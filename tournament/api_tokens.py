@@ -27,6 +27,7 @@ token by its prefix only. Errors are :class:`TokenError` naming the input.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -160,18 +161,34 @@ def _audit(event: Event, action: str, actor, token: ApiToken) -> None:
     })
 
 
+def new_form_id() -> str:
+    """A one-time id for a create form (:func:`create_token`'s ``form_id``)."""
+    return secrets.token_urlsafe(24)
+
+
 @transaction.atomic
-def create_token(event: Event, *, actor, username: str = "", days=None) -> tuple[ApiToken, str]:
+def create_token(event: Event, *, actor, username: str = "", days=None, form_id: str = "") -> tuple[ApiToken, str | None]:
     """A new API token for ``actor`` (a director of ``event``; superusers count) or, when
     ``username`` names another account, for that account, valid ``days`` days (1 to
     :data:`MAX_DAYS`; blank: ``settings.API_TOKEN_DAYS``). Returns ``(token, key)``: the key is in
     no other place, show it once and forget it. AuditEntry ``api-token-created``.
 
+    ``form_id`` (:func:`new_form_id`, sent with the form): the same form sent again (a reload of
+    the answer) creates nothing and returns ``(the token it created, None)``: its key was shown
+    once, with the first answer.
+
     Raises TokenError: 403 ("user") when ``actor`` does not direct the event; 400 ("user") for an
     account that is not the actor and not one of :func:`token_holders`; 400 ("days") for a
-    count out of range."""
+    count out of range; 400 ("form_id") for the id of another director's form."""
     if not _directs(actor, event):
         raise TokenError("user", _("Only a director of this event creates API tokens here."), status=403)
+    form_id = (form_id or "")[:64] or None
+    if form_id is not None:
+        sent = ApiToken.objects.select_related("user").filter(form_id=form_id).first()
+        if sent is not None:
+            if sent.created_by_id != actor.pk or sent.event_id != event.pk:
+                raise TokenError("form_id", _("This form is out of date: open the API tokens page again."))
+            return sent, None
     life = _days(days)
     username = (username or "").strip()
     if not username or username.casefold() == actor.get_username().casefold():
@@ -181,7 +198,7 @@ def create_token(event: Event, *, actor, username: str = "", days=None) -> tuple
         if owner is None:
             raise TokenError("user", _("A token can be made for yourself or for a scorer of this event who holds no role in "
                                        "another event (and is not a staff account): %(user)s is not one.") % {"user": username})
-    token, key = ApiToken.objects.create(owner, expiry=timedelta(days=life), event=event, created_by=actor)
+    token, key = ApiToken.objects.create(owner, expiry=timedelta(days=life), event=event, created_by=actor, form_id=form_id)
     _audit(event, "api-token-created", actor, token)
     return token, key
 

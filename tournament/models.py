@@ -382,7 +382,8 @@ class ApiToken(AbstractAuthToken):
 
     ``event``: the event whose director page created it (None: made elsewhere, or that event is
     deleted); ``created_by``: who created it; ``last_used``: its last accepted request (updated
-    at most once a minute)."""
+    at most once a minute); ``form_id``: the one-time id of the form that created it, so the same
+    form sent twice (a reload) creates one token."""
 
     id = models.BigAutoField(primary_key=True)
     digest = models.CharField(max_length=128, unique=True)
@@ -390,6 +391,7 @@ class ApiToken(AbstractAuthToken):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     last_used = models.DateTimeField(null=True, blank=True)
+    form_id = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created", "-id"]

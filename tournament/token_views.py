@@ -36,14 +36,20 @@ def api_token_list(request, event):
     if request.method == "POST":
         values = {name: request.POST.get(name, "").strip() for name in ("user", "days")}
         try:
-            created, key = api_tokens.create_token(event, actor=request.user, username=values["user"], days=values["days"])
+            created, key = api_tokens.create_token(event, actor=request.user, username=values["user"], days=values["days"],
+                                                   form_id=request.POST.get("form_id", ""))
         except api_tokens.TokenError as exc:
             errors[exc.field] = exc.message
             messages.error(request, exc.message)
+        else:
+            if key is None:
+                messages.info(request, _("This form was sent already: the token %(prefix)s… of %(user)s was created then, "
+                                         "and its key shown that once. If it was not copied, revoke that token and create "
+                                         "another.") % {"prefix": created.token_key, "user": created.user.get_username()})
     return render(request, "tournament/api_tokens.html", {
         "event": event, "rows": api_tokens.event_tokens(event, request.user),
         "holders": api_tokens.token_holders(event, request.user), "values": values, "errors": errors,
-        "created": created, "key": key, "max_days": api_tokens.MAX_DAYS,
+        "created": created, "key": key, "max_days": api_tokens.MAX_DAYS, "form_id": api_tokens.new_form_id(),
     }, status=400 if errors else 200)
 
 

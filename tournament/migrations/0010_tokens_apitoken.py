@@ -46,6 +46,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(primary_key=True, serialize=False)),
                 ('digest', models.CharField(max_length=128, unique=True)),
                 ('last_used', models.DateTimeField(blank=True, null=True)),
+                ('form_id', models.CharField(blank=True, editable=False, max_length=64, null=True, unique=True)),
                 ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('event', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='api_tokens', to='tournament.event')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='auth_token_set', to=settings.AUTH_USER_MODEL)),
