@@ -36,6 +36,7 @@ from knox.crypto import hash_token
 from scoring.services import submit_result
 from tournament import api_tokens
 from tournament.admin import GuardedAdmin
+from tournament.event_setup import change_status, deletion_refusal, record_final_export
 from tournament.models import ApiToken, AuditEntry, Event, EventRole, Player, Table, Team
 from tournament.services import create_event, table_schedule
 
@@ -361,6 +362,15 @@ def test_who_may_revoke_whose_token(world):
     assert api_tokens.revoke_token(world.event, made_here.pk, actor=world.director) is not None
     assert api_tokens.revoke_token(world.event, elsewhere.pk, actor=world.root) is not None
     assert AuditEntry.objects.filter(action="api-token-revoked", event=world.event).count() == 4
+
+
+def test_a_token_made_or_revoked_after_the_final_export_does_not_ask_for_another(world):
+    """Tokens are not in the export: revoking the event's tokens before deleting it is allowed."""
+    change_status(world.event, "finished", actor="director")
+    record_final_export(world.event, actor="director")
+    token, _ = api_tokens.create_token(world.event, actor=world.director, days=1)
+    api_tokens.revoke_token(world.event, token.pk, actor=world.director)
+    assert deletion_refusal(Event.objects.get(pk=world.event.pk)) == ""
 
 
 def test_a_key_of_the_old_plain_text_store_is_carried_over_hashed(world):

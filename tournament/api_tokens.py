@@ -100,7 +100,7 @@ def may_revoke(token: ApiToken, event: Event, actor) -> bool:
 def event_tokens(event: Event, actor) -> list[TokenRow]:
     """The tokens listed on ``event``'s API tokens page for ``actor``: those of every account
     holding a role in the event, and those created for the event; newest first. Expired tokens
-    are left out (knox deletes them on their next use). Three queries."""
+    are left out (knox deletes them on their next use). Two queries."""
     holders = EventRole.objects.filter(event=event).values("user_id")
     now = timezone.now()
     tokens = list(
