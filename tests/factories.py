@@ -19,6 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.services import confirm_result, submit_result
+from tournament.api_tokens import issue_token
 from tournament.demo import ROSTER, plausible_outcome
 from tournament.models import Event, EventRole, Table
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
@@ -143,6 +144,12 @@ def pin(table: Table, seat: str) -> str:
 def table_url(table: Table) -> str:
     """The path of ``table``'s page (result entry and confirmation)."""
     return reverse("table", args=[table.group.session.event.slug, table.pk])
+
+
+def api_key(user) -> str:
+    """A new API token of ``user`` (:func:`tournament.api_tokens.issue_token`: stored hashed):
+    its key, to send as ``Authorization: Token <key>`` (``client_for(token=...)``)."""
+    return issue_token(user)
 
 
 def client_for(user=None, *, token: str | None = None, table: Table | None = None) -> Client:

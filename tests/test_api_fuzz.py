@@ -13,7 +13,6 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from scoring.models import HandResult
@@ -22,7 +21,7 @@ from scoring.services import confirm_result, submit_result
 from tournament.models import EventRole, Table
 from tournament.services import table_schedule
 
-from factories import first_table, table_url
+from factories import api_key, first_table, table_url
 
 pytestmark = pytest.mark.django_db
 
@@ -99,14 +98,14 @@ def _fuzz_api(event, headers, writes=25, reads=10):
 
 
 def test_no_api_operation_answers_a_server_error_to_the_director(fuzz_event, director):
-    _fuzz_api(fuzz_event, {"Authorization": f"Token {Token.objects.create(user=director).key}"})
+    _fuzz_api(fuzz_event, {"Authorization": f"Token {api_key(director)}"})
     assert_no_stored_garbage(fuzz_event)
 
 
 def test_no_api_operation_answers_a_server_error_to_a_scorer_or_a_visitor(fuzz_event, django_user_model):
     scorer = django_user_model.objects.create_user("scorer", password="pw-scorer-1")
     EventRole.objects.create(event=fuzz_event, user=scorer, role=EventRole.Role.SCORER)
-    _fuzz_api(fuzz_event, {"Authorization": f"Token {Token.objects.create(user=scorer).key}"}, writes=15, reads=5)
+    _fuzz_api(fuzz_event, {"Authorization": f"Token {api_key(scorer)}"}, writes=15, reads=5)
     _fuzz_api(fuzz_event, {}, writes=5, reads=5)
     assert_no_stored_garbage(fuzz_event)
 
@@ -129,7 +128,7 @@ def test_generated_plausible_results_are_stored_valid_or_refused_naming_the_fiel
     numbers, outcomes with odd winners and fans) reach the service: each is stored as a valid
     result or refused with 400/409 and an error keyed by the field."""
     numbers = sorted(Table.objects.filter(group__session__event=fuzz_event).values_list("number", flat=True))
-    client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=director).key}")
+    client = Client(HTTP_AUTHORIZATION=f"Token {api_key(director)}")
     url = f"/api/events/{fuzz_event.slug}/results/"
     stored = []
 

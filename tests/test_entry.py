@@ -2,7 +2,6 @@
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring import fan_check
@@ -13,7 +12,7 @@ from scoring.services import (
 )
 from tournament.services import table_schedule
 
-from factories import first_set, first_table
+from factories import api_key, first_set, first_table
 
 pytestmark = pytest.mark.django_db
 
@@ -113,9 +112,9 @@ def test_corrections_keep_the_history(team_event):
 
 
 def test_api_enters_and_confirms_with_token_auth(team_event, director):
-    token = Token.objects.create(user=director)
+    key = api_key(director)
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     table = first_table(team_event)
     url = f"/api/events/{team_event.slug}/results/"
     response = api.post(url, {"table": table.number, "set_no": first_set(table),

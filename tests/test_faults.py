@@ -19,14 +19,13 @@ from urllib.parse import quote
 import pytest
 from django.db import OperationalError, connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from scoring.models import HandResult, ResultRevision
 from scoring.services import submit_result
 from tournament.models import EventRole, Table
 from walls.models import PrintJob
 
-from factories import first_set, first_table
+from factories import api_key, first_set, first_table
 
 ROOT = Path(__file__).resolve().parent.parent
 VISIBILITY_TIMEOUT = 2  # seconds before the restarted worker takes back the killed worker's task
@@ -143,7 +142,7 @@ def scorer_client(team_event, django_user_model):
     user = django_user_model.objects.create_user("scorer", password="pw-scorer-1")
     EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER).tables.set(
         Table.objects.filter(group__session__event=team_event))
-    return Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {api_key(user)}")
 
 
 def _post_result_while_the_connection_drops(client, event):

@@ -18,14 +18,14 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
 from scoring.models import HandResult
 from scoring.services import confirm_result, submit_result
+from tournament.api_tokens import create_token
 from tournament.models import Event, EventRole, Table
 from tournament.services import table_schedule
 
-from factories import client_for, demo_roster, prepared_event, rolled_back
+from factories import api_key, client_for, demo_roster, prepared_event, rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def world(django_db_setup, django_db_blocker):
                 continue
             user = get_user_model().objects.create_user(role, password=f"pw-{role}-1")
             users[role] = user
-            tokens[role] = Token.objects.create(user=user).key
+            tokens[role] = api_key(user)
             if role == "other_director":
                 EventRole.objects.create(event=other, user=user, role=EventRole.Role.DIRECTOR)
             else:
@@ -109,6 +109,12 @@ def _print_download(w):
 
     job = request_print(w.event, "movement", {"session": 1})
     return "get", reverse("print-download", args=[w.event.slug, job.pk]), None
+
+
+def _own_token_revoke(w):
+    """Revoke a token of the event's director: only the director's own POST gets through."""
+    token, _key = create_token(w.event, actor=w.users["director"], days=1)
+    return "post", reverse("api-token-revoke", args=[w.event.slug, token.pk]), {}
 
 
 def _api_results(w):
@@ -162,6 +168,9 @@ ENDPOINTS = {
     "my invitations: accept": (lambda w: ("post", reverse("invitations"), {"action": "accept", "invitation": "999999"}),
                                {"director", "other_director", "staff", "scorer", "player"}),
     "entrants": (lambda w: ("get", reverse("entrants", args=[w.event.slug]), None), {"director"}),
+    "API tokens": (lambda w: ("get", reverse("api-tokens", args=[w.event.slug]), None), {"director"}),
+    "API tokens: create one": (lambda w: ("post", reverse("api-tokens", args=[w.event.slug]), {"days": "1"}), {"director"}),
+    "API tokens: revoke one": (_own_token_revoke, {"director"}),
     "check-in": (lambda w: ("get", reverse("check-in", args=[w.event.slug, 2]), None), {"director"}),
     "substitutions": (lambda w: ("get", reverse("substitute", args=[w.event.slug, 1]), None), {"director"}),
     "penalties": (lambda w: ("get", reverse("penalties", args=[w.event.slug]), None), {"director"}),

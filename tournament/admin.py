@@ -11,6 +11,11 @@
   wall sets, hand results (with their revisions) and converted scores of the events where the
   user is director or staff, and of released sets elsewhere; audit entries, confirmation attempts
   and print jobs only of the events where the user is director or staff.
+- **Drafts** follow :func:`tournament.access.may_see`: no row of a draft event (the event, its
+  teams, players, tables, roles...) is listed, shown or offered in a filter to a staff user
+  without a role in it (:meth:`GuardedAdmin.visible_rows`).
+- **API tokens** have no admin page: only a digest and a prefix of a key are stored, and the
+  director's API tokens page (:mod:`tournament.token_views`) lists and revokes them.
 - **Fields** that are secret per event (a player's PIN, a table's login code) are shown, and
   editable, only for the events where the user is director or staff (superusers: every event).
 """
@@ -19,9 +24,11 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.admin.utils import get_fields_from_path, label_for_field
+from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
 
 from scoring.visibility import SECRET_ROLES
+from tournament.access import visible_events
 from tournament.models import AuditEntry, Event, EventRole, Group, Player, Room, SeatAssignment, Session, Table, Team
 
 NEVER_SHOWN = "master_seed"  # no admin shows, searches, filters or orders by it
@@ -93,14 +100,32 @@ class GuardedAdmin(admin.ModelAdmin):
         return queryset.none()
 
     def get_queryset(self, request):
+        """The rows the user may see: none of an event they may not see at all (a draft where
+        they hold no role: :func:`tournament.access.visible_events`, the admin's :func:`may_see`),
+        then, by ``rows``, the event's secret rows only to its director and staff."""
         queryset = super().get_queryset(request)
         ids = secret_event_ids(request)
-        if ids is None or self.rows == "all":
+        if ids is None:
+            return queryset
+        queryset = self.visible_rows(request, queryset)
+        if self.rows == "all":
             return queryset
         own = queryset.filter(**{f"{self.event_path}__in": ids})
         if self.rows == "released":
             return own | self.public_rows(queryset)
         return own
+
+    def visible_rows(self, request, queryset):
+        """``queryset`` without the rows of events ``request.user`` may not see (drafts without a
+        role); rows of no event (a shared conversion table) stay."""
+        visible = visible_events(request.user).values("pk")
+        if self.event_path is None:
+            return queryset.filter(pk__in=visible)
+        field = get_fields_from_path(self.model, self.event_path)[-1]
+        shown = Q(**{f"{self.event_path}__in": visible})
+        if field.null:
+            shown |= Q(**{f"{self.event_path}__isnull": True})
+        return queryset.filter(shown)
 
     def _hidden(self, request, obj=None) -> set[str]:
         """Fields not to show for ``obj`` (the master seed always)."""
@@ -137,9 +162,17 @@ class GuardedAdmin(admin.ModelAdmin):
         return lookup in self._filter_parameters(request)
 
     def get_list_filter(self, request):
+        """The declared filters but those of hidden fields; a filter by event lists only the
+        events of the rows shown (so a draft's name is not offered to a viewer without a role)."""
         hidden = self._hidden(request)
-        return [item for item in super().get_list_filter(request)
-                if not touches_seed(item) and not (isinstance(item, str) and item.split(LOOKUP_SEP)[0] in hidden)]
+        filters = []
+        for item in super().get_list_filter(request):
+            if touches_seed(item) or (isinstance(item, str) and item.split(LOOKUP_SEP)[0] in hidden):
+                continue
+            if isinstance(item, str) and get_fields_from_path(self.model, item)[-1].related_model is Event:
+                item = (item, admin.RelatedOnlyFieldListFilter)
+            filters.append(item)
+        return filters
 
     def get_search_fields(self, request):
         hidden = self._hidden(request)

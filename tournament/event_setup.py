@@ -360,9 +360,9 @@ def deletion_refusal(event: Event) -> str:
     return ""
 
 
-NOT_CHANGES = ("final-export", "status-changed")
+NOT_CHANGES = ("final-export", "status-changed", "api-token-created", "api-token-revoked")
 """Audited actions that change nothing an export holds apart from the status: archiving an event
-after its final export does not ask for another."""
+after its final export, or revoking an API token then, does not ask for another."""
 
 
 @transaction.atomic

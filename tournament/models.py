@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from knox.models import AbstractAuthToken
 
 from walls.rulesets import RuleSet
 
@@ -410,3 +411,32 @@ class Substitution(models.Model):
 
     class Meta:
         ordering = ["session_number", "id"]
+
+
+class ApiToken(AbstractAuthToken):
+    """An API token (``Authorization: Token <key>``), kept by django-rest-knox as this project's
+    ``KNOX_TOKEN_MODEL``: only the SHA-512 ``digest`` of the key and its first 15 characters
+    (``token_key``, shown as the token's prefix) are stored, so no page, admin or database dump
+    can show the key again; it is shown once, on the page that created it
+    (:func:`tournament.api_tokens.create_token`). ``expiry``: after it the key is refused and the
+    row deleted (None: never, only for keys carried over from the old plain-text store).
+
+    ``event``: the event whose director page created it (None: made elsewhere, or that event is
+    deleted); ``created_by``: who created it; ``last_used``: its last accepted request (updated
+    at most once a minute); ``form_id``: the one-time id of the form that created it, so the same
+    form sent twice (a reload) creates one token."""
+
+    id = models.BigAutoField(primary_key=True)
+    digest = models.CharField(max_length=128, unique=True)
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="api_tokens")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    last_used = models.DateTimeField(null=True, blank=True)
+    form_id = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("API token")
+
+    def __str__(self):
+        return f"{self.token_key}…"

@@ -5,7 +5,7 @@ tournament/urls.py."""
 from django.urls import path
 
 from scoring import adjustment_views
-from tournament import clock_views, itinerary_views, people_views, settings_views, substitution_views
+from tournament import clock_views, itinerary_views, people_views, settings_views, substitution_views, token_views
 
 urlpatterns = [
     path("e/<slug:slug>/director/settings/", settings_views.event_settings, name="event-settings"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("e/<slug:slug>/director/delete/", settings_views.event_delete, name="event-delete"),
     path("e/<slug:slug>/director/rooms/", people_views.rooms, name="rooms"),
     path("e/<slug:slug>/director/people/", people_views.people, name="people"),
+    path("e/<slug:slug>/director/api-tokens/", token_views.api_token_list, name="api-tokens"),
+    path("e/<slug:slug>/director/api-tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api-token-revoke"),
     path("e/<slug:slug>/director/entrants/", people_views.entrants, name="entrants"),
     path("e/<slug:slug>/director/teams/<int:team_id>/", people_views.team_edit, name="team-edit"),
     path("e/<slug:slug>/director/players/<int:player_id>/", people_views.player_edit, name="player-edit"),

@@ -45,9 +45,9 @@ from pathlib import Path
 import httpx
 from django.contrib.auth import get_user_model
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
 from scoring.models import HandResult
+from tournament.api_tokens import issue_token
 from tournament.demo import plausible_outcome
 from tournament.models import EventRole, Table
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
@@ -221,7 +221,7 @@ def build_event(*, scorers: int, sessions: int, seed: int = 9):
             pin = next(s.player.pin for s in table.seats.all() if s.seat == seats[1])
             for _, sets in table_schedule(table):
                 hands += [Hand(table.group.session.number, table.number, s, plausible_outcome(rng, seats), pin) for s in sets]
-        plans.append(ScorerPlan(Token.objects.create(user=user).key, hands))
+        plans.append(ScorerPlan(issue_token(user), hands))
     return event, plans
 
 
