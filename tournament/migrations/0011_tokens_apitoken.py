@@ -37,7 +37,7 @@ def hash_old_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0009_session_staggered'),
+        ('tournament', '0010_invite_invitation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
