@@ -43,10 +43,10 @@ def enter_as(table, seat, set_no=None, outcome=E_WINS):
                          **entering(table, seat))
 
 
-def correct_as(result, seat, code, **kwargs):
-    table = result.table
-    return correct_result(result, actor=f"scorer {table}", reason="", director=False, outcome=W_88_SELF_DRAW,
-                          entered_by_seat=seat, entry_pin=code, **kwargs)
+def correct_as(result, seat, code):
+    """A table login's correction to W's 88-fan self-draw, by ``seat`` with PIN ``code`` (None: not sent)."""
+    who = {name: value for name, value in (("entered_by_seat", seat), ("entry_pin", code)) if value is not None}
+    return correct_result(result, actor=f"scorer {result.table}", reason="", director=False, outcome=W_88_SELF_DRAW, **who)
 
 
 def history(result):
