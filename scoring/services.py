@@ -298,8 +298,9 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     while the table's PIN confirmation is locked, every entry with a PIN is refused (and counted)
     until the director unlocks it. A right one is stored as a right attempt (with the seat) of
     the new result, and the result's ``entered_by`` and its history name the player and seat
-    (:func:`seat_actor`: ``"Wang Wei (S), Table 6"``; without a PIN, ``actor``). ``None`` or blank: not checked (the director, an API scorer account bound to
-    the table, the demo and imports).
+    (:func:`seat_actor`: ``"Wang Wei (S), Table 6"``; without a PIN, ``actor``). ``None`` or
+    blank: not checked (the director, an API scorer account bound to the table, the demo and
+    imports).
 
     Raises ResultError: set not in the session or held by another table now (``set``), unknown
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
@@ -585,8 +586,9 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     """Change a stored result, keeping the old one in the history.
 
     **The director** may always correct, without a PIN (the result stays or becomes confirmed,
-    the entering seat stays recorded; ``entered_by_seat`` and ``entry_pin`` are ignored). **Anyone else** (a table login, a scorer role, an API
-    scorer) corrects only an unconfirmed result, unless the event's ``scorer_corrections``
+    the entering seat stays recorded; ``entered_by_seat`` and ``entry_pin`` are ignored).
+    **Anyone else** (a table login, a scorer role, an API scorer) corrects only an unconfirmed
+    result, unless the event's ``scorer_corrections``
     setting is off (then only the director corrects: ``status``, 403), and a correction at the
     table is as strong as an entry: ``entered_by_seat`` names the seat of the player correcting
     and ``entry_pin`` is that player's own PIN, both required. The PIN is checked exactly like
