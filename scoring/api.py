@@ -114,11 +114,25 @@ class DisputeSerializer(serializers.Serializer):
 
 
 class CorrectSerializer(serializers.Serializer):
+    """A correction: the new ``changes`` or ``outcome``, the ``reason``, and — for anyone but the
+    director — the correcting player's seat and own PIN, named as on an entry
+    (:class:`ResultSerializer`), checked by :func:`scoring.services.correct_result`."""
+
     changes = serializers.DictField(child=serializers.IntegerField(), required=False)
     outcome = OutcomeSerializer(required=False, allow_null=True)
     deposit = serializers.IntegerField(min_value=0, required=False, allow_null=True, help_text=(
         "With changes: the points left on the table (default: as stored). An outcome computes its own."))
     reason = serializers.CharField(allow_blank=True, default="")
+    entered_by_seat = serializers.CharField(max_length=1, required=False, allow_blank=True, allow_null=True, help_text=(
+        "The seat of the player correcting: required for everyone but the director (a scorer account, a table's "
+        "scorer), else 400 (entered_by_seat). The corrected result becomes that seat's entry (status entered): "
+        "that seat's PIN cannot confirm it, a player of another seat confirms it. Ignored for the director."))
+    entry_pin = serializers.CharField(write_only=True, required=False, allow_blank=True, allow_null=True, max_length=20,
+                                      trim_whitespace=True, help_text=(
+        "Write-only: the correcting player's own 4-digit PIN, with entered_by_seat; required for everyone but the "
+        "director, else 400 (entry_pin). Checked like an entry PIN: one that is not the PIN of the player holding that "
+        "seat on this set is refused with 400 and counts towards the table's wrong-PIN limit; while the table is "
+        "locked every correction with a PIN is refused (429). Ignored for the director."))
 
 
 ENTERS = (DIRECTOR, SCORER)  # enter, confirm, correct, dispute
@@ -189,10 +203,14 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
     @extend_schema(request=CorrectSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])
     def correct(self, request, *args, **kwargs):
-        """Correct a result (once confirmed or disputed, the director only, with a reason)."""
+        """Correct a result: the director at any time (without a PIN; once confirmed or disputed,
+        with a reason); anyone else only an unconfirmed result, with the correcting player's
+        ``entered_by_seat`` and ``entry_pin`` — the correction becomes that seat's entry, which a
+        player of another seat confirms."""
         return self._act(CorrectSerializer, lambda result, data, director: correct_result(
             result, actor=self._actor(), reason=data["reason"], director=director,
-            changes=data.get("changes"), outcome=data.get("outcome"), deposit=data.get("deposit")))
+            changes=data.get("changes"), outcome=data.get("outcome"), deposit=data.get("deposit"),
+            entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None))
 
     @extend_schema(request=DisputeSerializer, responses=ResultSerializer)
     @action(detail=True, methods=["post"])

@@ -18,6 +18,10 @@ ENTRY_PIN_LABEL = _("Your PIN (the player entering)")
 ENTRY_PIN_REQUIRED = _("type your own 4-digit PIN: it shows that you, the player entering, sit at that seat.")
 SEAT_FOR_PIN = _("choose who is entering: the PIN typed is checked against the player at that seat")
 CHANGE_INVALID = _("type the score change as a whole number, e.g. -16.")
+CORRECTION_PIN_LABEL = _("Your PIN (the player correcting)")
+CORRECTION_PIN_REQUIRED = _("type your own 4-digit PIN: it shows that you, the player correcting, sit at that seat.")
+CORRECTING_SEAT_REQUIRED = _("choose who is correcting: the correction becomes that player's entry, and a player of "
+                             "another seat confirms it with their PIN.")
 
 
 def entry_pin_field() -> forms.CharField:
@@ -469,8 +473,38 @@ class TableEntryForm(HandForm):
 
 class CorrectionForm(HandForm):
     """A correction on a result's page: the same hand fields as the table page, filled in with the
-    stored result (:meth:`HandForm.initial_for`), and the reason (required by
-    :func:`scoring.services.correct_result` once the result is confirmed or disputed)."""
+    stored result (:meth:`HandForm.initial_for`), the reason (required by
+    :func:`scoring.services.correct_result` once the result is confirmed or disputed), and, like
+    the table page's entry, who is correcting (``entered_by_seat``) with that player's own PIN
+    (``entry_pin``): a correction at the table becomes the correcting seat's entry, which another
+    seat confirms. Both are required (``require_seat``, the default) but for the director, whose
+    form leaves them out.
+
+    :meth:`submission` gives the keyword arguments of ``correct_result``."""
 
     reason = forms.CharField(label=_("Reason"), required=False, max_length=500)
+    entered_by_seat = forms.ChoiceField(label=_("Who is correcting?"), required=False)
+    entry_pin = entry_pin_field()
     FIELD_OF_ERROR = {**HandForm.FIELD_OF_ERROR, "reason": "reason"}
+
+    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
+        super().__init__(*args, event=event, players=players, **kwargs)
+        self.require_seat = require_seat
+        if not require_seat:  # the director corrects as the director: no seat, no PIN
+            del self.fields["entered_by_seat"], self.fields["entry_pin"]
+            return
+        correcting = self.fields["entered_by_seat"]
+        correcting.required = True
+        correcting.choices = [("", _("choose your seat"))] + _seat_choices(self.seats, self.players)
+        correcting.error_messages["invalid_choice"] = self.fields["discarder"].error_messages["invalid_choice"]
+        correcting.error_messages["required"] = CORRECTING_SEAT_REQUIRED
+        self.fields["entry_pin"].required = True
+        self.fields["entry_pin"].label = CORRECTION_PIN_LABEL
+        self.fields["entry_pin"].error_messages["required"] = CORRECTION_PIN_REQUIRED
+
+    def submission(self) -> dict:
+        """``{"reason", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin"}`` for
+        :func:`scoring.services.correct_result` (seat and PIN None on the director's form)."""
+        data = self.cleaned_data
+        return {"reason": data.get("reason") or "", "entered_by_seat": data.get("entered_by_seat") or None,
+                "entry_pin": data.get("entry_pin") or None, **self.hand_entry()}

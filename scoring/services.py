@@ -297,8 +297,10 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     (``settings.CONFIRM_PIN_LIMIT_PER_TABLE``), so PINs cannot be guessed through entries either;
     while the table's PIN confirmation is locked, every entry with a PIN is refused (and counted)
     until the director unlocks it. A right one is stored as a right attempt (with the seat) of
-    the new result. ``None`` or blank: not checked (the director, an API scorer account bound to
-    the table, the demo and imports).
+    the new result, and the result's ``entered_by`` and its history name the player and seat
+    (:func:`seat_actor`: ``"Wang Wei (S), Table 6"``; without a PIN, ``actor``). ``None`` or
+    blank: not checked (the director, an API scorer account bound to the table, the demo and
+    imports).
 
     Raises ResultError: set not in the session or held by another table now (``set``), unknown
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
@@ -325,7 +327,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 with transaction.atomic():
                     result = HandResult.objects.create(
                         event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
-                        changes=cleaned, outcome=stored, deposit=deposit, entered_by=actor,
+                        changes=cleaned, outcome=stored, deposit=deposit,
+                        entered_by=seat_actor(seat, table) if seat is not None else actor,
                     )
             except IntegrityError:
                 existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
@@ -337,7 +340,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 else:
                     message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
                 raise ResultError("set", message, existing=existing, status=409) from None
-            _revision(result, "enter", actor)
+            _revision(result, "enter", result.entered_by)
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
     if refusal is not None:
@@ -347,13 +350,14 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
 
 def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
                      set_no: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
-    """Check the entering player's PIN (:func:`submit_result`): ``(the seat assignment, None)``
-    when ``entry_pin`` is the PIN of the player at ``entered_by_seat``, else ``(None, the
-    refusal)`` after storing a wrong attempt of the table. The table's row is locked first (``FOR
-    NO KEY UPDATE`` where the database has it: inserts referring to the table are not blocked), so
-    two entries with a PIN at a table are checked one after the other and the limit holds. The
+    """Check the entering (or correcting: :func:`correct_result`) player's PIN
+    (:func:`submit_result`): ``(the seat assignment, None)`` when ``entry_pin`` is the PIN of the
+    player at ``entered_by_seat``, else ``(None, the refusal)`` after storing a wrong attempt of
+    the table (``result`` None). The table's row is locked first (``FOR NO KEY UPDATE`` where the
+    database has it: inserts referring to the table are not blocked), so two entries or
+    corrections with a PIN at a table are checked one after the other and the limit holds. The
     player at the seat is the one holding it on ``set_no`` (:func:`seat_players`: a substitute
-    enters with their own PIN)."""
+    enters with their own PIN, on the sets they hold)."""
     if not entered_by_seat:
         raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
     no_key = connection.features.has_select_for_no_key_update
@@ -378,6 +382,22 @@ class SeatHolder:
 
     seat: str
     player: Player
+
+
+def seat_actor(holder: SeatHolder, table: Table) -> str:
+    """How the history (:class:`ResultRevision` ``actor``, ``entered_by``, ``confirmed_by``)
+    names a change made by a seated player whose PIN (or account) showed it was them:
+    ``"Wang Wei (W), Table 6"`` — the player, the seat, the table. At most 150 characters."""
+    return f"{holder.player.name} ({holder.seat}), {table}"[:150]
+
+
+def _account_seat(table: Table, set_no: int, actor: str) -> SeatHolder | None:
+    """The seat of ``table`` whose holder on ``set_no`` plays under the account named ``actor``
+    (a player using their own account), else None."""
+    if not actor:
+        return None
+    return next((SeatHolder(seat, player) for seat, player in sorted(seat_players(table, set_no).items())
+                 if player.user_id and player.user.get_username() == actor), None)
 
 
 def seat_players(table: Table, set_no: int | None = None) -> dict[str, Player]:
@@ -507,7 +527,7 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat if seat else "", ok=seat is not None,
                                                actor=(actor or "")[:150])
             if seat is not None:
-                actor = f"{seat.player.name} ({seat.seat})"
+                actor = seat_actor(seat, table)
         if refusal is None:
             result.status = HandResult.Status.CONFIRMED
             result.confirmed_by = actor
@@ -541,8 +561,11 @@ def unlock_confirmation(table: Table, result: HandResult | None = None, *, actor
 @transaction.atomic
 def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool) -> HandResult:
     """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
-    Once a result is confirmed only the director reopens it. Raises ResultError (``reason``)
-    without a reason, (``status``, 403) for a confirmed result and not the director."""
+    Once a result is confirmed only the director reopens it. When ``actor`` is the account of a
+    player seated at the table on that set, the history names that player and seat
+    (:func:`seat_actor`); a table login's dispute carries no seat. Raises ResultError
+    (``reason``) without a reason, (``status``, 403) for a confirmed result and not the
+    director."""
     if not reason.strip():
         raise ResultError("reason", _("say what is disputed"))
     result = _lock(result)
@@ -551,46 +574,87 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     result.status = HandResult.Status.DISPUTED
     result.revision += 1
     result.save(update_fields=["status", "revision", "updated_at"])
-    _revision(result, "dispute", actor, reason=reason)
+    known = None if director else _account_seat(result.table, result.set_no, actor)
+    _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason)
     rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
     return result
 
 
-@transaction.atomic
 def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
-                   outcome: dict | None = None, deposit: int | None = None) -> HandResult:
+                   outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
+                   entry_pin: str | None = None) -> HandResult:
     """Change a stored result, keeping the old one in the history.
 
-    The director may always correct (the result stays or becomes confirmed); a scorer may correct
-    an unconfirmed result, which then needs confirming again, unless the event's
-    ``scorer_corrections`` setting is off (then only the director corrects: ``status``, 403). Once a result is confirmed only the
-    director reopens it (docs/security.md). A reason is required once a result is confirmed or disputed. The seat that
-    entered the result stays recorded; a new winning hand is checked again. ``changes`` or
-    ``outcome`` as for :func:`submit_result`; typed changes keep the stored ``deposit`` unless one
-    is given, an outcome computes its own. Raises ResultError (``status`` 403, ``reason``, and the
-    fields of :func:`submit_result`).
+    **The director** may always correct, without a PIN (the result stays or becomes confirmed,
+    the entering seat stays recorded; ``entered_by_seat`` and ``entry_pin`` are ignored).
+    **Anyone else** (a table login, a scorer role, an API scorer) corrects only an unconfirmed
+    result, unless the event's ``scorer_corrections``
+    setting is off (then only the director corrects: ``status``, 403), and a correction at the
+    table is as strong as an entry: ``entered_by_seat`` names the seat of the player correcting
+    and ``entry_pin`` is that player's own PIN, both required. The PIN is checked exactly like
+    the entry PIN (:func:`_check_entry_pin`: the player holding the seat on this set, a
+    substitute included; a wrong one stored as a wrong :class:`ConfirmationAttempt` of the table
+    and counted towards ``settings.CONFIRM_PIN_LIMIT_PER_TABLE``; refused with 429 while the
+    table is locked). The corrected result becomes that seat's entry: ``entered_by_seat`` is the
+    correcting seat, ``entered_by`` and the revision's actor name the player and seat
+    (:func:`seat_actor`), the status is *entered*, and it needs the PIN of another seat (or the
+    director) to be confirmed — so no player can both change a result and confirm it. Once a
+    result is confirmed only the director reopens it (docs/security.md).
+
+    A reason is required once a result is confirmed or disputed. A new winning hand is checked
+    again. ``changes`` or ``outcome`` as for :func:`submit_result`; typed changes keep the stored
+    ``deposit`` unless one is given, an outcome computes its own.
+
+    Raises ResultError: ``status`` (403), ``reason``, the hand's fields of
+    :func:`submit_result`, no correcting seat or an unknown one (``entered_by_seat``, 400), no
+    PIN (``entry_pin``, 400: nothing stored, no attempt), a PIN not the correcting seat's
+    player's (``entry_pin``, 400) or a table locked by wrong PINs (``entry_pin``, 429). Nothing
+    is changed on error; a refused PIN's attempt is stored (committed, then the refusal raised).
     """
-    result = _lock(result)
-    if not director and not result.event.scorer_corrections:
-        raise ResultError("status", _("only the director corrects results in this event (the setting “scorers may correct "
-                                      "unconfirmed results” is off): dispute the result instead"), status=403)
-    confirmed = result.status == HandResult.Status.CONFIRMED
-    if confirmed and not director:
-        raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
-    if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
-        raise ResultError("reason", _("give the reason for correcting a confirmed or disputed result"))
-    if not outcome and deposit is None:
-        deposit = result.deposit  # typed changes keep the sticks left on the table unless retyped
-    cleaned, stored, deposit = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
-                                        entered_by_seat=result_notes(result)["entered_by_seat"])
-    previous = result.changes
-    result.changes, result.outcome, result.deposit = cleaned, stored, deposit
-    result.status = HandResult.Status.CONFIRMED if director else HandResult.Status.ENTERED
-    result.confirmed_by = actor if director else ""
-    result.revision += 1
-    result.save()
-    _revision(result, "correct", actor, previous=previous, reason=reason)
-    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    entry_pin = str(entry_pin or "").strip()
+    refusal = None
+    with transaction.atomic():
+        result = _lock(result)
+        if not director and not result.event.scorer_corrections:
+            raise ResultError("status", _("only the director corrects results in this event (the setting “scorers may correct "
+                                          "unconfirmed results” is off): dispute the result instead"), status=403)
+        confirmed = result.status == HandResult.Status.CONFIRMED
+        if confirmed and not director:
+            raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
+        if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
+            raise ResultError("reason", _("give the reason for correcting a confirmed or disputed result"))
+        if not director:
+            if not entered_by_seat:
+                raise ResultError("entered_by_seat", _("choose who is correcting: the correction becomes that player's entry, "
+                                                       "and a player of another seat confirms it with their PIN"))
+            if not entry_pin:  # nothing typed: no attempt, so empty requests cannot lock a table
+                raise ResultError("entry_pin", _("type your own 4-digit PIN: a correction at the table is made by a seated "
+                                                 "player, like an entry"))
+        if not outcome and deposit is None:
+            deposit = result.deposit  # typed changes keep the sticks left on the table unless retyped
+        entering = entered_by_seat if entered_by_seat and not director else result_notes(result)["entered_by_seat"]
+        cleaned, stored, deposit = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
+                                            entered_by_seat=entering)
+        seat = None
+        if entry_pin and not director:
+            seat, refusal = _check_entry_pin(result.table, entered_by_seat, entry_pin, actor, result.set_no)
+        if refusal is None:
+            who = seat_actor(seat, result.table) if seat is not None else actor
+            previous = result.changes
+            result.changes, result.outcome, result.deposit = cleaned, stored, deposit
+            result.status = HandResult.Status.CONFIRMED if director else HandResult.Status.ENTERED
+            result.confirmed_by = actor if director else ""
+            if seat is not None:
+                result.entered_by = who
+            result.revision += 1
+            result.save()
+            _revision(result, "correct", who, previous=previous, reason=reason)
+            if seat is not None:
+                ConfirmationAttempt.objects.create(table=result.table, result=result, seat=seat.seat, ok=True,
+                                                   actor=(actor or "")[:150])
+            rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    if refusal is not None:
+        raise refusal
     return result
 
 

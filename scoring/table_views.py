@@ -285,7 +285,9 @@ def result_detail(request, event, result_id):
     """A result with its full history, each revision a sentence. The director and the scorers of
     its table (a scorer role bound to the table, or this browser's table login) change it:
     dispute it, or correct it with the table page's hand fields (:class:`scoring.forms.CorrectionForm`,
-    filled in with the stored outcome or changes), within :func:`scoring.services.correct_result`'s
+    filled in with the stored outcome or changes; but for the director, the form asks who is
+    correcting and that player's own PIN, as the table page's entry does: the correction becomes
+    that seat's entry, confirmed by another seat), within :func:`scoring.services.correct_result`'s
     and :func:`~scoring.services.dispute_result`'s rules (once confirmed, only the director); the
     director also confirms it and unlocks its PIN confirmation. A player seated at the table may
     read it (:mod:`scoring.table_access`)."""
@@ -298,7 +300,7 @@ def result_detail(request, event, result_id):
     players = _players(result.table, result.set_no)
     action = request.POST.get("action") if request.method == "POST" else None
     form = CorrectionForm(request.POST if action == "correct" else None, event=event, players=players,
-                          initial=HandForm.initial_for(result))
+                          initial=HandForm.initial_for(result), require_seat=not director)
     error = None
     if request.method == "POST":
         actor = request.user.get_username() or f"scorer {result.table}"
@@ -312,7 +314,7 @@ def result_detail(request, event, result_id):
             elif action in ("unlock", "unlock-table"):
                 unlock_confirmation(result.table, result if action == "unlock" else None, actor=actor)
             elif form.is_valid():
-                correct_result(result, actor=actor, reason=form.cleaned_data["reason"], director=director, **form.hand_entry())
+                correct_result(result, actor=actor, director=director, **form.submission())
             else:
                 raise ResultError("__all__", _("check the marked fields of the correction"))
             return redirect("result", slug=event.slug, result_id=result.pk)

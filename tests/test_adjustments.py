@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from factories import (
     client_for,
+    entering,
     first_set,
     first_table,
     individual_roster,
@@ -216,12 +217,13 @@ def test_scorers_may_not_correct_when_the_setting_is_off():
     seats = tuple(event.get_ruleset().seats)
     result = submit_result(table, first_set(table), changes={s: 0 for s in seats}, actor="scorer")
     changes = {s: (24 if s == seats[0] else -8) for s in seats}
-    allowed = correct_result(result, actor="scorer", reason="", director=False, changes=changes)  # the default: on
+    allowed = correct_result(result, actor="scorer", reason="", director=False, changes=changes,  # the default: on
+                             **entering(table, seats[0]))
     assert allowed.changes == changes and allowed.status == HandResult.Status.ENTERED
     Event.objects.filter(pk=event.pk).update(scorer_corrections=False)
     result = HandResult.objects.get(pk=result.pk)
     with pytest.raises(ResultError) as caught:
-        correct_result(result, actor="scorer", reason="", director=False, changes={s: 0 for s in seats})
+        correct_result(result, actor="scorer", reason="", director=False, changes={s: 0 for s in seats}, **entering(table, seats[1]))
     assert caught.value.status == 403 and "scorers may correct unconfirmed results" in caught.value.message
     assert HandResult.objects.get(pk=result.pk).changes == changes
     corrected = correct_result(HandResult.objects.get(pk=result.pk), actor="director", reason="fix", director=True,

@@ -68,7 +68,7 @@ def test_every_attempt_is_stored_the_refused_ones_too(table):
     rows = list(ConfirmationAttempt.objects.filter(result=result).values_list("ok", "seat", "cleared", "actor"))
     assert rows == [(False, "", False, "scorer Table 1"), (False, "", False, "scorer Table 1"),
                     (True, "W", False, "scorer Table 1")]
-    assert HandResult.objects.get(pk=result.pk).confirmed_by.endswith("(W)")
+    assert HandResult.objects.get(pk=result.pk).confirmed_by.endswith("(W), Table 1")
 
 
 def test_the_director_confirms_without_a_pin_and_no_attempt_is_stored(table):
@@ -245,7 +245,7 @@ def test_after_a_refused_entry_e_enters_as_e_and_e_pin_still_never_confirms(clie
     assert HandResult.objects.get().status == "entered"
     client.post(url, {"pin": pin(table, "S"), "revision": result.revision})
     result.refresh_from_db()
-    assert result.status == "confirmed" and result.confirmed_by.endswith("(S)")
+    assert result.status == "confirmed" and result.confirmed_by.endswith("(S), Table 1")
 
 
 def test_a_pin_without_the_seat_it_belongs_to_is_refused(client, director, table):

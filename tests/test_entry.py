@@ -161,7 +161,7 @@ def test_the_entering_seats_pin_cannot_confirm_its_own_entry(team_event):
     assert err.value.field == "pin" and "seat E entered" in err.value.message
     assert HandResult.objects.get(pk=result.pk).status == "entered"
     confirmed = confirm_result(result, actor="x", pin=west.pin)
-    assert confirmed.status == "confirmed" and confirmed.confirmed_by == f"{west.name} (W)"
+    assert confirmed.status == "confirmed" and confirmed.confirmed_by == f"{west.name} (W), Table {table.number}"
 
 
 def test_an_unknown_entering_seat_is_refused_naming_the_field(team_event):
@@ -172,13 +172,17 @@ def test_an_unknown_entering_seat_is_refused_naming_the_field(team_event):
     assert not HandResult.objects.exists()
 
 
-def test_the_entering_seat_survives_a_correction(team_event):
+def test_a_correction_at_the_table_becomes_the_correcting_seats_entry(team_event):
+    """Issue 25: the seat that corrects is the entering seat of the corrected result (its PIN
+    cannot confirm it); the seat that entered the first version may confirm the correction."""
     table = first_table(team_event)
     result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="a", entered_by_seat="S")
-    corrected = correct_result(result, actor="scorer", reason="", director=False, changes={"E": 32, "S": -16, "W": -8, "N": -8})
-    assert result_notes(corrected)["entered_by_seat"] == "S"
+    corrected = correct_result(result, actor="scorer", reason="", director=False, changes={"E": 32, "S": -16, "W": -8, "N": -8},
+                               entered_by_seat="W", entry_pin=table.seats.get(seat="W").player.pin)
+    assert result_notes(corrected)["entered_by_seat"] == "W"
     with pytest.raises(ResultError):
-        confirm_result(corrected, actor="x", pin=table.seats.get(seat="S").player.pin)
+        confirm_result(corrected, actor="x", pin=table.seats.get(seat="W").player.pin)
+    assert confirm_result(corrected, actor="x", pin=table.seats.get(seat="S").player.pin).status == "confirmed"
 
 
 def test_a_disputed_result_is_confirmed_by_the_director_only(team_event):
@@ -195,7 +199,8 @@ def test_a_confirmation_for_an_older_revision_is_refused(team_event):
     table = first_table(team_event)
     result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="a")
     seen = result.revision
-    correct_result(result, actor="scorer", reason="", director=False, changes={"E": 32, "S": -16, "W": -8, "N": -8})
+    correct_result(result, actor="scorer", reason="", director=False, changes={"E": 32, "S": -16, "W": -8, "N": -8},
+                   entered_by_seat="E", entry_pin=table.seats.get(seat="E").player.pin)
     with pytest.raises(ResultError) as err:
         confirm_result(result, actor="x", pin=table.seats.get(seat="S").player.pin, revision=seen)
     assert err.value.field == "revision" and err.value.status == 409 and "E +32" in err.value.message

@@ -173,10 +173,12 @@ def test_an_entry_waits_for_an_uncommitted_one_and_nothing_is_lost(team_event, f
 def test_a_confirmation_racing_a_correction_is_refused_for_the_old_revision(team_event):
     [table] = tables(team_event, 1)
     result = submit_result(table, first_set(table), changes=FIRST, actor="scorer")
+    by_east = {"entered_by_seat": "E", "entry_pin": pin(table, "E")}  # a correction at the table: the seat and its PIN
     seen = result.revision
     confirm = Worker(lambda: confirm_result(result, actor="", pin=pin(table, "S"), revision=seen))
 
-    assert waited_behind(confirm, lambda: correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED)), \
+    assert waited_behind(confirm, lambda: correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED,
+                                                          **by_east)), \
         "the confirmation did not wait for the correction's lock"
 
     assert confirm.error.field == "revision" and confirm.error.status == 409
@@ -190,9 +192,11 @@ def test_a_confirmation_racing_a_correction_is_refused_for_the_old_revision(team
 def test_a_confirmation_queued_behind_a_correction_confirms_the_corrected_values(team_event):
     [table] = tables(team_event, 1)
     result = submit_result(table, first_set(table), changes=FIRST, actor="scorer")
+    by_east = {"entered_by_seat": "E", "entry_pin": pin(table, "E")}  # a correction at the table: the seat and its PIN
     confirm = Worker(lambda: confirm_result(result, actor="", pin=pin(table, "S")))
 
-    assert waited_behind(confirm, lambda: correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED))
+    assert waited_behind(confirm, lambda: correct_result(result, actor="scorer", reason="", director=False, changes=CORRECTED,
+                                                          **by_east))
 
     assert confirm.error is None
     history = list(result.revisions.values_list("action", "changes"))
@@ -204,7 +208,9 @@ def test_a_confirmation_queued_behind_a_correction_confirms_the_corrected_values
 def test_a_scorers_correction_queued_behind_a_confirmation_is_refused(team_event):
     [table] = tables(team_event, 1)
     result = submit_result(table, first_set(table), changes=FIRST, actor="scorer")
-    correct = Worker(lambda: correct_result(result, actor="scorer", reason="typo", director=False, changes=CORRECTED))
+    by_east = {"entered_by_seat": "E", "entry_pin": pin(table, "E")}  # a correction at the table: the seat and its PIN
+    correct = Worker(lambda: correct_result(result, actor="scorer", reason="typo", director=False, changes=CORRECTED,
+                                            **by_east))
 
     assert waited_behind(correct, lambda: confirm_result(result, actor="", pin=pin(table, "W"))), \
         "the correction did not wait for the confirmation's lock"

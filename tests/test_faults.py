@@ -25,7 +25,7 @@ from scoring.services import submit_result
 from tournament.models import EventRole, Table
 from walls.models import PrintJob
 
-from factories import api_key, first_set, first_table
+from factories import api_key, first_set, first_table, pin
 
 ROOT = Path(__file__).resolve().parent.parent
 VISIBILITY_TIMEOUT = 2  # seconds before the restarted worker takes back the killed worker's task
@@ -171,7 +171,8 @@ def test_a_connection_dropped_while_correcting_keeps_the_stored_result(team_even
     seen = []
     with connection.execute_wrapper(_drop_connection_at_insert_into(ResultRevision._meta.db_table, seen)):
         response = scorer_client.post(f"/api/events/{team_event.slug}/results/{result.pk}/correct/",
-                                      json.dumps({"changes": {"E": 32, "S": -16, "W": -8, "N": -8}}),
+                                      json.dumps({"changes": {"E": 32, "S": -16, "W": -8, "N": -8}, "entered_by_seat": "E",
+                                                  "entry_pin": pin(table, "E")}),
                                       content_type="application/json")
     assert any(verb == "UPDATE" for verb, _ in seen)
     assert response.status_code >= 500

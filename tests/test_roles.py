@@ -191,7 +191,8 @@ ENDPOINTS = {
         {"director", "scorer"}),
     "API confirm": (lambda w: ("post", f"{_api_results(w)}{w.entered.pk}/confirm/", {"pin": w.pin}), {"director", "scorer"}),
     "API correct (entered)": (
-        lambda w: ("post", f"{_api_results(w)}{w.entered.pk}/correct/", {"changes": {"E": 32, "S": -16, "W": -8, "N": -8}}),
+        lambda w: ("post", f"{_api_results(w)}{w.entered.pk}/correct/", {"changes": {"E": 32, "S": -16, "W": -8, "N": -8},
+                                                                          "entered_by_seat": "S", "entry_pin": w.pin}),
         {"director", "scorer"}),
     "API correct (confirmed)": (
         lambda w: ("post", f"{_api_results(w)}{w.confirmed.pk}/correct/",

@@ -79,7 +79,7 @@ def test_entry_by_outcome_stores_the_paid_changes_and_asks_for_confirmation(scor
     result = HandResult.objects.get()
     assert response["Location"] == f"{table_url(table)}?confirm={result.pk}#confirm-{result.pk}"
     assert result.changes == {"E": 34, "S": -18, "W": -8, "N": -8}
-    assert result.outcome["entered_by_seat"] == "E" and result.entered_by == f"scorer {table}"
+    assert result.outcome["entered_by_seat"] == "E" and result.entered_by == f"{table.seats.get(seat='E').player.name} (E), {table}"
     page = scorer.get(response["Location"]).content.decode()
     assert f'id="confirm-{result.pk}"' in page and "Entered by seat E" in page
     assert f'name="revision" value="{result.revision}"' in page
@@ -95,7 +95,7 @@ def test_the_entering_seats_pin_is_refused_and_another_seats_pin_confirms(scorer
     confirmed = scorer.post(url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
     assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
     result.refresh_from_db()
-    assert result.status == "confirmed" and result.confirmed_by.endswith("(W)")
+    assert result.status == "confirmed" and result.confirmed_by.endswith("(W), Table 1")
 
 
 def test_a_second_device_with_the_same_code_sees_the_pending_result_and_confirms_it(scorer, table):
@@ -108,14 +108,15 @@ def test_a_second_device_with_the_same_code_sees_the_pending_result_and_confirms
     second.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]),
                 {"pin": pin(table, "S"), "revision": result.revision})
     result.refresh_from_db()
-    assert result.status == "confirmed" and result.confirmed_by.endswith("(S)")
+    assert result.status == "confirmed" and result.confirmed_by.endswith("(S), Table 1")
 
 
 def test_a_confirmation_of_a_result_changed_meanwhile_is_refused(scorer, table):
     enter_by_outcome(scorer, table)
     result = HandResult.objects.get()
     seen = result.revision
-    correct_result(result, actor="scorer", reason="", director=False, changes={"E": 48, "S": -16, "W": -16, "N": -16})
+    correct_result(result, actor="scorer", reason="", director=False, changes={"E": 48, "S": -16, "W": -16, "N": -16},
+                   **entering(table, "N"))
     response = scorer.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]),
                            {"pin": pin(table, "S"), "revision": seen}, follow=True)
     assert "the result changed while you confirmed it" in response.content.decode()
