@@ -184,6 +184,7 @@ def reveal(request, event):
         event.refresh_from_db()
     return render(request, "tournament/reveal.html", {
         "event": event, "sets_to_play": max(0, sets_to_play(event)), "error": error,
+        "typed_seed": request.POST.get("seed", "").strip()[:80] if error and not event.master_seed else "",
     }, status=status)
 
 
