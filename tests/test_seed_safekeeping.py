@@ -239,6 +239,10 @@ def in_play(django_user_model):
     table = first_table(event)
     other = Table.objects.filter(group__session__event=event).exclude(pk=table.pk).order_by("number").first()
     EventRole.objects.create(event=event, user=scorer, role=EventRole.Role.SCORER).tables.add(table, other)
+    for seat, name in (("E", "Pia.Player"), ("S", "gone.player")):
+        player = table.seats.get(seat=seat).player
+        player.user = users.create_user(name, password=f"pw-{name}-1")
+        player.save(update_fields=["user"])
     result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
     for _ in range(5):
         with pytest.raises(ResultError):
@@ -260,6 +264,8 @@ def test_a_restore_keeps_the_audit_log_the_confirmation_attempts_and_the_roles(i
     export = export_event(event)
     wipe(event)
     get_user_model().objects.filter(username="sam.staff").delete()  # an account gone from the new site
+    get_user_model().objects.filter(username="gone.player").delete()
+    get_user_model().objects.filter(username="Pia.Player").update(username="pia.player")  # matched ignoring case
     restored = exchange.restore_event(export)
     event = restored.event
 
@@ -280,6 +286,9 @@ def test_a_restore_keeps_the_audit_log_the_confirmation_attempts_and_the_roles(i
     assert roles == {("Dora.Director", "director"): [], ("scott.scorer", "scorer"): sorted([table.number, other.number])}
     assert restored.missing_roles == [{"username": "sam.staff", "role": "staff", "tables": []}]
     assert not get_user_model().objects.filter(username__iexact="sam.staff").exists()  # no account made
+    players = dict(event.players.filter(user__isnull=False).values_list("number", "user__username"))
+    assert players == {new_table.seats.get(seat="E").player.number: "pia.player"}
+    assert restored.missing_players == [{"player": new_table.seats.get(seat="S").player.number, "username": "gone.player"}]
 
 
 def test_roles_are_matched_to_accounts_case_insensitively(in_play, django_user_model):
@@ -306,7 +315,9 @@ def test_the_public_export_holds_no_audit_log_attempts_or_roles(in_play):
     event = in_play[0]
     full, public = export_event(event), public_export(event)
     assert full["audit_log"] and full["confirmation_attempts"] and full["roles"]
+    assert {p["user"] for p in full["players"]} >= {"Pia.Player", "gone.player"}
     assert not {"audit_log", "confirmation_attempts", "roles"} & set(public)
+    assert not any("user" in p for p in public["players"])
 
 
 def test_an_export_without_the_new_keys_still_imports(in_play):

@@ -139,8 +139,9 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
         "players": [
             {"number": p.number, "name": p.name, "team": p.team.number if p.team_id else None, "member": p.member,
              "pin": p.pin, "substitute": p.substitute, "withdrawn": p.withdrawn,
-             "replaced_by": p.replaced_by.number if p.replaced_by_id else None}
-            for p in event.players.select_related("team", "replaced_by")
+             "replaced_by": p.replaced_by.number if p.replaced_by_id else None,
+             "user": p.user.get_username() if p.user_id else None}
+            for p in event.players.select_related("team", "replaced_by", "user")
         ],
         "sessions": sessions,
         "results": results,
@@ -204,12 +205,15 @@ class Restored:
     (``[{"username" (the account's, as stored), "role", "tables"}]``); ``missing_roles``, the
     export's roles whose username has no account here, and ``ambiguous_roles``, those matching
     several accounts (usernames differing only in case), as in the export
-    (``[{"username", "role", "tables"}]``): not attached, for the operator to give by hand."""
+    (``[{"username", "role", "tables"}]``): not attached, for the operator to give by hand;
+    ``missing_players``, the players whose linked account (``players[].user``) was not found
+    the same way (``[{"player" (number), "username"}]``)."""
 
     event: Event
     roles: list = field(default_factory=list)
     missing_roles: list = field(default_factory=list)
     ambiguous_roles: list = field(default_factory=list)
+    missing_players: list = field(default_factory=list)
 
 
 def import_event(data: dict, *, slug: str | None = None) -> Event:
@@ -366,7 +370,22 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         for c in data.get("confirmation_attempts", [])])  # older exports: none
     restored = Restored(event)
     _restore_roles(restored, data.get("roles", []), table_rows)
+    for p in data["players"]:
+        if p.get("user"):  # older exports: none
+            account = _account(p["user"])
+            if isinstance(account, list):
+                restored.missing_players.append({"player": p["number"], "username": p["user"]})
+            else:
+                Player.objects.filter(pk=players[p["number"]].pk).update(user=account)
     return restored
+
+
+def _account(username: str):
+    """The one account whose username equals ``username`` ignoring case, or the list of the
+    accounts that match (none, or several differing only in case)."""
+    model = get_user_model()
+    matches = list(model.objects.filter(**{f"{model.USERNAME_FIELD}__iexact": username})[:2])
+    return matches[0] if len(matches) == 1 else matches
 
 
 def _restore_dated(model, rows: list) -> None:
@@ -385,22 +404,17 @@ def _restore_dated(model, rows: list) -> None:
 def _restore_roles(restored: Restored, roles: list, table_rows: dict) -> None:
     """Attach each exported role (``{"username", "role", "tables": [[session, table], …]}``) to
     the one account whose username equals it ignoring case; list the others in ``restored``."""
-    users = get_user_model().objects
-    username_field = get_user_model().USERNAME_FIELD
     for entry in roles:
         if entry.get("role") not in EventRole.Role.values:
             raise ExchangeError(f"roles: {entry.get('role')!r} is not one of {', '.join(EventRole.Role.values)}: fix or remove it")
         report = {"username": entry["username"], "role": entry["role"], "tables": [list(t) for t in entry.get("tables", [])]}
-        matches = list(users.filter(**{f"{username_field}__iexact": entry["username"]})[:2])
-        if not matches:
-            restored.missing_roles.append(report)
+        account = _account(entry["username"])
+        if isinstance(account, list):
+            (restored.ambiguous_roles if account else restored.missing_roles).append(report)
             continue
-        if len(matches) > 1:
-            restored.ambiguous_roles.append(report)
-            continue
-        role, _ = EventRole.objects.get_or_create(event=restored.event, user=matches[0], role=entry["role"])
+        role, _ = EventRole.objects.get_or_create(event=restored.event, user=account, role=entry["role"])
         role.tables.set([table_rows[tuple(t)] for t in report["tables"]])
-        restored.roles.append(report | {"username": matches[0].get_username()})
+        restored.roles.append(report | {"username": account.get_username()})
 
 
 def _login_code_of(table: dict) -> str:
@@ -451,6 +465,7 @@ def public_export(event: Event) -> dict:
         data.pop(private, None)
     for player in data["players"]:
         player.pop("pin", None)
+        player.pop("user", None)
     for session in data["sessions"]:
         for group in session["groups"]:
             for table in group["tables"]:

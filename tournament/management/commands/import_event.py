@@ -26,5 +26,8 @@ class Command(BaseCommand):
             for role in roles:
                 self.stdout.write(f"role {role['role']} of {role['username']} not attached: {why}; give it by hand "
                                   "on the event's People page")
+        for player in restored.missing_players:
+            self.stdout.write(f"player {player['player']} not linked to the account {player['username']}: no single "
+                              "account with that username; link it by hand in the admin (Players)")
         if not event.master_seed:
             self.stdout.write("this export holds no master seed: the director types it on the reveal page")
