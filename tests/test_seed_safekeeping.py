@@ -263,11 +263,7 @@ def test_a_restore_keeps_the_audit_log_the_confirmation_attempts_and_the_roles(i
     assert ("unlock-confirmation", "Dora.Director") in [(a, b) for a, b, _ in audit_before]
     export = export_event(event)
     wipe(event)
-    get_user_model().objects.filter(username="sam.staff").delete()  # an account gone from the new site
-    get_user_model().objects.filter(username="gone.player").delete()
-    get_user_model().objects.filter(username="Pia.Player").update(username="pia.player")  # matched ignoring case
-    restored = exchange.restore_event(export)
-    event = restored.event
+    event = import_event(export)
 
     assert list(AuditEntry.objects.filter(event=event).values_list("action", "actor", "detail")) == audit_before
     assert list(ConfirmationAttempt.objects.filter(table__group__session__event=event)
@@ -283,9 +279,27 @@ def test_a_restore_keeps_the_audit_log_the_confirmation_attempts_and_the_roles(i
 
     roles = {(r.user.username, r.role): sorted(t.number for t in r.tables.all())
              for r in EventRole.objects.filter(event=event).select_related("user")}
-    assert roles == {("Dora.Director", "director"): [], ("scott.scorer", "scorer"): sorted([table.number, other.number])}
+    assert roles == {("Dora.Director", "director"): [], ("sam.staff", "staff"): [],
+                     ("scott.scorer", "scorer"): sorted([table.number, other.number])}
+    players = dict(event.players.filter(user__isnull=False).values_list("number", "user__username"))
+    assert players == {new_table.seats.get(seat=seat).player.number: name
+                       for seat, name in (("E", "Pia.Player"), ("S", "gone.player"))}
+
+
+def test_a_restore_reports_the_roles_and_player_links_it_could_not_attach_and_creates_no_account(in_play):
+    event, table = in_play[0], in_play[1]
+    export = export_event(event)
+    wipe(event)
+    get_user_model().objects.filter(username="sam.staff").delete()  # accounts gone from the new site
+    get_user_model().objects.filter(username="gone.player").delete()
+    get_user_model().objects.filter(username="Pia.Player").update(username="pia.player")  # matched ignoring case
+    restored = exchange.restore_event(export)
+    event = restored.event
+    assert {(r.user.username, r.role) for r in EventRole.objects.filter(event=event)} == {
+        ("Dora.Director", "director"), ("scott.scorer", "scorer")}
     assert restored.missing_roles == [{"username": "sam.staff", "role": "staff", "tables": []}]
     assert not get_user_model().objects.filter(username__iexact="sam.staff").exists()  # no account made
+    new_table = Table.objects.get(group__session__event=event, number=table.number)
     players = dict(event.players.filter(user__isnull=False).values_list("number", "user__username"))
     assert players == {new_table.seats.get(seat="E").player.number: "pia.player"}
     assert restored.missing_players == [{"player": new_table.seats.get(seat="S").player.number, "username": "gone.player"}]
