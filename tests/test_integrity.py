@@ -240,6 +240,7 @@ URLS = {
     "prepare-session": lambda w: [("get", reverse("prepare-session", args=[w.event.slug]), None)],
     "walls-commitment": lambda w: [("get", reverse("walls-commitment", args=[w.event.slug]), None)],
     "event-export": lambda w: [("get", reverse("event-export", args=[w.event.slug]), None)],
+    "event-export-secret": lambda w: [("get", reverse("event-export-secret", args=[w.event.slug]), None)],
     "print-request": lambda w: [("get", reverse("print-request", args=[w.event.slug]), None)],
     "print-status": lambda w: [("get", reverse("print-status", args=[w.event.slug]), None)],
     "print-download": lambda w: [("get", reverse("print-download", args=[w.event.slug, w.job_id]), None)],

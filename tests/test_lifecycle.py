@@ -258,6 +258,9 @@ def test_the_delete_page_asks_for_the_short_name_and_deletes(client, director, c
     assert "Delete for ever" not in html and "finish the event first" in html
     set_status(event, S.ARCHIVED)
     client.get(reverse("event-export", args=[event.slug]))
+    html = client.get(url).content.decode()  # the seed is not revealed and that export does not hold it (issue 25)
+    assert "Delete for ever" not in html and reverse("event-export-secret", args=[event.slug]) in html
+    client.get(reverse("event-export-secret", args=[event.slug]))
     html = client.get(url).content.decode()
     assert 'name="confirm_slug"' in html and "Delete for ever" in html
     settings_html = client.get(reverse("event-settings", args=[event.slug])).content.decode()

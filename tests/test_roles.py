@@ -154,6 +154,9 @@ ENDPOINTS = {
         lambda w: ("post", reverse("walls-commitment", args=[w.event.slug]), {"public_value": "12345"}), {"director"}),
     "print request": (lambda w: ("post", reverse("print-request", args=[w.event.slug]), {"kind": "movement", "session": 1}),
                       {"director", "staff"}),
+    # issue 25: the export with the master seed (the event in play: the director is sent back with why)
+    "export with the master seed": (lambda w: ("get", reverse("event-export-secret", args=[w.event.slug]), None),
+                                    {"director"}),
     "print status": (lambda w: ("get", reverse("print-status", args=[w.event.slug]), None), {"director", "staff"}),
     "print download": (_print_download, {"director", "staff"}),
     # the director's day (issue 18)

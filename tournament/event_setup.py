@@ -13,7 +13,9 @@ grouping plan of every session is fixed then (docs/seating.md). A refused change
 Lifecycle (:data:`TRANSITIONS`): a draft is hidden from everyone without a role in the event
 (:mod:`tournament.access`); published is listed and public; finished is over (reopen it to
 correct); archived is kept off the home page's main list. An event is deleted only once finished
-or archived and after its full export was downloaded (``Event.final_export_at``).
+or archived and after its full export was downloaded (``Event.final_export_at``); while the master
+seed is not revealed, only after the export with the master seed (:func:`seed_would_be_lost`), so
+that no deletion loses the seed (issue 25).
 """
 
 from __future__ import annotations
@@ -326,38 +328,66 @@ def change_status(event: Event, status: str, *, actor: str) -> Event:
 
 
 @transaction.atomic
-def record_final_export(event: Event, *, actor: str) -> Event:
+def record_final_export(event: Event, *, actor: str, seed: bool = False) -> Event:
     """Record that the full export of ``event`` (finished or archived) was downloaded now:
-    ``Event.final_export_at``, which allows :func:`delete_event`. Writes an AuditEntry
-    ``final-export`` each time (the latest time is kept). Raises SetupError ("status") when the
-    event is not finished or archived (an export during play is not final)."""
+    ``Event.final_export_at``, which allows :func:`delete_event`. ``seed``: the export carried
+    the master seed (the director's export with the master seed,
+    :func:`tournament.exchange.export_event` with ``include_secret``), which allows deleting an
+    event whose seed is not revealed yet. Writes an AuditEntry ``final-export`` each time
+    (``detail``: ``at``, and ``seed: true`` for an export with the seed; the latest is kept).
+    Raises SetupError ("status") when the event is not finished or archived (an export during
+    play is not final)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status not in DELETABLE:
         raise SetupError("status", _("only the export of a finished or archived event is final"))
     event.final_export_at = timezone.now()
     event.save(update_fields=["final_export_at"])
-    AuditEntry.objects.create(event=event, action="final-export", actor=str(actor)[:150],
-                              detail={"at": event.final_export_at.isoformat()})
+    detail = {"at": event.final_export_at.isoformat()}
+    if seed:
+        detail["seed"] = True
+    AuditEntry.objects.create(event=event, action="final-export", actor=str(actor)[:150], detail=detail)
     return event
 
 
-def deletion_refusal(event: Event) -> str:
-    """Why ``event`` cannot be deleted now ("" when it can): it must be finished or archived and
-    its full export downloaded since (:func:`record_final_export`), with no result revision and
-    no audited action (but :data:`NOT_CHANGES`) after that download. Three queries at most."""
+def seed_would_be_lost(event: Event) -> bool:
+    """True when deleting ``event`` now would lose its master seed: the seed is not revealed
+    (so the ordinary export holds none), the event holds one, and the latest final export
+    (:func:`record_final_export`) was not the export with the master seed. One query."""
+    if event.seed_revealed or not event.master_seed:
+        return False
+    latest = AuditEntry.objects.filter(event=event, action="final-export").order_by("-id").first()
+    return not (latest and latest.detail.get("seed") is True)
+
+
+def _deletion_refusal(event: Event) -> tuple[str, str] | None:
+    """``(field, message)`` of :func:`deletion_refusal`, or None when ``event`` may be deleted."""
     if event.status not in DELETABLE:
-        return _("Only a finished or archived event can be deleted: finish the event first.")
+        return "status", _("Only a finished or archived event can be deleted: finish the event first.")
     if event.final_export_at is None:
-        return _("Download the event's full export first (Export the event (JSON), on the director's page): it is "
-                 "the only copy left once the event is deleted.")
+        return "status", _("Download the event's full export first (Export the event (JSON), on the director's page): "
+                           "it is the only copy left once the event is deleted.")
     changed_since = (
         AuditEntry.objects.filter(event=event, at__gt=event.final_export_at).exclude(action__in=NOT_CHANGES).exists()
         or ResultRevision.objects.filter(result__event=event, at__gt=event.final_export_at).exists()
     )
     if changed_since:
-        return _("The event changed after its last full export (a result, a penalty, a setting...): download the "
-                 "export again, so that it holds everything, then delete.")
-    return ""
+        return "status", _("The event changed after its last full export (a result, a penalty, a setting...): download "
+                           "the export again, so that it holds everything, then delete.")
+    if seed_would_be_lost(event):
+        return "seed", _("The master seed is not revealed yet and your last export does not hold it: deleted now, the "
+                         "walls could never be verified. Reveal the master seed first, or download the export with "
+                         "the master seed (keep it as safely as the seed), then delete.")
+    return None
+
+
+def deletion_refusal(event: Event) -> str:
+    """Why ``event`` cannot be deleted now ("" when it can): it must be finished or archived and
+    its full export downloaded since (:func:`record_final_export`), with no result revision and
+    no audited action (but :data:`NOT_CHANGES`) after that download; and, while the master seed
+    is not revealed, that export must be the one with the master seed
+    (:func:`seed_would_be_lost`), so a restore can still reveal it. Four queries at most."""
+    refusal = _deletion_refusal(event)
+    return refusal[1] if refusal else ""
 
 
 NOT_CHANGES = ("final-export", "status-changed", "api-token-created", "api-token-revoked")
@@ -371,14 +401,15 @@ def delete_event(event: Event, *, confirm_slug: str, actor: str) -> None:
     trail, print files), once :func:`deletion_refusal` allows it and ``confirm_slug`` is the event's short
     name. The deletion is logged (logger ``tournament.event_setup``, level WARNING) since the
     event's audit trail goes with it. Raises SetupError ("confirm_slug" for a mistyped short
-    name, "status" when not allowed yet); nothing is deleted then."""
+    name, "status" when not allowed yet, "seed" when the master seed would be lost:
+    :func:`seed_would_be_lost`); nothing is deleted then."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if (confirm_slug or "").strip() != event.slug:
         raise SetupError("confirm_slug", _("Type the event's short name, %(slug)s, to confirm; nothing was deleted.")
                          % {"slug": event.slug})
-    refusal = deletion_refusal(event)
+    refusal = _deletion_refusal(event)
     if refusal:
-        raise SetupError("status", refusal)
+        raise SetupError(*refusal)
     log.warning("event %s (%r, uid %s, %s) deleted by %s; final export downloaded at %s", event.slug, event.name,
                 event.uid, event.status, actor, event.final_export_at.isoformat())
     files = [(job.file.storage, job.file.name) for job in event.print_jobs.exclude(file="")]

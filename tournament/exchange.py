@@ -6,17 +6,30 @@ without loss.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import Adjustment, ConversionTable, FouledPlay, HandResult, ResultRevision, SetRelease, SetScore
+from scoring.models import (
+    Adjustment,
+    ConfirmationAttempt,
+    ConversionTable,
+    FouledPlay,
+    HandResult,
+    ResultRevision,
+    SetRelease,
+    SetScore,
+)
 from scoring import visibility
 from scoring.reports import event_standings
 from tournament.models import (
     LOGIN_CODE_LENGTH,
+    AuditEntry,
     CheckIn,
     Event,
+    EventRole,
     Group,
     Player,
     Room,
@@ -27,6 +40,8 @@ from tournament.models import (
     Team,
     new_login_code,
 )
+from walls.derivation import DerivationError
+from walls.derivation import commitment as seed_commitment
 from walls.models import ReserveWall, WallSet
 
 FORMAT = "dmj-event/1"
@@ -56,9 +71,10 @@ def read_export_file(path: str, field: str = "file") -> dict:
 def export_event(event: Event, *, include_secret: bool = False) -> dict:
     """The whole event as a JSON-safe dict (docs/export.md): the director's and staff's export.
 
-    The master seed is included only once revealed or with ``include_secret`` (a full backup);
-    every wall, result and score is included, so this export is staff-only:
-    :func:`public_export` is what everyone else gets.
+    The master seed is included only once revealed or with ``include_secret`` (a full backup:
+    the director's export with the master seed); every wall, result and score, the audit log,
+    the confirmation attempts (PIN locks) and the event roles (by username) are included, so this
+    export is staff-only: :func:`public_export` is what everyone else gets.
     """
     tables_by_id = {}
     sessions = []
@@ -123,8 +139,9 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
         "players": [
             {"number": p.number, "name": p.name, "team": p.team.number if p.team_id else None, "member": p.member,
              "pin": p.pin, "substitute": p.substitute, "withdrawn": p.withdrawn,
-             "replaced_by": p.replaced_by.number if p.replaced_by_id else None}
-            for p in event.players.select_related("team", "replaced_by")
+             "replaced_by": p.replaced_by.number if p.replaced_by_id else None,
+             "user": p.user.get_username() if p.user_id else None}
+            for p in event.players.select_related("team", "replaced_by", "user")
         ],
         "sessions": sessions,
         "results": results,
@@ -162,15 +179,84 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
              "player": c.player.number if c.player_id else None, "by": c.by, "at": c.at.isoformat()}
             for c in CheckIn.objects.filter(event=event).select_related("team", "player").order_by("session_number", "id")
         ],
+        "audit_log": [
+            {"action": a.action, "actor": a.actor, "detail": a.detail, "at": a.at.isoformat()}
+            for a in AuditEntry.objects.filter(event=event).order_by("id")
+        ],
+        "confirmation_attempts": [
+            {"session": c.table.group.session.number, "table": c.table.number,
+             "set": c.result.set_no if c.result_id else None, "seat": c.seat, "ok": c.ok, "cleared": c.cleared,
+             "actor": c.actor, "at": c.at.isoformat()}
+            for c in ConfirmationAttempt.objects.filter(table__group__session__event=event)
+            .select_related("table__group__session", "result").order_by("id")
+        ],
+        "roles": [
+            {"username": r.user.get_username(), "role": r.role,
+             "tables": sorted([t.group.session.number, t.number] for t in r.tables.all())}
+            for r in EventRole.objects.filter(event=event).select_related("user")
+            .prefetch_related("tables__group__session").order_by("role", "user__username")
+        ],
     }
 
 
-@transaction.atomic
+@dataclass
+class Restored:
+    """What :func:`restore_event` made: the ``event``; ``roles`` attached to existing accounts
+    (``[{"username" (the account's, as stored), "role", "tables"}]``); ``missing_roles``, the
+    export's roles whose username has no account here, and ``ambiguous_roles``, those matching
+    several accounts (usernames differing only in case), as in the export
+    (``[{"username", "role", "tables"}]``): not attached, for the operator to give by hand;
+    ``missing_players``, the players whose linked account (``players[].user``) was not found
+    the same way (``[{"player" (number), "username"}]``)."""
+
+    event: Event
+    roles: list = field(default_factory=list)
+    missing_roles: list = field(default_factory=list)
+    ambiguous_roles: list = field(default_factory=list)
+    missing_players: list = field(default_factory=list)
+
+
 def import_event(data: dict, *, slug: str | None = None) -> Event:
-    """Recreate an event from :func:`export_event` output; returns it. Nothing is stored on error.
+    """Recreate an event from :func:`export_event` output; returns it (:func:`restore_event`,
+    without its report of the roles). Nothing is stored on error."""
+    return restore_event(data, slug=slug).event
+
+
+def _checked_seed(data: dict) -> str:
+    """The export's ``walls.seed`` ("" when it holds none), checked against ``walls.commitment``
+    (falling back to ``event.commitment``). Raises ExchangeError naming ``walls.seed`` for a
+    seed that is malformed or does not match the commitment, or for an export that says the
+    seed is revealed (``event.seed_revealed``) and holds none: imported, that event could never
+    be verified."""
+    walls, event = data.get("walls") or {}, data.get("event") or {}
+    seed = walls.get("seed") or ""
+    committed = str(walls.get("commitment") or event.get("commitment") or "").lower()
+    if not seed:
+        if event.get("seed_revealed"):
+            raise ExchangeError("walls.seed: the export says the master seed is revealed but holds no seed: import an "
+                                "export made after the reveal (it holds walls.seed)")
+        return ""
+    try:
+        matches = seed_commitment(str(seed)) == committed
+    except DerivationError as exc:
+        raise ExchangeError(f"walls.seed: {exc}") from None
+    if not matches:
+        raise ExchangeError(f"walls.seed: this seed does not match the commitment {committed or '(none)'}: it is not the "
+                            "event's master seed; import the export as downloaded")
+    return str(seed).lower()
+
+
+@transaction.atomic
+def restore_event(data: dict, *, slug: str | None = None) -> Restored:
+    """Recreate an event from :func:`export_event` output; returns it with what became of its
+    roles (:class:`Restored`). Nothing is stored on error.
 
     ``slug`` imports under another short name (and a fresh uid is *not* made: the uid is part of
-    every wall's derivation). Raises ExchangeError for another format or an event that exists.
+    every wall's derivation). The audit log, the confirmation attempts (so a PIN lock stays
+    locked) and the roles come back too (older exports: none). A role goes back to the account
+    whose username equals the exported one ignoring case, when exactly one does; no account is
+    ever created. Raises ExchangeError for another format, an event that exists, or a seed that
+    is not the committed one (:func:`_checked_seed`).
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ExchangeError(f"format: expected {FORMAT!r}, got {data.get('format') if isinstance(data, dict) else type(data).__name__!r}")
@@ -182,7 +268,7 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
     if Event.objects.filter(uid=fields["uid"]).exists():
         raise ExchangeError(f"event.uid: this event ({fields['uid']}) is already in the database")
     walls = data["walls"]
-    event = Event.objects.create(ruleset=data["ruleset"], master_seed=walls.get("seed") or "", **fields)
+    event = Event.objects.create(ruleset=data["ruleset"], master_seed=_checked_seed(data), **fields)
     tables = {}
     current = next((i for i, t in enumerate(data["conversion_tables"]) if t.get("current")), None)
     for i, t in enumerate(data["conversion_tables"]):
@@ -224,6 +310,7 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
         reserve = ReserveWall.objects.create(event=event, session_number=r["session"], set_no=r["set"], number=r["reserve"],
                                              piles=r["piles"], reason=r.get("reason", ""), drawn_by=r.get("drawn_by", ""))
         reserve.tables.set([table_rows[(r["session"], n)] for n in r.get("tables", [])])
+    result_rows = {}
     for r in data["results"]:
         result = HandResult.objects.create(
             event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
@@ -231,6 +318,7 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
             revision=r["revision"], entered_by=r["entered_by"], confirmed_by=r["confirmed_by"],
         )
         HandResult.objects.filter(pk=result.pk).update(created_at=r["created_at"])
+        result_rows[(r["session"], r["table"], r["set"])] = result
         for h in r["history"]:
             rev = ResultRevision.objects.create(result=result, **{k: v for k, v in h.items() if k != "at"})
             ResultRevision.objects.filter(pk=rev.pk).update(at=h["at"])
@@ -271,7 +359,62 @@ def import_event(data: dict, *, slug: str | None = None) -> Event:
             CheckIn.objects.filter(pk=check_in.pk).update(at=c["at"])
     SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in _released(data)])
     visibility.sync_releases(event)  # exports made before releases were stored
-    return event
+    _restore_dated(AuditEntry, [
+        (AuditEntry(event=event, action=a["action"], actor=a.get("actor", ""), detail=a.get("detail") or {}), a.get("at"))
+        for a in data.get("audit_log", [])])  # older exports: none
+    _restore_dated(ConfirmationAttempt, [
+        (ConfirmationAttempt(table=table_rows[(c["session"], c["table"])],
+                             result=result_rows[(c["session"], c["table"], c["set"])] if c.get("set") is not None else None,
+                             seat=c.get("seat", ""), ok=c["ok"], cleared=c.get("cleared", False), actor=c.get("actor", "")),
+         c.get("at"))
+        for c in data.get("confirmation_attempts", [])])  # older exports: none
+    restored = Restored(event)
+    _restore_roles(restored, data.get("roles", []), table_rows)
+    for p in data["players"]:
+        if p.get("user"):  # older exports: none
+            account = _account(p["user"])
+            if isinstance(account, list):
+                restored.missing_players.append({"player": p["number"], "username": p["user"]})
+            else:
+                Player.objects.filter(pk=players[p["number"]].pk).update(user=account)
+    return restored
+
+
+def _account(username: str):
+    """The one account whose username equals ``username`` ignoring case, or the list of the
+    accounts that match (none, or several differing only in case)."""
+    model = get_user_model()
+    matches = list(model.objects.filter(**{f"{model.USERNAME_FIELD}__iexact": username})[:2])
+    return matches[0] if len(matches) == 1 else matches
+
+
+def _restore_dated(model, rows: list) -> None:
+    """Store ``rows`` (``[(unsaved instance, ISO time or None)]``) of a model whose ``at`` is set
+    on creation, then give each its exported time."""
+    created = model.objects.bulk_create([obj for obj, _ in rows])
+    dated = []
+    for obj, (_, at) in zip(created, rows):
+        if at:
+            obj.at = at
+            dated.append(obj)
+    if dated:
+        model.objects.bulk_update(dated, ["at"])
+
+
+def _restore_roles(restored: Restored, roles: list, table_rows: dict) -> None:
+    """Attach each exported role (``{"username", "role", "tables": [[session, table], …]}``) to
+    the one account whose username equals it ignoring case; list the others in ``restored``."""
+    for entry in roles:
+        if entry.get("role") not in EventRole.Role.values:
+            raise ExchangeError(f"roles: {entry.get('role')!r} is not one of {', '.join(EventRole.Role.values)}: fix or remove it")
+        report = {"username": entry["username"], "role": entry["role"], "tables": [list(t) for t in entry.get("tables", [])]}
+        account = _account(entry["username"])
+        if isinstance(account, list):
+            (restored.ambiguous_roles if account else restored.missing_roles).append(report)
+            continue
+        role, _ = EventRole.objects.get_or_create(event=restored.event, user=account, role=entry["role"])
+        role.tables.set([table_rows[tuple(t)] for t in report["tables"]])
+        restored.roles.append(report | {"username": account.get_username()})
 
 
 def _login_code_of(table: dict) -> str:
@@ -298,7 +441,8 @@ def public_export(event: Event) -> dict:
     codes, no master seed until revealed. Adjustments are public (penalties are announced), the
     director's name left out; a substitution is listed with its released sets only (none
     released: left out), so the public per-player figures follow it and nothing is told about
-    sets still in play; check-ins are left out."""
+    sets still in play; check-ins, the audit log, the confirmation attempts and the roles are
+    left out."""
     data = export_event(event)
     public = visibility.released_sets(event)
     data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
@@ -317,8 +461,11 @@ def public_export(event: Event) -> dict:
             substitutions.append({k: v for k, v in sub.items() if k != "actor"} | {"sets": sets})
     data["substitutions"] = substitutions
     data.pop("check_ins", None)
+    for private in ("audit_log", "confirmation_attempts", "roles"):
+        data.pop(private, None)
     for player in data["players"]:
         player.pop("pin", None)
+        player.pop("user", None)
     for session in data["sessions"]:
         for group in session["groups"]:
             for table in group["tables"]:

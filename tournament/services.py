@@ -33,6 +33,7 @@ from tournament.seating import (  # noqa: F401 (re-exported: the event's write p
     table_of_set,
     table_schedule,
 )
+from walls.derivation import DerivationError
 from walls.derivation import commitment as seed_commitment
 from walls.derivation import new_master_seed
 from walls.models import ReserveWall
@@ -140,18 +141,50 @@ def set_public_value(event: Event, value: str) -> Event:
     return event
 
 
+def checked_seed(event: Event, typed: str = "") -> str:
+    """The master seed to reveal for ``event``: the stored one, or, when the event holds none
+    (imported from an export made before the reveal, which carries no seed), the seed the
+    director ``typed`` (64 hex characters, either case, spaces around ignored). Either must hash
+    to the event's published commitment (:func:`walls.derivation.commitment`), so a reveal can
+    never publish an empty or a wrong seed. Returns the seed in lowercase hex. Raises SetupError
+    ("seed") saying what to do: type the seed (none stored, none typed), or that it is malformed
+    or does not match the commitment."""
+    stored, typed = event.master_seed or "", (typed or "").strip().lower()
+    if not stored and not typed:
+        raise SetupError("seed", _(
+            "This event holds no master seed (it was imported from an export made before the reveal): type the "
+            "master seed you kept, or import the export with the master seed (Export with the master seed), then reveal."))
+    seed = typed or stored
+    if typed and stored and typed != stored.lower():
+        raise SetupError("seed", _("The seed you typed is not this event's master seed; leave the field empty to reveal "
+                                   "the stored one."))
+    try:
+        matches = seed_commitment(seed) == (event.commitment or "").lower()
+    except DerivationError:
+        raise SetupError("seed", _("A master seed is 64 hexadecimal characters (0-9, a-f): check what you typed.")) from None
+    if not matches:
+        raise SetupError("seed", _(
+            "This seed does not match the commitment published before the event, %(commitment)s: it is not the "
+            "event's master seed; nothing was revealed. Type the seed you kept, or import the export with the master "
+            "seed.") % {"commitment": event.commitment or "-"})
+    return seed.lower()
+
+
 @transaction.atomic
-def reveal_seed(event: Event, *, actor: str) -> Event:
+def reveal_seed(event: Event, *, actor: str, seed: str = "") -> Event:
     """Publish the master seed after the event so anyone can re-derive every wall
     (docs/walls.md); ``actor`` (who revealed it) goes into the event's audit log.
 
     Only once the event is finished: every set of every *planned* session is public
     (:func:`scoring.visibility.event_finished`). Revealing earlier would let anyone derive the
     walls of every set still to be played. Afterwards no session can be prepared
-    (:func:`seat_session`, :func:`walls.services.generate_walls`). Raises SetupError ("seed")
-    naming how many sets are still to be played, or when the seed is already revealed; nothing
+    (:func:`seat_session`, :func:`walls.services.generate_walls`). The seed revealed is the
+    stored one, or ``seed`` (typed by the director) for an event that holds none; either is
+    checked against the published commitment (:func:`checked_seed`). Raises SetupError ("seed")
+    naming how many sets are still to be played, when the seed is already revealed, or when no
+    seed, a malformed one or one that does not match the commitment would be revealed; nothing
     changes then. Stores an :class:`~tournament.models.AuditEntry` ``reveal-seed`` in the same
-    transaction.
+    transaction (``detail.typed``: true when the director typed the seed).
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.seed_revealed:
@@ -163,9 +196,14 @@ def reveal_seed(event: Event, *, actor: str) -> Event:
             "%(count)s sets of the planned sessions are still to be played at every table; reveal the master seed after the event",
             remaining,
         ) % {"count": remaining})
+    typed = not event.master_seed
+    event.master_seed = checked_seed(event, seed)
     event.seed_revealed = True
-    event.save(update_fields=["seed_revealed"])
-    AuditEntry.objects.create(event=event, action="reveal-seed", actor=str(actor)[:150], detail={"commitment": event.commitment})
+    event.save(update_fields=["seed_revealed", "master_seed"])
+    detail = {"commitment": event.commitment}
+    if typed:
+        detail["typed"] = True
+    AuditEntry.objects.create(event=event, action="reveal-seed", actor=str(actor)[:150], detail=detail)
     return event
 
 

@@ -18,8 +18,10 @@ from django.views.decorators.http import require_POST
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
 from scoring.standings import TIE_BREAKS
+from scoring.visibility import sets_to_play
 from tournament.access import DIRECTOR, event_view
 from tournament.event_setup import (
+    DELETABLE,
     SetupError,
     allowed_statuses,
     change_status,
@@ -27,6 +29,7 @@ from tournament.event_setup import (
     delete_event,
     deletion_refusal,
     frozen_reasons,
+    seed_would_be_lost,
     update_settings,
 )
 from tournament.models import Event
@@ -208,6 +211,9 @@ def event_delete(request, event):
         else:
             messages.success(request, _("The event %(name)s is deleted.") % {"name": event.name})
             return redirect("home")
+    refusal = deletion_refusal(event)
     return render(request, "tournament/delete.html", {
-        "event": event, "error": error, "refusal": deletion_refusal(event),
+        "event": event, "error": error, "refusal": refusal,
+        "seed_needed": bool(refusal) and event.status in DELETABLE and seed_would_be_lost(event),
+        "can_reveal": not event.seed_revealed and sets_to_play(event) <= 0,
     }, status=status)

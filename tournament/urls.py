@@ -46,6 +46,7 @@ urlpatterns = [
     path("e/<slug:slug>/director/commitment/", views.walls_commitment, name="walls-commitment"),
     path("e/<slug:slug>/director/reveal/", views.reveal, name="reveal-seed"),
     path("e/<slug:slug>/export.json", views.event_export, name="event-export"),
+    path("e/<slug:slug>/director/export-with-seed.json", views.event_export_secret, name="event-export-secret"),
     path("e/<slug:slug>/prints/", walls_views.print_request, name="print-request"),
     path("e/<slug:slug>/prints/status/", walls_views.print_status, name="print-status"),
     path("e/<slug:slug>/prints/<int:job_id>/", walls_views.print_download, name="print-download"),

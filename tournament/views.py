@@ -130,6 +130,24 @@ def event_export(request, event):
     return response
 
 
+@event_view(roles=(DIRECTOR,), login=True)
+def event_export_secret(request, event):
+    """The director's export with the master seed (:func:`tournament.exchange.export_event` with
+    ``include_secret``), for a finished or archived event only: the final export
+    (:func:`tournament.event_setup.record_final_export` with ``seed``) that allows deleting an
+    event whose seed is not revealed, so that a restore can reveal it. Before that the director is
+    sent back to the director's page with why (no file with the seed while sets can be played)."""
+    try:
+        record_final_export(event, actor=request.user.get_username(), seed=True)
+    except SetupError:
+        messages.error(request, _("The export with the master seed is for a finished or archived event only: finish "
+                                  "the event first."))
+        return redirect("director", slug=event.slug)
+    response = JsonResponse(export_event(event, include_secret=True), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-with-seed.json"'
+    return response
+
+
 @require_POST
 @event_view(roles=(DIRECTOR,), login=True)
 def walls_commitment(request, event):
@@ -149,7 +167,9 @@ def walls_commitment(request, event):
 def reveal(request, event):
     """Reveal the master seed (director only), after a confirmation page that says what it does:
     GET shows the page, POST with the event's short name typed reveals
-    (:func:`tournament.services.reveal_seed`). Offered only once the event is finished."""
+    (:func:`tournament.services.reveal_seed`). Offered only once the event is finished. An event
+    that holds no seed (imported from an export made before the reveal) asks for it: the typed
+    ``seed`` is checked against the published commitment."""
     error, status = "", 200
     if request.method == "POST":
         typed = request.POST.get("confirm_slug", "").strip()
@@ -157,7 +177,7 @@ def reveal(request, event):
             error, status = _("Type the event's short name, %(slug)s, to confirm; nothing was revealed.") % {"slug": event.slug}, 400
         else:
             try:
-                reveal_seed(event, actor=request.user.get_username())
+                reveal_seed(event, actor=request.user.get_username(), seed=request.POST.get("seed", ""))
             except SetupError as exc:
                 error, status = exc.message, 409
             else:
@@ -166,6 +186,7 @@ def reveal(request, event):
         event.refresh_from_db()
     return render(request, "tournament/reveal.html", {
         "event": event, "sets_to_play": max(0, sets_to_play(event)), "error": error,
+        "typed_seed": request.POST.get("seed", "").strip()[:80] if error and not event.master_seed else "",
     }, status=status)
 
 

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.exchange import ExchangeError, import_event, read_export_file
+from tournament.exchange import ExchangeError, read_export_file, restore_event
 
 
 class Command(BaseCommand):
@@ -14,7 +14,20 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, slug=None, **options):
         try:
-            event = import_event(read_export_file(file), slug=slug)
+            restored = restore_event(read_export_file(file), slug=slug)
         except (ExchangeError, KeyError) as exc:
             raise CommandError(f"nothing imported: {exc}")
+        event = restored.event
         self.stdout.write(f"imported {event.slug} ({event.name})")
+        for role in restored.roles:
+            self.stdout.write(f"role {role['role']} attached to the account {role['username']}")
+        for why, roles in (("no account with that username", restored.missing_roles),
+                           ("several accounts differ only in the case of that username", restored.ambiguous_roles)):
+            for role in roles:
+                self.stdout.write(f"role {role['role']} of {role['username']} not attached: {why}; give it by hand "
+                                  "on the event's People page")
+        for player in restored.missing_players:
+            self.stdout.write(f"player {player['player']} not linked to the account {player['username']}: no single "
+                              "account with that username; link it by hand in the admin (Players)")
+        if not event.master_seed:
+            self.stdout.write("this export holds no master seed: the director types it on the reveal page")
