@@ -14,9 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from django_ratelimit.core import is_ratelimited
 
-from scoring import fan_check, table_access, visibility
+from scoring import fan_check, login_throttle, table_access, visibility
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
 from scoring.services import (
@@ -37,7 +36,6 @@ from tournament.access import DIRECTOR, event_view, table_login_url, table_view,
 from tournament.i18n import seat_label
 from tournament.models import Event, SeatAssignment, Table, display_code
 from tournament.permissions import (
-    client_address,
     is_director,
     looks_like_code,
     normalise_code,
@@ -54,17 +52,26 @@ def _int_or_none(value):
         return None
 
 
-def _table_login_throttled(request, event: Event | None, *, failed: bool) -> bool:
-    """Whether table logins from this client (and, on an event's login page, for this event) are
-    limited now. ``failed``: count one more wrong code first. Rates:
-    ``settings.TABLE_LOGIN_RATE_PER_ADDRESS`` and ``TABLE_LOGIN_RATE_PER_EVENT`` (django-ratelimit);
-    only wrong codes are counted, so a table's right code never uses up the allowance."""
-    limited = is_ratelimited(request, group="table-login", key=lambda group, req: client_address(req),
-                             rate=settings.TABLE_LOGIN_RATE_PER_ADDRESS or None, increment=failed)
-    if event is not None and settings.TABLE_LOGIN_RATE_PER_EVENT:
-        limited = is_ratelimited(request, group=f"table-login:{event.pk}", key=lambda group, req: "event",
-                                 rate=settings.TABLE_LOGIN_RATE_PER_EVENT, increment=failed) or limited
-    return limited
+def find_table(normalised: str, event: Event | None) -> Table | None:
+    """The table whose login code is ``normalised`` (of ``event`` when given), or None: one
+    indexed look-up of the unique code, whatever the code."""
+    if not looks_like_code(normalised):
+        return None
+    tables = Table.objects.filter(login_code=normalised).select_related("group__session__event")
+    if event is not None:
+        tables = tables.filter(group__session__event=event)
+    return tables.first()
+
+
+def _too_many(request, context, wait: int | None):
+    """The 429 answer of a throttled table login, with ``Retry-After`` (:mod:`scoring.login_throttle`)."""
+    wait = wait or max(1, int(settings.TABLE_LOGIN_SLOW_SECONDS))
+    too_many = _("Too many wrong table codes were tried from this network, so codes are checked one at a time. "
+                 "Try again in %(seconds)s seconds: a right code is let in.") % {"seconds": wait}
+    context["error"] = " ".join(filter(None, [context.get("error"), too_many]))
+    response = render(request, "scoring/table_login.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @event_view(optional=True)
@@ -75,9 +82,11 @@ def table_login(request, event, code=None):
     code, shows the form with the code filled in and a button to confirm, and says nothing about
     the code. On an event's page (``/e/<slug>/entry/login/``) the code is looked up in that event
     only; ``/entry/login/`` looks it up in every event (codes are unique). Input is normalised
-    (:func:`tournament.permissions.normalise_code`). Wrong codes are throttled per client address
-    and per event (:func:`_table_login_throttled`): once limited, every code, right or wrong, is
-    answered 429. A table whose session is finished takes no more logins.
+    (:func:`tournament.permissions.normalise_code`). Wrong codes are counted per client address
+    and in total (:mod:`scoring.login_throttle`); over a limit codes are checked at a bounded
+    rate, and a request with no free check slot is answered 429 with ``Retry-After`` without
+    being looked up: a right code is never refused as wrong, at most asked to wait a few
+    seconds. A table whose session is finished takes no more logins.
     """
     typed = (request.POST.get("code", "") if request.method == "POST" else code) or ""
     typed = typed.strip()[:40]
@@ -88,23 +97,15 @@ def table_login(request, event, code=None):
         if request.method == "POST":
             context["error"] = _("Type the table code printed on your score sheet.")
         return render(request, "scoring/table_login.html", context, status=400 if context["error"] else 200)
-    too_many = _("Too many wrong table codes were tried from this network. Wait a few minutes and try again, "
-                 "or ask the director.")
-    if _table_login_throttled(request, event, failed=False):
-        context["error"] = too_many
-        return render(request, "scoring/table_login.html", context, status=429)
+    wait = login_throttle.check_slot(request)
+    if wait:
+        return _too_many(request, context, wait)
     normalised = normalise_code(typed)
-    table = None
-    if looks_like_code(normalised):
-        tables = Table.objects.filter(login_code=normalised).select_related("group__session__event")
-        if event is not None:
-            tables = tables.filter(group__session__event=event)
-        table = tables.first()
+    table = find_table(normalised, event)
     if table is None:
-        if _table_login_throttled(request, event, failed=True):
-            context["error"] = too_many
-            return render(request, "scoring/table_login.html", context, status=429)
         context["error"] = _("No table has the code %(code)s: check the code on your score sheet.") % {"code": typed}
+        if login_throttle.count_wrong(request, normalised):
+            return _too_many(request, context, None)
         return render(request, "scoring/table_login.html", context, status=400)
     if visibility.session_finished(table.group.session.event, table.group.session.number):
         context["error"] = _("Table %(number)s has finished its session: every result is confirmed. "
