@@ -40,6 +40,7 @@ from tournament.permissions import (
     looks_like_code,
     normalise_code,
 )
+from tournament.query import int_param
 from tournament.seating import table_schedule
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload
@@ -177,7 +178,7 @@ def _table_context(request, event, table, form, players, director):
         for slot, sets in table_schedule(table)
     ]
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]
-    chosen = _int_or_none(form["set_no"].value()) or _int_or_none(request.GET.get("set")) or (pending[0] if pending else None)
+    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (pending[0] if pending else None)
     locks = confirmation_locks(table)
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     unconfirmed = [
@@ -191,7 +192,7 @@ def _table_context(request, event, table, form, players, director):
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
         "schedule": schedule, "chosen": chosen, "typed": form.typed_only,
         "fan_check": form.rule.fan_check and fan_check.available(),
-        "unconfirmed": unconfirmed, "played": played, "focus": _int_or_none(request.GET.get("confirm")),
+        "unconfirmed": unconfirmed, "played": played, "focus": int_param(request, "confirm"),
         "is_director": director, "table_locked": locks["table"],
     }
 
@@ -400,12 +401,12 @@ def live(request, event):
     is seated: the page with an empty grid of session 1 and what to do (prepare it on the
     director's page)."""
     sessions = list(event.sessions.values_list("number", flat=True))
-    session = _int_or_none(request.GET.get("session")) or (sessions[-1] if sessions else 1)
+    session = int_param(request, "session") or (sessions[-1] if sessions else 1)
     return render(request, "scoring/live.html", {"event": event, "state": live_state(event, session), "sessions": sessions})
 
 
 @event_view(roles=(DIRECTOR,))
 def live_json(request, event):
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling."""
-    session = _int_or_none(request.GET.get("session")) or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
+    session = int_param(request, "session") or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
     return JsonResponse(live_state(event, session))
