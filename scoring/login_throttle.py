@@ -26,7 +26,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import _split_rate, is_ratelimited
 
 from tournament.permissions import client_address
 
@@ -104,6 +104,5 @@ def _window_seconds(rate: str | None) -> int:
     """The window of a django-ratelimit rate ``"10/10m"`` in seconds (600); 600 without a rate."""
     if not rate:
         return 600
-    from django_ratelimit.core import _split_rate
-
-    return _split_rate(rate)[1]
+    count, seconds = _split_rate(rate)
+    return seconds

@@ -25,6 +25,7 @@ import json
 import math
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Count, Max
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -70,13 +71,7 @@ def public_export_bytes(event: Event) -> bytes:
     """The public export (:func:`tournament.exchange.public_export`) as the JSON bytes the
     download sends, built once per public state."""
     return cached_public(event, "export.json", lambda: json.dumps(
-        public_export(event), ensure_ascii=False, indent=1, cls=_encoder()).encode())
-
-
-def _encoder():
-    from django.core.serializers.json import DjangoJSONEncoder
-
-    return DjangoJSONEncoder
+        public_export(event), ensure_ascii=False, indent=1, cls=DjangoJSONEncoder).encode())
 
 
 def limited(request, event: Event, name: str):
