@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from scoring import visibility
+from scoring import table_views, visibility
 from tournament import exchange
 from tournament.people import rename_team
 
@@ -96,7 +96,7 @@ def test_wrong_codes_past_the_address_limit_are_429_and_checked_one_at_a_time(ta
                 for n in range(12)]
     assert statuses[:10] == [400] * 10 and statuses[10:] == [429, 429]
     # the 11th was checked (and wrong); the 12th, in the same slot, was not checked at all
-    with mock.patch("scoring.table_views.find_table", wraps=__import__("scoring.table_views").table_views.find_table) as found:
+    with mock.patch("scoring.table_views.find_table", wraps=table_views.find_table) as found:
         refused = Client().post(reverse("table-login"), {"code": "WR0NGC0DE99"}, REMOTE_ADDR="10.1.2.3")
         assert refused.status_code == 429 and not found.called
         assert int(refused["Retry-After"]) <= slow
