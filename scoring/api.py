@@ -18,6 +18,7 @@ from scoring.reports import cached_standings
 from scoring.services import confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.permissions import is_director
+from tournament.query import int_param
 
 
 class OutcomeSerializer(serializers.Serializer):
@@ -260,7 +261,6 @@ class StandingsView(EventFromURL, APIView):
     @extend_schema(responses=StandingRowSerializer(many=True))
     def get(self, request, event_slug):
         event = self.get_event()
-        session = request.query_params.get("session")
-        rows = cached_standings(event, int(session) if session and session.isdigit() else None,
+        rows = cached_standings(event, int_param(request, "session"),
                                 public=table_access.standings_public(request, event))
         return Response(StandingRowSerializer(rows, many=True).data)

@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import conversion_admin, reports, services, table_access
@@ -22,6 +22,8 @@ from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Table, Team
+from tournament import public_downloads
+from tournament.query import int_param
 from tournament.seating import itineraries
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -40,8 +42,8 @@ def _public(request, event: Event) -> bool:
 
 
 def _session(request) -> int | None:
-    value = request.GET.get("session", "")
-    return int(value) if value.isdigit() else None
+    """``?session=N`` (:func:`tournament.query.int_param`: 400 unless a whole number from 1)."""
+    return int_param(request, "session")
 
 
 @result_page
@@ -210,20 +212,32 @@ def my_results(request, event):
 
 @result_page
 def standings_csv(request, event):
-    """The standings (``?session=N`` for one session) as CSV."""
+    """The standings (``?session=N`` for one session) as CSV; the public file cached per release
+    state and rate-limited per address (:mod:`tournament.public_downloads`)."""
     session = _session(request)
-    response = HttpResponse(reports.standings_csv(event, session, public=table_access.standings_public(request, event)),
-                            content_type="text/csv; charset=utf-8")
+    refused = public_downloads.limited(request, event, "standings.csv")
+    if refused is not None:
+        return refused
+    public = table_access.standings_public(request, event)
+    build = lambda: reports.standings_csv(event, session, public=public).encode()  # noqa: E731
+    body = public_downloads.cached_public(event, f"standings.csv:{session}:{get_language()}", build) if public else build()
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.csv"'
     return response
 
 
 @result_page
 def standings_xlsx(request, event):
-    """The standings (``?session=N`` for one session) as an XLSX workbook."""
+    """The standings (``?session=N`` for one session) as an XLSX workbook; the public file cached
+    per release state and rate-limited per address (:mod:`tournament.public_downloads`)."""
     session = _session(request)
-    response = HttpResponse(reports.standings_xlsx(event, session, public=table_access.standings_public(request, event)),
-                            content_type=XLSX_TYPE)
+    refused = public_downloads.limited(request, event, "standings.xlsx")
+    if refused is not None:
+        return refused
+    public = table_access.standings_public(request, event)
+    build = lambda: reports.standings_xlsx(event, session, public=public)  # noqa: E731
+    body = public_downloads.cached_public(event, f"standings.xlsx:{session}:{get_language()}", build) if public else build()
+    response = HttpResponse(body, content_type=XLSX_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.xlsx"'
     return response
 
@@ -287,13 +301,17 @@ def conversion_rescore(request, event):
 @result_page
 def conversion_csv(request, event):
     """A stored version of the event's conversion table as CSV (``?version=N``, optionally
-    ``&code=C``; default the current one). Public: players check their converted scores with it."""
+    ``&code=C``; default the current one). Public: players check their converted scores with it;
+    rate-limited per address (:mod:`tournament.public_downloads`)."""
+    refused = public_downloads.limited(request, event, "conversion.csv")
+    if refused is not None:
+        return refused
     table = ConversionTable.objects.current(event)
     if table is None:
         raise Http404(_("this event has no conversion table"))
-    version = request.GET.get("version", "")
-    if version.isdigit():
-        table = get_object_or_404(event.conversion_tables, code=request.GET.get("code") or table.code, version=int(version))
+    version = int_param(request, "version")
+    if version is not None:
+        table = get_object_or_404(event.conversion_tables, code=request.GET.get("code") or table.code, version=version)
     response = HttpResponse(table.as_table().to_csv(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-{table.code}-v{table.version}.csv"'
     return response

@@ -14,9 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from django_ratelimit.core import is_ratelimited
 
-from scoring import fan_check, table_access, visibility
+from scoring import fan_check, login_throttle, table_access, visibility
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
 from scoring.services import (
@@ -37,11 +36,11 @@ from tournament.access import DIRECTOR, event_view, table_login_url, table_view,
 from tournament.i18n import seat_label
 from tournament.models import Event, SeatAssignment, Table, display_code
 from tournament.permissions import (
-    client_address,
     is_director,
     looks_like_code,
     normalise_code,
 )
+from tournament.query import int_param
 from tournament.seating import table_schedule
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload
@@ -54,17 +53,26 @@ def _int_or_none(value):
         return None
 
 
-def _table_login_throttled(request, event: Event | None, *, failed: bool) -> bool:
-    """Whether table logins from this client (and, on an event's login page, for this event) are
-    limited now. ``failed``: count one more wrong code first. Rates:
-    ``settings.TABLE_LOGIN_RATE_PER_ADDRESS`` and ``TABLE_LOGIN_RATE_PER_EVENT`` (django-ratelimit);
-    only wrong codes are counted, so a table's right code never uses up the allowance."""
-    limited = is_ratelimited(request, group="table-login", key=lambda group, req: client_address(req),
-                             rate=settings.TABLE_LOGIN_RATE_PER_ADDRESS or None, increment=failed)
-    if event is not None and settings.TABLE_LOGIN_RATE_PER_EVENT:
-        limited = is_ratelimited(request, group=f"table-login:{event.pk}", key=lambda group, req: "event",
-                                 rate=settings.TABLE_LOGIN_RATE_PER_EVENT, increment=failed) or limited
-    return limited
+def find_table(normalised: str, event: Event | None) -> Table | None:
+    """The table whose login code is ``normalised`` (of ``event`` when given), or None: one
+    indexed look-up of the unique code, whatever the code."""
+    if not looks_like_code(normalised):
+        return None
+    tables = Table.objects.filter(login_code=normalised).select_related("group__session__event")
+    if event is not None:
+        tables = tables.filter(group__session__event=event)
+    return tables.first()
+
+
+def _too_many(request, context, wait: int | None):
+    """The 429 answer of a throttled table login, with ``Retry-After`` (:mod:`scoring.login_throttle`)."""
+    wait = wait or max(1, int(settings.TABLE_LOGIN_SLOW_SECONDS))
+    too_many = _("Too many wrong table codes were tried from this network, so codes are checked one at a time. "
+                 "Try again in %(seconds)s seconds: a right code is let in.") % {"seconds": wait}
+    context["error"] = " ".join(filter(None, [context.get("error"), too_many]))
+    response = render(request, "scoring/table_login.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @event_view(optional=True)
@@ -75,9 +83,11 @@ def table_login(request, event, code=None):
     code, shows the form with the code filled in and a button to confirm, and says nothing about
     the code. On an event's page (``/e/<slug>/entry/login/``) the code is looked up in that event
     only; ``/entry/login/`` looks it up in every event (codes are unique). Input is normalised
-    (:func:`tournament.permissions.normalise_code`). Wrong codes are throttled per client address
-    and per event (:func:`_table_login_throttled`): once limited, every code, right or wrong, is
-    answered 429. A table whose session is finished takes no more logins.
+    (:func:`tournament.permissions.normalise_code`). Wrong codes are counted per client address
+    and in total (:mod:`scoring.login_throttle`); over a limit codes are checked at a bounded
+    rate, and a request with no free check slot is answered 429 with ``Retry-After`` without
+    being looked up: a right code is never refused as wrong, at most asked to wait a few
+    seconds. A table whose session is finished takes no more logins.
     """
     typed = (request.POST.get("code", "") if request.method == "POST" else code) or ""
     typed = typed.strip()[:40]
@@ -88,23 +98,15 @@ def table_login(request, event, code=None):
         if request.method == "POST":
             context["error"] = _("Type the table code printed on your score sheet.")
         return render(request, "scoring/table_login.html", context, status=400 if context["error"] else 200)
-    too_many = _("Too many wrong table codes were tried from this network. Wait a few minutes and try again, "
-                 "or ask the director.")
-    if _table_login_throttled(request, event, failed=False):
-        context["error"] = too_many
-        return render(request, "scoring/table_login.html", context, status=429)
+    wait = login_throttle.check_slot(request)
+    if wait:
+        return _too_many(request, context, wait)
     normalised = normalise_code(typed)
-    table = None
-    if looks_like_code(normalised):
-        tables = Table.objects.filter(login_code=normalised).select_related("group__session__event")
-        if event is not None:
-            tables = tables.filter(group__session__event=event)
-        table = tables.first()
+    table = find_table(normalised, event)
     if table is None:
-        if _table_login_throttled(request, event, failed=True):
-            context["error"] = too_many
-            return render(request, "scoring/table_login.html", context, status=429)
         context["error"] = _("No table has the code %(code)s: check the code on your score sheet.") % {"code": typed}
+        if login_throttle.count_wrong(request, normalised):
+            return _too_many(request, context, None)
         return render(request, "scoring/table_login.html", context, status=400)
     if visibility.session_finished(table.group.session.event, table.group.session.number):
         context["error"] = _("Table %(number)s has finished its session: every result is confirmed. "
@@ -176,7 +178,7 @@ def _table_context(request, event, table, form, players, director):
         for slot, sets in table_schedule(table)
     ]
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]
-    chosen = _int_or_none(form["set_no"].value()) or _int_or_none(request.GET.get("set")) or (pending[0] if pending else None)
+    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (pending[0] if pending else None)
     locks = confirmation_locks(table)
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     unconfirmed = [
@@ -190,7 +192,7 @@ def _table_context(request, event, table, form, players, director):
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
         "schedule": schedule, "chosen": chosen, "typed": form.typed_only,
         "fan_check": form.rule.fan_check and fan_check.available(),
-        "unconfirmed": unconfirmed, "played": played, "focus": _int_or_none(request.GET.get("confirm")),
+        "unconfirmed": unconfirmed, "played": played, "focus": int_param(request, "confirm"),
         "is_director": director, "table_locked": locks["table"],
     }
 
@@ -401,12 +403,12 @@ def live(request, event):
     is seated: the page with an empty grid of session 1 and what to do (prepare it on the
     director's page)."""
     sessions = list(event.sessions.values_list("number", flat=True))
-    session = _int_or_none(request.GET.get("session")) or (sessions[-1] if sessions else 1)
+    session = int_param(request, "session") or (sessions[-1] if sessions else 1)
     return render(request, "scoring/live.html", {"event": event, "state": live_state(event, session), "sessions": sessions})
 
 
 @event_view(roles=(DIRECTOR,))
 def live_json(request, event):
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling."""
-    session = _int_or_none(request.GET.get("session")) or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
+    session = int_param(request, "session") or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
     return JsonResponse(live_state(event, session))

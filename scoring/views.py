@@ -12,6 +12,7 @@ from scoring.services import ResultError, describe_result, submit_result
 from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
 from tournament.permissions import is_director
+from tournament.query import int_param
 
 
 @event_view()
@@ -19,8 +20,7 @@ def standings(request, event):
     """Public standings (no login): released sets only (:mod:`scoring.visibility`); the director
     and staff add ``?all=1`` for every scored set. Names the conversion table version(s) the
     scores counted were converted with, warning when they mix (:func:`conversion_in_use`)."""
-    session = request.GET.get("session")
-    session = int(session) if session and session.isdigit() else None
+    session = int_param(request, "session")
     public = table_access.standings_public(request, event)
     return render(request, "scoring/standings.html", {
         "event": event, "rows": cached_standings(event, session, public=public), "session": session,

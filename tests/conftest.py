@@ -94,6 +94,18 @@ def first_set(table):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache(request):
+    """Each test starts with an empty cache: the table-login throttle and the public download
+    limit count per client address there (every test client is 127.0.0.1), so counts must not
+    carry from one test into the next."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _no_language_left_active(request):
     """Each test starts and ends in the default language: a request through the test client with
     Accept-Language activates that language in the thread (LocaleMiddleware never deactivates it),

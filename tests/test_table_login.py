@@ -2,7 +2,8 @@
 
 Only a POST logs in (a login link opened by GET shows the code and a confirm button); codes are
 looked up in the event of the page; typed codes are normalised; wrong codes are throttled per
-client address (429, the right code refused too while limited, other addresses still served);
+client address (429; past the limit codes are checked one at a time, the right code asked to wait
+a few seconds, never refused as wrong; other addresses still served);
 a login ends when its session is finished or after the maximum age; codes are shown grouped.
 """
 
@@ -94,23 +95,38 @@ def test_the_event_login_page_takes_its_own_codes_only(client, table, team_event
     assert taken.status_code == 302 and taken["Location"] == table_url(table)
 
 
-def test_wrong_codes_are_throttled_per_address(table, settings):
+@pytest.fixture
+def clock(monkeypatch):
+    """The throttle's clock, set by the test (seconds since the epoch)."""
+    from scoring import login_throttle
+
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(login_throttle, "now", lambda: now[0])
+    return now
+
+
+def test_wrong_codes_are_throttled_per_address(table, settings, clock):
+    """Issue 25: past the address limit wrong codes get 429 and codes are checked one per
+    TABLE_LOGIN_SLOW_SECONDS; the right code is asked to wait, never refused as wrong."""
     assert settings.TABLE_LOGIN_RATE_PER_ADDRESS == "10/10m"
     client = Client()
     statuses = []
     for n in range(200):
-        statuses.append(client.post(reverse("table-login"), {"code": f"WR0NGC0DE{n % 10}"}, REMOTE_ADDR="10.1.2.3").status_code)
+        statuses.append(client.post(reverse("table-login"), {"code": f"WR0NGC0DE{n:02d}"}, REMOTE_ADDR="10.1.2.3").status_code)
         if statuses[-1] == 429:
             break
     assert statuses.count(400) == 10 and statuses[-1] == 429 and len(statuses) == 11
-    limited = client.post(reverse("table-login"), {"code": "WR0NGC0DE0"}, REMOTE_ADDR="10.1.2.3")
+    limited = client.post(reverse("table-login"), {"code": "WR0NGC0DE99"}, REMOTE_ADDR="10.1.2.3")
     assert limited.status_code == 429 and "Too many wrong table codes" in limited.content.decode()
     right = login_as_table(client, table, REMOTE_ADDR="10.1.2.3")
-    assert right.status_code == 429
+    assert right.status_code == 429 and int(right["Retry-After"]) <= settings.TABLE_LOGIN_SLOW_SECONDS
     assert not logged_in(client, table)
     other = Client()
     assert login_as_table(other, table, REMOTE_ADDR="10.1.2.4").status_code == 302
     assert logged_in(other, table)
+    clock[0] += int(right["Retry-After"])
+    assert login_as_table(client, table, REMOTE_ADDR="10.1.2.3").status_code == 302
+    assert logged_in(client, table)
 
 
 def test_two_hundred_wrong_codes_are_answered_429_long_before_the_end(table):
@@ -121,16 +137,18 @@ def test_two_hundred_wrong_codes_are_answered_429_long_before_the_end(table):
     assert not HandResult.objects.exists()
 
 
-def test_the_event_page_shares_the_address_limit_and_limits_the_event(table, team_event, settings):
-    settings.TABLE_LOGIN_RATE_PER_EVENT = "15/10m"
+def test_the_event_page_shares_the_address_limit_and_the_total_limit_slows_without_locking(table, team_event, settings, clock):
+    settings.TABLE_LOGIN_RATE_TOTAL = "15/10m"
+    settings.TABLE_LOGIN_SLOW_TOTAL_PER_SECOND = 1
     url = reverse("event-table-login", args=[team_event.slug])
     for n in range(10):
-        assert Client().post(url, {"code": "BADC0DE"}, REMOTE_ADDR="10.7.0.1").status_code == 400
-    assert Client().post(reverse("table-login"), {"code": "BADC0DE"}, REMOTE_ADDR="10.7.0.1").status_code == 429
-    for n in range(5):
-        assert Client().post(url, {"code": "BADC0DE"}, REMOTE_ADDR=f"10.7.1.{n}").status_code == 400
-    assert Client().post(url, {"code": "BADC0DE"}, REMOTE_ADDR="10.7.2.1").status_code == 429
-    assert login_as_table(Client(), table, REMOTE_ADDR="10.7.3.1").status_code == 302  # the global page still serves
+        assert Client().post(url, {"code": f"BADC0DE{n}"}, REMOTE_ADDR="10.7.0.1").status_code == 400
+    assert Client().post(reverse("table-login"), {"code": "BADC0DE10"}, REMOTE_ADDR="10.7.0.1").status_code == 429
+    for n in range(4):
+        assert Client().post(url, {"code": f"BADC0DE2{n}"}, REMOTE_ADDR=f"10.7.1.{n}").status_code == 400
+    assert Client().post(url, {"code": "BADC0DE30"}, REMOTE_ADDR="10.7.2.1").status_code == 429  # over the total
+    clock[0] += 1
+    assert login_as_table(Client(), table, event_scoped=True, REMOTE_ADDR="10.7.3.1").status_code == 302
 
 
 def test_right_codes_do_not_count(client, table):
@@ -138,10 +156,10 @@ def test_right_codes_do_not_count(client, table):
         assert login_as_table(Client(), table, REMOTE_ADDR="10.8.8.8").status_code == 302
 
 
-def test_behind_the_proxy_the_limit_follows_the_reported_client_address(table, settings):
+def test_behind_the_proxy_the_limit_follows_the_reported_client_address(table, settings, clock):
     settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_REAL_IP", "REMOTE_ADDR"]
-    for n in range(11):
-        Client().post(reverse("table-login"), {"code": "BADC0DE"}, REMOTE_ADDR="127.0.0.1", HTTP_X_REAL_IP="192.168.1.20")
+    for n in range(12):  # the 12th takes the address's one check slot
+        Client().post(reverse("table-login"), {"code": f"BADC0DE{n}"}, REMOTE_ADDR="127.0.0.1", HTTP_X_REAL_IP="192.168.1.20")
     assert login_as_table(Client(), table, REMOTE_ADDR="127.0.0.1", HTTP_X_REAL_IP="192.168.1.20").status_code == 429
     assert login_as_table(Client(), table, REMOTE_ADDR="127.0.0.1", HTTP_X_REAL_IP="192.168.1.21").status_code == 302
 

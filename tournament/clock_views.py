@@ -23,6 +23,8 @@ from django.views.decorators.http import require_POST
 from scoring import reports
 from tournament import clock
 from tournament.access import DIRECTOR, event_view
+from tournament import public_downloads
+from tournament.query import int_param
 
 PROJECTOR_ROWS = 10
 """Standings rows on the projector unless ``?rows=`` asks for another number (1 to 40)."""
@@ -74,8 +76,7 @@ def announcement(request, event):
 
 
 def _rows(request) -> int:
-    value = request.GET.get("rows", "")
-    return min(40, max(1, int(value))) if value.isdigit() else PROJECTOR_ROWS
+    return int_param(request, "rows", default=PROJECTOR_ROWS, maximum=40)
 
 
 def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
@@ -107,7 +108,11 @@ def projector(request, event):
 
 @event_view()
 def projector_json(request, event):
-    """:func:`projector_data` as JSON (the projector page polls it)."""
+    """:func:`projector_data` as JSON (the projector page polls it every 10 s); rate-limited per
+    address (:mod:`tournament.public_downloads`); its standings are cached already."""
+    refused = public_downloads.limited(request, event, "projector.json")
+    if refused is not None:
+        return refused
     response = JsonResponse(projector_data(event, _rows(request)), json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-store"
     return response

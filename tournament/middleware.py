@@ -13,6 +13,8 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from tournament.query import QueryParamError
+
 logger = logging.getLogger("tournament.database")
 
 #: Seconds a client is asked to wait before trying again.
@@ -49,3 +51,26 @@ class DatabaseUnavailableMiddleware:
                 response = HttpResponse(detail, content_type="text/plain; charset=utf-8", status=503)
         response["Retry-After"] = str(RETRY_AFTER)
         return response
+
+
+class BadRequestMiddleware:
+    """Answer 400 with the message when a page's query parameter cannot be used
+    (:class:`tournament.query.QueryParamError`): JSON ``{"<name>": [message]}`` under ``/api/``
+    and for ``.json`` URLs. (REST API views answer it themselves the same
+    way, :mod:`tournament.api_errors`.) Pages get the ``400.html`` template."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, QueryParamError):
+            return None
+        if request.path.startswith("/api/") or request.path.endswith(".json"):
+            return JsonResponse({exception.field: [exception.message]}, status=400)
+        try:
+            return render(request, "400.html", {"detail": exception.message}, status=400)
+        except DatabaseError:
+            return HttpResponse(exception.message, content_type="text/plain; charset=utf-8", status=400)

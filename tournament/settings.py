@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
     "tournament.middleware.DatabaseUnavailableMiddleware",
+    "tournament.middleware.BadRequestMiddleware",
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -135,6 +136,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's JSON parser, answering a too deeply nested body 400 instead of 500 (tournament.api_parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.api_parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # A service's FieldError (ResultError...) answered as {field: [message]} with its status.
@@ -227,14 +234,25 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_REAL_IP", "REMOTE_ADDR"] if BEHIND_
 CONFIRM_PIN_LIMIT_PER_RESULT = env.int("CONFIRM_PIN_LIMIT_PER_RESULT", default=5)
 CONFIRM_PIN_LIMIT_PER_TABLE = env.int("CONFIRM_PIN_LIMIT_PER_TABLE", default=10)
 
-# Table login (scoring.table_views.table_login): wrong table codes allowed per client address, and
-# per event on an event's own login page, as django-ratelimit rates ("10/10m": 10 per 10 minutes;
-# blank: no per-event limit); beyond them the login answers 429 until the window ends. Counters
-# live in the default cache (CACHE_URL): several gunicorn processes need a shared cache (Redis)
-# for the limits to hold across them. A table login lasts until its session is finished and at
-# most TABLE_LOGIN_MAX_AGE_HOURS.
-TABLE_LOGIN_RATE_PER_ADDRESS = env("TABLE_LOGIN_RATE_PER_ADDRESS", default="10/10m")
-TABLE_LOGIN_RATE_PER_EVENT = env("TABLE_LOGIN_RATE_PER_EVENT", default="100/10m") or None
+# Table login (scoring.table_views.table_login, scoring.login_throttle): distinct wrong table codes
+# counted per client address and in total from all addresses, as django-ratelimit rates ("10/10m":
+# 10 per 10 minutes; blank: no limit). Over the address limit, codes from that address are checked
+# once per TABLE_LOGIN_SLOW_SECONDS; over the total limit, at most TABLE_LOGIN_SLOW_TOTAL_PER_SECOND
+# codes a second are checked from all addresses together; other requests get 429 with Retry-After.
+# A right code is never refused as wrong. The arithmetic is in docs/security.md ("Table login").
+# Counters live in the default cache (CACHE_URL): several gunicorn processes need a shared cache
+# (Redis) for the limits to hold across them. A table login lasts until its session is finished
+# and at most TABLE_LOGIN_MAX_AGE_HOURS.
+TABLE_LOGIN_RATE_PER_ADDRESS = env("TABLE_LOGIN_RATE_PER_ADDRESS", default="10/10m") or None
+TABLE_LOGIN_SLOW_SECONDS = env.int("TABLE_LOGIN_SLOW_SECONDS", default=3)
+TABLE_LOGIN_RATE_TOTAL = env("TABLE_LOGIN_RATE_TOTAL", default="1000/10m") or None
+TABLE_LOGIN_SLOW_TOTAL_PER_SECOND = env.int("TABLE_LOGIN_SLOW_TOTAL_PER_SECOND", default=5)
+# Public downloads (tournament.public_downloads: the public export, standings CSV/XLSX, the
+# conversion CSV, the projector's JSON): each cached per release state, and fetched at most
+# PUBLIC_DOWNLOAD_RATE times per window from one address by anyone but the director and staff
+# (django-ratelimit rate; beyond it 429 with Retry-After; blank: no limit). Counters live in the
+# default cache (CACHE_URL), like the table-login throttle's.
+PUBLIC_DOWNLOAD_RATE = env("PUBLIC_DOWNLOAD_RATE", default="60/m") or None
 TABLE_LOGIN_MAX_AGE = timedelta(hours=env.int("TABLE_LOGIN_MAX_AGE_HOURS", default=12))
 
 LOGGING = {

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,7 +18,8 @@ from scoring.visibility import sets_to_play
 from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
 from tournament.event_setup import DELETABLE, record_final_export
-from tournament.exchange import export_event, public_export
+from tournament import public_downloads
+from tournament.exchange import export_event
 from tournament.forms import CUSTOM, EventForm
 from tournament.models import Event, EventRole, Table
 from tournament.permissions import is_director, is_staff_or_director
@@ -120,12 +121,18 @@ def event_export(request, event):
     """The event as JSON: complete for the director and staff, redacted for everyone else
     (:func:`tournament.exchange.public_export`). The director's or staff's download of a finished
     or archived event is its final export (:func:`tournament.event_setup.record_final_export`),
-    which allows deleting the event."""
+    which allows deleting the event. The public export is cached per release state and
+    rate-limited per address (:mod:`tournament.public_downloads`)."""
     full = table_access.viewer(request, event).secrets
-    data = export_event(event) if full else public_export(event)
-    if full and event.status in DELETABLE and is_staff_or_director(request.user, event):
-        record_final_export(event, actor=request.user.get_username())
-    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    if full:
+        if event.status in DELETABLE and is_staff_or_director(request.user, event):
+            record_final_export(event, actor=request.user.get_username())
+        response = JsonResponse(export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        refused = public_downloads.limited(request, event, "export.json")
+        if refused is not None:
+            return refused
+        response = HttpResponse(public_downloads.public_export_bytes(event), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
     return response
 
