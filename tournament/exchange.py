@@ -31,6 +31,7 @@ from tournament.models import (
     Event,
     EventRole,
     Group,
+    Invitation,
     Player,
     Room,
     SeatAssignment,
@@ -196,6 +197,14 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             for r in EventRole.objects.filter(event=event).select_related("user")
             .prefetch_related("tables__group__session").order_by("role", "user__username")
         ],
+        "invitations": [
+            {"username": i.username, "account": i.user.get_username(), "role": i.role,
+             "tables": sorted([t.group.session.number, t.number] for t in i.tables.all()),
+             "invited_by": i.invited_by, "created": i.created.isoformat(), "status": i.status,
+             "decided_at": i.decided_at.isoformat() if i.decided_at else None}
+            for i in Invitation.objects.filter(event=event).select_related("user")
+            .prefetch_related("tables__group__session").order_by("id")
+        ],
     }
 
 
@@ -214,6 +223,7 @@ class Restored:
     missing_roles: list = field(default_factory=list)
     ambiguous_roles: list = field(default_factory=list)
     missing_players: list = field(default_factory=list)
+    missing_invitations: list = field(default_factory=list)
 
 
 def import_event(data: dict, *, slug: str | None = None) -> Event:
@@ -370,6 +380,7 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         for c in data.get("confirmation_attempts", [])])  # older exports: none
     restored = Restored(event)
     _restore_roles(restored, data.get("roles", []), table_rows)
+    _restore_invitations(restored, data.get("invitations", []), table_rows)  # older exports: none
     for p in data["players"]:
         if p.get("user"):  # older exports: none
             account = _account(p["user"])
@@ -417,6 +428,29 @@ def _restore_roles(restored: Restored, roles: list, table_rows: dict) -> None:
         restored.roles.append(report | {"username": account.get_username()})
 
 
+def _restore_invitations(restored: Restored, invitations: list, table_rows: dict) -> None:
+    """Store each exported invitation (``{"username", "account", "role", "tables", "invited_by",
+    "created", "status", "decided_at"}``) again for the one account whose username equals
+    ``account`` ignoring case, so a pending invitation still waits for its owner after a restore
+    and the history of the others is kept; the others are listed in
+    ``restored.missing_invitations`` (``[{"username", "role", "status"}]``). Raises ExchangeError
+    for an unknown role or status."""
+    for entry in invitations:
+        if entry.get("role") not in EventRole.Role.values:
+            raise ExchangeError(f"invitations: {entry.get('role')!r} is not one of {', '.join(EventRole.Role.values)}: fix or remove it")
+        if entry.get("status") not in Invitation.Status.values:
+            raise ExchangeError(f"invitations: status {entry.get('status')!r} is not one of {', '.join(Invitation.Status.values)}: fix or remove it")
+        account = _account(entry.get("account") or entry["username"])
+        if isinstance(account, list):
+            restored.missing_invitations.append({"username": entry["username"], "role": entry["role"], "status": entry["status"]})
+            continue
+        invitation = Invitation.objects.create(
+            event=restored.event, username=entry["username"], user=account, role=entry["role"],
+            invited_by=entry.get("invited_by", ""), status=entry["status"],
+            **({"created": entry["created"]} if entry.get("created") else {}), decided_at=entry.get("decided_at"))
+        invitation.tables.set([table_rows[tuple(t)] for t in entry.get("tables", [])])
+
+
 def _login_code_of(table: dict) -> str:
     """An exported table's login code, or a new one when the export holds a code of the old
     32-bit kind (docs/security.md: codes are 50 bits)."""
@@ -461,7 +495,7 @@ def public_export(event: Event) -> dict:
             substitutions.append({k: v for k, v in sub.items() if k != "actor"} | {"sets": sets})
     data["substitutions"] = substitutions
     data.pop("check_ins", None)
-    for private in ("audit_log", "confirmation_attempts", "roles"):
+    for private in ("audit_log", "confirmation_attempts", "roles", "invitations"):
         data.pop(private, None)
     for player in data["players"]:
         player.pop("pin", None)
