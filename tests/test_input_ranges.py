@@ -168,3 +168,28 @@ def test_riichi_keeps_the_valid_25_fu_hands():
     # 3 han 25 fu self-drawn: 800 base, the dealer pays 1600, the others 800.
     assert settle("riichi", WINDS, HandOutcome("self_draw", ("S",), None, (3,), fu=(25,))).changes == {
         "E": -1600, "S": 3200, "W": -800, "N": -800}
+
+
+# --- the ranges and the storage -----------------------------------------------------------------
+
+
+def test_the_ranges_are_derived_from_each_rule_and_fit_a_32_bit_column():
+    from pathlib import Path
+
+    from scoring.payments import PAYMENT_RULES, input_ranges, largest_hand, widest
+    from scoring.payments.ranges import STORAGE_LIMIT, storage_headroom
+
+    seats = {code: WINDS[:(rule.seat_counts or (4,))[0]] for code, rule in PAYMENT_RULES.items()}
+    derived = {code: largest_hand(code, seats[code]) for code in PAYMENT_RULES}
+    # MCR: a self-draw of 400 fan, 3 x (8 + 400); riichi: see the test of thirty billion above; Souzu: a dealer's
+    # six-fold yakuman ron, 6 x 48,000, with 99 honba of 2,000 and the opponent's stick.
+    assert derived == {"mcr": 1224, "mcr-duplicate-mahjongsoft": 1224, "riichi": 702_700, "souzu-2p": 487_000,
+                       "shiragiku-3p": 398, "shield-tile": 198_000, "yangzhou": 6_000, "typed": 702_700}
+    assert input_ranges("typed", WINDS[:3]).changes == 3 * 702_700
+    assert widest().changes == widest().deposit == 2_810_800
+    # A team holds one member per seat: its total is at most 4 x the widest change, its difference twice that.
+    assert 2 * 4 * widest().changes < STORAGE_LIMIT and storage_headroom() == STORAGE_LIMIT // (8 * 2_810_800) == 95
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "scoring.md").read_text(encoding="utf-8")
+    for code, largest in derived.items():
+        if code != "typed":
+            assert f"| {largest:,} | {input_ranges(code, seats[code]).changes:,} |" in doc, code
