@@ -142,6 +142,13 @@ class HandForm(forms.Form):
     where the rule set deposits sticks. ``mode`` chooses between them where the rule computes
     (typed changes are then an adjustment); a typed rule has only the typed inputs.
 
+    Every number has the rule set's range (:func:`scoring.payments.input_ranges`, the one
+    definition the API and the service read too): ``value_<seat>`` within the rule's bounds (0
+    allowed where the rule counts yakuman, for a winner by yakuman alone), ``honba`` 0 to
+    :data:`~scoring.payments.MAX_HONBA`, ``seat_<seat>`` and ``deposit`` at most the largest hand
+    the rule set pays times its seats; the inputs carry ``min``/``max`` and an out-of-range
+    number is refused at its input naming the range.
+
     Only the inputs that matter for the chosen kind are read, so what the page's script hid (a
     discarder left ticked before switching to self-draw) never makes an error, and errors are
     attached to an input the scorer sees (:meth:`add_result_error`).

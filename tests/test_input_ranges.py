@@ -193,3 +193,13 @@ def test_the_ranges_are_derived_from_each_rule_and_fit_a_32_bit_column():
     for code, largest in derived.items():
         if code != "typed":
             assert f"| {largest:,} | {input_ranges(code, seats[code]).changes:,} |" in doc, code
+
+
+def test_the_table_page_shows_each_number_input_its_range(client):
+    table = first_table(riichi_event())
+    login_as_table(client, table)
+    page = client.get(table_url(table)).content.decode()
+    assert page.count('min="-2810800"') == 4 and page.count('max="2810800"') == 5  # four score boxes and the deposit
+    assert 'title="-2,810,800 to 2,810,800"' in page
+    assert 'placeholder="0" min="0" max="99"' in page  # honba
+    assert page.count('placeholder="1–13" min="0" max="13"') == 4  # han: 0 for a winner by yakuman alone
