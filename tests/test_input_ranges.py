@@ -203,3 +203,19 @@ def test_the_table_page_shows_each_number_input_its_range(client):
     assert 'title="-2,810,800 to 2,810,800"' in page
     assert 'placeholder="0" min="0" max="99"' in page  # honba
     assert page.count('placeholder="1–13" min="0" max="13"') == 4  # han: 0 for a winner by yakuman alone
+
+
+def test_the_directors_entry_page_refuses_5000_digits_and_thirty_billion_at_the_box(client, director):
+    from django.urls import reverse
+
+    event = prepared_event(individual_roster(16), name="entry", slug="entry", ruleset_code="riichi-duplicate", method="individual",
+                           director=director)
+    table = first_table(event)
+    client.force_login(director)
+    for typed in (HUGE, "30000000000"):
+        response = client.post(reverse("entry", args=[event.slug]), {
+            "table": str(table.pk), "set_no": str(first_set(table)), "seat_E": typed, "seat_S": "0", "seat_W": "0", "seat_N": "0"})
+        assert response.status_code == 200  # the page again, with the error at the box
+        errors = response.context["form"].errors
+        assert list(errors) == ["seat_E"] and "points in this rule set" in errors["seat_E"][0]
+    assert not HandResult.objects.exists()
