@@ -219,3 +219,19 @@ def test_the_directors_entry_page_refuses_5000_digits_and_thirty_billion_at_the_
         errors = response.context["form"].errors
         assert list(errors) == ["seat_E"] and "points in this rule set" in errors["seat_E"][0]
     assert not HandResult.objects.exists()
+
+
+@pytest.mark.parametrize("entry", [
+    {"changes": {"E": 10**5000, "S": 0, "W": 0, "N": 0}},
+    {"outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [10**5000]}},
+    {"outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [3], "fu": [10**5000]}},
+    {"outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [3], "fu": [30], "yakuman": [10**5000]}},
+    {"outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [3], "fu": [30], "honba": 10**5000}},
+], ids=["change", "han", "fu", "yakuman", "honba"])
+def test_a_5000_digit_int_from_a_python_caller_is_refused_too(entry):
+    # str() of such an int raises ValueError: the messages show its size instead of its digits.
+    table = first_table(riichi_event())
+    with pytest.raises(ResultError) as err:
+        submit_result(table, first_set(table), actor="t", **entry)
+    assert "over 30 digits" in err.value.message
+    assert not HandResult.objects.exists()

@@ -90,12 +90,15 @@ def signed_points(value: Any) -> int | None:
     return int(text)
 
 
-def _shown(value: Any) -> str:
-    """``value`` for a message: an int with thousands separators, text cut to 24 characters."""
-    if isinstance(value, int) and not isinstance(value, bool) and len(str(abs(value)).lstrip("0")) <= MAX_DIGITS:
-        return f"{value:,}"
+def shown_value(value: Any) -> str:
+    """``value`` for a message: an int with thousands separators (one of more than
+    :data:`MAX_DIGITS` digits by its size), text quoted and cut to its first 12 and last 6
+    characters when longer than 24."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        # str() of an int of more than 4,300 digits raises ValueError: show its size instead.
+        return f"{value:,}" if abs(value) < 10**MAX_DIGITS else _("a number of over %(digits)s digits") % {"digits": MAX_DIGITS}
     text = str(value)
-    return repr(text if len(text) <= 24 else f"{text[:12]}…{text[-6:]} ({len(text):,} characters)")
+    return repr(text if len(text) <= 24 else f"{text[:12]}…{text[-6:]}")
 
 
 def read_whole(value: Any, field_name: str, low: int, high: int, what: str) -> int:
@@ -114,7 +117,7 @@ def read_whole(value: Any, field_name: str, low: int, high: int, what: str) -> i
     number = None if text is not None and _too_long(text) else signed_points(value)
     if number is not None and low <= number <= high:
         return number
-    values["value"] = _shown(number if number is not None else value)
+    values["value"] = shown_value(number if number is not None else value)
     raise PaymentError(field_name, _("%(what)s must be a whole number from %(low)s to %(high)s points in this rule set; "
                                      "got %(value)s") % values)
 
@@ -387,7 +390,8 @@ class Hand:
 
 def value_error(rule: PaymentRule, seat: str, value: int, low: int, high: int) -> PaymentError:
     """The refusal of a hand value outside ``low``..``high`` (field ``fans``), in the rule's unit."""
-    values = {"low": low, "high": high, "rule": rule.label, "seat": seat_name(seat), "value": value}
+    values = {"low": low, "high": high, "rule": rule.label, "seat": seat_name(seat),
+              "value": shown_value(value) if isinstance(value, int) else value}
     if rule.value_unit == "han":
         return PaymentError("fans", _("han must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
                                       "check the count or record the hand as not won") % values)
@@ -437,7 +441,7 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
         raise PaymentError("honba", _("honba must be a whole number of 0 or more, e.g. 1; got %(value)s") % {"value": repr(honba)})
     if honba > MAX_HONBA:
         raise PaymentError("honba", _("honba must be from 0 to %(max)s, got %(value)s: check the counter sticks")
-                           % {"max": MAX_HONBA, "value": _shown(honba)})
+                           % {"max": MAX_HONBA, "value": shown_value(honba)})
 
     if outcome.kind == "draw":
         if winners or discarder is not None:
@@ -479,7 +483,7 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     for seat, number in zip(winners, yakuman):
         if not 0 <= number <= MAX_YAKUMAN:
             raise PaymentError("yakuman", _("the yakuman count of winner %(seat)s must be from 0 to %(max)s, got %(value)s")
-                               % {"seat": seat_name(seat), "max": MAX_YAKUMAN, "value": number})
+                               % {"seat": seat_name(seat), "max": MAX_YAKUMAN, "value": shown_value(number)})
     if not fans and count and all(yakuman):
         fans = (0,) * count
     if len(fans) != count:
@@ -498,7 +502,7 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     for seat, value in zip(winners, fu):
         if value and value not in rule.fu_choices:
             raise PaymentError("fu", _("the fu of winner %(seat)s must be one of %(choices)s, got %(value)s")
-                               % {"seat": seat_name(seat), "choices": ", ".join(map(str, rule.fu_choices)), "value": value})
+                               % {"seat": seat_name(seat), "choices": ", ".join(map(str, rule.fu_choices)), "value": shown_value(value)})
     return Hand(outcome.kind, winners, discarder, fans, fu, yakuman, honba, riichi, tenpai, shielded, liable)
 
 

@@ -47,6 +47,7 @@ from scoring.payments.core import (
     check_outcome,
     noten_payments,
     round_up,
+    shown_value,
     turn_order,
 )
 from scoring.payments.phrases import value_words
@@ -88,7 +89,7 @@ def _refuse_beyond_kazoe(rule: PaymentRule, outcome: HandOutcome, min_fan: int |
         if isinstance(han, int) and not isinstance(han, bool) and han > high:
             raise PaymentError("fans", _("han must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
                                          "enter 13 for 13 han or more (kazoe yakuman)")
-                               % {"low": low, "high": high, "rule": rule.label, "seat": seat_name(str(seat)), "value": han})
+                               % {"low": low, "high": high, "rule": rule.label, "seat": seat_name(str(seat)), "value": shown_value(han)})
 
 
 def _bases(rule: PaymentRule, hand: Hand) -> list[int]:
