@@ -14,11 +14,17 @@ from rest_framework.views import APIView
 
 from scoring import table_access, visibility
 from scoring.models import HandResult, ResultRevision
+from scoring.payments import widest
 from scoring.reports import cached_standings
 from scoring.services import confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.permissions import is_director
 from tournament.query import int_param
+
+
+WIDEST = widest()
+"""The widest range of each typed number over every payment rule (:func:`scoring.payments.widest`):
+the schema's ``minimum``/``maximum``; the service then checks the event's rule set's own range."""
 
 
 class OutcomeSerializer(serializers.Serializer):
@@ -34,14 +40,17 @@ class OutcomeSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list, help_text=(
         "Winning seats; several on one discard only where the rule allows it (riichi, Yangzhou, MahjongSoft MCR)."))
     discarder = serializers.CharField(max_length=1, required=False, allow_null=True, allow_blank=True, default=None)
-    fans = serializers.ListField(child=serializers.IntegerField(min_value=0, allow_null=True), required=False, default=list,
+    fans = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=WIDEST.values[1], allow_null=True),
+                                 required=False, default=list,
                                  help_text="The hand value of each winner (fan or han, the rule's unit), in the order of winners; "
                                            "0 for a riichi winner counted by yakuman alone. The rule's range applies.")
-    fu = serializers.ListField(child=serializers.IntegerField(min_value=0, allow_null=True), required=False, help_text=(
+    fu = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=max(WIDEST.fu), allow_null=True),
+                               required=False, help_text=(
         "Riichi rules: the fu of each winner (20, 25, 30, 40 ... 110), needed below mangan; 0 = not given."))
-    yakuman = serializers.ListField(child=serializers.IntegerField(min_value=0), required=False, help_text=(
+    yakuman = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=WIDEST.yakuman), required=False, help_text=(
         "Riichi and Shiragiku rules: the number of yakuman of each winner (0 = none)."))
-    honba = serializers.IntegerField(min_value=0, required=False, help_text="Counter sticks on the table before the hand.")
+    honba = serializers.IntegerField(min_value=0, max_value=WIDEST.honba, required=False,
+                                     help_text="Counter sticks on the table before the hand.")
     riichi = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
         "Riichi rules: the seats that declared riichi in this hand (each pays a stick)."))
     tenpai = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
@@ -74,8 +83,13 @@ class ResultSerializer(serializers.ModelSerializer):
 
     table = serializers.IntegerField(source="table.number", help_text="Event-wide table number of the current session.")
     session_number = serializers.IntegerField(required=False, help_text="Session; default: the latest seated session.")
-    changes = serializers.DictField(child=serializers.IntegerField(), required=False, help_text="Seat (E, S, W, N) → score change in points.")
+    changes = serializers.DictField(
+        child=serializers.IntegerField(min_value=-WIDEST.changes, max_value=WIDEST.changes), required=False, help_text=(
+            "Seat (E, S, W, N) → score change in points; at most the largest hand the rule set pays times its seats, "
+            "either way (the service names the rule set's own range)."))
     outcome = OutcomeSerializer(required=False, allow_null=True)
+    deposit = serializers.IntegerField(min_value=0, max_value=WIDEST.deposit, required=False, help_text=(
+        "With changes: the points left on the table (riichi sticks of a drawn hand); an outcome computes its own."))
     entered_by_seat = serializers.CharField(max_length=1, required=False, allow_blank=True, allow_null=True, help_text=(
         "Optional seat of the player entering; that seat's PIN cannot confirm the result."))
     entry_pin = serializers.CharField(write_only=True, required=False, allow_blank=True, allow_null=True, max_length=20,

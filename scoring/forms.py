@@ -9,7 +9,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.payments import MAX_YAKUMAN, PAYMENT_RULES, signed_points
+from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError, ruleset_ranges, signed_points
+from scoring.payments.core import value_error
 from scoring.services import NOTE_KEYS
 from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
@@ -36,18 +37,30 @@ def entry_pin_field() -> forms.CharField:
 class SignedPointsField(forms.CharField):
     """A score change in points, typed as text so every phone keyboard can give its sign: ``-16``,
     ``−16`` (the Unicode minus), ``+24``, ``－１６`` (full width) and ``8,000`` are read as whole
-    numbers (:func:`scoring.payments.signed_points`); anything else is refused with ``invalid``."""
+    numbers (:func:`scoring.payments.signed_points`); anything else is refused with ``invalid``.
+    ``ranges`` (:class:`scoring.payments.InputRanges`) and ``seat``: the change is read with the
+    rule set's range (:meth:`~scoring.payments.InputRanges.change`), a number beyond it refused
+    with the range; the input carries ``min``/``max`` and a ``title`` giving it."""
 
     default_error_messages = {"invalid": CHANGE_INVALID}
 
-    def __init__(self, **kwargs):
+    def __init__(self, *, ranges=None, seat: str = "", **kwargs):
+        self.ranges, self.seat = ranges, seat
         kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
         super().__init__(**kwargs)
+        if ranges is not None:
+            self.widget.attrs.update({"min": -ranges.changes, "max": ranges.changes,
+                                      "title": _("%(low)s to %(high)s") % {"low": f"{-ranges.changes:,}", "high": f"{ranges.changes:,}"}})
 
     def to_python(self, value):
         text = super().to_python(value)
         if text in self.empty_values:
             return None
+        if self.ranges is not None:
+            try:
+                return self.ranges.change(self.seat, text)
+            except PaymentError as exc:
+                raise forms.ValidationError(str(exc), code="range") from None
         number = signed_points(text)
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
@@ -94,7 +107,7 @@ class ResultForm(forms.Form):
         self.fields["entry_pin"].required = require_seat
         for seat in self.seats:
             self.fields[f"seat_{seat}"] = SignedPointsField(
-                label=_("%(seat)s score change") % {"seat": seat_name(seat)},
+                label=_("%(seat)s score change") % {"seat": seat_name(seat)}, ranges=ruleset_ranges(event.get_ruleset()), seat=seat,
                 widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "points"}),
             )
 
@@ -133,6 +146,13 @@ class HandForm(forms.Form):
     where the rule set deposits sticks. ``mode`` chooses between them where the rule computes
     (typed changes are then an adjustment); a typed rule has only the typed inputs.
 
+    Every number has the rule set's range (:func:`scoring.payments.input_ranges`, the one
+    definition the API and the service read too): ``value_<seat>`` within the rule's bounds (0
+    allowed where the rule counts yakuman, for a winner by yakuman alone), ``honba`` 0 to
+    :data:`~scoring.payments.MAX_HONBA`, ``seat_<seat>`` and ``deposit`` at most the largest hand
+    the rule set pays times its seats; the inputs carry ``min``/``max`` and an out-of-range
+    number is refused at its input naming the range.
+
     Only the inputs that matter for the chosen kind are read, so what the page's script hid (a
     discarder left ticked before switching to self-draw) never makes an error, and errors are
     attached to an input the scorer sees (:meth:`add_result_error`).
@@ -146,14 +166,14 @@ class HandForm(forms.Form):
     kind = forms.ChoiceField(label=_("Result"), choices=KINDS, required=False)
     winners = forms.MultipleChoiceField(label=_("Winner"), required=False)
     discarder = forms.ChoiceField(label=_("Discarder"), required=False)
-    honba = forms.IntegerField(label=_("Honba (counters)"), required=False, min_value=0, max_value=99, error_messages={
+    honba = forms.IntegerField(label=_("Honba (counters)"), required=False, min_value=0, max_value=MAX_HONBA, error_messages={
         "invalid": _("type the number of honba counters on the table, e.g. 1 (0 for none).")})
     riichi = forms.MultipleChoiceField(label=_("Riichi declared"), required=False)
     tenpai = forms.MultipleChoiceField(label=_("Tenpai at the draw"), required=False)
     shielded = forms.MultipleChoiceField(label=_("Shielded (pays nothing)"), required=False)
     liable = forms.ChoiceField(label=_("Liable for the full flush (bao)"), required=False)
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
-    deposit = forms.IntegerField(label=_("Riichi sticks left on the table (points)"), required=False, min_value=0, error_messages={
+    deposit = forms.IntegerField(label=_("Riichi sticks left on the table (points)"), required=False, error_messages={
         "invalid": _("type the points of the sticks left on the table as a whole number, e.g. 1000 (0 for none).")})
 
     def __init__(self, *args, event, players: dict | None = None, **kwargs):
@@ -174,14 +194,21 @@ class HandForm(forms.Form):
         self.fields["liable"].choices = [("", _("nobody"))] + seat_choices
         self.fields["liable"].error_messages["invalid_choice"] = invalid
         self.fields["kind"].error_messages["invalid_choice"] = _("Choose a win on a discard, a self-draw or a draw.")
-        low, high = self.rule.bounds(ruleset.min_fan) if self.rule.computed else (0, 0)
+        self.ranges = ruleset_ranges(ruleset)
+        low, high = self.ranges.values
         value_invalid = (_("type the winner's han as a whole number, e.g. 3.") if self.rule.value_unit == "han"
                          else _("type the winner's fan as a whole number, e.g. 8."))
+        self.fields["deposit"].widget.attrs.update({"min": 0, "max": self.ranges.deposit})
         for seat in self.seats:
+            # A yakuman winner may leave its han blank or 0; the service refuses 0 without yakuman.
+            lowest = 0 if "yakuman" in self.rule.inputs else low
+            out_of_range = value_error(self.rule, seat, "%(value)s", low, high).args[0] if self.rule.computed else value_invalid
             self.fields[f"value_{seat}"] = forms.IntegerField(
                 label=_("%(seat)s: %(unit)s") % {"seat": seat_name(seat), "unit": self.unit}, required=False,
-                error_messages={"invalid": value_invalid},
-                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": f"{low}–{high}"}))
+                min_value=lowest, max_value=high,
+                error_messages={"invalid": value_invalid, "min_value": out_of_range, "max_value": out_of_range},
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "placeholder": f"{low}–{high}",
+                                              "min": lowest, "max": high}))
             if "fu" in self.rule.inputs:
                 self.fields[f"fu_{seat}"] = forms.TypedChoiceField(
                     label=_("%(seat)s: fu") % {"seat": seat_name(seat)}, required=False, coerce=int, empty_value=None,
@@ -191,8 +218,18 @@ class HandForm(forms.Form):
                     label=_("%(seat)s: yakuman") % {"seat": seat_name(seat)}, required=False, coerce=int, empty_value=0,
                     choices=[("0", "—")] + [(str(k), str(k)) for k in range(1, MAX_YAKUMAN + 1)])
             self.fields[f"seat_{seat}"] = SignedPointsField(
-                label=_("%(seat)s score change") % {"seat": seat_name(seat)}, required=False,
+                label=_("%(seat)s score change") % {"seat": seat_name(seat)}, required=False, ranges=self.ranges, seat=seat,
                 widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "points"}))
+
+    def clean_deposit(self):
+        """The typed deposit within the rule set's range (:meth:`scoring.payments.InputRanges.read_deposit`)."""
+        value = self.cleaned_data.get("deposit")
+        if value is None:
+            return None
+        try:
+            return self.ranges.read_deposit(value)
+        except PaymentError as exc:
+            raise forms.ValidationError(str(exc), code="range") from None
 
     # --- what the page shows -------------------------------------------------------------------
 

@@ -55,6 +55,10 @@ class ConversionTable(models.Model):
 class HandResult(models.Model):
     """One table's result on one set: the score change of each seat (``changes``: seat → points).
 
+    ``changes`` (JSON) and ``deposit`` (points left on the table) are within the rule set's range
+    (:func:`scoring.payments.input_ranges`; at most 2,810,800 either way), checked on entry and
+    correction by :func:`scoring.services.compute_changes`: see :class:`SetScore` for the sums.
+
     ``status``: entered → confirmed (a second seat or the director); disputed when a seat refuses.
     Unique per table and set, so two concurrent submissions cannot both be stored.
     """
@@ -103,7 +107,17 @@ class ResultRevision(models.Model):
 
 class SetScore(models.Model):
     """A converted score: one team's (team method) or player's (individual method) result on a set,
-    compared with ``datum`` and converted to ``points`` with ``conversion_table``."""
+    compared with ``datum`` and converted to ``points`` with ``conversion_table``.
+
+    Sizes (32-bit ``IntegerField``: at most 2,147,483,647 on PostgreSQL): every typed change is
+    within the rule set's range (:func:`scoring.payments.input_ranges`: the largest hand it pays
+    times its seats), at most 702,700 × 4 = 2,810,800 points over every rule; a computed one is
+    at most the largest hand, 702,700. ``score_change``: a player's change, or a team's total of
+    one member per seat, at most 4 × 2,810,800 = 11,243,200. ``difference`` (float): at most
+    twice that, 22,486,400; ``datum`` (float) within the same bounds. ``points``: the conversion
+    table's points of the difference (at most its last step) plus an adjusted score. The
+    headroom, 2,147,483,647 // 22,486,400 = 95, is checked by
+    :func:`scoring.payments.ranges.storage_headroom` (tests/test_input_ranges.py)."""
 
     event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="set_scores")
     session_number = models.PositiveSmallIntegerField()

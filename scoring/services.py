@@ -37,7 +37,8 @@ from scoring import fan_check, visibility
 from scoring.comparisons import TableSeats, complete_scopes, version_labels, versioned_scores
 from scoring.models import ConfirmationAttempt, ConversionTable, FouledPlay, HandResult, ResultRevision, SetScore
 from scoring.payments import (
-    PAYMENT_RULES, HandOutcome, PaymentError, changes_words, describe, settle, signed_points, validate_score_changes,
+    PAYMENT_RULES, HandOutcome, InputRanges, PaymentError, changes_words, describe, ruleset_ranges, settle, signed_points,
+    validate_score_changes,
 )
 from tournament.errors import FieldError
 from tournament.i18n import seat_label
@@ -70,7 +71,12 @@ def _outcome_part(stored: dict | None) -> dict | None:
     return {key: value for key, value in stored.items() if key not in NOTE_KEYS}
 
 
-def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
+def _clean_changes(changes: dict, ranges: InputRanges) -> dict[str, int]:
+    """Typed score changes ``{seat: points}`` as ints, each within the rule set's range
+    (``ranges.changes`` either way: :mod:`scoring.payments.ranges`). ResultError ``changes``
+    for no mapping, ``changes.<seat>`` for an unknown or missing seat, a value that is no whole
+    number or out of range (the message gives the range)."""
+    seats = ranges.seats
     if not isinstance(changes, dict):
         raise ResultError("changes", _("give the score changes as seat → points, e.g. {\"E\": 24, \"S\": -8}"))
     cleaned = {}
@@ -79,16 +85,23 @@ def _clean_changes(changes: dict, seats: tuple[str, ...]) -> dict[str, int]:
             raise ResultError(f"changes.{seat}", _("unknown seat %(seat)s: seats are %(seats)s") % {"seat": repr(seat), "seats": ", ".join(seats)})
         if isinstance(value, bool):
             raise ResultError(f"changes.{seat}", _("the score change must be a whole number of points"))
-        number = signed_points(value)
-        if number is None:
-            raise ResultError(f"changes.{seat}", _("the score change of seat %(seat)s must be a whole number of points, e.g. -16; got %(value)s")
-                              % {"seat": seat, "value": repr(value)})
-        cleaned[seat] = number
+        try:
+            cleaned[seat] = ranges.change(seat, value)
+        except PaymentError as exc:
+            raise ResultError(f"changes.{seat}", str(exc)) from exc
     for seat in seats:
         if seat not in cleaned:
             raise ResultError(f"changes.{seat}", _("the score change of seat %(seat)s is missing: type 0 if %(seat)s neither won nor paid")
                               % {"seat": seat})
     return cleaned
+
+
+def _read_deposit(ranges: InputRanges, deposit) -> int:
+    """A typed deposit within the rule set's range; ResultError ``deposit`` naming the range."""
+    try:
+        return ranges.read_deposit(deposit)
+    except PaymentError as exc:
+        raise ResultError("deposit", str(exc)) from exc
 
 
 def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
@@ -106,11 +119,13 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
     Returns ``(changes seat → points, outcome as HandOutcome.to_dict() or None, deposit)``.
     Raises ResultError naming the field: a PaymentError's field (``fans``, ``fu``, ``winners``...),
     ``changes`` for typed changes that differ from the outcome's, ``deposit`` for a typed deposit
-    that differs from the outcome's or is not a whole number of 0 or more, ``changes.<seat>`` for
-    a bad typed change.
+    that differs from the outcome's or is not a whole number from 0 to the rule set's most,
+    ``changes.<seat>`` for a bad typed change (no whole number, or beyond the rule set's range:
+    the largest hand it pays times its seats, :func:`scoring.payments.input_ranges`).
     """
     ruleset = event.get_ruleset()
     seats = tuple(ruleset.seats)
+    ranges = ruleset_ranges(ruleset)
     if outcome:
         if not isinstance(outcome, dict) or not outcome.get("kind"):
             raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
@@ -121,11 +136,11 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
             raise ResultError(exc.field or "outcome", str(exc)) from exc
         computed = dict(settled.changes)
         if changes:
-            typed = _clean_changes(changes, seats)
+            typed = _clean_changes(changes, ranges)
             if typed != computed:
                 raise ResultError("changes", _("the score changes %(typed)s do not match the outcome, which gives %(computed)s")
                                   % {"typed": changes_words(seats, typed), "computed": changes_words(seats, computed)})
-        if deposit is not None and signed_points(deposit) != settled.deposit:
+        if deposit is not None and _read_deposit(ranges, deposit) != settled.deposit:
             raise ResultError("deposit", _("the deposit %(typed)s does not match the outcome, which leaves %(computed)s on the table: "
                                            "leave the deposit out") % {"typed": deposit, "computed": settled.deposit})
         changes, stored, deposit = computed, hand.to_dict(), settled.deposit
@@ -133,12 +148,8 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
         raise ResultError("changes", _("enter each seat's score change, or the hand's outcome"))
     else:
         stored = None
-        typed_deposit = 0 if deposit is None else signed_points(deposit)
-        if typed_deposit is None or typed_deposit < 0:
-            raise ResultError("deposit", _("the deposit (sticks left on the table) must be a whole number of 0 or more, got %(value)s")
-                              % {"value": repr(deposit)})
-        deposit = typed_deposit
-    cleaned = _clean_changes(changes, seats)
+        deposit = 0 if deposit is None else _read_deposit(ranges, deposit)
+    cleaned = _clean_changes(changes, ranges)
     try:
         validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum, deposit=deposit)
     except PaymentError as exc:

@@ -36,7 +36,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from scoring import visibility
-from scoring.models import HandResult, SetScore
+from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.services import confirm_result, submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.services import draw_reserve, table_schedule
@@ -67,12 +67,15 @@ class World:
     reserve_id: int = 0  # a reserve wall of set 1-01, unreleased
 
 
-def _changes(rng: random.Random, used: set) -> dict:
-    """Zero-sum typed changes whose numbers are 5 digits and unique in the event."""
+def _changes(rng: random.Random, used: set, avoid=frozenset()) -> dict:
+    """Zero-sum typed changes whose numbers are 4 digits, not round and unique in the event,
+    within MCR's range of a typed change (at most 4,896: issue 25): three payments of 1,011 to
+    1,589, East gets their sum (3,033 to 4,767); none in ``avoid`` (numbers the pages show anyway,
+    such as the conversion table's, and the other markers)."""
     values = []
     while len(values) < 3:
-        v = rng.randrange(20011, 49989)
-        if v not in used:
+        v = rng.randrange(1011, 1589)
+        if v % 10 and not {v, sum(values) + v} & (used | avoid):
             used.add(v)
             values.append(v)
     east = sum(values)
@@ -93,6 +96,7 @@ def world(django_db_setup, django_db_blocker):
         group1 = [t for t in tables if t.group.number == 1]
         group2 = [t for t in tables if t.group.number == 2]
         used: set[int] = set()
+        shown = {abs(n) for row in ConversionTable.objects.current(event).rows for n in row.values() if isinstance(n, int)}
         results = []
         for slot in range(4):
             for table in group1:
@@ -102,11 +106,11 @@ def world(django_db_setup, django_db_blocker):
                         result = submit_result(table, set_no, outcome={"kind": "discard", "winners": ["E"], "discarder": "S",
                                                                        "fans": [8], "hand": HAND}, actor="t", entered_by_seat="E")
                     else:
-                        result = submit_result(table, set_no, changes=_changes(rng, used), actor="t", entered_by_seat="E")
+                        result = submit_result(table, set_no, changes=_changes(rng, used, shown), actor="t", entered_by_seat="E")
                     results.append(confirm_result(result, actor="t", pin=confirmer.pin))
         first = table_schedule(group2[0])[0][1][0]
         entry_used: set[int] = set()
-        entry2 = submit_result(group2[0], first, changes=_changes(rng, entry_used), actor="t", entered_by_seat="E")
+        entry2 = submit_result(group2[0], first, changes=_changes(rng, entry_used, shown | used), actor="t", entered_by_seat="E")
         users = {}
         for role in ROLES:
             if role in ("anonymous", "other_table_scorer"):
@@ -126,7 +130,7 @@ def world(django_db_setup, django_db_blocker):
         reserve = draw_reserve(event, 1, 1, reason="tiles dropped", actor="director", tables=[group2[3]])
         request_print(event, "reserve_setup", {"session": 1, "reserve": reserve.pk}, run_now=True)
         world = World(event, group1, group2, results, entry2, group1[0].seats.get(seat="E").team, player2, users, job.pk)
-        world.markers = used | {abs(s.score_change) for s in SetScore.objects.filter(event=event) if abs(s.score_change) >= 10000}
+        world.markers = used | {abs(s.score_change) for s in SetScore.objects.filter(event=event) if abs(s.score_change) >= 1000}
         world.entry_markers = entry_used
         world.piles = [(w.set_no, tiles) for w in [*event.wall_sets.filter(session_number=1), reserve]
                        for name, tiles in w.piles.items() if not name.endswith("hand")]
@@ -175,7 +179,7 @@ def leaked_piles(text: str, piles) -> list:
 
 
 def leaked_numbers(text: str, numbers) -> set:
-    present = set(int(n) for n in re.findall(r"(?<![0-9A-Za-z.])\d{5}(?![0-9A-Za-z.])", text))
+    present = set(int(n) for n in re.findall(r"(?<![0-9A-Za-z.,])\d{4,5}(?![0-9A-Za-z.])", text))
     return present & set(numbers)
 
 

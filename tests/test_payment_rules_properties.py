@@ -1,15 +1,19 @@
 """Properties every computed payment rule keeps, over generated outcomes: a zero-sum rule's hand
 sums to zero with its deposit accounted; no rule accepts a hand value outside its bounds, for any
 rule set minimum; outcomes survive to_dict/from_dict (and JSON); describe never raises for a valid
-outcome and names every winner."""
+outcome and names every winner; no hand pays a seat more than the rule's largest hand, from
+which the range of a typed change is derived (issue 25)."""
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoring.payments import FU_CHOICES, PAYMENT_RULES, HandOutcome, PaymentError, describe, settle
+from scoring.payments import (
+    FU_CHOICES, MAX_HONBA, PAYMENT_RULES, HandOutcome, PaymentError, describe, input_ranges, largest_hand, settle,
+)
 from tournament.i18n import seat_name
 
 SEATS = {"mcr": ("E", "S", "W", "N"), "mcr-duplicate-mahjongsoft": ("E", "S", "W", "N"), "riichi": ("E", "S", "W", "N"),
@@ -35,7 +39,8 @@ def _riichi_value(draw, kind, honba, souzu):
     han = draw(st.integers(1, 13))
     if han >= 5:
         return han, draw(st.sampled_from((0,) + FU_CHOICES)), 0
-    choices = [fu for fu in FU_CHOICES if not (han == 1 and fu in (20, 25)) and not (kind == "discard" and fu == 20)]
+    choices = [fu for fu in FU_CHOICES if not (han == 1 and fu in (20, 25)) and not (kind == "discard" and fu == 20)
+               and not (han == 2 and fu == 25 and kind == "self_draw")]
     return han, draw(st.sampled_from(choices)), 0
 
 
@@ -152,3 +157,17 @@ def test_describe_never_raises_and_names_every_winner(case):
         sentence = describe(code, seats, given_outcome, settled.changes, settled.deposit)
         assert all(seat_name(w) in sentence for w in outcome.winners)
         assert all((f"{v:+d}" if v else "0") in sentence for v in settled.changes.values())
+
+
+@given(rule_and_outcome(), st.integers(0, MAX_HONBA))
+def test_no_hand_pays_a_seat_more_than_the_rules_largest_hand(case, honba):
+    code, min_fan, outcome = case
+    if "honba" in PAYMENT_RULES[code].inputs and outcome.kind != "draw":
+        outcome = replace(outcome, honba=honba)
+    try:
+        settled = settle(code, SEATS[code], outcome, min_fan)
+    except PaymentError:  # Souzu: from 5 honba a hand must be haneman
+        assume(False)
+    largest = largest_hand(code, SEATS[code])
+    assert max(abs(change) for change in settled.changes.values()) <= largest and settled.deposit <= largest
+    assert input_ranges(code, SEATS[code], min_fan).changes == largest * len(SEATS[code])

@@ -13,6 +13,10 @@ form and the table page read it.
 - ``typed``: nothing is computed; the table types each seat's score change and
   :func:`validate_score_changes` checks it.
 
+The range of every typed number of a rule set (hand values, fu, yakuman, honba, score changes
+and deposits): :func:`input_ranges` (:mod:`.ranges`), read by the form, the API and the service;
+:func:`read_whole` reads a typed number with its range.
+
 The entry points: :func:`settle` (outcome → :class:`Settlement`: changes and deposit),
 :func:`score_changes` (the changes alone), :func:`validate_score_changes`, :func:`describe`
 (the result in one translated sentence). :class:`HandOutcome` is the outcome as the table
@@ -26,12 +30,15 @@ runs). See docs/scoring.md.
 from scoring.payments.core import (
     INPUTS,
     KINDS,
+    MAX_DIGITS,
+    MAX_HONBA,
     MAX_YAKUMAN,
     WINDS,
     HandOutcome,
     PaymentError,
     PaymentRule,
     Settlement,
+    read_whole,
     signed_points,
 )
 from scoring.payments.mcr import BASE
@@ -42,6 +49,7 @@ from scoring.payments.registry import (
     settle,
     validate_score_changes,
 )
+from scoring.payments.ranges import InputRanges, input_ranges, largest_hand, ruleset_ranges, widest
 from scoring.payments.riichi import FU_CHOICES, base_points
 from scoring.payments.shield_tile import shield_tile_value
 from scoring.payments.three_player import shiragiku_value
@@ -53,16 +61,24 @@ __all__ = [
     "FU_CHOICES",
     "INPUTS",
     "KINDS",
+    "MAX_DIGITS",
+    "MAX_HONBA",
     "MAX_YAKUMAN",
     "PAYMENT_RULES",
     "WINDS",
     "HandOutcome",
+    "InputRanges",
     "PaymentError",
     "PaymentRule",
     "Settlement",
     "base_points",
     "changes_words",
     "describe",
+    "input_ranges",
+    "largest_hand",
+    "read_whole",
+    "ruleset_ranges",
+    "widest",
     "payment_rule",
     "score_changes",
     "settle",

@@ -24,6 +24,14 @@ INPUTS = frozenset({"fu", "yakuman", "honba", "riichi", "tenpai", "shielded", "l
 """The optional parts of an outcome; a rule lists those it takes in :attr:`PaymentRule.inputs`."""
 MAX_YAKUMAN = 6
 """Most yakuman one hand may count (a guard: six-fold yakuman is the highest any table counts)."""
+MAX_HONBA = 99
+"""Most honba (counter sticks) a hand may carry (a guard: a duplicate set is one hand, so a table
+carries honba only from a rule set that counts them; two digits is more than any table reaches)."""
+MAX_DIGITS = 30
+"""The longest whole number, in digits, that :func:`signed_points` converts: far above every
+range of this package (the largest has 7 digits) and far below the 4,300 digits where Python's
+``int()`` refuses text with ValueError; a longer number is reported as out of range by
+:func:`read_whole`, never converted."""
 
 # Marked with gettext_noop, shown through ``translated`` (a name the catalogue extractor skips).
 _INPUT_LABELS = {
@@ -51,23 +59,67 @@ class PaymentError(ValueError):
 _SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", ",": None, " ": None, "_": None})
 
 
+def _number_text(value: Any) -> str | None:
+    """``value`` as ``[+-]digits`` text (the forms :func:`signed_points` reads), else None."""
+    text = unicodedata.normalize("NFKC", str(value)).translate(_SIGNS)
+    return text if re.fullmatch(r"[+-]?[0-9]+", text) else None
+
+
+def _too_long(text: str) -> bool:
+    return len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS
+
+
 def signed_points(value: Any) -> int | None:
     """A whole number read from what a phone typed, or None when it is not one.
 
     Accepts ints, and text with an optional sign: ``"-16"``, ``"−16"`` (U+2212, the minus of
     many keyboards), ``"+24"``, full-width ``"－１６"``, thousands separators ``"8,000"`` and
     spaces. Floats count only when whole. Booleans are not numbers here. The one reader of typed
-    numbers: score changes, deposits and every number of a hand outcome go through it."""
+    numbers: score changes, deposits and every number of a hand outcome go through it (with
+    their range: :func:`read_whole`). Never raises: text of more than :data:`MAX_DIGITS` digits
+    is None too (Python refuses to convert 4,300 digits and more)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
-    text = unicodedata.normalize("NFKC", str(value)).translate(_SIGNS)
-    if not re.fullmatch(r"[+-]?[0-9]+", text):
+    text = _number_text(value)
+    if text is None or _too_long(text):
         return None
     return int(text)
+
+
+def shown_value(value: Any) -> str:
+    """``value`` for a message: an int with thousands separators (one of more than
+    :data:`MAX_DIGITS` digits by its size), text quoted and cut to its first 12 and last 6
+    characters when longer than 24."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        # str() of an int of more than 4,300 digits raises ValueError: show its size instead.
+        return f"{value:,}" if abs(value) < 10**MAX_DIGITS else _("a number of over %(digits)s digits") % {"digits": MAX_DIGITS}
+    text = str(value)
+    return repr(text if len(text) <= 24 else f"{text[:12]}…{text[-6:]}")
+
+
+def read_whole(value: Any, field_name: str, low: int, high: int, what: str) -> int:
+    """``value`` read by :func:`signed_points` and checked to lie in ``low``..``high``: the one
+    reader of a typed number with its range (score changes and deposits; the hand's numbers are
+    checked in :func:`check_outcome`). ``what`` names the number in the message ("the score
+    change of seat E"). "" and None are refused too: the caller decides what a blank means.
+
+    Raises PaymentError(field_name) whose message gives the range in the rule set, e.g. "the
+    score change of seat E must be a whole number from -2,810,800 to 2,810,800 points in this
+    rule set; got 30,000,000,000": for a number out of range (text of any length: a number longer
+    than :data:`MAX_DIGITS` digits is out of range without being converted) and for anything
+    that is not a whole number."""
+    values = {"what": what, "low": f"{low:,}", "high": f"{high:,}"}
+    text = None if isinstance(value, (bool, int, float)) else _number_text(value)
+    number = None if text is not None and _too_long(text) else signed_points(value)
+    if number is not None and low <= number <= high:
+        return number
+    values["value"] = shown_value(number if number is not None else value)
+    raise PaymentError(field_name, _("%(what)s must be a whole number from %(low)s to %(high)s points in this rule set; "
+                                     "got %(value)s") % values)
 
 
 def _whole(value: Any, field_name: str, message: str) -> int:
@@ -338,7 +390,8 @@ class Hand:
 
 def value_error(rule: PaymentRule, seat: str, value: int, low: int, high: int) -> PaymentError:
     """The refusal of a hand value outside ``low``..``high`` (field ``fans``), in the rule's unit."""
-    values = {"low": low, "high": high, "rule": rule.label, "seat": seat_name(seat), "value": value}
+    values = {"low": low, "high": high, "rule": rule.label, "seat": seat_name(seat),
+              "value": shown_value(value) if isinstance(value, int) else value}
     if rule.value_unit == "han":
         return PaymentError("fans", _("han must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
                                       "check the count or record the hand as not won") % values)
@@ -355,7 +408,8 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     value count that does not match the winners; a value outside ``rule.bounds(min_fan)``
     (``fans``, the message gives the range); an input the rule does not take (named); tenpai
     seats other than on a draw, shielded seats other than on a self-draw, a liable seat on a
-    draw; a negative honba or yakuman count.
+    draw; a negative honba or yakuman count, more than :data:`MAX_HONBA` honba or
+    :data:`MAX_YAKUMAN` yakuman.
     """
     if not isinstance(outcome, HandOutcome):
         raise PaymentError("kind", _("give the outcome's kind (discard, self_draw or draw), its winners, "
@@ -385,6 +439,9 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     honba = outcome.honba
     if not _is_int(honba) or honba < 0:
         raise PaymentError("honba", _("honba must be a whole number of 0 or more, e.g. 1; got %(value)s") % {"value": repr(honba)})
+    if honba > MAX_HONBA:
+        raise PaymentError("honba", _("honba must be from 0 to %(max)s, got %(value)s: check the counter sticks")
+                           % {"max": MAX_HONBA, "value": shown_value(honba)})
 
     if outcome.kind == "draw":
         if winners or discarder is not None:
@@ -426,7 +483,7 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     for seat, number in zip(winners, yakuman):
         if not 0 <= number <= MAX_YAKUMAN:
             raise PaymentError("yakuman", _("the yakuman count of winner %(seat)s must be from 0 to %(max)s, got %(value)s")
-                               % {"seat": seat_name(seat), "max": MAX_YAKUMAN, "value": number})
+                               % {"seat": seat_name(seat), "max": MAX_YAKUMAN, "value": shown_value(number)})
     if not fans and count and all(yakuman):
         fans = (0,) * count
     if len(fans) != count:
@@ -445,7 +502,7 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     for seat, value in zip(winners, fu):
         if value and value not in rule.fu_choices:
             raise PaymentError("fu", _("the fu of winner %(seat)s must be one of %(choices)s, got %(value)s")
-                               % {"seat": seat_name(seat), "choices": ", ".join(map(str, rule.fu_choices)), "value": value})
+                               % {"seat": seat_name(seat), "choices": ", ".join(map(str, rule.fu_choices)), "value": shown_value(value)})
     return Hand(outcome.kind, winners, discarder, fans, fu, yakuman, honba, riichi, tenpai, shielded, liable)
 
 

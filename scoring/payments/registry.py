@@ -69,12 +69,14 @@ PAYMENT_RULES: dict[str, PaymentRule] = {
         source="seed 003_01ddf542a26ec613.txt: 1000, 2000, 4000, 8000 then +2000 a han; self-draw in thirds, "
                "a shielded seat pays nothing",
         settle=settle_shield_tile, value_unit="han", value_range=(1, 99), inputs=frozenset({"shielded"}),
+        seat_counts=(4,),
     ),
     "yangzhou": PaymentRule(
         "yangzhou", gettext_noop("Yangzhou"), zero_sum=True, multiple_winners=True,
         source="seed 004_f0f50996b898f4e1.txt: fan add up; discarder pays 2x, self-draw each pays the value; "
                "full-flush bao pays the whole win",
         settle=settle_yangzhou, value_unit="fan", value_range=(1, 1000), inputs=frozenset({"liable"}),
+        seat_counts=(4,),
     ),
     "typed": PaymentRule(
         "typed", gettext_noop("Score changes typed in"), zero_sum=None, multiple_winners=True,

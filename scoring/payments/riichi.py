@@ -17,7 +17,10 @@ Riichi (``riichi``), dealer = the rule set's first seat:
   / -1,000 each; 2: +1,500 / -1,500; 3: +1,000 / -3,000; none or all: nothing); the sticks of
   the hand stay on the table (the settlement's deposit).
 - fu: 20, 25, 30, 40, ..., 110; needed below 5 han. 1 han 20 fu and 1 han 25 fu do not exist;
-  20 fu is a self-drawn pinfu only (a discard win has at least 30).
+  20 fu is a self-drawn pinfu only (a discard win has at least 30); 25 fu is seven pairs (2 han),
+  and a self-drawn seven pairs adds menzen tsumo: on a self-draw 25 fu needs at least 3 han
+  (2 han 25 fu is refused there, and stays valid on a discard).
+- seats: four (the rule set's definition and :func:`scoring.payments.settle` refuse others).
 
 Two-player Souzu (``souzu-2p``, seed 000_7c77fa1e26bc973a.txt: 半額自模, 百点棒要らず, 一本二千点,
 満貫縛り, 跳満縛り): the riichi values with
@@ -44,6 +47,7 @@ from scoring.payments.core import (
     check_outcome,
     noten_payments,
     round_up,
+    shown_value,
     turn_order,
 )
 from scoring.payments.phrases import value_words
@@ -85,11 +89,12 @@ def _refuse_beyond_kazoe(rule: PaymentRule, outcome: HandOutcome, min_fan: int |
         if isinstance(han, int) and not isinstance(han, bool) and han > high:
             raise PaymentError("fans", _("han must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
                                          "enter 13 for 13 han or more (kazoe yakuman)")
-                               % {"low": low, "high": high, "rule": rule.label, "seat": seat_name(str(seat)), "value": han})
+                               % {"low": low, "high": high, "rule": rule.label, "seat": seat_name(str(seat)), "value": shown_value(han)})
 
 
 def _bases(rule: PaymentRule, hand: Hand) -> list[int]:
-    """Base points of each winner; refuses a missing or impossible fu below 5 han."""
+    """Base points of each winner; refuses a missing or impossible fu below 5 han (1 han 20 or 25
+    fu, 2 han 25 fu on a self-draw, 20 fu on a discard)."""
     bases = []
     for seat, han, fu, yakuman in zip(hand.winners, hand.values, hand.fu, hand.yakuman):
         if not yakuman and han < 5:
@@ -100,6 +105,10 @@ def _bases(rule: PaymentRule, hand: Hand) -> list[int]:
                 raise PaymentError("fu", _("winner %(seat)s: 1 han %(fu)s fu does not exist (20 fu is a self-drawn pinfu, "
                                            "25 fu seven pairs, both at least 2 han): check the count")
                                    % {"seat": seat_name(seat), "fu": fu})
+            if han == 2 and fu == 25 and hand.kind == "self_draw":
+                raise PaymentError("fu", _("winner %(seat)s: 25 fu is seven pairs (2 han), and a self-drawn seven pairs "
+                                           "also counts menzen tsumo, so it has at least 3 han: check the count")
+                                   % {"seat": seat_name(seat)})
             if fu == 20 and hand.kind == "discard":
                 raise PaymentError("fu", _("winner %(seat)s: 20 fu is a self-drawn pinfu only; a discard win has at least "
                                            "30 fu: check the count") % {"seat": seat_name(seat)})

@@ -8,6 +8,10 @@ tiles hold the winner's wait (shielded), which pays nothing: the winner just col
 shielded seat cannot be the winner. One winner per discard (the seed is silent: the riichi head
 bump).
 
+Four seats only (the seed's game; a self-draw's thirds are the three others): a rule set of two
+or three seats with this rule is refused where it is defined (:meth:`walls.rulesets.RuleSet.validate`)
+and by :func:`scoring.payments.settle`, as riichi's is (``seat_counts``).
+
 Standalone: no Django import.
 """
 

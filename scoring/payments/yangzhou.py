@@ -12,6 +12,11 @@ winner that way.
 
 The minimum is the rule set's ``min_fan`` (the seed's 13, 18 or 7 fan, by agreement).
 
+Four seats only (the seed's game: bao pays 3× on a self-draw, for the three others): a rule set
+of two or three seats with this rule is refused where it is defined
+(:meth:`walls.rulesets.RuleSet.validate`) and by :func:`scoring.payments.settle`, as riichi's is
+(``seat_counts``).
+
 Standalone: no Django import.
 """
 
