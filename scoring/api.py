@@ -133,9 +133,11 @@ class CorrectSerializer(serializers.Serializer):
     director — the correcting player's seat and own PIN, named as on an entry
     (:class:`ResultSerializer`), checked by :func:`scoring.services.correct_result`."""
 
-    changes = serializers.DictField(child=serializers.IntegerField(), required=False)
+    changes = serializers.DictField(
+        child=serializers.IntegerField(min_value=-WIDEST.changes, max_value=WIDEST.changes), required=False, help_text=(
+            "Seat → score change (points), within the event's rule set's range (as on an entry)."))
     outcome = OutcomeSerializer(required=False, allow_null=True)
-    deposit = serializers.IntegerField(min_value=0, required=False, allow_null=True, help_text=(
+    deposit = serializers.IntegerField(min_value=0, max_value=WIDEST.deposit, required=False, allow_null=True, help_text=(
         "With changes: the points left on the table (default: as stored). An outcome computes its own."))
     reason = serializers.CharField(allow_blank=True, default="")
     entered_by_seat = serializers.CharField(max_length=1, required=False, allow_blank=True, allow_null=True, help_text=(
