@@ -343,3 +343,34 @@ def test_an_export_without_the_new_keys_still_imports(in_play):
     restored = exchange.restore_event(export)
     assert restored.event.slug == "lock-cup" and restored.missing_roles == []
     assert not AuditEntry.objects.filter(event=restored.event).exists()
+
+
+def test_a_restore_keeps_a_pending_invitation_waiting_for_its_owner(in_play, django_user_model):
+    """A pending invitation (issue 25, finding 3: a role given only when the account's owner
+    accepts) is part of the event: after export, wipe and import it still waits, the owner can
+    accept it on the restored event, and an invitation of an account not on this site is
+    reported, never made into an account."""
+    from tournament.models import Invitation
+    from tournament.people import accept_invitation, invite
+
+    event, table = in_play[0], in_play[1]
+    owner = django_user_model.objects.create_user("Olga.Owner", password="pw-olga-1")
+    django_user_model.objects.create_user("far.away", password="pw-far-1")
+    invite(event, username="olga.owner", role=EventRole.Role.SCORER, tables=[table], actor="Dora.Director")
+    invite(event, username="far.away", role=EventRole.Role.STAFF, actor="Dora.Director")
+    export = export_event(event)
+    assert {(i["username"], i["status"]) for i in export["invitations"]} == {("olga.owner", "pending"), ("far.away", "pending")}
+    assert "invitations" not in public_export(event)
+    wipe(event)
+    django_user_model.objects.filter(username="far.away").delete()
+
+    restored = exchange.restore_event(export)
+    event = restored.event
+    assert restored.missing_invitations == [{"username": "far.away", "role": "staff", "status": "pending"}]
+    assert not django_user_model.objects.filter(username__iexact="far.away").exists()
+    waiting = Invitation.objects.get(event=event)
+    assert (waiting.user, waiting.status, waiting.invited_by) == (owner, Invitation.Status.PENDING, "Dora.Director")
+    assert not EventRole.objects.filter(event=event, user=owner).exists()  # still no role before accepting
+    role = accept_invitation(waiting.pk, user=owner)
+    new_table = Table.objects.get(group__session__event=event, number=table.number)
+    assert role.role == EventRole.Role.SCORER and list(role.tables.all()) == [new_table]

@@ -29,5 +29,8 @@ class Command(BaseCommand):
         for player in restored.missing_players:
             self.stdout.write(f"player {player['player']} not linked to the account {player['username']}: no single "
                               "account with that username; link it by hand in the admin (Players)")
+        for invitation in restored.missing_invitations:
+            self.stdout.write(f"{invitation['status']} invitation of {invitation['username']} as {invitation['role']} not "
+                              "restored: no single account with that username; invite again on the event's People page")
         if not event.master_seed:
             self.stdout.write("this export holds no master seed: the director types it on the reveal page")
