@@ -57,7 +57,9 @@ class BadRequestMiddleware:
     """Answer 400 with the message when a page's query parameter cannot be used
     (:class:`tournament.query.QueryParamError`): JSON ``{"<name>": [message]}`` under ``/api/``
     and for ``.json`` URLs. (REST API views answer it themselves the same
-    way, :mod:`tournament.api_errors`.) Pages get the ``400.html`` template."""
+    way, :mod:`tournament.api_errors`.) Pages get the ``bad_query.html`` template, not
+    ``400.html``: Django's own 400 answer (e.g. the admin's refused seed lookups) stays the same
+    whatever the query, so it tells nothing about the seed (docs/security.md, "The master seed")."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -71,6 +73,6 @@ class BadRequestMiddleware:
         if request.path.startswith("/api/") or request.path.endswith(".json"):
             return JsonResponse({exception.field: [exception.message]}, status=400)
         try:
-            return render(request, "400.html", {"detail": exception.message}, status=400)
+            return render(request, "bad_query.html", {"detail": exception.message}, status=400)
         except DatabaseError:
             return HttpResponse(exception.message, content_type="text/plain; charset=utf-8", status=400)
