@@ -180,9 +180,11 @@ def leaked_piles(text: str, piles) -> list:
 
 def leaked_numbers(text: str, numbers) -> set:
     """The marker ``numbers`` standing alone in ``text``. A number that is a segment of an address
-    or a query value (``/3239/change/``, ``?event__id__exact=3239``) is a row id, not a score:
-    ids reach four digits on PostgreSQL, whose sequences go on across the run."""
-    present = set(int(n) for n in re.findall(r"(?<![0-9A-Za-z.,/=])\d{4,5}(?![0-9A-Za-z./&])", text))
+    or a query value (``/3239/change/``, ``?event__id__exact=3239``) or quoted as the admin quotes
+    an object's id (“Confirmation attempt with ID “3239” doesn't exist”, the message of a hidden
+    row's change page) is a row id, not a score: ids reach four digits on PostgreSQL, whose
+    sequences go on across the run."""
+    present = set(int(n) for n in re.findall(r"(?<![0-9A-Za-z.,/=“])\d{4,5}(?![0-9A-Za-z./&”])", text))
     return present & set(numbers)
 
 
