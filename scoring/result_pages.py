@@ -24,7 +24,7 @@ from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Table, Team
 from tournament import public_downloads
 from tournament.query import int_param
-from tournament.seating import itineraries
+from tournament.table_plan import itineraries
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -171,7 +171,7 @@ def _mine(request, event: Event) -> Player | None:
 
 def next_seat(event: Event, player: Player) -> dict | None:
     """Where ``player`` sits next: the first of their seats in the seated sessions
-    (:func:`tournament.seating.itineraries`, substitutions applied: a seat handed over to a
+    (:func:`tournament.table_plan.itineraries`, substitutions applied: a seat handed over to a
     replacement is skipped, a seat taken over counts from its first set) whose table lacks a
     confirmed result on some set of the session: ``{"session", "group", "table", "room", "seat",
     "from_set"}`` (``room`` "" without one, ``seat`` the wind letter, ``from_set`` 0 unless the

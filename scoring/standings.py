@@ -396,20 +396,3 @@ class IncrementalStandings:
         """``{key: (converted points, sets played)}`` of every key with a result: what
         :attr:`RankingRules.average_over` takes."""
         return {key: (t.points, t.sets) for key, t in self._tallies.items()}
-
-
-def seat_holders(seats: Mapping[str, object], substitutions: Iterable[tuple[str, Iterable[int], object]],
-                 set_no: int | None = None) -> dict[str, object]:
-    """Who held each seat of one table on set ``set_no`` (docs/scoring.md, "Substitutions"): the
-    ``seats`` as seated (seat → holder: any value, e.g. ``(player, team)``), with each
-    substitution ``(seat, sets, holder)`` whose ``sets`` (the sets the replacement plays) include
-    ``set_no`` giving that seat to its holder; later substitutions (in the order given) win.
-    ``set_no`` None: the seat's holder now, every substitution applied. A substitution of a seat
-    nobody held is ignored. This is the one rule every score, per-player figure, traveller,
-    table page and PIN check follows (through :func:`tournament.seating.table_seat_holders` and
-    :func:`scoring.reports.scopes.event_scopes`)."""
-    held = dict(seats)
-    for seat, sets, holder in substitutions:
-        if seat in held and (set_no is None or set_no in set(sets)):
-            held[seat] = holder
-    return held

@@ -34,7 +34,7 @@ from scoring.services import (
 from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament.access import DIRECTOR, event_view, table_login_url, table_view, visible_or_404
 from tournament.i18n import seat_label
-from tournament.models import Event, SeatAssignment, Table, display_code
+from tournament.models import Event, Table, display_code
 from tournament.permissions import (
     is_director,
     looks_like_code,
@@ -42,6 +42,7 @@ from tournament.permissions import (
 )
 from tournament.query import int_param
 from tournament.seating import table_schedule
+from tournament.table_plan import session_plan
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload
 
@@ -344,30 +345,33 @@ def live_state(event: Event, session_number: int) -> dict:
     None until scored], "total"}]}``. A cell's ``converted``: once the set is scored, the converted
     points (:class:`scoring.models.SetScore`) of the team (team method) or player (individual
     method) at each of the table's seats, in seat order (``label``: the seat in the active
-    language). ``scores``: every team or player seated in the session with its converted points
-    set by set and their sum, highest first. A table is late when it is behind the furthest table
-    of its group by a whole block of sets or more. Four queries whatever the size of the field.
+    language), the seat's holder on that set (:meth:`tournament.table_plan.SessionPlan.holders`:
+    a substitute from the sets they play). ``scores``: every team or player who held a seat in the
+    session with its converted points set by set and their sum, highest first. A table is late
+    when it is behind the furthest table of its group by a whole block of sets or more. Five
+    queries whatever the size of the field (the table plan's three, the results, the scores).
     """
-    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number)
-                  .select_related("group").order_by("number"))
+    plan = session_plan(event, session_number)
+    tables = plan.tables if plan else []
     results = HandResult.objects.filter(event=event, session_number=session_number).values("table_id", "set_no", "status", "pk", "outcome")
     state = {(r["table_id"], r["set_no"]): r for r in results}
     team_method = event.method == Event.Method.TEAM
     scores = {(r["set_no"], r["team_id"] if team_method else r["player_id"]): r["points"] for r in SetScore.objects.filter(
         event=event, session_number=session_number).values("set_no", "team_id", "player_id", "points")}
-    seated = {}
-    for a in SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session_number
-                                           ).values("table_id", "seat", "team_id", "team__name", "player_id", "player__name"):
-        seated.setdefault(a["table_id"], []).append(a)
     ruleset = event.get_ruleset()
-    for seats in seated.values():
-        seats.sort(key=lambda a: ruleset.seats.index(a["seat"]))
     n_sets = ruleset.hands_per_session
     block = max(1, n_sets // len(ruleset.seats))
     done = {t.pk: sum(1 for s in range(1, n_sets + 1) if (t.pk, s) in state) for t in tables}
     lead = {}
     for t in tables:
         lead[t.group_id] = max(lead.get(t.group_id, 0), done[t.pk])
+
+    def key_and_name(player):
+        """The scored entrant at a seat: the team (team method) or the player holding it."""
+        if team_method:
+            return player.team_id, player.team.name if player.team_id else ""
+        return player.pk, player.name
+
     rows = []
     counts = dict.fromkeys(["entered", "confirmed", "disputed", "missing", "flagged"], 0)
     for t in tables:
@@ -378,16 +382,14 @@ def live_state(event: Event, session_number: int) -> dict:
             flags = [f["message"] for f in ((stored or {}).get("outcome") or {}).get("flags") or []]
             counts[status] += 1
             counts["flagged"] += bool(flags)
-            converted = [{"seat": a["seat"], "label": seat_label(a["seat"]), "points": scores[(s, key)],
-                          "name": a["team__name"] if team_method else a["player__name"]}
-                         for a in seated.get(t.pk, [])
-                         for key in [a["team_id"] if team_method else a["player_id"]] if (s, key) in scores]
+            converted = [{"seat": seat, "label": seat_label(seat), "points": scores[(s, key)], "name": name}
+                         for seat, player in plan.ordered_holders(t, s)  # whoever held the seat on this set
+                         for key, name in [key_and_name(player)] if (s, key) in scores]
             cells.append({"set": s, "status": status, "id": stored["pk"] if stored else None, "flags": flags,
                           "converted": converted})
         rows.append({"table": t.number, "table_id": t.pk, "group": t.group.number, "done": done[t.pk],
                      "late": lead[t.group_id] - done[t.pk] >= block, "cells": cells})
-    entrants = {a["team_id"] if team_method else a["player_id"]: a["team__name"] if team_method else a["player__name"]
-                for seats in seated.values() for a in seats}
+    entrants = dict(key_and_name(p) for p in (plan.players() if plan else []))
     board = [{"name": name, "points": [scores.get((s, key)) for s in range(1, n_sets + 1)]} for key, name in entrants.items()]
     for entry in board:
         entry["total"] = sum(p for p in entry["points"] if p is not None)

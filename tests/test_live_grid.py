@@ -68,7 +68,7 @@ def test_the_grid_costs_the_same_queries_empty_and_full(small_team_event):
     play_slots(small_team_event, random.Random(3))
     with CaptureQueriesContext(connection) as full:
         live_state(small_team_event, 1)
-    assert len(full) == len(empty) == 4
+    assert len(full) == len(empty) == 5  # the table plan (3), the results, the scores
 
 
 def test_an_individual_event_converts_per_player(director):
@@ -94,3 +94,30 @@ def test_the_live_page_shows_the_converted_scores_to_the_director(small_team_eve
     data = client.get(reverse("live-json", args=[small_team_event.slug])).json()
     assert data["scores"][0] == best
     assert " · E " in html  # the cell's title names its seats
+
+
+def test_an_individual_events_substitute_is_in_the_grid_with_the_points_of_the_sets_they_played(director):
+    """A player replaced before the first set: the substitute plays all 16 sets at East of table 1.
+    The grid's scores list them with their points, and every scored cell of table 1 names them at
+    East with the points stored for them (the seat's holder on that set, not the seat as prepared)."""
+    from tournament.models import Event, Table
+    from tournament.substitutions import substitute
+
+    event = prepared_event(individual_roster(16), name="Live Solo", slug="live-solo", method=Event.Method.INDIVIDUAL,
+                           conversion="mcr-mp", director=director)
+    table = Table.objects.get(group__session__event=event, number=1)
+    replaced = SeatAssignment.objects.get(table=table, seat="E").player
+    sub = substitute(event, 1, player_out=replaced, name="Walk In", reason="did not come", actor="d")
+    assert len(sub.sets) == 16
+    play_slots(event, random.Random(11))
+    stored = _stored_points(event, "player_id")
+    state = live_state(event, 1)
+    board = {entry["name"]: entry for entry in state["scores"]}
+    assert board["Walk In"]["points"] == [stored[(s, sub.player_in.pk)] for s in range(1, 17)]
+    assert board["Walk In"]["total"] == sum(stored[(s, sub.player_in.pk)] for s in range(1, 17))
+    row = next(r for r in state["rows"] if r["table"] == 1)
+    for cell in row["cells"]:
+        east = [c for c in cell["converted"] if c["seat"] == "E"]
+        assert east == [{"seat": "E", "label": east[0]["label"], "name": "Walk In",
+                         "points": stored[(cell["set"], sub.player_in.pk)]}], cell
+        assert len(cell["converted"]) == 4

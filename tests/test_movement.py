@@ -1,4 +1,4 @@
-"""Seats in a group, the seed 001 rotation of wall sets, copies and rooms (tournament/movement.py)."""
+"""Seats in a group, the seed 001 rotation of wall sets, copies and rooms (tournament/movement.py, tournament/seats.py)."""
 
 import dataclasses
 import math
@@ -7,16 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.movement import (
-    MovementError,
-    assign_rooms,
-    balance_seats,
-    individual_group_seating,
-    latin_square,
-    rotation_movement,
-    team_group_seating,
-    validate_movement,
-)
+from tournament.movement import MovementError, assign_rooms, rotation_movement, validate_movement
+from tournament.seats import balance_seats, individual_group_seating, latin_square, team_group_seating
 
 from oracles import rooms_can_hold
 

@@ -12,7 +12,7 @@ from factories import prepared_event, team_roster
 
 from tournament.models import AuditEntry, Room, Table
 from tournament.people import quick_rooms, rooms_problem, set_rooms
-from tournament.seating import seating_list
+from tournament.table_plan import seating_list
 from tournament.services import (
     SetupError,
     create_event,

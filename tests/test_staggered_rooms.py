@@ -100,7 +100,7 @@ def test_rooms_that_fit_unstaggered_keep_the_plain_rotation():
 
 
 def test_a_substitute_at_a_staggered_table_comes_in_from_the_first_set_the_table_plays(staggered_event, client):
-    from tournament.seating import seating_list
+    from tournament.table_plan import seating_list
     from tournament.substitutions import substitute
 
     tables = Table.objects.filter(group__session__event=staggered_event).select_related("group__session__event")

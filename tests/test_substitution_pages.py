@@ -8,7 +8,7 @@ from django.urls import reverse
 from factories import prepared_event, team_roster
 from scoring.services import submit_result
 from tournament.models import Table
-from tournament.seating import seating_list
+from tournament.table_plan import seating_list
 from tournament.services import table_schedule
 from tournament.substitutions import substitute
 from tournament.seating import itineraries

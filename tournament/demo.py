@@ -12,8 +12,9 @@ from django.conf import settings
 
 from scoring.reports import event_standings
 from scoring.services import confirm_result, submit_result
-from tournament.models import Event, Table
-from tournament.services import create_event, import_roster, prepare_session, table_schedule
+from tournament.models import Event
+from tournament.services import create_event, import_roster, prepare_session
+from tournament.table_plan import session_plan
 from walls.printing_jobs import BATCH_KINDS, request_print
 
 ROSTER = Path(__file__).resolve().parent / "data" / "demo_roster.csv"
@@ -34,19 +35,16 @@ def plausible_outcome(rng: random.Random, seats: tuple[str, ...]) -> dict:
 
 def play_session(event: Event, session_number: int, rng: random.Random, actor: str = "demo scorer") -> int:
     """Enter and confirm a plausible result for every table and set of a session, table by table in
-    movement order, through :func:`scoring.services.submit_result`. Returns the number of hands."""
-    seats = tuple(event.get_ruleset().seats)
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).prefetch_related("seats__player")
-    schedules = {t.pk: table_schedule(t) for t in tables}
+    movement's time order (:meth:`tournament.table_plan.SessionPlan.plays`), through :func:`scoring.services.submit_result`. Returns the number of hands."""
+    plan = session_plan(event, session_number)
+    confirming_seat = plan.seats[1]
+    plays = sorted((play.time, play.group, play.position, play.set_no, play.table)
+                   for set_no in range(1, plan.movement.sets_per_session + 1) for play in plan.plays(set_no))
     hands = 0
-    slots = max(len(s) for s in schedules.values())
-    for slot in range(slots):
-        for table in tables:
-            confirmer = next(s for s in table.seats.all() if s.seat == seats[1])
-            for set_no in schedules[table.pk][slot][1]:
-                result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor=actor)
-                confirm_result(result, actor=actor, pin=confirmer.player.pin)
-                hands += 1
+    for _time, _group, _position, set_no, table in plays:  # hand by hand, as the movement brings the sets
+        result = submit_result(table, set_no, outcome=plausible_outcome(rng, plan.seats), actor=actor)
+        confirm_result(result, actor=actor, pin=plan.holders(table, set_no)[confirming_seat].pin)
+        hands += 1
     return hands
 
 

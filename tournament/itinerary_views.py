@@ -12,7 +12,7 @@ from django.shortcuts import render
 
 from tournament.access import event_view
 from tournament.models import Player
-from tournament.seating import itineraries
+from tournament.table_plan import itineraries
 
 MIN_QUERY = 2
 """The shortest name fragment searched (characters, after normalisation)."""

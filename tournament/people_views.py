@@ -23,7 +23,7 @@ from tournament.access import DIRECTOR, event_view
 from tournament.forms import InviteForm, LateEntrantForm, QuickRoomsForm
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.roster import RosterError, check_encoding, unpack_roster
-from tournament.seating import seating_list
+from tournament.table_plan import seating_list
 from tournament.services import SetupError, import_roster
 
 
@@ -90,7 +90,7 @@ def _room_rows(post) -> list[tuple[int | None, str, int]]:
 def room_seating(request, event, number):
     """The per-room seating list of session ``number`` (public like the seating page; 404 when it
     is not seated): per room, its tables by number, each table's seats in the rule set's order
-    with player and team (:func:`tournament.seating.seating_list`). Printable."""
+    with player and team (:func:`tournament.table_plan.seating_list`). Printable."""
     session = get_object_or_404(event.sessions, number=number)
     rooms_out = []
     for (room_number, room_name), rows in groupby(seating_list(event, number), key=lambda r: (r["room_number"], r["room"])):

@@ -26,11 +26,8 @@ from tournament.seating import (  # noqa: F401 (re-exported: the event's write p
     import_roster,
     parse_roster,
     refuse_after_reveal,
-    seat_replacements,
     seat_session,
-    session_movement,
     sitting_out,
-    table_of_set,
     table_schedule,
 )
 from walls.derivation import DerivationError

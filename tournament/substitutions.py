@@ -2,8 +2,8 @@
 is replaced at their seat for the sets their table has not played yet, for the rest of the
 session or for good.
 
-Scoring follows one rule (:func:`scoring.standings.seat_holders` through
-:func:`tournament.seating.table_seat_holders`): each set is credited to whoever held the seat on
+Scoring follows one rule (:func:`tournament.seats.seat_holders`, asked through the table plan,
+:mod:`tournament.table_plan`): each set is credited to whoever held the seat on
 it. Team events: the replacement joins the same team in the same member slot, so the team's
 score stays the sum of its seats; individual events: the replacement is a substitute (never
 ranked) and the replaced player keeps the sets played.
@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from scoring.models import HandResult
 from tournament.errors import FieldError
-from tournament.models import AuditEntry, Event, Player, Substitution, Table
-from tournament.seating import table_schedule, table_seat_holders
+from tournament.models import AuditEntry, Event, Player, Substitution
+from tournament.table_plan import session_plan, table_plan
 
 
 class SubstitutionError(FieldError):
@@ -30,13 +30,10 @@ def seated_now(event: Event, session_number: int) -> list[dict]:
     """Who holds each seat of session ``session_number`` now (the substitutions made so far
     applied): ``[{"player" (Player), "table" (Table), "seat"}]`` by table number and the rule
     set's seat order. Four queries."""
-    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number)
-                  .select_related("group__session").order_by("number"))
-    held = table_seat_holders(tables)
-    players = Player.objects.select_related("team").in_bulk([p for seats in held.values() for p, _t in seats.values()])
-    order = {seat: i for i, seat in enumerate(event.get_ruleset().seats)}
-    return [{"player": players[held[t.pk][seat][0]], "table": t, "seat": seat}
-            for t in tables for seat in sorted(held[t.pk], key=lambda k: order.get(k, 99))]
+    plan = session_plan(event, session_number)
+    if plan is None:
+        return []
+    return [{"player": player, "table": t, "seat": seat} for t in plan.tables for seat, player in plan.ordered_holders(t)]
 
 
 @transaction.atomic
@@ -80,7 +77,7 @@ def substitute(event: Event, session_number: int, *, player_out: Player, name: s
                                 % {"name": player_out.name, "session": session_number})
     table = seat["table"]
     done = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
-    sets = [s for _slot, block in table_schedule(table) for s in block if s not in done]
+    sets = [s for s in table_plan(table).sets(table) if s not in done]
     if not sets:
         raise SubstitutionError("player_out", _("Table %(table)s has a result on every set of session %(session)s: "
                                                 "there is nothing left for a replacement to play")

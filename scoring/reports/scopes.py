@@ -1,9 +1,9 @@
 """The complete comparisons of a stored event or of an export, as
 :func:`scoring.comparisons.complete_scopes` gives them (the raw results the per-player
 comparison and conversion table fitting read). Each seat's result belongs to whoever held the
-seat on that set: the substitutions are applied by :func:`scoring.standings.seat_holders`
-(docs/scoring.md, "Substitutions"), the rule :func:`scoring.services.rescore_set` follows (both read them through
-:func:`tournament.seating.substitution_changes`)."""
+seat on that set: the substitutions are applied by :func:`tournament.seats.seat_holders`
+(docs/scoring.md, "Substitutions"), the rule every score follows; a stored event's seats and
+substitutions are read from its table plans (:func:`tournament.table_plan.event_plans`)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from dataclasses import replace
 
 from scoring.comparisons import SeatResult, TableSeats, complete_scopes
 from scoring.models import HandResult
-from scoring.standings import seat_holders
-from tournament.models import Event, Substitution, Table
-from tournament.seating import substitution_changes
+from tournament.models import Event
+from tournament.seats import seat_holders
+from tournament.table_plan import event_plans
 
 
 def _scopes_with_substitutions(tables: Mapping[Hashable, TableSeats], results: Iterable[tuple[Hashable, int, Mapping]],
@@ -37,19 +37,18 @@ def _scopes_with_substitutions(tables: Mapping[Hashable, TableSeats], results: I
 
 def event_scopes(event: Event) -> dict[tuple[int, int, int | None], list[SeatResult]]:
     """:func:`~scoring.comparisons.complete_scopes` of a stored event (player and team keys are
-    primary keys; groups are group numbers), substitutions applied. Three queries."""
-    tables: dict[int, dict] = {}
-    for table_id, session, group, number, seat, player, team in Table.objects.filter(
-            group__session__event=event).values_list(
-            "pk", "group__session__number", "group__number", "number", "seats__seat", "seats__player_id",
-            "seats__team_id"):
-        entry = tables.setdefault(table_id, {"session": session, "group": group, "number": number, "seats": {}})
-        if seat:
-            entry["seats"][seat] = (player, team)
+    primary keys; groups are group numbers), substitutions applied. Five queries (the table plans
+    and the confirmed results)."""
+    tables: dict[int, TableSeats] = {}
+    changes: dict[int, list] = {}
+    for number, plan in event_plans(event).items():
+        for t in plan.tables:
+            tables[t.pk] = TableSeats(number, t.group.number, t.number,
+                                      {seat: (p.pk, p.team_id) for seat, p in plan.seated[t.pk].items()})
+            if t.pk in plan.changes:
+                changes[t.pk] = [(seat, sets, (p.pk, p.team_id)) for seat, sets, p in plan.changes[t.pk]]
     results = HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED).values_list("table_id", "set_no", "changes")
-    changes = substitution_changes(Substitution.objects.filter(event=event))
-    return _scopes_with_substitutions({k: TableSeats(**v) for k, v in tables.items()}, list(results), changes,
-                                      event.comparison == Event.Comparison.FIELD)
+    return _scopes_with_substitutions(tables, list(results), changes, event.comparison == Event.Comparison.FIELD)
 
 
 def export_scopes(data: Mapping) -> dict[tuple[int, int, int | None], list[SeatResult]]:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.comparisons import MIXED_VERSIONS, version_labels
 from scoring.models import FouledPlay, HandResult, SetScore
-from scoring.standings import seat_holders
+from tournament.seats import seat_holders
 from scoring.visibility import Viewer
 from tournament.models import Event, Substitution, Table
 from walls.models import ReserveWall, WallSet
