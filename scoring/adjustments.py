@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Adjustment
 from tournament.errors import FieldError
-from tournament.models import AuditEntry, Event, Player, Team
+from tournament.models import Event, Player, Team
 
 REPEAT_SECONDS = 60
 """A form posted again within this time with the same entrant, session, unit, amount, reason and
@@ -101,9 +101,9 @@ def add_adjustment(event: Event, *, team: Team | None = None, player: Player | N
     if repeated is not None:
         return repeated
     adjustment = Adjustment.objects.create(**same)
-    AuditEntry.objects.create(event=event, action="adjustment-added", actor=actor, detail={
-        "adjustment": adjustment.pk, "team": team.pk if team_event else None, "player": None if team_event else player.pk,
-        "entrant": entrant.name, "session": session_number, "unit": unit, "amount": amount, "reason": reason})
+    event.log("adjustment-added", actor, adjustment=adjustment.pk, team=team.pk if team_event else None,
+              player=None if team_event else player.pk, entrant=entrant.name, session=session_number, unit=unit,
+              amount=amount, reason=reason)
     return adjustment
 
 
@@ -120,7 +120,7 @@ def undo_adjustment(adjustment: Adjustment, *, actor: str) -> Adjustment:
     adjustment.undone_at = timezone.now()
     adjustment.undone_by = actor
     adjustment.save(update_fields=["undone_at", "undone_by"])
-    AuditEntry.objects.create(event=adjustment.event, action="adjustment-undone", actor=actor, detail={
-        "adjustment": adjustment.pk, "entrant": entrant_of(adjustment).name, "session": adjustment.session_number,
-        "unit": adjustment.unit, "amount": adjustment.amount, "reason": adjustment.reason})
+    adjustment.event.log("adjustment-undone", actor, adjustment=adjustment.pk, entrant=entrant_of(adjustment).name,
+                         session=adjustment.session_number, unit=adjustment.unit, amount=adjustment.amount,
+                         reason=adjustment.reason)
     return adjustment

@@ -20,7 +20,7 @@ from scoring.conversion import ConversionTable as PlainTable
 from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.services import rescore_set
-from tournament.models import AuditEntry, Event
+from tournament.models import Event
 
 SAVED_ACTION = "conversion-table-saved"
 
@@ -48,8 +48,7 @@ def save_table_version(event: Event, table: PlainTable, *, source: str = "", act
                                            source=source or table.source, version=highest + 1, rows=table.rows(),
                                            current=True)
     rescored = rescore_event(event)
-    AuditEntry.objects.create(event=event, action=SAVED_ACTION, actor=str(actor)[:150],
-                              detail={"code": code, "version": saved.version, "rescored": rescored})
+    event.log(SAVED_ACTION, actor, code=code, version=saved.version, rescored=rescored)
     return saved
 
 

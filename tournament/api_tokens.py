@@ -41,7 +41,7 @@ from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 
 from tournament.errors import FieldError
-from tournament.models import ApiToken, AuditEntry, Event, EventRole
+from tournament.models import ApiToken, Event, EventRole
 
 MAX_DAYS = 365
 """The longest life a new token may be given, in days."""
@@ -155,10 +155,8 @@ def _days(days) -> int:
 
 
 def _audit(event: Event, action: str, actor, token: ApiToken) -> None:
-    AuditEntry.objects.create(event=event, action=action, actor=actor.get_username()[:150], detail={
-        "user": token.user.get_username(), "prefix": token.token_key,
-        "expiry": token.expiry.isoformat() if token.expiry else None,
-    })
+    event.log(action, actor, user=token.user.get_username(), prefix=token.token_key,
+              expiry=token.expiry.isoformat() if token.expiry else None)
 
 
 def new_form_id() -> str:

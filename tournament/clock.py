@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.errors import FieldError
-from tournament.models import AuditEntry, Event, Session
+from tournament.models import Event, Session
 
 MAX_MINUTES = 24 * 60
 """The longest playing time or extension one request may set (a day)."""
@@ -92,8 +92,7 @@ def _locked(session: Session) -> Session:
 
 
 def _audit(session: Session, action: str, actor, **detail) -> None:
-    AuditEntry.objects.create(event=session.event, action=action, actor=str(actor)[:150],
-                              detail={"session": session.number, **detail})
+    session.event.log(action, actor, session=session.number, **detail)
 
 
 def _copy(target: Session, source: Session) -> Session:
@@ -187,6 +186,6 @@ def set_announcement(event: Event, text: str, *, actor) -> Event:
     if row.announcement != text:
         row.announcement = text
         row.save(update_fields=["announcement"])
-        AuditEntry.objects.create(event=row, action="announcement", actor=str(actor)[:150], detail={"text": text})
+        row.log("announcement", actor, text=text)
     event.announcement = text
     return event

@@ -279,7 +279,7 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
         _adopt_conversion(event, changed["conversion"])
     after = current_settings(event)
     detail = {field: [before[field], after[field]] for field in changed if before[field] != after[field]}
-    AuditEntry.objects.create(event=event, action="settings-changed", actor=str(actor)[:150], detail=detail)
+    event.log("settings-changed", actor, **detail)
     return event
 
 
@@ -320,7 +320,7 @@ def change_status(event: Event, status: str, *, actor: str) -> Event:
         event.final_export_at = None
         fields.append("final_export_at")
     event.save(update_fields=fields)
-    AuditEntry.objects.create(event=event, action="status-changed", actor=str(actor)[:150], detail={"status": [old, status]})
+    event.log("status-changed", actor, status=[old, status])
     if status in (Status.FINISHED, Status.ARCHIVED):  # play is over: no clock keeps running on the projector
         for session in event.sessions.filter(clock_started_at__isnull=False):
             pause_clock(session, actor=actor)
@@ -345,7 +345,7 @@ def record_final_export(event: Event, *, actor: str, seed: bool = False) -> Even
     detail = {"at": event.final_export_at.isoformat()}
     if seed:
         detail["seed"] = True
-    AuditEntry.objects.create(event=event, action="final-export", actor=str(actor)[:150], detail=detail)
+    event.log("final-export", actor, **detail)
     return event
 
 

@@ -131,6 +131,15 @@ class Event(models.Model):
     def __str__(self):
         return self.name
 
+    def log(self, action: str, actor: object, /, **detail) -> "AuditEntry":
+        """Audit ``action`` (a short code, e.g. ``"reveal-seed"``) done by ``actor`` (a name, a
+        username, or a user: cut to the 150 characters the log keeps) in this event, with
+        ``detail`` (plain JSON values). The one way anything is written to the audit log (as
+        pretix's ``LoggingMixin.log_action``); result revisions keep their own history
+        (:class:`scoring.models.ResultRevision`). Returns the stored :class:`AuditEntry`."""
+        name = actor.get_username() if hasattr(actor, "get_username") else str(actor or "")
+        return AuditEntry.objects.create(event=self, action=action, actor=name[:150], detail=detail)
+
     def get_ruleset(self):
         """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
         cached = getattr(self, "_ruleset_cache", None)

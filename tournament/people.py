@@ -25,7 +25,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.models import (
-    AuditEntry,
     CheckIn,
     Event,
     EventRole,
@@ -87,7 +86,7 @@ def rooms_problem(event: Event, capacities: Sequence[int] | None = None) -> str 
 
 
 def _audit(event: Event, action: str, actor: str, **detail) -> None:
-    AuditEntry.objects.create(event=event, action=action, actor=str(actor)[:150], detail=detail)
+    event.log(action, actor, **detail)
 
 
 @transaction.atomic

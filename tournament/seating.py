@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from tournament import roster
 from tournament.errors import FieldError
 from tournament.models import (
-    AuditEntry,
     CheckIn,
     Event,
     Group,
@@ -176,7 +175,7 @@ def _withdraw_no_shows(event: Event, actor: str) -> list[str]:
         return []
     type(absent[0]).objects.filter(pk__in=[a.pk for a in absent]).update(withdrawn=True)
     names = [a.name for a in absent]
-    AuditEntry.objects.create(event=event, action="no-shows-withdrawn", actor=str(actor)[:150], detail={"names": names})
+    event.log("no-shows-withdrawn", actor, names=names)
     return names
 
 

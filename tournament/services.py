@@ -18,7 +18,7 @@ from scoring.conversion import get_table
 from scoring.models import ConversionTable
 from scoring.services import rescore_set
 from scoring.visibility import sets_to_play
-from tournament.models import AuditEntry, Event, Session
+from tournament.models import Event, Session
 from tournament.seating import (  # noqa: F401 (re-exported: the event's write paths in one module)
     RosterEntry,
     SetupError,
@@ -200,7 +200,7 @@ def reveal_seed(event: Event, *, actor: str, seed: str = "") -> Event:
     detail = {"commitment": event.commitment}
     if typed:
         detail["typed"] = True
-    AuditEntry.objects.create(event=event, action="reveal-seed", actor=str(actor)[:150], detail=detail)
+    event.log("reveal-seed", actor, **detail)
     return event
 
 
@@ -219,10 +219,8 @@ def draw_reserve(event: Event, session_number: int, set_no: int, *, reason: str,
     if reserve.number <= drawn_before:
         return reserve
     rescore_set(event, session_number, set_no)
-    AuditEntry.objects.create(event=event, action="reserve-drawn", actor=str(actor)[:150], detail={
-        "session": session_number, "set": set_no, "reserve": reserve.number, "reason": reserve.reason,
-        "tables": sorted(reserve.tables.values_list("number", flat=True)),
-    })
+    event.log("reserve-drawn", actor, session=session_number, set=set_no, reserve=reserve.number,
+              reason=reserve.reason, tables=sorted(reserve.tables.values_list("number", flat=True)))
     return reserve
 
 
@@ -236,8 +234,6 @@ def set_reserve_tables(reserve: ReserveWall, tables, *, actor: str) -> ReserveWa
     after = [t.number for t in assign_reserve_tables(reserve, tables)]
     if after != before:
         rescore_set(reserve.event, reserve.session_number, reserve.set_no)
-        AuditEntry.objects.create(event=reserve.event, action="reserve-tables", actor=str(actor)[:150], detail={
-            "session": reserve.session_number, "set": reserve.set_no, "reserve": reserve.number,
-            "before": before, "tables": after,
-        })
+        reserve.event.log("reserve-tables", actor, session=reserve.session_number, set=reserve.set_no,
+                          reserve=reserve.number, before=before, tables=after)
     return reserve

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import HandResult
 from tournament.errors import FieldError
-from tournament.models import AuditEntry, Event, Player, Substitution
+from tournament.models import Event, Player, Substitution
 from tournament.table_plan import session_plan, table_plan
 
 
@@ -93,8 +93,7 @@ def substitute(event: Event, session_number: int, *, player_out: Player, name: s
     if for_good:
         Player.objects.filter(pk=player_out.pk).update(replaced_by=player_in)
         player_out.replaced_by = player_in
-    AuditEntry.objects.create(event=event, action="player-substituted", actor=actor, detail={
-        "substitution": substitution.pk, "session": session_number, "table": table.number, "seat": seat["seat"],
-        "player_out": player_out.name, "player_out_id": player_out.pk, "player_in": player_in.name,
-        "player_in_id": player_in.pk, "sets": sets, "for_good": for_good, "reason": reason})
+    event.log("player-substituted", actor, substitution=substitution.pk, session=session_number, table=table.number,
+              seat=seat["seat"], player_out=player_out.name, player_out_id=player_out.pk, player_in=player_in.name,
+              player_in_id=player_in.pk, sets=sets, for_good=for_good, reason=reason)
     return substitution
