@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from scoring import fan_check, login_throttle, table_access, visibility
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
+from scoring.reports import cached_standings
 from scoring.services import (
     ResultError,
     confirm_result,
@@ -390,10 +391,15 @@ def live_state(event: Event, session_number: int) -> dict:
         rows.append({"table": t.number, "table_id": t.pk, "group": t.group.number, "done": done[t.pk],
                      "late": lead[t.group_id] - done[t.pk] >= block, "cells": cells})
     entrants = dict(key_and_name(p) for p in (plan.players() if plan else []))
-    board = [{"name": name, "points": [scores.get((s, key)) for s in range(1, n_sets + 1)]} for key, name in entrants.items()]
-    for entry in board:
-        entry["total"] = sum(p for p in entry["points"] if p is not None)
-    board.sort(key=lambda entry: (-entry["total"], entry["name"]))
+    # ranked as the session's standings rank (tie-breaks, adjustments: scoring.reports), not by a rule of its own
+    standing = {row["key"]: (i, row) for i, row in enumerate(cached_standings(event, session_number, public=False))}
+    board = []
+    for key, name in entrants.items():
+        points = [scores.get((s, key)) for s in range(1, n_sets + 1)]
+        order, row = standing.get(key, (len(standing), None))
+        board.append({"name": name, "points": points, "rank": row["rank"] if row else None, "order": order,
+                      "total": row["points"] if row else sum(p for p in points if p is not None)})
+    board.sort(key=lambda entry: (entry.pop("order"), entry["name"]))
     return {"session": session_number, "sets": list(range(1, n_sets + 1)), "counts": counts,
             "late": [row["table"] for row in rows if row["late"]], "rows": rows, "team_method": team_method,
             "scores": board}
