@@ -376,6 +376,12 @@ def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
     return table_plan.itineraries(event, players)
 
 
+def seating_list(event: Event, session_number: int) -> list[dict]:
+    """:func:`tournament.table_plan.seating_list`."""
+    from tournament import table_plan
+    return table_plan.seating_list(event, session_number)
+
+
 def session_movement(session: Session, n_groups: int | None = None) -> Movement:
     """The movement of ``session`` over all its groups (:class:`tournament.table_plan.SessionPlan`)."""
     if n_groups is None:
