@@ -34,6 +34,7 @@ from tournament.movement import (
 )
 from tournament.regrouping import entrant_options, regroup, sit_out_schedule
 from tournament.roster import RosterEntry, RosterError
+from tournament import table_plan
 from tournament.seats import balance_seats, individual_group_seating, team_group_seating
 
 
@@ -352,11 +353,10 @@ def sitting_out(event: Event, number: int) -> list:
 
 def table_seat_holders(tables, set_no: int | None = None) -> dict[int, dict[str, tuple[int, int | None]]]:
     """``{table id: {seat: (player id, team id or None)}}`` from :mod:`tournament.table_plan`."""
-    from tournament.table_plan import plans_for_tables
     tables = [t if isinstance(t, Table) else Table.objects.select_related("group__session__event", "room").get(pk=t)
               for t in tables]
     out = {}
-    for plan in plans_for_tables(tables).values():
+    for plan in table_plan.plans_for_tables(tables).values():
         for t in plan.tables:
             out[t.pk] = {seat: (p.pk, p.team_id) for seat, p in plan.holders(t, set_no).items()}
     return out
@@ -364,21 +364,18 @@ def table_seat_holders(tables, set_no: int | None = None) -> dict[int, dict[str,
 
 def seat_replacements(table_ids) -> dict[tuple[int, str], tuple[Player, Player, int]]:
     """``{(table id, seat): (holder now, replaced, from set)}`` from :mod:`tournament.table_plan`."""
-    from tournament.table_plan import plans_for_tables
     tables = Table.objects.filter(pk__in=list(table_ids)).select_related("group__session__event", "room")
     return {(t.pk, seat): (r.holder, r.replaced, r.from_set)
-            for plan in plans_for_tables(tables).values() for t in plan.tables for seat, r in plan.replacements(t).items()}
+            for plan in table_plan.plans_for_tables(tables).values() for t in plan.tables for seat, r in plan.replacements(t).items()}
 
 
 def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
     """:func:`tournament.table_plan.itineraries`."""
-    from tournament import table_plan
     return table_plan.itineraries(event, players)
 
 
 def seating_list(event: Event, session_number: int) -> list[dict]:
     """:func:`tournament.table_plan.seating_list`."""
-    from tournament import table_plan
     return table_plan.seating_list(event, session_number)
 
 
@@ -396,8 +393,7 @@ def table_index(table: Table) -> int:
 
 def table_schedule(table: Table) -> list[tuple[int, tuple[int, ...]]]:
     """:meth:`tournament.table_plan.SessionPlan.blocks`."""
-    from tournament.table_plan import table_plan
-    return table_plan(table).blocks(table)
+    return table_plan.table_plan(table).blocks(table)
 
 
 def table_of_set(group: Group, set_no: int, slot: int) -> int:
