@@ -3,7 +3,7 @@
 A *comparison* holds the results of one wall set that are compared with each other: the tables
 of one group, or with the field comparison every table of the session (every group plays copies
 of the same walls). It is scored only once every table in it has a confirmed result on the set
-(:func:`complete_scopes`). Inside it, seed 001's team method compares each team's total (the sum
+(:func:`complete_scopes`). Inside it, the team method (docs/rules.md, "Duplicate MCR: team event") compares each team's total (the sum
 of its members' score changes) with the datum of all the totals; the individual method compares
 each player with the datum of the players who held the same seat.
 
@@ -117,7 +117,7 @@ def complete_scopes(tables: Mapping[Hashable, TableSeats], results: Iterable[tup
 
 def _team_totals(rows: Iterable[SeatResult]) -> dict[Hashable, int]:
     """``{team: total score change}`` of one comparison, teams in the order they first appear
-    (seed 001: a team's result is the sum of its members'). Raises ValueError for a seat with no
+    (docs/rules.md, "Duplicate MCR: team event": a team's result is the sum of its members'). Raises ValueError for a seat with no
     team."""
     totals: dict[Hashable, int] = defaultdict(int)
     for row in rows:
@@ -128,7 +128,7 @@ def _team_totals(rows: Iterable[SeatResult]) -> dict[Hashable, int]:
 
 
 def _seat_changes(rows: Iterable[SeatResult]) -> dict[str, dict[Hashable, int]]:
-    """``{seat: {player: score change}}`` of one comparison (seed 001: the players who held the
+    """``{seat: {player: score change}}`` of one comparison (docs/rules.md, "Duplicate MCR: individual event": the players who held the
     same seat), seats and players in the order they first appear."""
     by_seat: dict[str, dict[Hashable, int]] = defaultdict(dict)
     for row in rows:
@@ -137,14 +137,14 @@ def _seat_changes(rows: Iterable[SeatResult]) -> dict[str, dict[Hashable, int]]:
 
 
 def team_comparisons(scopes: Mapping[Scope, Sequence[SeatResult]]) -> dict[Scope, dict[Hashable, int]]:
-    """Team method input: ``{(session, set_no, group): {team: total score change}}`` (seed 001:
+    """Team method input: ``{(session, set_no, group): {team: total score change}}`` (docs/rules.md, "Duplicate MCR: team event":
     the sum of the team's members' score changes). Raises ValueError for a seat with no team."""
     return {scope: _team_totals(rows) for scope, rows in scopes.items()}
 
 
 def seat_comparisons(scopes: Mapping[Scope, Sequence[SeatResult]]) -> dict[tuple, dict[Hashable, int]]:
     """Individual method input: ``{(session, set_no, group, seat): {player: score change}}``
-    (seed 001: the players who held the same seat of the same set)."""
+    (docs/rules.md, "Duplicate MCR: individual event": the players who held the same seat of the same set)."""
     return {(*scope, seat): changes for scope, rows in scopes.items() for seat, changes in _seat_changes(rows).items()}
 
 
@@ -152,7 +152,7 @@ def converted_scores(rows: Sequence[SeatResult], table: ConversionTable, datum_m
                      by_team: bool) -> list[EntrantScore]:
     """The converted scores of one complete comparison (one scope of :func:`complete_scopes`).
 
-    ``by_team``: seed 001's team method (each team's total against the datum of every team's
+    ``by_team``: the team method of docs/rules.md, "Duplicate MCR: team event" (each team's total against the datum of every team's
     total, :func:`scoring.standings.team_set_scores`); otherwise the individual method (each
     player against the datum of the same seat, :func:`scoring.standings.individual_set_scores`),
     which team events also show per player as extra information. ``datum_method``: ``"average"``

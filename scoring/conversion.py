@@ -9,7 +9,7 @@ difference), stored as JSON and exchanged as CSV with the header ``from,to,point
 Presets (:data:`PRESETS`):
 
 - ``wbf-imp``: the WBF IMP table (0 to 24 IMPs), written as whole-number ranges without gaps.
-- ``mcr-mp``: the duplicate-MCR MP table built the way seed 001 describes the MIL table (its
+- ``mcr-mp``: the duplicate-MCR MP table built the way docs/rules.md, "Duplicate MCR: conversion table" describes the MIL table (its
   numbers were lost from the seed, so the steps here are ours; each has its rationale below).
 
 Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
@@ -306,7 +306,7 @@ WBF_IMP = _table(
      (1750, 18), (2000, 19), (2250, 20), (2500, 21), (3000, 22), (3500, 23), (4000, 24)],
 )
 
-# Duplicate-MCR MP table, built as seed 001 describes the MIL table (its numbers were lost in
+# Duplicate-MCR MP table, built as docs/rules.md, "Duplicate MCR: conversion table" describes the MIL table (its numbers were lost in
 # extraction). MCR payments: a discard win takes 8+fan from the discarder and 8 from each other
 # player (winner +fan+24); a self-draw takes 8+fan from each (winner +3*(8+fan)).
 #   0-7     0  below one 8-point base payment: a few fan either way is noise (the seed's
@@ -331,7 +331,7 @@ WBF_IMP = _table(
 #              concealed self-draw (4), 93 fan self-drawn: 3*(8+93) = 303; larger is capped
 MCR_MP = _table(
     "MCR duplicate MP",
-    "Seed 001 (Aono, on the MIL duplicate MCR event, Sanya 2015): smallest step ignores tiny "
+    'docs/rules.md, "Duplicate MCR: conversion table" (Aono, on the MIL duplicate MCR event, Sanya 2015): smallest step ignores tiny '
     "differences, steps at common deal-in values (multiples of 8 from 16 to 64), largest step at the "
     "biggest plausible swing (88 fan + closed wait + fully concealed self-draw = 93 fan, 3x(8+93) = 303); "
     "step values chosen by this project from MCR payments because the seed's numbers were lost",

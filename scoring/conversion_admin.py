@@ -34,7 +34,7 @@ def save_table_version(event: Event, table: PlainTable, *, source: str = "", act
     The code stays the current table's (``mcr-mp``, ``wbf-imp``...); the version is one more
     than the highest stored for that code in the event (the event row is locked, so two
     directors saving at once get two versions). ``source`` defaults to the table's own.
-    Afterwards every stored converted score names the new version (issue 17: a save never
+    Afterwards every stored converted score names the new version (docs/scoring.md, "Conversion tables": a save never
     leaves scores of two versions in the standings). Writes an
     :class:`~tournament.models.AuditEntry` (``conversion-table-saved``, by ``actor``) with
     ``{"code", "version", "rescored"}`` (converted scores stored).

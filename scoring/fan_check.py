@@ -19,7 +19,7 @@ East South West North White Green Red; ``0`` is a red five and counts as a five)
 
 The concealed tiles and the melds (a kong counts as 3) make 13 tiles. Whether the win was a
 self-draw comes from the outcome, the seat wind from the winner's seat and the prevalent wind
-from the set's wind round (seed 001: a session is East, South, West and North rounds).
+from the set's wind round (docs/rules.md, "Duplicate MCR: sessions and seats": a session is East, South, West and North rounds).
 
 Standalone: no Django import (messages are translated through :mod:`tournament.i18n` when Django
 runs).

@@ -1,6 +1,6 @@
 """Fitting a conversion table to observed score differences, and what it would change.
 
-Seed 001 says the MIL organisers set their MP steps by judgement and meant to refit them once
+docs/rules.md, "Duplicate MCR: conversion table" says the MIL organisers set their MP steps by judgement and meant to refit them once
 more results exist. :func:`fit_table` proposes such a refit by *quantile matching*: each step of
 a reference table (the WBF IMP table by default) is moved to the score difference that is as
 common in the observed mahjong results as the step's own threshold is in the reference game.

@@ -173,7 +173,7 @@ def describe_result(result: HandResult, ruleset=None) -> str:
 
 
 def prevalent_wind(event: Event, set_no: int) -> str:
-    """The prevalent wind of set ``set_no``: the wind of its round (seed 001: a session is the
+    """The prevalent wind of set ``set_no``: the wind of its round (docs/rules.md, "Duplicate MCR: sessions and seats": a session is the
     East, South, West and North rounds of one hand per seat each)."""
     seats = tuple(event.get_ruleset().seats)
     return fan_check.WINDS[((set_no - 1) // len(seats)) % len(fan_check.WINDS)]
@@ -691,7 +691,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     A comparison scope (one group, or the whole field) is scored once every table in it has a
     confirmed result on the set; until then its scores are removed. The scores are those of
     :func:`scoring.comparisons.versioned_scores` (team method: a team's score change is the sum
-    of its members', seed 001; individual method: each player against the datum of the same
+    of its members', docs/rules.md, "Duplicate MCR: team event"; individual method: each player against the datum of the same
     seat), which is :func:`~scoring.comparisons.converted_scores` unless tables played different
     versions of the set (:func:`play_versions`: fouled plays, reserve walls; Law 87 adapted with
     the event's ``fouled_min_tables`` and ``fouled_adjusted_points``). Each seat's result is

@@ -1,4 +1,4 @@
-"""Datum, converted scores and standings (seed 001's team and individual methods).
+"""Datum, converted scores and standings (the team and individual methods: docs/rules.md, "Duplicate MCR: team event", docs/rules.md, "Duplicate MCR: individual event").
 
 A *comparison* is a set of results that played the same wall set and are scored against each
 other: in the team method, the teams of one group (or of every group that played the same
@@ -33,7 +33,7 @@ BUTLER_MIN_VALUES = 5  # below this, dropping the top and bottom would leave too
 def datum(values: Sequence[float], method: str = "average") -> float:
     """The datum (points) of one comparison's score changes ``values``.
 
-    ``'average'``: the mean (seed 001). ``'butler'``: with at least 5 values, the mean after
+    ``'average'``: the mean (docs/rules.md, "Duplicate MCR: individual event"). ``'butler'``: with at least 5 values, the mean after
     dropping one highest and one lowest result, so a single freak result does not move everyone's
     score (bridge Butler scoring; bridge also rounds the datum to 10, which we do not); with
     fewer than 5 values, the plain mean. Raises ValueError for no values, a value that is not a
@@ -65,7 +65,7 @@ class ConvertedScore:
 
 def team_set_scores(team_totals: Mapping[Hashable, int], table: ConversionTable,
                     method: str = "average") -> dict[Hashable, ConvertedScore]:
-    """Seed 001 team method: ``team_totals`` maps each team to its total on one set (the sum of
+    """The team method (docs/rules.md, "Duplicate MCR: team event"): ``team_totals`` maps each team to its total on one set (the sum of
     its members' score changes, points); each team's difference from the datum of all those
     totals is converted with ``table``. Returns ``{team: ConvertedScore}``.
 
@@ -77,7 +77,7 @@ def team_set_scores(team_totals: Mapping[Hashable, int], table: ConversionTable,
 
 def individual_set_scores(seat_results: Mapping[str, Mapping[Hashable, int]], table: ConversionTable,
                           method: str = "average") -> dict[Hashable, ConvertedScore]:
-    """Seed 001 individual method: ``seat_results`` maps each seat (``'E'``..``'N'``) of one set to
+    """The individual method (docs/rules.md, "Duplicate MCR: individual event"): ``seat_results`` maps each seat (``'E'``..``'N'``) of one set to
     ``{player: score change}`` of the players who held that seat; each player is compared with the
     datum of their seat and the difference converted keeping its sign (seed example: +48, +16,
     -8, -56 on one seat → datum 0 → each difference converts as is).

@@ -1,7 +1,7 @@
 """The one visibility rule of duplicate play: who may see what of a set, and when.
 
 Every page, API endpoint, export, PDF download, cache and admin list asks this module; nothing
-else decides. The rule (../shared/domain.md, "Secrecy"; docs/security.md):
+else decides. The rule (docs/rules.md, "Secrecy in duplicate play"; docs/security.md):
 
 - A **set** (one hand's wall set: ``(session number, set number)``) is played at every table of
   its session, in every group: all groups play copies of the same walls. It becomes **public**

@@ -222,7 +222,7 @@ def enter_outcome(page, *, set_no: int | None = None, kind: str, winners=(), dis
                   values: dict | None = None, fu: dict | None = None, yakuman: dict | None = None, honba: int = 0,
                   riichi=(), tenpai=(), shielded=(), liable: str | None = None) -> None:
     """On the table page (or a result's correction form) in a Playwright ``page``: enter a hand by
-    its outcome the way a scorer does, through the page's DOM contract (docs of issue 16): choose
+    its outcome the way a scorer does, through the page's DOM contract (docs/scoring.md, "Payment rules"): choose
     set ``set_no`` (None: leave it), the outcome mode where the rule set offers modes, the kind
     button (``discard``, ``self_draw``, ``draw``), the winners and the discarder seat buttons, each
     winner's value (``values``: {seat: fan or han}), ``fu`` and ``yakuman`` ({seat: int}), the honba

@@ -1,5 +1,5 @@
 """The tests' independent recomputations: each function re-implements one documented rule from
-its source (docs/scoring.md, docs/seating.md, docs/export.md, seed 001, the WBF IMP table,
+its source (docs/scoring.md, docs/seating.md, docs/export.md, docs/rules.md, "Duplicate MCR: conversion table", the WBF IMP table,
 MahjongSoft's published examples) in plain Python, so a test can check what the product computed
 against a second, separately written answer.
 
@@ -42,7 +42,7 @@ def convert_by_range(rows: Sequence[Mapping], difference: float) -> int:
 
 def datum_of(values: Iterable[float], method: str = "average") -> float:
     """The datum of the results compared (docs/scoring.md, "Datum"): their mean (``average``,
-    seed 001); ``butler`` (bridge Butler scoring) first drops one highest and one lowest result
+    docs/rules.md, "Duplicate MCR: the duplicate format"); ``butler`` (bridge Butler scoring) first drops one highest and one lowest result
     when there are at least 5. Raises ZeroDivisionError for no values."""
     values = sorted(values)
     if method == "butler" and len(values) >= 5:
@@ -156,7 +156,7 @@ def fewest_repeats(n: int, group_size: int, n_sessions: int) -> int:
 
 def team_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes: Mapping[Hashable, Mapping[str, int]],
                     rows: Sequence[Mapping], method: str = "average") -> dict:
-    """Seed 001's team method on one set of one group: ``seating`` ``{table: {seat: team}}`` (who
+    """The team method (docs/rules.md, "Duplicate MCR: team event") on one set of one group: ``seating`` ``{table: {seat: team}}`` (who
     held each seat), ``changes`` ``{table: {seat: score change}}`` (points, every table of the
     group) → ``{team: (total, points)}``: the team's total is the sum of its members' changes,
     compared with the datum of all the totals (:func:`datum_of`) and converted with ``rows``
@@ -170,13 +170,13 @@ def team_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes:
     return {team: (total, convert(rows, total - datum)) for team, total in totals.items()}
 
 
-# --- Issue 17: individual method, play versions (Law 87 adapted), walls and reserve walls ---------
+# --- docs/scoring.md, "Fouled sets and reserve walls": individual method, play versions (Law 87 adapted), walls and reserve walls ---------
 # (tests/test_issue17_acceptance.py, tests/browser/test_defensible_scores.py)
 
 
 def individual_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes: Mapping[Hashable, Mapping[str, int]],
                           rows: Sequence[Mapping], method: str = "average") -> dict:
-    """Seed 001's individual method on one set of one comparison: ``seating`` ``{table: {seat:
+    """The individual method (docs/rules.md, "Duplicate MCR: individual event") on one set of one comparison: ``seating`` ``{table: {seat:
     player}}``, ``changes`` ``{table: {seat: score change}}`` → ``{player: (change, points)}``:
     each player's change against the datum (:func:`datum_of`) of the players who held the same
     seat, converted with ``rows`` (:func:`convert`, sign kept)."""

@@ -1,4 +1,4 @@
-"""Issue 18: penalties and adjustments (docs/scoring.md, "Penalties and adjustments") move totals
+"""docs/director-guide.md, "9. Penalties and tie-breaks": penalties and adjustments (docs/scoring.md, "Penalties and adjustments") move totals
 and ranks in the event and session standings, the public standings, the API and the CSV; undo
 restores them; an adjustment in score points is converted with the event's current table. Also
 the scorer-corrections setting. Expected totals are recomputed here from the stored converted

@@ -1,4 +1,4 @@
-"""Issue 14, item 5: the admin keeps duplicate play's secrets (tournament/admin.py).
+"""docs/security.md, "Who sees what": the admin keeps duplicate play's secrets (tournament/admin.py).
 
 - The master seed cannot be read, searched, filtered (``?master_seed__startswith=``, also through
   a relation) or ordered by anyone, superusers included.

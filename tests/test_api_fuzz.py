@@ -1,4 +1,4 @@
-"""Issue 9: generated input. Schemathesis sends requests built from /api/schema/ to every API
+"""docs/security.md, "Input": generated input. Schemathesis sends requests built from /api/schema/ to every API
 operation, and Hypothesis fills the entry forms with arbitrary values: no answer is a server
 error, and whatever got stored is a valid result. Bounded: a fixed number of derandomized
 examples per operation, well under a minute in all."""

@@ -1,4 +1,4 @@
-"""Issue 25, finding 2: no API token key is readable after its creation, by anyone; and the first
+"""docs/security.md, "Threats and the tests that cover them", threat 2: no API token key is readable after its creation, by anyone; and the first
 item of finding 8: the admin lists nothing of a draft to a viewer without a role in it.
 
 Reproduced first as the issue found them: a staff user with only view permissions and no role in
@@ -405,7 +405,7 @@ def test_a_key_of_the_old_plain_text_store_is_carried_over_hashed(world):
 
 
 def test_no_admin_list_shows_a_row_or_the_name_of_a_draft_to_a_viewer_without_a_role():
-    """Issue 25, finding 8: every per-event admin (tournament, scoring, walls) follows may_see."""
+    """docs/security.md, "Threats and the tests that cover them", threat 8: every per-event admin (tournament, scoring, walls) follows may_see."""
     draft = prepared_event(team_roster(4), name="Hidden Draft Cup", slug="hidden-draft", status="draft")
     EventRole.objects.create(event=draft, user=get_user_model().objects.create_user("draft-scorer"), role="scorer")
     AuditEntry.objects.create(event=draft, action="test-entry", actor="someone")

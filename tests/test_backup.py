@@ -1,4 +1,4 @@
-"""Issue 9: backups. ``export_event`` / ``import_event`` round-trip a played event without loss,
+"""docs/deploy.md, "Backups": backups. ``export_event`` / ``import_event`` round-trip a played event without loss,
 a corrected result keeps its whole history, and the walls of the restored event re-derive from
 the revealed seed with the standalone verifier."""
 

@@ -1,4 +1,4 @@
-"""Check-in before a session (issue 18): the director ticks who is present; at session 1's Prepare
+"""Check-in before a session (docs/director-guide.md, "Check-in"): the director ticks who is present; at session 1's Prepare
 the no-shows are withdrawn and the entrant policy fills the groups (docs/seating.md); the page says
 beforehand what Prepare will do; after Prepare it lists who is missing and points to
 Substitutions. A player replaced for good is seated in their place in later sessions."""

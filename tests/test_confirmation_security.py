@@ -1,4 +1,4 @@
-"""Issue 14, item 7: opponent confirmation cannot be guessed or self-given.
+"""docs/security.md, "Entering and confirming at the table": opponent confirmation cannot be guessed or self-given.
 
 Wrong PINs are limited per result (5: the 6th attempt is refused even with the right PIN) and per
 table (10 over its results); every attempt is stored, the refused ones too; the director unlocks

@@ -1,4 +1,4 @@
-"""Issue 25, finding 1: one player could set a result and have it confirmed by themselves.
+"""docs/security.md, "Threats and the tests that cover them", threat 1: one player could set a result and have it confirmed by themselves.
 
 Seat S entered a set with S's PIN; on the same phone (a table login) a POST to the result page's
 ``correct`` action, with no PIN asked, changed it to W's 88-fan self-draw; W then confirmed it

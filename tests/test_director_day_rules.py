@@ -1,4 +1,4 @@
-"""Rules found by the review of issue 18, each checked as the director or a player meets it:
+"""Rules found by the review of the director's day (docs/director-guide.md), each checked as the director or a player meets it:
 reprints follow what changed, settings never accept a roster that would fail at Prepare, cached
 standings follow a rename, deletion needs an export newer than the last change and takes the
 print files with it, a player's next seat follows substitutions, a draft's labels say nothing,
@@ -73,7 +73,7 @@ def test_deletion_needs_an_export_newer_than_the_last_change_and_removes_the_pri
     event = prepared_event(team_roster(4), name="Gone", slug="gone")
     job = request_print(event, "movement", {"session": 1})
     change_status(event, "finished", actor="td")
-    record_final_export(event, actor="td", seed=True)  # the seed is not revealed: the export with it (issue 25)
+    record_final_export(event, actor="td", seed=True)  # the seed is not revealed: the export with it (docs/security.md, "Threats and the tests that cover them")
     change_status(event, "archived", actor="td")
     assert deletion_refusal(Event.objects.get(pk=event.pk)) == ""  # archiving after the export asks for no other
     add_adjustment(event, team=event.teams.first(), unit="mp", amount=-5, reason="late", actor="td")

@@ -173,7 +173,7 @@ def test_an_unknown_entering_seat_is_refused_naming_the_field(team_event):
 
 
 def test_a_correction_at_the_table_becomes_the_correcting_seats_entry(team_event):
-    """Issue 25: the seat that corrects is the entering seat of the corrected result (its PIN
+    """docs/security.md, "Threats and the tests that cover them": the seat that corrects is the entering seat of the corrected result (its PIN
     cannot confirm it); the seat that entered the first version may confirm the correction."""
     table = first_table(team_event)
     result = submit_result(table, first_set(table), changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="a", entered_by_seat="S")

@@ -61,7 +61,7 @@ CASES = {
     "fan below the minimum": Bad("first", {"outcome": {**OUTCOME, "fans": [6]}}, {**PAGE_OUTCOME, "value_E": "6"},
                                  {"outcome": {**OUTCOME, "fans": [6]}},
                                  "fans", "value_E", "fans", "fan must be from 8 to 400"),
-    # MCR's highest hand counts far below 400 fan: 800 was accepted before issue 16.
+    # MCR's highest hand counts far below 400 fan: 800 was accepted before docs/scoring.md, "Payment rules" gave each rule its range.
     "fan beyond the rule's range": Bad("first", {"outcome": {**OUTCOME, "fans": [800]}}, {**PAGE_OUTCOME, "value_E": "800"},
                                        {"outcome": {**OUTCOME, "fans": [800]}},
                                        "fans", "value_E", "fans", "fan must be from 8 to 400"),

@@ -379,7 +379,7 @@ def test_too_few_entrants_for_a_group_are_refused_in_the_directors_language(lang
 def test_entrants_not_filling_the_groups_get_the_options_in_the_directors_language(db, language):
     event = create_event(name="Fifteen", slug="fifteen", sessions=3)
     with translation.override(language), pytest.raises(SetupError) as err:
-        import_roster(event, team_roster(15))  # refused at import, before the day (issue 18)
+        import_roster(event, team_roster(15))  # refused at import, before the day (docs/director-guide.md, "Roster")
     assert err.value.field == "entrant_policy"
     rotation = translated(language, "%(count)s entrant(s) sit out each session in turn; all have sat out equally after "
                                     "%(cycle)s sessions", {"count": 3, "cycle": 5})

@@ -1,4 +1,4 @@
-"""Issue 3: a whole duplicate MCR team event end to end on the embedded default.
+"""docs/director-guide.md: a whole duplicate MCR team event end to end on the embedded default.
 
 The checks on the export recompute everything from the raw data in the JSON (walls, seating,
 hand results, the conversion table rows) without calling the scoring code.

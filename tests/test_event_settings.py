@@ -1,4 +1,4 @@
-"""Issue 18: the event settings page (/e/<slug>/director/settings/) and its service
+"""docs/director-guide.md, "2. Settings": the event settings page (/e/<slug>/director/settings/) and its service
 (tournament.event_setup.update_settings): what a director can change, what is frozen once walls
 exist or session 1 is seated (and the page saying so), the audit entry of a change, and nothing
 written when nothing changed."""

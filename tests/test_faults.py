@@ -1,4 +1,4 @@
-"""Issue 9: faults. A Celery worker killed in the middle of a print batch: after a restart the
+"""docs/deploy.md, "Faults": faults. A Celery worker killed in the middle of a print batch: after a restart the
 batch completes. The database connection dropped in the middle of a request: nothing is stored
 and the caller gets a clear error.
 

@@ -1,4 +1,4 @@
-"""Issue 11, part 3: ``python manage.py fit_conversion`` on a generated 16-team event prints the
+"""docs/scoring.md, "Fitting a table to data": ``python manage.py fit_conversion`` on a generated 16-team event prints the
 current and the proposed table side by side and both rankings; ``--adopt`` stores the proposal
 as a new version while stored scores keep theirs. The observed differences and both rankings are
 recomputed here from the raw results, the seating and the tables' rows."""

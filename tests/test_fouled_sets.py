@@ -1,4 +1,4 @@
-"""Issue 17: fouled sets and play versions (the Laws of Duplicate Bridge, Law 87 and Law 12C,
+"""docs/scoring.md, "Fouled sets and reserve walls": fouled sets and play versions (the Laws of Duplicate Bridge, Law 87 and Law 12C,
 adapted: docs/scoring.md, "Fouled sets and reserve walls").
 
 The pure rule (:func:`scoring.comparisons.versioned_scores`) is checked against numbers worked

@@ -1,4 +1,4 @@
-"""Seed 001's individual method end to end: for each set and seat, the average of the players
+"""The individual method (docs/rules.md, "Duplicate MCR: individual event") end to end: for each set and seat, the average of the players
 who held that seat is the datum; each player's difference is converted keeping its sign. The
 test recomputes every converted score from the export's raw data."""
 

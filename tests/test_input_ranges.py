@@ -1,4 +1,4 @@
-"""Issue 25: no typed number stops a set, and the payment rules refuse what they are not written
+"""docs/security.md, "Threats and the tests that cover them": no typed number stops a set, and the payment rules refuse what they are not written
 for.
 
 - Finding 4: a score change of 30,000,000,000 was accepted at one table; on PostgreSQL the

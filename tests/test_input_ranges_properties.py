@@ -1,4 +1,4 @@
-"""Issue 25, "what it must show": for every rule set (each preset, and custom rule sets whose
+"""docs/security.md, "Threats and the tests that cover them", "what it must show": for every rule set (each preset, and custom rule sets whose
 changes are typed) and every input the table's form accepts, drawn from the accepted ranges with
 their extremes (the largest score changes and deposits either way, the highest hand value, six
 yakuman, 99 honba), entering the set at every table of the group through the form and the

@@ -1,4 +1,4 @@
-"""Issue 14: nothing about a set reaches a player before every table has played it.
+"""docs/security.md, "The rule: a set is released when every table has played it": nothing about a set reaches a player before every table has played it.
 
 Built from the URL configuration and the API schema, so that a new page or endpoint that nobody
 classified here fails :func:`test_every_url_and_api_path_is_classified`. The fixture event has two
@@ -69,7 +69,7 @@ class World:
 
 def _changes(rng: random.Random, used: set, avoid=frozenset()) -> dict:
     """Zero-sum typed changes whose numbers are 4 digits, not round and unique in the event,
-    within MCR's range of a typed change (at most 4,896: issue 25): three payments of 1,011 to
+    within MCR's range of a typed change (at most 4,896: docs/security.md, "Threats and the tests that cover them"): three payments of 1,011 to
     1,589, East gets their sum (3,033 to 4,767); none in ``avoid`` (numbers the pages show anyway,
     such as the conversion table's, and the other markers)."""
     values = []
@@ -221,7 +221,7 @@ URLS = {
     "home": lambda w: [("get", reverse("home"), None)],
     "login": lambda w: [("get", reverse("login"), None)],
     "logout": lambda w: [],  # POST only; answers with a redirect, no event data
-    # the logged-in user's own pending invitations (issue 25); an accept of a made-up id is refused
+    # the logged-in user's own pending invitations (docs/security.md, "Threats and the tests that cover them"); an accept of a made-up id is refused
     "invitations": lambda w: [("get", reverse("invitations"), None),
                               ("post", reverse("invitations"), {"action": "accept", "invitation": "999999"})],
     "set_language": lambda w: [("post", reverse("set_language"), {"language": "ja", "next": f"/e/{w.event.slug}/"})],
@@ -278,7 +278,7 @@ URLS = {
     "wall": lambda w: [("get", reverse("wall", args=[w.event.slug, 1, n]), None) for n in _sets()],
     "api-walls": lambda w: [("get", f"{_api(w)}/walls/", None)],
     "seating": lambda w: [("get", reverse("seating", args=[w.event.slug, 1]), None)],
-    # the director's day (issue 18): director pages probed with harmless or refused input
+    # the director's day (docs/director-guide.md): director pages probed with harmless or refused input
     "event-settings": lambda w: [("get", reverse("event-settings", args=[w.event.slug]), None)],
     "event-status": lambda w: [("post", reverse("event-status", args=[w.event.slug]), {"status": "probe"})],
     "event-delete": lambda w: [("get", reverse("event-delete", args=[w.event.slug]), None),

@@ -1,4 +1,4 @@
-"""An invitation never hands an event to a stranger (issue 25, finding 3): an invitation to an
+"""An invitation never hands an event to a stranger (docs/security.md, "Threats and the tests that cover them", threat 3): an invitation to an
 existing account waits until the account's owner accepts it while logged in; the director sees
 "invited, waiting" and may withdraw it; accounts are matched case-insensitively; an invitation
 that creates a new account keeps its set-password link (setting the password is the acceptance)."""

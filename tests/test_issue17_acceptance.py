@@ -1,4 +1,4 @@
-"""Issue 17 acceptance: scores a director can defend.
+"""docs/scoring.md acceptance: scores a director can defend.
 
 Written from the issue ("What it must show") and the shared contract, not from the code: every
 expected value is computed here by hand or by tests/oracles.py (which imports nothing of the
@@ -17,7 +17,7 @@ conversion table's rows).
   docs/walls.md's own vectors first), never the set it replaces, the verifier catching one
   changed reserve tile in an export.
 
-Names new in issue 17 are imported inside the tests, so that the defect tests can be run against
+Names new with docs/scoring.md, "Fouled sets and reserve walls" are imported inside the tests, so that the defect tests can be run against
 the code before the issue (where those names do not exist yet).
 """
 
@@ -153,7 +153,7 @@ def rows_of(table_model: ConversionTable) -> list[dict]:
 
 
 def oracle_scores(event: Event, rows) -> dict:
-    """``{(session, set, group): {entrant name: (score change, points)}}`` by seed 001's method of
+    """``{(session, set, group): {entrant name: (score change, points)}}`` by the method (docs/rules.md, "Duplicate MCR: team event") of
     the event (tests/oracles.py) with the conversion ``rows``."""
     out = {}
     for scope, (seating, changes) in comparisons(event).items():

@@ -1,4 +1,4 @@
-"""Issue 25, findings 5, 7 and two items of 8.
+"""docs/security.md, "Threats and the tests that cover them", threats 5, 7 and two items of 8.
 
 5. A right table code is never refused: wrong codes are counted per address and per code guessed
    (and in total), and past the limit codes are checked one at a time (429 with Retry-After in

@@ -1,4 +1,4 @@
-"""Issue 18: the event's life — draft (hidden), published, finished, archived — its status
+"""docs/director-guide.md, "11. Publish the results, finish, archive": the event's life — draft (hidden), published, finished, archived — its status
 buttons, the home page's lists, deletion after the final export with a confirmation, and the
 rough edges (the live page before any session is seated, the favicon, the director menu)."""
 
@@ -258,7 +258,7 @@ def test_the_delete_page_asks_for_the_short_name_and_deletes(client, director, c
     assert "Delete for ever" not in html and "finish the event first" in html
     set_status(event, S.ARCHIVED)
     client.get(reverse("event-export", args=[event.slug]))
-    html = client.get(url).content.decode()  # the seed is not revealed and that export does not hold it (issue 25)
+    html = client.get(url).content.decode()  # the seed is not revealed and that export does not hold it (docs/security.md, "Threats and the tests that cover them")
     assert "Delete for ever" not in html and reverse("event-export-secret", args=[event.slug]) in html
     client.get(reverse("event-export-secret", args=[event.slug]))
     html = client.get(url).content.decode()

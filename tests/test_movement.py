@@ -1,4 +1,4 @@
-"""Seats in a group, the seed 001 rotation of wall sets, copies and rooms (tournament/movement.py, tournament/seats.py)."""
+"""Seats in a group, the rotation of wall sets (docs/rules.md, "Duplicate MCR: rotation of the sets"), copies and rooms (tournament/movement.py, tournament/seats.py)."""
 
 import dataclasses
 import math

@@ -89,7 +89,7 @@ def test_tile_counts_parse_ranges_and_refuse_bad_items():
 # --- the minimum hand value agreed for the event ------------------------------------------------
 
 def test_a_preset_takes_the_minimum_agreed_for_the_event(client, organiser):
-    """Yangzhou's minimum is agreed per event (seed 004: 7, 13 or 18 fan); the event keeps its
+    """Yangzhou's minimum is agreed per event (docs/rules.md, "Yangzhou: minimum": 7, 13 or 18 fan); the event keeps its
     own copy of the preset with that minimum, and the payment rule refuses a smaller hand."""
     response = client.post(reverse("new-event"), {**BASE, "ruleset": "yangzhou", "min_fan": "13"})
     assert response.status_code == 302, response.context["form"].errors

@@ -1,6 +1,6 @@
 """Entry by outcome with the rule set's payment rule, through the same service as every entry
-path. Issue 11, part 2: the published MahjongSoft duplicate-MCR examples; not zero-sum, so neither
-validation nor the datum may assume it. Issue 16: every rule set of the seeds enters a hand by its
+path. docs/scoring.md, "`mcr-duplicate-mahjongsoft` — MahjongSoft duplicate MCR": the published MahjongSoft duplicate-MCR examples; not zero-sum, so neither
+validation nor the datum may assume it. docs/scoring.md, "Payment rules": every rule set of the seeds enters a hand by its
 outcome on the table page and through the API (worked examples below), errors land on the input
 the scorer sees, typed score boxes stay for custom rule sets and adjustments and take any minus
 sign, and the director corrects by outcome with the history as sentences."""
@@ -92,8 +92,8 @@ def test_the_datum_is_the_average_of_a_non_zero_sum_set(mahjongsoft_event):
     assert all(s.difference == pytest.approx(s.score_change - total / 4) for s in scores)
 
 
-# --- Issue 16: every rule set enters a hand by its outcome at the table ----------------------------
-# Worked examples, by hand from each seed's rule (../shared/domain.md "How each system pays"):
+# --- docs/scoring.md, "Payment rules": every rule set enters a hand by its outcome at the table ----------------------------
+# Worked examples, by hand from each seed's rule (docs/scoring.md, "Payment rules"):
 #
 # Riichi (standard; dealer E): S wins on W's discard, 3 han 30 fu, 1 honba, N in riichi: base
 #   30 x 2^(3+2) = 960, non-dealer ron 4 x 960 = 3840 -> 3900, + 300 a honba = 4200 from W; N's
@@ -101,14 +101,14 @@ def test_the_datum_is_the_average_of_a_non_zero_sum_set(mahjongsoft_event):
 # Riichi draw, E and S tenpai, S in riichi: 3000 noten payment, 1500 from each noten seat to each
 #   tenpai seat; S pays its stick, which stays on the table: E +1500, S +500, W -1500, N -1500,
 #   1000 left (deposit).
-# Shiragiku (seed 002; seats E S W, dealer E): W self-draws 4 han with 1 honba: 2 + 4 = 6 points,
+# Shiragiku (docs/rules.md, "Shiragiku three-player: payments and game flow"; seats E S W, dealer E): W self-draws 4 han with 1 honba: 2 + 4 = 6 points,
 #   + 1 a honba = 7 from each of E and S: E -7, S -7, W +14.
-# Shield tile (seed 003): E self-draws 3 han = 4000, S's open shield tiles hold E's wait: W and N
+# Shield tile (docs/rules.md, "Shield tile: payments and game end"): E self-draws 3 han = 4000, S's open shield tiles hold E's wait: W and N
 #   each pay a third, 1333.3 -> 1400, S nothing: E +2800, S 0, W -1400, N -1400.
-# Yangzhou (seed 004): S (10 fan) and W (5 fan) both win on E's discard: E pays each twice the
+# Yangzhou (docs/rules.md, "Yangzhou: payments"): S (10 fan) and W (5 fan) both win on E's discard: E pays each twice the
 #   hand: E -30, S +20, W +10, N 0. W self-draws 15 fan, S fed the third chow (bao): S pays the
 #   whole win, 3 x 15 = 45: W +45, S -45.
-# Two-player Souzu (seed 000; seats E S, dealer E): S wins on E's discard, 5 han (mangan, 8000 for
+# Two-player Souzu (docs/rules.md, "Two-player Souzu: payments"; seats E S, dealer E): S wins on E's discard, 5 han (mangan, 8000 for
 #   a non-dealer) with 1 honba worth 2000: E -10000, S +10000.
 
 

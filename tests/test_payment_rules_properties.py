@@ -2,7 +2,7 @@
 sums to zero with its deposit accounted; no rule accepts a hand value outside its bounds, for any
 rule set minimum; outcomes survive to_dict/from_dict (and JSON); describe never raises for a valid
 outcome and names every winner; no hand pays a seat more than the rule's largest hand, from
-which the range of a typed change is derived (issue 25)."""
+which the range of a typed change is derived (docs/security.md, "Threats and the tests that cover them")."""
 
 import json
 from dataclasses import replace

@@ -1,4 +1,4 @@
-"""Riichi payments (the standard reference) and two-player Souzu (seed 000), against worked
+"""Riichi payments (the standard reference) and two-player Souzu (docs/rules.md, "Two-player Souzu: payments"), against worked
 examples computed by hand from the rules and against the published riichi point table.
 
 Seats E S W N, East the dealer (the rule set's first seat). The table below is the standard
@@ -66,7 +66,7 @@ def test_every_hand_below_mangan_pays_as_the_published_chart(han, fu):
     if ron is not None:
         assert riichi("discard", ["S"], "W", [han], fu=(fu,)).changes == {"E": 0, "S": ron, "W": -ron, "N": 0}
         assert riichi("discard", ["E"], "N", [han], fu=(fu,)).changes == {"E": dealer_ron, "S": 0, "W": 0, "N": -dealer_ron}
-    if (han, fu) not in ((1, 25), (2, 25)):  # 2 han 25 fu is a ron only: a self-drawn seven pairs is 3 han (issue 25)
+    if (han, fu) not in ((1, 25), (2, 25)):  # 2 han 25 fu is a ron only: a self-drawn seven pairs is 3 han (threat 9 of docs/security.md, "Threats and the tests that cover them")
         tsumo = riichi("self_draw", ["W"], None, [han], fu=(fu,)).changes
         assert tsumo == {"E": -dealer_pays, "S": -others, "W": dealer_pays + 2 * others, "N": -others}
         tsumo = riichi("self_draw", ["E"], None, [han], fu=(fu,)).changes
@@ -178,7 +178,7 @@ def test_riichi_rule_declares_its_inputs():
     assert rule.inputs == {"fu", "yakuman", "honba", "riichi", "tenpai"} and rule.multiple_winners
 
 
-# --- two-player Souzu (seed 000) ------------------------------------------------------------
+# --- two-player Souzu (docs/rules.md, "Two-player Souzu: payments") ------------------------------------------------------------
 
 
 def souzu(kind, winners=(), discarder=None, fans=(), **kw):

@@ -15,7 +15,7 @@ def refused(rule, seats, outcome, min_fan=None):
     return exc.value
 
 
-# --- Shiragiku three-player (seed 002: 和了点の計算方法) ------------------------------------
+# --- Shiragiku three-player (docs/rules.md, "Shiragiku three-player: payments and game flow": 和了点の計算方法) ------------------------------------
 
 
 def shiragiku(kind, winners=(), discarder=None, fans=(), **kw):
@@ -75,7 +75,7 @@ def test_shiragiku_is_for_three_seats():
     assert refused("shiragiku-3p", SEATS, HandOutcome("draw")).field == "seats"
 
 
-# --- Shield tile (seed 003: 点数計算の簡略化, 概要 5) ----------------------------------------
+# --- Shield tile (docs/rules.md, "Shield tile: payments and game end": 点数計算の簡略化, 概要 5) ----------------------------------------
 
 
 def shield(kind, winners=(), discarder=None, fans=(), **kw):
@@ -117,7 +117,7 @@ def test_a_drawn_shield_tile_hand_pays_nothing():
     assert shield("draw") == dict.fromkeys(SEATS, 0)
 
 
-# --- Yangzhou (seed 004: 点数, 包) ------------------------------------------------------------
+# --- Yangzhou (docs/rules.md, "Yangzhou: payments": 点数, 包) ------------------------------------------------------------
 
 
 def yangzhou(kind, winners=(), discarder=None, fans=(), min_fan=None, **kw):

@@ -1,4 +1,4 @@
-"""People and entrants without the admin (issue 18): the director invites staff and scorers (a new
+"""People and entrants without the admin (docs/director-guide.md, "3. People and entrants"): the director invites staff and scorers (a new
 account gets a set-password link that works), binds a scorer to tables, removes a role, corrects
 a team's or player's name (audited), adds a late team before session 1; nobody else may."""
 
@@ -70,7 +70,7 @@ def test_invite_a_new_user_gives_a_link_that_sets_a_password(event, dclient):
 
 
 def test_invite_an_existing_user_waits_for_the_owner_to_accept(event):
-    # Issue 25: an existing account never gets the role silently (tests/test_invitations.py).
+    # docs/security.md, "Threats and the tests that cover them": an existing account never gets the role silently (tests/test_invitations.py).
     ken = User.objects.create_user("ken", password="pw-ken-1")
     invitation = invite(event, username="ken", role="staff", actor="dir")
     assert not invitation.created and invitation.set_password_path == "" and invitation.pending is not None

@@ -26,7 +26,7 @@ def test_one_set_label_per_physical_copy_and_its_qr_decodes_to_the_set(team_even
 
 def test_stored_stickers_carry_set_seat_and_slot_and_no_tile_of_the_set(team_event):
     """The print job's sticker PDF, read back: per physical copy every seat's 34 slots with the set
-    code, QR codes holding the set payload only, and no tile of the stored wall (seed 001: the
+    code, QR codes holding the set payload only, and no tile of the stored wall (docs/rules.md, "Duplicate MCR: building sets and wall stickers": the
     sticker goes on the back of the tile, which every player sees)."""
     from walls.models import WallSet
 

@@ -1,4 +1,4 @@
-"""The two registries of issue 15: print kinds (walls/printing_jobs.py) and payment rules
+"""The two registries (docs/architecture.md): print kinds (walls/printing_jobs.py) and payment rules
 (scoring/payments.py). Each kind or rule is declared once and every other list follows from it."""
 
 import inspect

@@ -1,4 +1,4 @@
-"""Issue 7: converted scores, standings, travellers, per-player standings, running totals and the
+"""docs/scoring.md, "Standings": converted scores, standings, travellers, per-player standings, running totals and the
 standings exports of generated events, each recomputed here from the raw hand results, the
 seating and the conversion table's rows without the scoring code's helpers."""
 

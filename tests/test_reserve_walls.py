@@ -1,4 +1,4 @@
-"""Reserve walls (issue 17): a set spoiled before play gets a reserve wall, derived from the same
+"""Reserve walls (docs/walls.md, "Reserve walls"): a set spoiled before play gets a reserve wall, derived from the same
 master seed by the documented extension of docs/walls.md ("Reserve walls"), never equal to the set
 it replaces, re-derived by the standalone verifier, printed on demand with its own set code, secret
 exactly as its set is, exported and imported.

@@ -1,4 +1,4 @@
-"""Issue 7's public result pages (no login) and the director's conversion table editor: the hand
+"""The public result pages (docs/scoring.md, "Standings") (no login) and the director's conversion table editor: the hand
 record beside a traveller only once the wall is public, standings as CSV and XLSX, the inline
 SVG chart, and conversion table versions that leave stored scores on their own version."""
 

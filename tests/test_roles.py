@@ -1,4 +1,4 @@
-"""Issue 9: who may do what. A matrix of role × page/endpoint proves each one allowed and refused,
+"""docs/security.md, "Who sees what": who may do what. A matrix of role × page/endpoint proves each one allowed and refused,
 then CSRF, login rate limiting and the production cookie settings.
 
 Roles (tournament/permissions.py): the event's director (everything in their event), staff
@@ -154,18 +154,18 @@ ENDPOINTS = {
         lambda w: ("post", reverse("walls-commitment", args=[w.event.slug]), {"public_value": "12345"}), {"director"}),
     "print request": (lambda w: ("post", reverse("print-request", args=[w.event.slug]), {"kind": "movement", "session": 1}),
                       {"director", "staff"}),
-    # issue 25: the export with the master seed (the event in play: the director is sent back with why)
+    # docs/security.md, "Threats and the tests that cover them": the export with the master seed (the event in play: the director is sent back with why)
     "export with the master seed": (lambda w: ("get", reverse("event-export-secret", args=[w.event.slug]), None),
                                     {"director"}),
     "print status": (lambda w: ("get", reverse("print-status", args=[w.event.slug]), None), {"director", "staff"}),
     "print download": (_print_download, {"director", "staff"}),
-    # the director's day (issue 18)
+    # the director's day (docs/director-guide.md)
     "event settings": (lambda w: ("get", reverse("event-settings", args=[w.event.slug]), None), {"director"}),
     "rooms": (lambda w: ("get", reverse("rooms", args=[w.event.slug]), None), {"director"}),
     "people": (lambda w: ("get", reverse("people", args=[w.event.slug]), None), {"director"}),
     "people: withdraw an invitation": (
         lambda w: ("post", reverse("people", args=[w.event.slug]), {"action": "withdraw", "invitation": "999999"}), {"director"}),
-    # any account's own invitations (issue 25); a table login is no account
+    # any account's own invitations (docs/security.md, "Threats and the tests that cover them"); a table login is no account
     "my invitations": (lambda w: ("get", reverse("invitations"), None),
                        {"director", "other_director", "staff", "scorer", "player"}),
     "my invitations: accept": (lambda w: ("post", reverse("invitations"), {"action": "accept", "invitation": "999999"}),

@@ -1,4 +1,4 @@
-"""Rooms (issue 18, docs/seating.md "Rooms"): the director sets rooms with capacities on the rooms
+"""Rooms (docs/director-guide.md, "4. Rooms", docs/seating.md "Rooms"): the director sets rooms with capacities on the rooms
 page; the seating puts tables into them so that no two tables playing the same set in the same
 slot share a room and no room holds more tables than its capacity; rooms that cannot do it are
 refused with the reason before Prepare; the per-room seating list shows every seat."""

@@ -1,5 +1,5 @@
 """A roster whose encoding is a guess is named back to the director with a preview before
-anything is stored (issue 25, finding 8: a Windows-1252 roster was silently read as
+anything is stored (docs/security.md, "Threats and the tests that cover them", threat 8: a Windows-1252 roster was silently read as
 Windows-1250, "Ærøskøbing" → "Ćrřskřbing"). UTF-8 and Shift-JIS with kana are imported at once;
 the file is kept in the form between the preview and the confirmation."""
 

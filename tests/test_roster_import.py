@@ -1,4 +1,4 @@
-"""Roster files as spreadsheets save them (issue 18): UTF-8 with or without BOM, Shift-JIS from
+"""Roster files as spreadsheets save them (docs/director-guide.md, "Roster"): UTF-8 with or without BOM, Shift-JIS from
 Japanese Excel, semicolons and tabs; a bad header names the line; a name in two teams is
 flagged; a roster that cannot fill the groups is refused at import with the choices, and the
 new-event form keeps the chosen file after an error and lists errors at the top."""

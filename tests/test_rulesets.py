@@ -1,4 +1,4 @@
-"""Rule sets and presets (walls/rulesets/), each preset against its seed (../shared/seeds)."""
+"""Rule sets and presets (walls/rulesets/), each preset against its source (docs/rules.md, "Sources")."""
 
 import json
 import re
@@ -93,7 +93,7 @@ def test_get_ruleset_lists_valid_codes():
 
 @pytest.mark.parametrize("code", ["mcr-duplicate", "mcr-duplicate-mahjongsoft"])
 def test_mcr_duplicate_against_seed_001(code):
-    """Seed 001_99051c9fed935a8b.txt: 136 tiles without flowers; each seat 13 + 21 (rows of 11 and
+    """docs/rules.md, "Duplicate MCR: seat layout and private draw piles": 136 tiles without flowers; each seat 13 + 21 (rows of 11 and
     10); East draws first from its own pile; 4 rounds of 4 hands = 16; one more turn each after
     a pile runs out."""
     r = PRESETS[code]
@@ -137,7 +137,7 @@ def test_riichi(code, reds):
 
 
 def test_riichi_duplicate_layouts_from_domain_digest():
-    """domain.md: per seat East 2 dead + 19 draws + 13 hand, the others 4 + 17 + 13; or a shared
+    """docs/rules.md, "Riichi duplicate layouts": per seat East 2 dead + 19 draws + 13 hand, the others 4 + 17 + 13; or a shared
     14-tile dead wall and private piles of the 70 live tiles."""
     r = PRESETS["riichi-duplicate"]
     assert [(sizes(r)[f"{s}-dead"], sizes(r)[f"{s}-draw"], sizes(r)[f"{s}-hand"]) for s in WINDS] == [
@@ -150,7 +150,7 @@ def test_riichi_duplicate_layouts_from_domain_digest():
 
 
 def test_souzu_2p_against_seed_000():
-    """Seed 000_7c77fa1e26bc973a.txt removes from the 136: one 1m, 2m-8m x4, one 9m, one 1p,
+    """docs/rules.md, "Two-player Souzu: tile set" removes from the 136: one 1m, 2m-8m x4, one 9m, one 1p,
     2p-8p x4, one 9p, one West, two North, one each of White, Green, Red."""
     removed = Counter({"1m": 1, "9m": 1, "1p": 1, "9p": 1, "3z": 1, "4z": 2, "5z": 1, "6z": 1, "7z": 1})
     for rank in range(2, 9):
@@ -167,7 +167,7 @@ def test_souzu_2p_against_seed_000():
 
 @pytest.mark.parametrize("code", [c for c in PRESETS if c.startswith("shiragiku-3p")])
 def test_shiragiku_against_seed_002(code):
-    """Seed 002_33d89288069ec9a0.txt: 108 tiles without 2m-8m, or 112 with the four 5m; red-five
+    """docs/rules.md, "Shiragiku three-player: tile set and red fives": 108 tiles without 2m-8m, or 112 with the four 5m; red-five
     options; dead wall 14 with North as the only nuki-dora, indicator on the 5th stack from the
     end; 9 hands per game."""
     r = PRESETS[code]
@@ -193,7 +193,7 @@ def test_shiragiku_red_options_are_the_seeds():
 
 
 def test_shield_tile_against_seed_003():
-    """Seed 003_01ddf542a26ec613.txt: dealer 16, others 15; no dead wall, every tile drawn; no red
+    """docs/rules.md, "Shield tile: deal and shield tiles": dealer 16, others 15; no dead wall, every tile drawn; no red
     fives; everyone starts at 0."""
     r = PRESETS["shield-tile"]
     assert r.tiles == TILES_136
@@ -202,7 +202,7 @@ def test_shield_tile_against_seed_003():
 
 
 def test_yangzhou_against_seed_004():
-    """Seed 004_f0f50996b898f4e1.txt: 136 without flowers; the dealer takes 14, others 13; the whole
+    """docs/rules.md, "Yangzhou: tiles, seats and deal": 136 without flowers; the dealer takes 14, others 13; the whole
     wall is drawn; 4 dealer rotations."""
     r = PRESETS["yangzhou"]
     assert r.tiles == TILES_136

@@ -1,4 +1,4 @@
-"""Issue 5 through the services: seating stored for whole events of every seat count, entrant
+"""docs/seating.md through the services: seating stored for whole events of every seat count, entrant
 policies, rooms, and the repeat meetings the director sees."""
 
 from collections import Counter, defaultdict
@@ -85,7 +85,7 @@ def test_individual_event_seats_each_seat_of_each_set_by_different_players_and_b
 
 def test_entrants_not_filling_the_groups_get_the_options_and_nothing_is_stored():
     event = create_event(name="Fifteen", slug="fifteen", sessions=3)
-    with pytest.raises(SetupError) as err:  # refused at import, before the day (issue 18)
+    with pytest.raises(SetupError) as err:  # refused at import, before the day (docs/director-guide.md, "Roster")
         import_roster(event, team_roster(15, 4))
     assert err.value.field == "entrant_policy"
     for option in ("substitutes", "sit-out-average", "sit-out-datum"):

@@ -1,4 +1,4 @@
-"""Issue 14, item 4: the master seed is revealed only after the event, after a confirmation step,
+"""docs/security.md, "The master seed": the master seed is revealed only after the event, after a confirmation step,
 once; afterwards no session can be prepared (its walls would follow from public data).
 
 The event is built through the services: 4 teams of the demo roster (one group of 4 tables),

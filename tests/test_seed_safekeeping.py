@@ -1,4 +1,4 @@
-"""Issue 25, finding 6 and the restore part of finding 8: the master seed cannot be lost by a
+"""docs/security.md, "Threats and the tests that cover them", threat 6 and the restore part of finding 8: the master seed cannot be lost by a
 deletion, a reveal checks the seed against the published commitment, and a restore keeps the
 audit log, the confirmation attempts (PIN locks) and the event roles.
 
@@ -346,7 +346,7 @@ def test_an_export_without_the_new_keys_still_imports(in_play):
 
 
 def test_a_restore_keeps_a_pending_invitation_waiting_for_its_owner(in_play, django_user_model):
-    """A pending invitation (issue 25, finding 3: a role given only when the account's owner
+    """A pending invitation (docs/security.md, "Threats and the tests that cover them", threat 3: a role given only when the account's owner
     accepts) is part of the event: after export, wipe and import it still waits, the owner can
     accept it on the restored event, and an invitation of an account not on this site is
     reported, never made into an account."""

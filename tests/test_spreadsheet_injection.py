@@ -1,4 +1,4 @@
-"""Issue 14: a team named like a formula stays a name in the standings CSV and XLSX (OWASP, "CSV
+"""docs/security.md, "Exports": a team named like a formula stays a name in the standings CSV and XLSX (OWASP, "CSV
 Injection": cells beginning with =, +, -, @ are neutralised)."""
 
 import csv

@@ -1,4 +1,4 @@
-"""32 teams in 4 rooms of 8 tables (issue 18): unstaggered, table 1 of all 8 groups would play
+"""32 teams in 4 rooms of 8 tables (docs/seating.md, "Rooms"): unstaggered, table 1 of all 8 groups would play
 set 1 at the same hand, so 8 rooms would be needed; the seating staggers the groups instead
 (tournament.movement.place_tables) and every table follows its group's turned order. Checked from
 the stored tables, not from the movement's own claims: at every hand of the session, two tables

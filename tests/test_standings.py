@@ -145,7 +145,7 @@ def test_two_results_for_one_key_on_one_set_are_refused():
 
 
 def reference_individual(event, table):
-    """Written from seed 001 and the tie-break (tests/oracles.py), independently of scoring.standings."""
+    """Written from docs/rules.md, "Duplicate MCR: individual event" and the tie-break (tests/oracles.py), independently of scoring.standings."""
     rows = table.rows()
     per_set = []
     for by_seat in event.values():

@@ -1,4 +1,4 @@
-"""Issue 17, part A: the entrant policies in the standings (substitutes never ranked, the
+"""docs/scoring.md, "Standings": the entrant policies in the standings (substitutes never ranked, the
 sit-out-average credit) and conversion table versions (a save rescores the event, the standings
 name the version they use).
 
@@ -186,7 +186,7 @@ def new_event(roster: str, slug: str, **fields) -> Event:
 
 def oracle_points(event: Event, rows=None) -> dict:
     """``{(session, set, team id): (score change, points)}`` recomputed from the seating and the
-    confirmed results of every complete group comparison (seed 001's team method,
+    confirmed results of every complete group comparison (the team method (docs/rules.md, "Duplicate MCR: team event"),
     tests/oracles.py), converted with ``rows`` (default: the current table's)."""
     rows = rows if rows is not None else ConversionTable.objects.get(event=event, current=True).rows
     seating: dict = defaultdict(lambda: defaultdict(dict))

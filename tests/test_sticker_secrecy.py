@@ -1,9 +1,9 @@
-"""A wall sticker never says which tile it is on (issue 14, item 1).
+"""A wall sticker never says which tile it is on (docs/security.md, "Wall stickers").
 
 Staff stick one on the BACK of every tile, which every other player sees during play (standing
-hands, draw piles). Seed 001_99051c9fed935a8b.txt marks each tile only as a seat's starting hand or
+hands, draw piles). docs/rules.md, "Duplicate MCR: building sets and wall stickers" marks each tile only as a seat's starting hand or
 draw pile with its draw order, so a mixed set can be rebuilt; the face-up set-up sheet is the staff's
-document for which tile goes where (docs/printing.md, ../shared/domain.md "Secrecy").
+document for which tile goes where (docs/printing.md, docs/rules.md, "Secrecy in duplicate play").
 
 For every preset rule set and a custom one, the stickers of a really derived wall set are rendered
 and read back the way a player at the table could read them: the text layer (pypdfium2), every QR

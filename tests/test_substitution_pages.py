@@ -1,4 +1,4 @@
-"""A substitution after Prepare reaches every page that says who sits where (issue 18): the
+"""A substitution after Prepare reaches every page that says who sits where (docs/director-guide.md, "8. Substitutions"): the
 seating page, the per-room lists (web and print rows), "find my seat" for the player coming in
 and the player going out, and the player cards. Checked as a visitor reads the pages."""
 

@@ -1,4 +1,4 @@
-"""Issue 18: substitutions after Prepare (docs/scoring.md, "Substitutions"). A replacement plays the
+"""docs/director-guide.md, "8. Substitutions": substitutions after Prepare (docs/scoring.md, "Substitutions"). A replacement plays the
 sets its table has no result on yet: team events credit each set per player to whoever sat there
 while the team's score stays the sum of its seats; individual events list the replacement as a
 substitute and the replaced player keeps the sets played. Expected figures are recomputed here

@@ -1,4 +1,4 @@
-"""Issue 14, item 8: table login codes.
+"""docs/security.md, "Entering and confirming at the table": table login codes.
 
 Only a POST logs in (a login link opened by GET shows the code and a confirm button); codes are
 looked up in the event of the page; typed codes are normalised; wrong codes are throttled per
@@ -106,7 +106,7 @@ def clock(monkeypatch):
 
 
 def test_wrong_codes_are_throttled_per_address(table, settings, clock):
-    """Issue 25: past the address limit wrong codes get 429 and codes are checked one per
+    """docs/security.md, "Threats and the tests that cover them": past the address limit wrong codes get 429 and codes are checked one per
     TABLE_LOGIN_SLOW_SECONDS; the right code is asked to wait, never refused as wrong."""
     assert settings.TABLE_LOGIN_RATE_PER_ADDRESS == "10/10m"
     client = Client()

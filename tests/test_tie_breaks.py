@@ -1,4 +1,4 @@
-"""Issue 18: configurable tie-breaks (docs/scoring.md, "Standings"). The pure standings follow the
+"""docs/director-guide.md, "9. Penalties and tie-breaks": configurable tie-breaks (docs/scoring.md, "Standings"). The pure standings follow the
 lexicographic rule (points, then each tie-break in order, then a shared place) under any list of
 tie-breaks, incrementally as in one pass; the event's list reaches the cached standings. The
 oracle here ranks from the raw per-set results on its own."""

@@ -1,4 +1,4 @@
-"""Issue 4: walls are readable only by staff until every table has played the set; then they are
+"""docs/security.md, "Who sees what": walls are readable only by staff until every table has played the set; then they are
 public (hand record). API, pages, PDFs and exports refuse them to scorers, players and visitors."""
 
 import json

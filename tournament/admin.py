@@ -1,4 +1,4 @@
-"""The admin, kept to the secrecy of duplicate play (../shared/domain.md, "Secrecy";
+"""The admin, kept to the secrecy of duplicate play (docs/rules.md, "Secrecy in duplicate play";
 :mod:`scoring.visibility`).
 
 - **The master seed** is never readable, searchable, filterable or orderable here, by anyone,

@@ -1,4 +1,4 @@
-"""API tokens (issue 25): created and revoked by an event's director, never readable afterwards.
+"""API tokens (docs/security.md, "Threats and the tests that cover them", threat 2): created and revoked by an event's director, never readable afterwards.
 
 The store is django-rest-knox's, with this project's model :class:`tournament.models.ApiToken`:
 a token's key (64 random hex characters, 256 bits) is shown once, by :func:`create_token`, and

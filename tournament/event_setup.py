@@ -15,7 +15,7 @@ Lifecycle (:data:`TRANSITIONS`): a draft is hidden from everyone without a role 
 correct); archived is kept off the home page's main list. An event is deleted only once finished
 or archived and after its full export was downloaded (``Event.final_export_at``); while the master
 seed is not revealed, only after the export with the master seed (:func:`seed_would_be_lost`), so
-that no deletion loses the seed (issue 25).
+that no deletion loses the seed (docs/security.md, "Threats and the tests that cover them", threat 6).
 """
 
 from __future__ import annotations

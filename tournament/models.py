@@ -177,7 +177,7 @@ class EventRole(models.Model):
 
 class Invitation(models.Model):
     """An invitation of an existing account to a role in an event, waiting for the account's
-    owner (issue 25): the role is granted only when they accept it while logged in
+    owner (docs/security.md, "Threats and the tests that cover them", threat 3): the role is granted only when they accept it while logged in
     (:func:`tournament.people.accept_invitation`). An invitation that creates a new account
     grants the role at once (setting the password through the link is the acceptance) and
     leaves no row here.
@@ -216,7 +216,7 @@ class Invitation(models.Model):
 
 
 class Room(models.Model):
-    """A room of the venue; ``capacity`` is how many tables it holds (seed 001: one table a room)."""
+    """A room of the venue; ``capacity`` is how many tables it holds (docs/rules.md, "Duplicate MCR: rooms and separation": one table a room)."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rooms")
     number = models.PositiveSmallIntegerField()

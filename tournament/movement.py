@@ -2,15 +2,15 @@
 
 A *group* (section) is N tables, where N is the number of seats of the rule set (2, 3 or 4):
 N teams of N members (team event) or N*N players (individual event). Every table of a group plays
-every wall set of the session, so results can be compared set by set (seed 001).
+every wall set of the session, so results can be compared set by set (docs/rules.md, "Duplicate MCR: the duplicate format").
 
 - Seats: a Latin square puts one member of each team at every table so that each team plays
-  every seat of every set exactly once (seed 001, team event). Members (and individual player
+  every seat of every set exactly once (docs/rules.md, "Duplicate MCR: team event"). Members (and individual player
   slots) turn one seat further each session, so winds even out over the event.
 - Movement: the sets of a session are cut into N *blocks* of consecutive sets (MCR duplicate: one
   wind round of 4 hands). Table k starts with block k and, after each block, the framed sets move
   on, so after N slots every table has played every set and no two tables of a group ever play
-  the same set at the same time (seed 001 rotation; MIL: tables of a group never play the same
+  the same set at the same time (docs/rules.md, "Duplicate MCR: rotation of the sets"; docs/rules.md, "MIL duplicate rules: sessions need not start with East": tables of a group never play the same
   hand at once).
 - Physical copies: a copy of a set is at one table for one hand, then needs ``rebuild_hands``
   hands of staff work (the seed's staff re-set a played wall while the next hand is played)
@@ -62,7 +62,7 @@ def check_size(name: str, value: object, minimum: int = 1) -> int:
 class Move:
     """Physical copy ``copy`` of the wall ``sets`` goes from ``from_table`` to ``to_table``
     (event-wide tables) once hand ``after_hand`` (0-based, within the slot) of slot ``after_slot``
-    is over; ``after_hand == block_size - 1`` means at the end of the slot, as in seed 001."""
+    is over; ``after_hand == block_size - 1`` means at the end of the slot, as in docs/rules.md, "Duplicate MCR: rotation of the sets"."""
 
     after_slot: int
     sets: tuple[int, ...]
@@ -131,7 +131,7 @@ class Movement:
         return [list(row) for row in self.plan]
 
     def start_block(self, table: int) -> int:
-        """The 0-based block an event-wide table starts with (seed 001: table k starts with block k)."""
+        """The 0-based block an event-wide table starts with (docs/rules.md, "Duplicate MCR: rotation of the sets": table k starts with block k)."""
         self._check_table(table)
         return (self.plan[0][table][0] - 1) // self.block_size
 
@@ -193,7 +193,7 @@ class Movement:
 
 
 def ruleset_movement(ruleset, n_groups: int = 1, stagger: bool = False) -> Movement:
-    """The seed 001 rotation that a rule set's tables play: one table per seat
+    """The rotation (docs/rules.md, "Duplicate MCR: rotation of the sets") that a rule set's tables play: one table per seat
     (``len(ruleset.seats)`` tables a group) and ``ruleset.hands_per_session`` sets, for
     ``n_groups`` groups sharing the walls, staggered or not (``stagger``, :func:`rotation_movement`).
     ``ruleset`` is a :class:`walls.rulesets.RuleSet` (any object with ``seats`` and
@@ -256,7 +256,7 @@ def rotation_movement(
     stagger: bool = False,
     rebuild_hands: int = 1,
 ) -> Movement:
-    """Build the seed 001 rotation for ``n_groups`` groups of ``n_tables`` tables sharing the walls.
+    """Build the rotation (docs/rules.md, "Duplicate MCR: rotation of the sets") for ``n_groups`` groups of ``n_tables`` tables sharing the walls.
 
     Block ``b`` holds sets ``b * block_size + 1 .. (b + 1) * block_size``. In slot ``k`` table ``t``
     of every group plays block ``(t + k) % n_tables``: table 0 starts with block 0 (MCR: the East
@@ -265,7 +265,7 @@ def rotation_movement(
     hands on to the last table). After ``n_tables`` slots every table has played every set once.
 
     Copies: a copy is at one table for one hand and then needs ``rebuild_hands`` hands of staff work
-    (seed 001: a played wall is re-set while the next hand is played). Without ``stagger`` all
+    (docs/rules.md, "Duplicate MCR: rotation of the sets": a played wall is re-set while the next hand is played). Without ``stagger`` all
     groups play each set at the same moment, so every group needs its own copy (and two when a
     block is a single hand, as the copy cannot be rebuilt before the next table needs it). With
     ``stagger``, each group plays its block in a turned order (starting ``offset`` hands in) so one
@@ -339,7 +339,7 @@ def validate_movement(m: Movement) -> None:
 
     Checks: the plan has ``slots`` rows of ``n_tables * n_groups`` tables, each playing
     ``block_size`` sets per slot; every table plays every set of the session exactly once; no two
-    tables of one group play the same set at the same hand (seed 001 / MIL); the copy plan has the
+    tables of one group play the same set at the same hand (docs/rules.md, "Duplicate MCR: rotation of the sets"; docs/rules.md, "MIL duplicate rules: sessions need not start with East"); the copy plan has the
     plan's shape with copies numbered below ``copies``; and each copy is played at most once per
     hand and rests ``rebuild_hands`` hands between two plays (no copy in two places at once).
     """
@@ -407,7 +407,7 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
     rotation never does that, so only tables of different groups that share the walls can clash
     (without ``stagger``, table ``t`` of every group; with it, groups at the same offset). Tables
     are linked into *clash classes* (connected by such shared plays); a class of size c needs c
-    different rooms. It is not checked that a table cannot hear a set it will play later: seed 001
+    different rooms. It is not checked that a table cannot hear a set it will play later: docs/rules.md, "Duplicate MCR: rooms and separation"
     rules that out only by giving every table its own room (pass ``[1] * n_tables``), which this
     function always accepts.
 

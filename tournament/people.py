@@ -1,4 +1,4 @@
-"""The people and places of an event, set by its director without the admin (issue 18): rooms,
+"""The people and places of an event, set by its director without the admin (docs/director-guide.md, "3. People and entrants"): rooms,
 staff and scorer accounts, team and player names, late entrants and check-in before a session.
 
 Each public write is one transaction, writes an :class:`~tournament.models.AuditEntry` and is
@@ -70,7 +70,7 @@ def rooms_problem(event: Event, capacities: Sequence[int] | None = None) -> str 
     """Why the rooms (``capacities`` in tables, room by room; None: the event's rooms) cannot
     hold one session's tables so that no two tables playing the same set at the same hand share
     a room (:func:`tournament.movement.place_tables`: staggering the groups when that makes them fit); None when they can, when no rooms are set
-    (then every table gets a room of its own, seed 001) or when there is no roster yet."""
+    (then every table gets a room of its own, docs/rules.md, "Duplicate MCR: rooms and separation") or when there is no roster yet."""
     if capacities is None:
         capacities = list(event.rooms.order_by("number").values_list("capacity", flat=True))
     need = room_need(event)

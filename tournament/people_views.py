@@ -1,4 +1,4 @@
-"""The director's pages for the people and places of an event (issue 18): rooms, people (staff
+"""The director's pages for the people and places of an event (docs/director-guide.md, "3. People and entrants"): rooms, people (staff
 and scorer accounts), entrants (teams and players, late entrants, roster import), a team's or
 player's names, check-in before a session; and the public per-room seating list of a session.
 

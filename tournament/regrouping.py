@@ -1,6 +1,6 @@
 """Regrouping entrants between sessions with as few repeat meetings as possible (docs/seating.md).
 
-Seed 001: from the second session on, teams (team event) or players (individual event) are put
+docs/rules.md, "Duplicate MCR: team event": from the second session on, teams (team event) or players (individual event) are put
 into new groups. Entrants ``0 .. n-1`` (teams, or players) are split each session into groups of
 ``group_size`` (N teams, or N*N players, for N seats). Two entrants *meet* when they share a group;
 a *repeat meeting* is every meeting of a pair beyond its first.

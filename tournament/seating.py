@@ -261,11 +261,11 @@ def _rooms_for(event: Event, n_groups: int) -> tuple[list[Room], bool]:
     """The room of each event-wide table and whether the groups play staggered: the event's rooms
     if the director set them up (with their capacities), placed by
     :func:`tournament.movement.place_tables` (staggering the groups only when the rooms need it),
-    otherwise one room per table (seed 001)."""
+    otherwise one room per table (docs/rules.md, "Duplicate MCR: rooms and separation")."""
     ruleset = event.get_ruleset()
     total_tables = len(ruleset.seats) * n_groups
     rooms = list(event.rooms.order_by("number"))
-    if not rooms:  # seed 001: every table in a room of its own, table k in room k
+    if not rooms:  # docs/rules.md, "Duplicate MCR: rooms and separation": every table in a room of its own, table k in room k
         return [Room.objects.create(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)], False
     if len(rooms) >= total_tables and all(r.capacity == 1 for r in rooms):
         return rooms[:total_tables], False  # a room each: no two tables can clash

@@ -24,7 +24,7 @@ def latin_square(n: int) -> list[list[int]]:
 
     ``n`` is the number of seats (= tables = teams of a group). Row ``t`` is ``(t + slot) % n``:
     at table 0 team slot 0 is East, slot 1 South...; each further table turns every team one seat
-    on. Every row and every column is a permutation of ``range(n)`` (seed 001, team event: over
+    on. Every row and every column is a permutation of ``range(n)`` (docs/rules.md, "Duplicate MCR: team event": over
     the group's tables each team plays every seat of every set exactly once).
 
     Raises MovementError if ``n`` is not a whole number of at least 1.
@@ -51,7 +51,7 @@ def team_group_seating(n: int, session_index: int = 0) -> list[SeatPlacement]:
     ``n``: seats per table (2, 3 or 4); ``session_index``: 0-based session (session 1 -> 0).
     Returns ``n * n`` placements sorted by (table, seat).
 
-    Seats follow :func:`latin_square` (seed 001: each team plays every seat of every set once
+    Seats follow :func:`latin_square` (docs/rules.md, "Duplicate MCR: team event": each team plays every seat of every set once
     across the group's tables, since every table plays every set). Member ``m`` always takes seat
     ``(m + session_index) % n``, whatever the team's slot in the group, so over any ``n``
     consecutive sessions each member plays each seat (wind) exactly once; the member's table is
@@ -75,7 +75,7 @@ def individual_group_seating(n: int, session_index: int = 0) -> list[tuple[int, 
     Returns ``(table, seat, player_slot)`` triples sorted by (table, seat); ``player_slot`` is the
     0-based position of the player in the group (0 to n*n-1). Each table has every seat once, so
     each seat of each set is played by ``n`` different players, one per table: the players the
-    datum of that seat is taken over (seed 001, individual event).
+    datum of that seat is taken over (docs/rules.md, "Duplicate MCR: individual event").
 
     Slot ``p`` takes seat ``(p % n + session_index) % n``, so a slot turns one seat on each session;
     to balance every player's winds when groups change between sessions, order each group's

@@ -1,4 +1,4 @@
-"""The director's API tokens page (issue 25): the tokens of the accounts holding a role in the
+"""The director's API tokens page (docs/security.md, "Threats and the tests that cover them", threat 2): the tokens of the accounts holding a role in the
 event, a form to create one (for yourself or a scorer of the event; the key is shown once, on
 the response to that POST, never stored) and a Revoke button per token.
 

@@ -1,4 +1,4 @@
-"""The director's day (issue 18): event settings and lifecycle, rooms, people, check-in,
+"""The director's day (docs/director-guide.md): event settings and lifecycle, rooms, people, check-in,
 substitutions, penalties, the session clock and projector, itineraries. Included from
 tournament/urls.py."""
 

@@ -235,7 +235,7 @@ def _session_tables(event: Event, session_number: int):
 def first_tables(event: Event, session_number: int, lang: str = "en") -> dict[int, list[str]]:
     """Set number → for each physical copy (one per group sharing the walls), the table that plays
     it first, e.g. ``"Group 2 · Table 6"`` in the sheet language ``lang`` (table k of each group
-    starts with block k, seed 001)."""
+    starts with block k, docs/rules.md, "Duplicate MCR: rotation of the sets")."""
     ruleset = event.get_ruleset()
     movement = ruleset_movement(ruleset)
     tables = list(_session_tables(event, session_number).select_related("group"))
@@ -275,7 +275,7 @@ def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
     """The :class:`walls.printing.data.StickerSet` values of a session's stored walls, one per
     physical copy (each group sharing the walls needs its own stickers). Built from the set codes
     and the rule set's slots alone: the walls' tiles are never read, since a sticker goes on the
-    back of a tile, where every player sees it (seed 001; docs/printing.md)."""
+    back of a tile, where every player sees it (docs/rules.md, "Duplicate MCR: building sets and wall stickers"; docs/printing.md)."""
     ruleset = event.get_ruleset()
     first = first_tables(event, session_number)
     return [

@@ -5,7 +5,7 @@ Codes use the mpsz notation of the field (docs/architecture.md):
 - suited tiles ``"1m"``..``"9m"`` (characters / 萬子), ``"1p"``..``"9p"`` (dots / 筒子),
   ``"1s"``..``"9s"`` (bamboo / 索子);
 - red fives ``"0m"``, ``"0p"``, ``"0s"`` (a five printed red, counted as a five; riichi and
-  Shiragiku three-player use them, seed 002_33d89288069ec9a0.txt);
+  Shiragiku three-player use them, docs/rules.md, "Shiragiku three-player: tile set and red fives");
 - honours ``"1z"``..``"7z"`` = East, South, West, North, White, Green, Red;
 - flowers ``"1f"``..``"8f"`` = plum, orchid, chrysanthemum, bamboo, spring, summer, autumn,
   winter (MCR with flowers, 144 tiles).

@@ -6,10 +6,10 @@ inputs it takes, the hand values it accepts, whether the fan check applies); rul
 form and the table page read it.
 
 - ``mcr``, ``mcr-duplicate-mahjongsoft``: :mod:`.mcr` (MCR and MahjongSoft duplicate MCR).
-- ``riichi`` (the standard reference), ``souzu-2p`` (seed 000): :mod:`.riichi`.
-- ``shiragiku-3p`` (seed 002): :mod:`.three_player`.
-- ``shield-tile`` (seed 003): :mod:`.shield_tile`.
-- ``yangzhou`` (seed 004): :mod:`.yangzhou`.
+- ``riichi`` (the standard reference), ``souzu-2p`` (docs/rules.md, "Two-player Souzu: payments"): :mod:`.riichi`.
+- ``shiragiku-3p`` (docs/rules.md, "Shiragiku three-player: payments and game flow"): :mod:`.three_player`.
+- ``shield-tile`` (docs/rules.md, "Shield tile: payments and game end"): :mod:`.shield_tile`.
+- ``yangzhou`` (docs/rules.md, "Yangzhou: payments"): :mod:`.yangzhou`.
 - ``typed``: nothing is computed; the table types each seat's score change and
   :func:`validate_score_changes` checks it.
 

@@ -266,7 +266,7 @@ class PaymentRule:
     - ``zero_sum``: True/False, whether every computed hand has ``sum(changes) + deposit == 0``;
       None where the changes are typed and the rule set decides.
     - ``multiple_winners``: a discard may have several winners.
-    - ``source``: where the rule comes from (seed file or reference).
+    - ``source``: where the rule comes from (a docs/rules.md section or a reference).
     - ``settle``: ``settle(rule, seats, outcome, min_fan) -> Settlement`` with the seats already
       checked; it checks the outcome and raises PaymentError. None for a rule whose score changes
       the table types (no outcome is entered).

@@ -1,4 +1,4 @@
-"""The MCR family (Chinese Official rules, seed 001, and MahjongSoft's duplicate MCR payments).
+"""The MCR family (Chinese Official rules, docs/rules.md, "Duplicate MCR: payments", and MahjongSoft's duplicate MCR payments).
 
 - ``mcr``: discard win: the discarder pays 8+fan, each other player pays 8 (winner +fan+24).
   Self-draw: each other player pays 8+fan (winner +3×(8+fan)). One winner per hand. Zero-sum.

@@ -52,28 +52,28 @@ PAYMENT_RULES: dict[str, PaymentRule] = {
     ),
     "souzu-2p": PaymentRule(
         "souzu-2p", gettext_noop("Two-player Souzu"), zero_sum=True, multiple_winners=False,
-        source="seed 000_7c77fa1e26bc973a.txt: riichi values, hundreds rounded up, self-draw collects half, "
+        source='docs/rules.md, "Two-player Souzu: payments": riichi values, hundreds rounded up, self-draw collects half, '
                "honba 2000, mangan minimum (haneman from 5 honba)",
         settle=settle_souzu, value_unit="han", value_range=(1, 13), inputs=_RIICHI_INPUTS,
         fu_choices=FU_CHOICES, stick=1000, seat_counts=(2,),
     ),
     "shiragiku-3p": PaymentRule(
         "shiragiku-3p", gettext_noop("Shiragiku three-player"), zero_sum=True, multiple_winners=False,
-        source="seed 002_33d89288069ec9a0.txt: 1 han 1 point, 2 base points, +1 dealer, limit 50, yakuman 100, "
+        source='docs/rules.md, "Shiragiku three-player: payments and game flow": 1 han 1 point, 2 base points, +1 dealer, limit 50, yakuman 100, '
                "+1 a honba; discarder pays, or each other player on a self-draw; noten penalty 6",
         settle=settle_shiragiku, value_unit="han", value_range=(1, 99),
         inputs=frozenset({"yakuman", "honba", "tenpai"}), seat_counts=(3,),
     ),
     "shield-tile": PaymentRule(
         "shield-tile", gettext_noop("Shield tile"), zero_sum=True, multiple_winners=False,
-        source="seed 003_01ddf542a26ec613.txt: 1000, 2000, 4000, 8000 then +2000 a han; self-draw in thirds, "
+        source='docs/rules.md, "Shield tile: payments and game end": 1000, 2000, 4000, 8000 then +2000 a han; self-draw in thirds, '
                "a shielded seat pays nothing",
         settle=settle_shield_tile, value_unit="han", value_range=(1, 99), inputs=frozenset({"shielded"}),
         seat_counts=(4,),
     ),
     "yangzhou": PaymentRule(
         "yangzhou", gettext_noop("Yangzhou"), zero_sum=True, multiple_winners=True,
-        source="seed 004_f0f50996b898f4e1.txt: fan add up; discarder pays 2x, self-draw each pays the value; "
+        source='docs/rules.md, "Yangzhou: payments": fan add up; discarder pays 2x, self-draw each pays the value; '
                "full-flush bao pays the whole win",
         settle=settle_yangzhou, value_unit="fan", value_range=(1, 1000), inputs=frozenset({"liable"}),
         seat_counts=(4,),

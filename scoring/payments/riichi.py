@@ -1,4 +1,4 @@
-"""Riichi payments (the standard reference) and two-player Souzu (seed 000), which pays riichi
+"""Riichi payments (the standard reference) and two-player Souzu (docs/rules.md, "Two-player Souzu: payments"), which pays riichi
 values with its own changes.
 
 Riichi (``riichi``), dealer = the rule set's first seat:
@@ -22,7 +22,7 @@ Riichi (``riichi``), dealer = the rule set's first seat:
   (2 han 25 fu is refused there, and stays valid on a discard).
 - seats: four (the rule set's definition and :func:`scoring.payments.settle` refuse others).
 
-Two-player Souzu (``souzu-2p``, seed 000_7c77fa1e26bc973a.txt: 半額自模, 百点棒要らず, 一本二千点,
+Two-player Souzu (``souzu-2p``, docs/rules.md, "Two-player Souzu: payments": 半額自模, 百点棒要らず, 一本二千点,
 満貫縛り, 跳満縛り): the riichi values with
 
 - every payment rounded up to 1,000 (hundreds rounded up);
@@ -181,12 +181,12 @@ def settle_riichi(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
 
 def souzu_minimum(honba: int) -> int:
     """The smallest base points a Souzu hand may win with: mangan (2000), haneman (3000) from 5
-    honba (seed 000: 満貫縛り, 跳満縛り)."""
+    honba (docs/rules.md, "Two-player Souzu: payments": 満貫縛り, 跳満縛り)."""
     return HANEMAN if honba >= 5 else MANGAN
 
 
 def settle_souzu(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
-    """Two-player Souzu payments (seed 000; see the module docstring); dealer ``seats[0]``."""
+    """Two-player Souzu payments (docs/rules.md, "Two-player Souzu: payments"; see the module docstring); dealer ``seats[0]``."""
     hand = _checked_hand(rule, seats, outcome, min_fan)
     if hand.kind == "draw":
         return _drawn(rule, seats, hand)

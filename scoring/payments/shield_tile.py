@@ -1,4 +1,4 @@
-"""Shield-tile payments (seed 003_01ddf542a26ec613.txt, 点数計算の簡略化 and 概要 5).
+"""Shield-tile payments (docs/rules.md, "Shield tile: payments and game end", 点数計算の簡略化 and 概要 5).
 
 No fu, no dealer, no honba, no deposits: a hand of 1 han is worth 1,000, 2 han 2,000, 3 han
 4,000, 4 han 8,000, then 2,000 more a han (yakuman counted as han, no limit). On a discard the

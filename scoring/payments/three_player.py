@@ -1,4 +1,4 @@
-"""Shiragiku three-player payments (seed 002_33d89288069ec9a0.txt, 和了点の計算方法 and 平局).
+"""Shiragiku three-player payments (docs/rules.md, "Shiragiku three-player: payments and game flow", 和了点の計算方法 and 平局).
 
 One han is one point, no fu: a win is worth 2 base points (場に付く両翻), plus one per han or
 dora, plus one for the dealer (the rule set's first seat), capped at 50 (満貫); a yakuman is

@@ -1,4 +1,4 @@
-"""Yangzhou payments (seed 004_f0f50996b898f4e1.txt, 点数 and 包).
+"""Yangzhou payments (docs/rules.md, "Yangzhou: payments", 点数 and 包).
 
 Fan add up (no doubling). On a discard the discarder pays twice the hand's value and the others
 nothing (robbing a kong counts as a discard); several players may win on one discard, each paid

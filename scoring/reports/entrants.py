@@ -1,7 +1,7 @@
 """Per-player standings and the team and player pages.
 
-The per-player comparison (each player against the same seat of the same set, seed 001's
-individual method, converted with the event's current table) comes from
+The per-player comparison (each player against the same seat of the same set, the individual method of
+docs/rules.md, "Duplicate MCR: individual event", converted with the event's current table) comes from
 :func:`scoring.comparisons.converted_scores`, the path every stored converted score takes too.
 ``public`` (the default): only released sets count (:mod:`scoring.visibility`).
 """
@@ -57,7 +57,7 @@ def _seat_results(event: Event, public: bool) -> list[dict]:
 def player_standings(event: Event, *, public: bool = True, order: str = "points") -> list[dict]:
     """Per-player standings: every player's score-change total and sets played, and as extra
     information their comparison with the same seat of the same set (the individual method of
-    seed 001 applied inside a team event, converted with the event's current table).
+    docs/rules.md, "Duplicate MCR: individual event" applied inside a team event, converted with the event's current table).
 
     Rows ``{"rank", "tied", "player", "number", "name", "team", "team_number", "points",
     "score_total", "sets_played", "positive_sets", "difference_total", "substitute",

@@ -1,4 +1,4 @@
-"""Issue 25, finding 2 in Debian's Chromium: the director creates an API token on the event's API
+"""docs/security.md, "Threats and the tests that cover them", threat 2 in Debian's Chromium: the director creates an API token on the event's API
 tokens page, copies its key with the page's Copy button, uses it, and revokes it; the key is on
 the create page once and on no page after. Screenshots go to $TOKEN_SHOTS (default
 /tmp/tokens-shots/).

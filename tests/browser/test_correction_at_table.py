@@ -1,4 +1,4 @@
-"""Issue 25, finding 1, walked on a phone (Debian's Chromium, 390×844) as the players at a table
+"""docs/security.md, "Threats and the tests that cover them", threat 1, walked on a phone (Debian's Chromium, 390×844) as the players at a table
 would: one player cannot set a result and have it confirmed by themselves.
 
 The table's phone logs in with the score sheet's code; South enters a hand with South's PIN; on

@@ -1,4 +1,4 @@
-"""Issue 17 in Debian's Chromium: scores a director can defend, as the director and a player see
+"""docs/scoring.md in Debian's Chromium: scores a director can defend, as the director and a player see
 them.
 
 A small event is built through the services (5 teams, the substitutes policy: 3 substitute teams

@@ -1,4 +1,4 @@
-"""Issue 18 in Debian's Chromium: the director runs the whole day through the pages, never /admin/.
+"""docs/director-guide.md in Debian's Chromium: the director runs the whole day through the pages, never /admin/.
 
 A staff user with no superuser rights, made for the test and holding no role anywhere, logs in
 through the login page and, only by clicking through the product's pages:

@@ -1,4 +1,4 @@
-"""Issue 25 in Debian's Chromium, as the people meet it (findings 3 and 8).
+"""docs/security.md, "Threats and the tests that cover them" in Debian's Chromium, as the people meet it (findings 3 and 8).
 
 A staff user creates an event from a roster saved by a Western European Windows spreadsheet
 (Windows-1252: "Ærøskøbing"): the form names the guessed encoding and previews the names before

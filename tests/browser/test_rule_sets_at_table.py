@@ -1,4 +1,4 @@
-"""Every preset family runs a whole event at the table, scored from the hands' outcomes (issue 16),
+"""Every preset family runs a whole event at the table, scored from the hands' outcomes (docs/scoring.md, "Payment rules"),
 in Debian's Chromium with a phone at 390×844.
 
 For each family the director (a staff user, not a superuser) creates a team event through the new
@@ -13,7 +13,7 @@ completes each set; the director then sees the converted scores on the live grid
 standings.
 
 Every expected number is worked out here by hand from the seed's payment rule (docs/scoring.md,
-../shared/domain.md "How each system pays", the issue-16 contract), never by calling
+docs/scoring.md, "Payment rules", the contract of docs/scoring.md, "Payment rules"), never by calling
 ``scoring.payments``; the converted scores come from tests/oracles.py (datum and conversion
 re-implemented without the product). Any console error or page error on the table page fails the
 test. Screenshots go to /tmp/h4-shots/: the phone's filled entry form and the card to confirm,
@@ -84,7 +84,7 @@ def zero(seats: str) -> dict:
     return dict.fromkeys(seats, 0)
 
 
-# --- MCR (seed 001; plain Chinese Official payments): discard: the discarder pays 8+fan, each other
+# --- MCR (docs/rules.md, "Duplicate MCR: payments"; plain Chinese Official payments): discard: the discarder pays 8+fan, each other
 # player 8; self-draw: each other player pays 8+fan. A draw scores nothing.
 MCR_OTHERS = (
     {"E": 8 + 8 + 16, "S": -(8 + 8), "W": -8, "N": -8},          # E wins 8 fan on S's discard
@@ -173,7 +173,7 @@ RIICHI_DUPLICATE = Family("riichi-duplicate", "wbf-imp", (
          ("Draw", "tenpai: W")),
 ), RIICHI_OTHERS)
 
-# --- Two-player Souzu (seed 000): riichi values, every payment rounded up to 1000 (hundreds rounded
+# --- Two-player Souzu (docs/rules.md, "Two-player Souzu: payments"): riichi values, every payment rounded up to 1000 (hundreds rounded
 # up), 2000 a honba, a self-draw collects half of the final value (value + 2000 x honba) from the
 # opponent, mangan minimum; sticks of 1000 to the winner; a draw: 3000 from the noten seat to the
 # tenpai seat. The dealer is E; the seats are E and S.
@@ -199,7 +199,7 @@ SOUZU = Family("souzu-2p", "wbf-imp", (
     zero("ES"),
 ))
 
-# --- Shiragiku three-player (seed 002): 1 han = 1 point: 2 base points + 1 a han (dora included)
+# --- Shiragiku three-player (docs/rules.md, "Shiragiku three-player: payments and game flow"): 1 han = 1 point: 2 base points + 1 a han (dora included)
 # + 1 for the dealer, capped at 50; + 1 a honba; a discard win is paid by the discarder alone, a
 # self-draw by each of the two others; noten penalty 6 points in all. The dealer is E.
 SHIRAGIKU = Family("shiragiku-3p", "mcr-mp", (
@@ -221,7 +221,7 @@ SHIRAGIKU = Family("shiragiku-3p", "mcr-mp", (
     zero("ESW"),
 ))
 
-# --- Shield tile (seed 003): 1 han 1000, 2 han 2000, 3 han 4000, 4 han 8000, then 2000 more a han;
+# --- Shield tile (docs/rules.md, "Shield tile: payments and game end"): 1 han 1000, 2 han 2000, 3 han 4000, 4 han 8000, then 2000 more a han;
 # no dealer, honba, sticks or noten payment; a discard win is paid by the discarder, a self-draw by
 # the three others in thirds (up to 100), a seat whose open shield tiles hold the wait paying nothing.
 SHIELD = Family("shield-tile", "wbf-imp", (
@@ -240,7 +240,7 @@ SHIELD = Family("shield-tile", "wbf-imp", (
     zero("ESWN"),
 ))
 
-# --- Yangzhou (seed 004): fan add up; a discard win: the discarder pays twice the value to each
+# --- Yangzhou (docs/rules.md, "Yangzhou: payments"): fan add up; a discard win: the discarder pays twice the value to each
 # winner (several may win), the others nothing; a self-draw: each other player pays the value; bao:
 # the liable player pays the whole win instead.
 YANGZHOU = Family("yangzhou", "mcr-mp", (

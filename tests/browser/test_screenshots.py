@@ -93,7 +93,7 @@ def test_staff_sheet_rendered_from_the_directors_print_button(director_page, dem
     assert first.width > 500 and first.getextrema() != ((255, 255), (255, 255), (255, 255))
 
 
-# --- the director's day (issue 18): settings, rooms, check-in, penalties, projector ---------------------------------
+# --- the director's day (docs/director-guide.md): settings, rooms, check-in, penalties, projector ---------------------------------
 
 
 def test_settings_screenshot_shows_the_public_address_and_what_is_frozen(director_page, demo_site):

@@ -1,4 +1,4 @@
-"""Issue 25, finding 6 walked in Chromium as the director: the delete page of a finished event
+"""docs/security.md, "Threats and the tests that cover them", threat 6 walked in Chromium as the director: the delete page of a finished event
 whose seed is not revealed refuses and offers the reveal or the export with the master seed;
 that export allows the deletion; the event imported from it is revealed and every wall verifies.
 An event imported from the ordinary (seedless) export asks for the seed at the reveal and

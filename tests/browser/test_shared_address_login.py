@@ -1,4 +1,4 @@
-"""Issue 25, finding 5, walked in Chromium: on a venue's shared address (every page of the live
+"""docs/security.md, "Threats and the tests that cover them", threat 5, walked in Chromium: on a venue's shared address (every page of the live
 server comes from 127.0.0.1), one device types wrong table codes until the login slows down; a
 player's phone then types the right code of its table. It is never refused as wrong: at worst the
 phone is told to try again in a few seconds, and pressing the button again opens the table's page.

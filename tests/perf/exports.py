@@ -4,7 +4,7 @@ Run ``python manage.py bench export``. Builds a 64-team MCR event (256 players, 
 prepared, seated, with its walls; every set of session 1 entered, confirmed and released) inside
 a transaction that is rolled back at the end, so the database is left as it was. Figures:
 
-- *uncached*: what each request cost before issue 25 (:func:`tournament.exchange.public_export`
+- *uncached*: what each request cost before the fix of threat 7 (docs/security.md, "Threats and the tests that cover them") (:func:`tournament.exchange.public_export`
   and its JSON serialisation, every time);
 - *cached*: the same N requests through the view (test client, each from its own address so the
   rate limit does not answer them): the first builds the export, the others read it from the

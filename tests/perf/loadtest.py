@@ -1,5 +1,5 @@
 """The load test behind ``python manage.py loadtest``: result entry by concurrent scorers against
-gunicorn and PostgreSQL on loopback (issue 9). A benchmark that prints what it measured, never a
+gunicorn and PostgreSQL on loopback (docs/deploy.md, "Load test"). A benchmark that prints what it measured, never a
 timed unit test.
 
 What it does:
@@ -20,7 +20,7 @@ What it does:
 4. :func:`count_stored` counts what the database holds, so lost results (accepted but not
    stored) show: stored must equal accepted.
 
-Goal (issue 9): at least 300 requests per second, p99 latency under 100 ms, no error, no lost
+Goal (docs/deploy.md, "Load test"): at least 300 requests per second, p99 latency under 100 ms, no error, no lost
 result, with 50 scorers.
 
 Needs the ``bench`` extra (httpx for the scorers' requests, psutil for the CPU figures):

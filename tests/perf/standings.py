@@ -2,7 +2,7 @@
 
 Run ``python manage.py bench standings`` (or, without Django, ``python -m tests.perf.standings``
 from the repository root). Synthetic data: 1,000 players (rounded up to 1,008, the next
-multiple of 16, as seed 001's individual method needs), 10 sessions of 16 hands, groups of 16
+multiple of 16, as the individual method (docs/rules.md, "Duplicate MCR: individual event") needs), 10 sessions of 16 hands, groups of 16
 on 4 tables, regrouped at random every session; each table's hand is a seeded random MCR
 outcome scored with :func:`scoring.payments.score_changes`. Goals: a full recompute under 2 s,
 absorbing one new result under 50 ms. The baseline is the same arithmetic in plain dicts and

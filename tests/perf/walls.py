@@ -1,6 +1,6 @@
 """Wall benchmark: derive and store 1,024 wall sets, against a bare in-process shuffle.
 
-Run with ``python manage.py bench walls``. Goal (issue 4): under 2 s and within 3× of the bare
+Run with ``python manage.py bench walls``. Goal (docs/walls.md, "Wall derivation"): under 2 s and within 3× of the bare
 loop. The baseline is ``random.shuffle`` of the same multiset, 1,024 times, in the same run.
 """
 

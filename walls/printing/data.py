@@ -8,7 +8,7 @@ dead wall).
 
 Wall stickers take :class:`StickerSet` instead, which holds **no tile at all**: a sticker sits on
 the back of a tile, which every other player sees during play, so it carries only the set, the
-seat and the slot (seed 001_99051c9fed935a8b.txt: each tile is marked as a seat's starting hand
+seat and the slot (docs/rules.md, "Duplicate MCR: building sets and wall stickers": each tile is marked as a seat's starting hand
 or draw pile, with its draw order, so a set mixed in play can be rebuilt). :func:`sticker_set`
 builds one from the rule set's layout alone; :func:`sticker_set_of` from a PrintableSet, checking
 its wall and then dropping the tiles.
@@ -181,7 +181,7 @@ def sticker_units(ruleset: Any) -> tuple[StickerUnit, ...]:
     """The sticker blocks of any wall set of ``ruleset``, from its piles alone: per seat (rule set's
     seat order) its own piles in wall order, then the piles of no seat. Slot labels are the rule
     set's (:meth:`walls.rulesets.RuleSet.slots`; ``<slot_prefix><n>`` for a rule set without
-    ``slots()``). MCR duplicate (seed 001): 4 units of 34 slots, ``H1``..``H13`` then
+    ``slots()``). MCR duplicate (docs/rules.md, "Duplicate MCR: seat layout and private draw piles"): 4 units of 34 slots, ``H1``..``H13`` then
     ``D1``..``D21``."""
     labels: dict[tuple[str, int], str] = {}
     if hasattr(ruleset, "slots"):

@@ -2,7 +2,7 @@
 and the same per room (one list per room, each starting on a new page), to post at each room's door.
 
 Posted at the venue entrance and read out before each session: the practice session of a
-national federation failed on seating errors in the last round (domain.md), so the printed,
+national federation failed on seating errors in the last round (docs/rules.md, "Printed seating"), so the printed,
 validated seat assignment per session is what players and staff check against.
 """
 

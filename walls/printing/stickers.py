@@ -2,7 +2,7 @@
 
 **A sticker never says which tile it is on.** Staff stick it on the tile's *back*, which every
 other player sees during play (standing hands, draw piles): a face, a code such as ``5p``, a
-name or a colour would let the table read every tile. As in seed 001_99051c9fed935a8b.txt
+name or a colour would let the table read every tile. As in docs/rules.md, "Duplicate MCR: building sets and wall stickers"
 (牌ヤマシール: every tile marked as a seat's starting hand or draw pile, with its draw order, so
 a set mixed in play can be rebuilt), a sticker carries only
 

@@ -5,7 +5,7 @@
 - :mod:`walls.rulesets.custom`: :func:`custom_ruleset` builds and checks a rule set from a tile
   set and a layout (:data:`LAYOUTS`).
 - :mod:`walls.rulesets.presets`: :data:`PRESETS`, every rule set of the seeds
-  (``../shared/seeds``) plus the standard references, and :func:`get_ruleset`.
+  (docs/rules.md, "Sources") plus the standard references, and :func:`get_ruleset`.
 
 The payment rules a rule set may name live in their registry,
 :data:`scoring.payments.PAYMENT_RULES` (re-exported here).

@@ -14,7 +14,8 @@ Dead-wall slots are numbered by stacks of two counted from the far end of the wa
 replacement tiles are taken from): ``X1`` upper and ``X2`` lower tile of the last stack, ``X3``
 and ``X4`` of the stack before it, and so on. Replacement tiles are then taken in slot order and
 the dora indicator is an upper (odd) slot: ``X5`` in riichi (3rd stack from the end), ``X7`` in
-two-player Souzu (4th stack, seed 000), ``X9`` in Shiragiku three-player (5th stack, seed 002).
+two-player Souzu (4th stack, docs/rules.md, "Two-player Souzu: seats, rounds and dead wall"), ``X9`` in Shiragiku
+three-player (5th stack, docs/rules.md, "Shiragiku three-player: dead wall and nuki-dora").
 
 The payment rule is checked against the registry :data:`scoring.payments.PAYMENT_RULES`.
 
@@ -89,7 +90,7 @@ class RuleSet:
     - ``payment_rule``: a code of :data:`scoring.payments.PAYMENT_RULES`; ``min_fan``: minimum fan/han to win, or None.
     - ``end_rule``: how a hand ends when no one wins, printed on set-up sheets.
     - ``deposit``: riichi sticks are deposited.
-    - ``source``: the seed file or reference; ``notes``: choices made where the source is silent.
+    - ``source``: the docs/rules.md section or reference; ``notes``: choices made where the source is silent.
     - ``dora_indicator``: slot label of the first dora indicator in the rule set's only dead
       pile, or None.
 

@@ -1,5 +1,5 @@
 """The built-in rule sets: :data:`PRESETS` holds every rule set of the seeds
-(``../shared/seeds``) plus the standard references (riichi, MCR with flowers), each built with
+(docs/rules.md, "Sources") plus the standard references (riichi, MCR with flowers), each built with
 :func:`~walls.rulesets.custom.custom_ruleset`; :func:`get_ruleset` looks one up.
 
 Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
@@ -28,14 +28,14 @@ TILES_SOUZU_70 = (
     *((f"{rank}s", 4) for rank in range(1, 10)),
     ("1z", 4), ("2z", 4), ("3z", 3), ("4z", 2), ("5z", 3), ("6z", 3), ("7z", 3),
 )  # fmt: skip
-"""Two-player Souzu set (seed 000_7c77fa1e26bc973a.txt): the 136 minus one 1m, 9m, 1p, 9p, West,
+"""Two-player Souzu set (docs/rules.md, "Two-player Souzu: tile set"): the 136 minus one 1m, 9m, 1p, 9p, West,
 White, Green, Red, two North and every 2m-8m and 2p-8p: 70 tiles."""
 TILES_SHIRAGIKU_108 = tuple(pair for pair in TILES_136 if pair[0] not in {f"{r}m" for r in range(2, 9)})
-"""Shiragiku three-player set (seed 002_33d89288069ec9a0.txt): the 136 without 2m-8m, 108 tiles."""
+"""Shiragiku three-player set (docs/rules.md, "Shiragiku three-player: tile set and red fives"): the 136 without 2m-8m, 108 tiles."""
 TILES_SHIRAGIKU_112 = tuple(sorted(TILES_SHIRAGIKU_108 + (("5m", 4),), key=lambda pair: tile_sort_key(pair[0])))
-"""Shiragiku with the four 5m (seed 002): 112 tiles."""
+"""Shiragiku with the four 5m (docs/rules.md, "Shiragiku three-player: tile set and red fives"): 112 tiles."""
 
-_MCR_SOURCE = "seed 001_99051c9fed935a8b.txt (MIL duplicate MCR, Sanya 2015)"
+_MCR_SOURCE = 'docs/rules.md, "Duplicate MCR (Aono, デュプリケート方式マージャン)" (MIL duplicate MCR, Sanya 2015)'
 _RIICHI_SOURCE = "standard Japanese riichi rules (reference, not in the seeds)"
 _RIICHI_END = "ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements"
 _RIICHI_PAYMENT = (
@@ -82,14 +82,14 @@ _SHIRAGIKU_REDS: dict[str, tuple[str, dict[str, int] | None]] = {
     "-r2p1s": ("2 red 5p and 1 red 5s", {"0p": 2, "0s": 1}),
     "-r4p4s": ("all 5p and 5s red", {"0p": 4, "0s": 4}),
 }
-"""Code suffix -> (label, red fives) for the red-five options of seed 002 that tile codes can express."""
+"""Code suffix -> (label, red fives) for the red-five options of docs/rules.md, "Shiragiku three-player: tile set and red fives" that tile codes can express."""
 
 
 def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
     label, red = _SHIRAGIKU_REDS[suffix]
     size = 112 if with_5m else 108
     manzu = (
-        "112 tiles: the four 5m are in play, which seed 002 allows only when North, 1m, 5m and 9m are all "
+        "112 tiles: the four 5m are in play, which docs/rules.md, \"Shiragiku three-player: tile set and red fives\" allows only when North, 1m, 5m and 9m are all "
         "nuki-dora; the seed then sizes the dead wall by the replacement tiles needed during play and gives "
         "no starting size, so this preset lays the same 14-tile dead wall as the North-only option. "
         if with_5m
@@ -101,7 +101,7 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
         ("E", "S", "W"), TILES_SHIRAGIKU_112 if with_5m else TILES_SHIRAGIKU_108, "shared", [13] * 3, None, 14, red,
         rounds=3, starting_points=0, zero_sum=True, payment_rule="shiragiku-3p", min_fan=1, score_unit=1,
         end_rule="ends when the live wall is empty (the last draw is the tile before the dora indicator)",
-        source="seed 002_33d89288069ec9a0.txt (Shiragiku Mahjong three-player)", dora_indicator="X9",
+        source='docs/rules.md, "Shiragiku three-player: tile set and red fives" (Shiragiku Mahjong three-player)', dora_indicator="X9",
         notes=manzu + "North is the only nuki-dora, so the dead wall is always 14 and the dora indicator is the "
         "upper tile of the 5th stack from the end (X9; with rinshan dora the seed turns the 6th, X11). The seed "
         "plays 9 hands per game, always in the East round, the winner dealing next; 3 rounds of 3 seats give "
@@ -161,7 +161,7 @@ def _build_presets() -> dict[str, RuleSet]:
             "souzu-2p", "Two-player Souzu mahjong (70 tiles)", ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
             rounds=3, starting_points=60000, zero_sum=True, payment_rule="souzu-2p", min_fan=None, score_unit=1000,
             end_rule="ends when the next draw would be the dora indicator", deposit=True, dora_indicator="X7",
-            source="seed 000_7c77fa1e26bc973a.txt (two-player Souzu mahjong)",
+            source='docs/rules.md, "Two-player Souzu: tile set" (two-player Souzu mahjong)',
             notes="Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
             "thousands. North may be set aside as nuki-dora (at most 2), so the dora indicator is the upper tile "
             "of the 4th stack from the end of the dead wall (X7) and the dead wall is those 4 stacks, 8 tiles "
@@ -180,7 +180,7 @@ def _build_presets() -> dict[str, RuleSet]:
             "shield-tile", "Shield tile (盾牌) variant", WINDS, TILES_136, "shared", [16, 15, 15, 15],
             rounds=3, starting_points=0, zero_sum=True, payment_rule="shield-tile", min_fan=None, score_unit=100,
             end_rule="ends when the wall is empty: there is no dead wall, every tile is drawn",
-            source="seed 003_01ddf542a26ec613.txt (盾牌 shield-tile rules)",
+            source='docs/rules.md, "Shield tile: deal and shield tiles" (盾牌 shield-tile rules)',
             notes="The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
             "no dead wall, no red fives, no dora, no deposits. The seed ends a game after 10 hands or when top "
             "and bottom are more than 50,000 apart; duplicate play needs the same sets at every table, so this "
@@ -197,7 +197,7 @@ def _build_presets() -> dict[str, RuleSet]:
             "yangzhou", "Yangzhou mahjong", WINDS, TILES_136, "shared", [14, 13, 13, 13],
             rounds=4, starting_points=0, zero_sum=True, payment_rule="yangzhou", min_fan=None, score_unit=1,
             end_rule="ends when the wall is used up without a tile left",
-            source="seed 004_f0f50996b898f4e1.txt (Yangzhou mahjong)",
+            source='docs/rules.md, "Yangzhou: tiles, seats and deal" (Yangzhou mahjong)',
             notes="136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
             "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is 13, 18 or 7 fan "
             "depending on the table's agreement (min_fan left empty: set it per event, and a hand below it is "

@@ -1,5 +1,5 @@
 """``python manage.py fit_conversion <event slug or export JSON files...> [--adopt]``: propose a
-conversion table fitted to observed score differences (issue 11, part 3; docs/scoring.md,
+conversion table fitted to observed score differences (docs/scoring.md, "Fitting a table to data"; docs/scoring.md,
 "Fitting a table to data").
 
 Observed differences: every entrant's difference from its comparison's datum — team method:
