@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.comparisons import MIXED_VERSIONS, version_labels
 from scoring.models import FouledPlay, HandResult, SetScore
-from tournament.seats import seat_holders
+from tournament.table_plan import session_plan
 from scoring.visibility import Viewer
-from tournament.models import Event, Substitution, Table
+from tournament.models import Event, Table
 from walls.models import ReserveWall, WallSet
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name, tile_sort_key
@@ -110,8 +110,8 @@ def traveller_report(event: Event, session_number: int, set_no: int, viewer: Vie
     """
     finished = visibility.is_public(event, session_number, set_no)
     visible = visibility.can_see_set(viewer, event, session_number, set_no)
-    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session_number)
-                  .select_related("group").prefetch_related("seats__player", "seats__team"))
+    plan = session_plan(event, session_number)
+    tables = plan.tables if plan else []
     results = {r.table_id: r for r in HandResult.objects.filter(table__in=tables, set_no=set_no)}
     report = {
         "session": session_number, "set_no": set_no, "finished": finished, "visible": visible,
@@ -140,22 +140,15 @@ def traveller_report(event: Event, session_number: int, set_no: int, viewer: Vie
             "group", "team", "player", "conversion_table"):
         scores[s.group.number if s.group_id else None].append(s)
     team_method = event.method == Event.Method.TEAM
-    changes = defaultdict(list)  # docs/scoring.md "Substitutions": the replacement holds the seat on its sets
-    for sub in Substitution.objects.filter(table__in=tables).select_related("player_in__team").order_by("id"):
-        changes[sub.table_id].append((sub.seat, sub.sets, (sub.player_in_id, sub.player_in.name,
-                                                           sub.player_in.team.name if sub.player_in.team_id else "")))
     seat_of_player = {}
     for scope in sorted(by_scope, key=lambda g: -1 if g is None else g):
         rows = []
         for table in by_scope[scope]:
             result = results.get(table.pk)
-            seated = {a.seat: (a.player_id, a.player.name, a.team.name if a.team_id else "") for a in table.seats.all()}
-            held = seat_holders(seated, changes.get(table.pk, ()), set_no)
             seats = []
-            for seat in sorted(held, key=lambda k: seat_order.get(k, 99)):
-                player_id, name, team = held[seat]
-                seat_of_player[player_id] = seat
-                seats.append({"seat": seat, "player": name, "team": team,
+            for seat, holder in plan.ordered_holders(table, set_no):  # docs/scoring.md "Substitutions"
+                seat_of_player[holder.pk] = seat
+                seats.append({"seat": seat, "player": holder.name, "team": holder.team.name if holder.team_id else "",
                               "change": result.changes.get(seat) if result else None})
             mark = fouled.get(table.pk)
             label = labels.get(table.pk, "")
