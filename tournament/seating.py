@@ -277,8 +277,8 @@ def _rooms_for(event: Event, n_groups: int) -> tuple[list[Room], bool]:
 
 
 @transaction.atomic
-def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Session:
-    """Regroup and seat session ``number`` (1-based): groups, tables, rooms and seats.
+def seat_session(event: Event, session_number: int, *, actor: str = "prepare") -> Session:
+    """Regroup and seat session ``session_number`` (1-based): groups, tables, rooms and seats.
 
     Team events: groups of N teams on N tables with Latin-square seats
     (:func:`tournament.movement.team_group_seating`); individual events: groups of N×N players
@@ -296,10 +296,10 @@ def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Sessio
     :func:`_entrants`).
     """
     refuse_after_reveal(event)
-    if number < 1 or number > event.sessions_planned:
+    if session_number < 1 or session_number > event.sessions_planned:
         raise SetupError("session", _("session must be 1 to %(last)s") % {"last": event.sessions_planned})
-    if event.sessions.filter(number=number).exists():
-        raise SetupError("session", _("session %(session)s is already seated") % {"session": number})
+    if event.sessions.filter(number=session_number).exists():
+        raise SetupError("session", _("session %(session)s is already seated") % {"session": session_number})
     ruleset = event.get_ruleset()
     n = len(ruleset.seats)
     if not event.sessions.exists():
@@ -314,10 +314,10 @@ def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Sessio
     except MovementError as exc:
         raise SetupError("ruleset", str(exc)) from exc
     plan = _grouping_plan(event, entrants)
-    groups = plan["sessions"][number - 1]
+    groups = plan["sessions"][session_number - 1]
     rooms, staggered = _rooms_for(event, len(groups))
     session = Session.objects.create(
-        event=event, number=number, regrouping_method=plan["method"],
+        event=event, number=session_number, regrouping_method=plan["method"],
         repeat_meetings=plan["repeats"], repeat_lower_bound=plan["lower_bound"], staggered=staggered,
     )
     seats = ruleset.seats
@@ -330,22 +330,22 @@ def seat_session(event: Event, number: int, *, actor: str = "prepare") -> Sessio
             table_number += 1
         rows = []
         if event.method == Event.Method.TEAM:
-            for p in team_group_seating(n, number - 1):
+            for p in team_group_seating(n, session_number - 1):
                 team = entrants[members[p.team_slot]]
                 player = team_member(team, p.member)
                 rows.append(SeatAssignment(table=tables[p.table], seat=seats[p.seat], player=player, team=team))
         else:
-            for table, seat, slot in individual_group_seating(n, number - 1):
+            for table, seat, slot in individual_group_seating(n, session_number - 1):
                 rows.append(SeatAssignment(table=tables[table], seat=seats[seat], player=entrants[members[slot]]))
         SeatAssignment.objects.bulk_create(rows)
     return session
 
 
-def sitting_out(event: Event, number: int) -> list:
-    """The teams or players sitting out session ``number`` under a sit-out policy."""
+def sitting_out(event: Event, session_number: int) -> list:
+    """The teams or players sitting out session ``session_number`` under a sit-out policy."""
     plan = event.grouping_plan or {}
     entrants = _entrants(event)
-    return [entrants[i] for i in (plan.get("sit_outs") or [[]] * number)[number - 1]]
+    return [entrants[i] for i in (plan.get("sit_outs") or [[]] * session_number)[session_number - 1]]
 
 
 # --- Until the scoring actions and the print builders read tournament.table_plan (being moved in

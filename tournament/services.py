@@ -105,8 +105,8 @@ def create_event(
 
 
 @transaction.atomic
-def prepare_session(event: Event, number: int, *, actor: str = "prepare") -> Session:
-    """Seat session ``number`` (1-based) and generate its walls, in one transaction: the
+def prepare_session(event: Event, session_number: int, *, actor: str = "prepare") -> Session:
+    """Seat session ``session_number`` (1-based) and generate its walls, in one transaction: the
     session is stored with its walls or not at all. What the director's "Prepare" button, the
     demo and the load test do.
 
@@ -114,8 +114,8 @@ def prepare_session(event: Event, number: int, *, actor: str = "prepare") -> Ses
     WallError (from :func:`walls.services.generate_walls`, e.g. the public value still missing);
     nothing is stored then. ``actor`` (who pressed Prepare) signs the check-in's audit entry.
     """
-    session = seat_session(event, number, actor=actor)
-    generate_walls(event, number)
+    session = seat_session(event, session_number, actor=actor)
+    generate_walls(event, session_number)
     return session
 
 
