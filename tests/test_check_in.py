@@ -18,7 +18,7 @@ from tournament.models import (
     SeatAssignment,
     Team,
 )
-from tournament.people import check_in, check_in_all
+from tournament.check_in import check_in, check_in_all
 from tournament.services import SetupError, create_event, import_roster, prepare_session
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,8 @@ from scoring.result_pages import next_seat
 from tournament.clock import start_clock
 from tournament.event_setup import change_status, delete_event, deletion_refusal, record_final_export, update_settings
 from tournament.models import Event, Table
-from tournament.people import invite, rename_team
+from tournament.entrants import rename_team
+from tournament.roles import invite
 from tournament.seating import SetupError
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.substitutions import substitute

@@ -10,14 +10,7 @@ from django.urls import reverse
 from factories import prepared_event, team_roster
 
 from tournament.models import AuditEntry, EventRole, Invitation, Table
-from tournament.people import (
-    accept_invitation,
-    decline_invitation,
-    invite,
-    revoke_role,
-    set_scorer_tables,
-    withdraw_invitation,
-)
+from tournament.roles import accept_invitation, decline_invitation, invite, revoke_role, set_scorer_tables, withdraw_invitation
 from tournament.services import SetupError, create_event
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from scoring import table_views, visibility
 from tournament import exchange
-from tournament.people import rename_team
+from tournament.entrants import rename_team
 
 from factories import login_as_table, play_slots
 

@@ -10,15 +10,8 @@ from django.urls import reverse
 from factories import prepared_event, team_roster
 
 from tournament.models import AuditEntry, EventRole, Table
-from tournament.people import (
-    accept_invitation,
-    add_entrant,
-    invite,
-    rename_team,
-    revoke_role,
-    set_scorer_tables,
-    update_player,
-)
+from tournament.entrants import add_entrant, rename_team, update_player
+from tournament.roles import accept_invitation, invite, revoke_role, set_scorer_tables
 from tournament.services import SetupError, create_event, import_roster, prepare_session
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from factories import prepared_event, team_roster
 
 from tournament.models import AuditEntry, Room, Table
-from tournament.people import quick_rooms, rooms_problem, set_rooms
+from tournament.rooms import quick_rooms, rooms_problem, set_rooms
 from tournament.table_plan import seating_list
 from tournament.services import (
     SetupError,

@@ -351,7 +351,7 @@ def test_a_restore_keeps_a_pending_invitation_waiting_for_its_owner(in_play, dja
     accept it on the restored event, and an invitation of an account not on this site is
     reported, never made into an account."""
     from tournament.models import Invitation
-    from tournament.people import accept_invitation, invite
+    from tournament.roles import accept_invitation, invite
 
     event, table = in_play[0], in_play[1]
     owner = django_user_model.objects.create_user("Olga.Owner", password="pw-olga-1")

@@ -14,7 +14,7 @@ from factories import play_slots, team_roster
 from scoring.models import SetScore
 from tournament.models import Table
 from tournament.movement import MovementError, place_tables
-from tournament.people import quick_rooms
+from tournament.rooms import quick_rooms
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
 from walls.printing_jobs import movement_rows, score_sheets
 from walls.rulesets import get_ruleset

@@ -36,7 +36,7 @@ from scoring.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from tournament.clock import pause_clock
 from tournament.models import AuditEntry, Event
 from tournament.movement import MovementError, ruleset_movement
-from tournament.people import rooms_problem
+from tournament.rooms import rooms_problem
 from tournament.seating import SetupError, current_entrants, entrant_policy_error
 from walls.printing.i18n import LANGS as SHEET_LANGUAGES
 from walls.printing.templates import PRESETS as LABEL_STOCKS
@@ -193,7 +193,7 @@ def _check_roster_still_fits(event: Event, before: dict, changed: dict) -> None:
     roster or the rooms no longer fit, so that nothing accepted here fails only at Prepare:
     teams must have one member per seat of the new rule set, the entrants must fill its groups
     unless the policy says what to do (:func:`tournament.seating.entrant_policy_error`), and
-    the rooms must hold its tables (:func:`tournament.people.rooms_problem`). ``event`` holds the
+    the rooms must hold its tables (:func:`tournament.rooms.rooms_problem`). ``event`` holds the
     new values, not yet saved."""
     if not ({"ruleset", "rounds", "entrant_policy"} & set(changed)) or not event.players.exists():
         return

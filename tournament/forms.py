@@ -142,7 +142,7 @@ class EventForm(forms.Form):
 
 
 class QuickRoomsForm(forms.Form):
-    """Rooms in one go: how many, and how many tables each holds (:func:`tournament.people.quick_rooms`)."""
+    """Rooms in one go: how many, and how many tables each holds (:func:`tournament.rooms.quick_rooms`)."""
 
     rooms = forms.IntegerField(label=_("Rooms"), min_value=1, max_value=500,
                                widget=forms.NumberInput(attrs={"id": "quick-rooms"}))
@@ -151,7 +151,7 @@ class QuickRoomsForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    """Invite a person into the event's staff (:func:`tournament.people.invite`); ``tables`` are
+    """Invite a person into the event's staff (:func:`tournament.roles.invite`); ``tables`` are
     the seated sessions' tables a scorer enters results for."""
 
     username = forms.CharField(label=_("User name"), max_length=150)
@@ -166,7 +166,7 @@ class InviteForm(forms.Form):
 
 
 class LateEntrantForm(forms.Form):
-    """A late entrant (:func:`tournament.people.add_entrant`): a team and its players, one per
+    """A late entrant (:func:`tournament.entrants.add_entrant`): a team and its players, one per
     line (team events), or one player."""
 
     team = forms.CharField(label=_("Team"), max_length=100, required=False)

@@ -178,7 +178,7 @@ class EventRole(models.Model):
 class Invitation(models.Model):
     """An invitation of an existing account to a role in an event, waiting for the account's
     owner (docs/security.md, "Threats and the tests that cover them", threat 3): the role is granted only when they accept it while logged in
-    (:func:`tournament.people.accept_invitation`). An invitation that creates a new account
+    (:func:`tournament.roles.accept_invitation`). An invitation that creates a new account
     grants the role at once (setting the password through the link is the acceptance) and
     leaves no row here.
 

@@ -2,7 +2,7 @@
 and scorer accounts), entrants (teams and players, late entrants, roster import), a team's or
 player's names, check-in before a session; and the public per-room seating list of a session.
 
-Thin adapters: each POST calls one service of :mod:`tournament.people` (or
+Thin adapters: each POST calls one service of :mod:`tournament.rooms`, :mod:`tournament.roles`, :mod:`tournament.entrants`, :mod:`tournament.check_in` (or
 :func:`tournament.services.import_roster`), shows its SetupError with ``messages.error`` and
 redirects; nothing stored is lost on an error.
 """
@@ -18,7 +18,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from tournament import people as people_services
+from tournament import check_in as check_in_services
+from tournament import entrants as entrant_services
+from tournament import roles as role_services
+from tournament import rooms as room_services
 from tournament.access import DIRECTOR, event_view
 from tournament.forms import InviteForm, LateEntrantForm, QuickRoomsForm
 from tournament.models import Event, EventRole, Player, Table, Team
@@ -45,17 +48,17 @@ def _int(value, default=None):
 def rooms(request, event):
     """Rooms: a quick form (N rooms of C tables: "Create rooms"), the table of rooms (name and
     capacity per room, a new row, "Save rooms"), the tables one session needs from the roster
-    and, before Prepare, whether the rooms can hold them (:func:`tournament.people.rooms_problem`)."""
+    and, before Prepare, whether the rooms can hold them (:func:`tournament.rooms.rooms_problem`)."""
     quick = QuickRoomsForm(request.POST if request.POST.get("action") == "quick" else None)
     if request.method == "POST":
         try:
             if request.POST.get("action") == "quick":
                 if not quick.is_valid():
                     raise SetupError("rooms", " ".join(str(e) for errors in quick.errors.values() for e in errors))
-                people_services.quick_rooms(event, quick.cleaned_data["rooms"], quick.cleaned_data["capacity"],
+                room_services.quick_rooms(event, quick.cleaned_data["rooms"], quick.cleaned_data["capacity"],
                                             actor=_actor(request))
             else:
-                people_services.set_rooms(event, _room_rows(request.POST), actor=_actor(request))
+                room_services.set_rooms(event, _room_rows(request.POST), actor=_actor(request))
         except SetupError as exc:
             messages.error(request, exc.message)
         else:
@@ -63,10 +66,10 @@ def rooms(request, event):
         return redirect("rooms", slug=event.slug)
     room_list = list(event.rooms.order_by("number"))
     used = set(Table.objects.filter(room__in=room_list).values_list("room_id", flat=True))
-    need = people_services.room_need(event)
+    need = room_services.room_need(event)
     return render(request, "tournament/rooms.html", {
         "event": event, "quick": quick, "rooms": [(r, r.pk in used) for r in room_list], "need": need,
-        "capacity": sum(r.capacity for r in room_list), "problem": people_services.rooms_problem(event),
+        "capacity": sum(r.capacity for r in room_list), "problem": room_services.rooms_problem(event),
         "seated": event.sessions.exists(),
     })
 
@@ -125,20 +128,20 @@ def people(request, event):
         action = request.POST.get("action", "invite")
         try:
             if action == "revoke":
-                people_services.revoke_role(event, username=request.POST.get("username", ""), role=request.POST.get("role", ""),
+                role_services.revoke_role(event, username=request.POST.get("username", ""), role=request.POST.get("role", ""),
                                             actor=_actor(request))
                 messages.success(request, _("Role removed."))
             elif action == "withdraw":
-                people_services.withdraw_invitation(event, request.POST.get("invitation"), actor=_actor(request))
+                role_services.withdraw_invitation(event, request.POST.get("invitation"), actor=_actor(request))
                 messages.success(request, _("Invitation withdrawn."))
             elif action == "tables":
-                people_services.set_scorer_tables(event, username=request.POST.get("username", ""),
+                role_services.set_scorer_tables(event, username=request.POST.get("username", ""),
                                                   tables=[t for t in request.POST.getlist("tables") if t.isdigit()],
                                                   actor=_actor(request))
                 messages.success(request, _("Tables saved."))
             elif form.is_valid():
                 data = form.cleaned_data
-                invitation = people_services.invite(event, username=data["username"], role=data["role"],
+                invitation = role_services.invite(event, username=data["username"], role=data["role"],
                                                     tables=data["tables"], actor=_actor(request))
                 if invitation.created:
                     link = request.build_absolute_uri(invitation.set_password_path)
@@ -169,7 +172,7 @@ def people(request, event):
         "grants": [{"grant": g, "tables": sorted(t.number for t in g.tables.all()),
                     "table_ids": {str(t.pk) for t in g.tables.all()}} for g in grants],
         "waiting": [{"invitation": i, "tables": sorted(t.number for t in i.tables.all())}
-                    for i in people_services.pending_invitations(event)],
+                    for i in role_services.pending_invitations(event)],
         "table_choices": choices,
     })
 
@@ -178,23 +181,23 @@ def people(request, event):
 def invitations(request):
     """The logged-in user's pending invitations (event, role, a scorer's tables, who invited,
     when), each with "Accept" and "Decline" (POST ``action``, ``invitation``): accepting
-    grants exactly the role invited (:func:`tournament.people.accept_invitation`)."""
+    grants exactly the role invited (:func:`tournament.roles.accept_invitation`)."""
     if request.method == "POST":
         action = request.POST.get("action")
         try:
             if action == "accept":
-                grant = people_services.accept_invitation(request.POST.get("invitation"), user=request.user)
+                grant = role_services.accept_invitation(request.POST.get("invitation"), user=request.user)
                 messages.success(request, _("You now hold the role %(role)s in %(event)s.")
                                  % {"role": grant.get_role_display(), "event": grant.event.name})
             elif action == "decline":
-                people_services.decline_invitation(request.POST.get("invitation"), user=request.user)
+                role_services.decline_invitation(request.POST.get("invitation"), user=request.user)
                 messages.success(request, _("Invitation declined."))
         except SetupError as exc:
             messages.error(request, exc.message)
         return redirect("invitations")
     return render(request, "tournament/invitations.html", {
         "waiting": [{"invitation": i, "tables": sorted(t.number for t in i.tables.all())}
-                    for i in people_services.pending_invitations(user=request.user)],
+                    for i in role_services.pending_invitations(user=request.user)],
     })
 
 
@@ -245,7 +248,7 @@ def entrants(request, event):
                     messages.info(request, _("The names are shown read as %(encoding)s now: check them, then import.")
                                   % {"encoding": check.label})
             if action == "add" and late.is_valid():
-                entrant = people_services.add_entrant(event, team=late.cleaned_data["team"], players=late.player_names(),
+                entrant = entrant_services.add_entrant(event, team=late.cleaned_data["team"], players=late.player_names(),
                                                       actor=_actor(request))
                 messages.success(request, _("%(name)s added.") % {"name": entrant.name})
                 return redirect("entrants", slug=event.slug)
@@ -260,7 +263,7 @@ def entrants(request, event):
     players = [] if team_event else list(event.players.order_by("number"))
     return render(request, "tournament/entrants.html", {
         "event": event, "team_event": team_event, "teams": teams, "players": players, "seated": seated,
-        "late": late, "warnings": people_services.event_roster_warnings(event), "has_roster": event.players.exists(),
+        "late": late, "warnings": entrant_services.event_roster_warnings(event), "has_roster": event.players.exists(),
         "substitute_session": max(event.sessions.values_list("number", flat=True), default=1),
         "roster_preview": preview,
     })
@@ -271,7 +274,7 @@ def _import_roster(request, event, text: str):
     names, back to the entrants page. SetupError and RosterError pass through."""
     count = import_roster(event, text)
     messages.success(request, _("%(count)s players imported.") % {"count": count})
-    for warning in people_services.event_roster_warnings(event):
+    for warning in entrant_services.event_roster_warnings(event):
         messages.warning(request, warning)
     return redirect("entrants", slug=event.slug)
 
@@ -280,10 +283,10 @@ def _import_roster(request, event, text: str):
 def team_edit(request, event, team_id):
     """A team's name and (in member order) its players' names; "Save"."""
     team = get_object_or_404(Team, event=event, pk=team_id)
-    members = people_services.team_players(team)
+    members = entrant_services.team_players(team)
     if request.method == "POST":
         try:
-            people_services.rename_team(team, name=request.POST.get("name", ""),
+            entrant_services.rename_team(team, name=request.POST.get("name", ""),
                                         members=request.POST.getlist("member"), actor=_actor(request))
         except SetupError as exc:
             messages.error(request, exc.message)
@@ -303,7 +306,7 @@ def player_edit(request, event, player_id):
     player = get_object_or_404(Player, event=event, pk=player_id)
     if request.method == "POST":
         try:
-            people_services.update_player(player, name=request.POST.get("name", ""), actor=_actor(request))
+            entrant_services.update_player(player, name=request.POST.get("name", ""), actor=_actor(request))
         except SetupError as exc:
             messages.error(request, exc.message)
             return redirect("player-edit", slug=event.slug, player_id=player.pk)
@@ -319,7 +322,7 @@ def player_edit(request, event, player_id):
 def check_in(request, event, number):
     """Check-in for session ``number``: a checkbox per entrant (teams in team events), "Save
     check-in" and "Check in everyone", and what Prepare will do under the entrant policy
-    (:func:`tournament.people.prepare_outlook`). Once the session is prepared: who was not
+    (:func:`tournament.check_in.prepare_outlook`). Once the session is prepared: who was not
     checked in, and a link to Substitutions. 404 beyond the planned sessions."""
     if not 1 <= number <= event.sessions_planned:
         raise Http404("no such session")
@@ -327,21 +330,21 @@ def check_in(request, event, number):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "all":
-                count = people_services.check_in_all(event, number, actor=_actor(request))
+                count = check_in_services.check_in_all(event, number, actor=_actor(request))
             else:
-                count = people_services.check_in(event, number, request.POST.getlist("present"), actor=_actor(request))
+                count = check_in_services.check_in(event, number, request.POST.getlist("present"), actor=_actor(request))
         except SetupError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Check-in saved: %(count)s present.") % {"count": count})
         return redirect("check-in", slug=event.slug, number=number)
-    present = people_services.checked_in_ids(event, number)
-    listed = people_services.check_in_entrants(event)
+    present = check_in_services.checked_in_ids(event, number)
+    listed = check_in_services.check_in_entrants(event)
     return render(request, "tournament/check_in.html", {
         "event": event, "number": number, "prepared": prepared, "team_event": event.method == Event.Method.TEAM,
         "entrants": [(e, e.pk in present) for e in listed],
-        "absent": people_services.not_checked_in(event, number),
+        "absent": check_in_services.not_checked_in(event, number),
         "anyone": bool(present),
-        "outlook": [] if prepared else people_services.prepare_outlook(event, number),
+        "outlook": [] if prepared else check_in_services.prepare_outlook(event, number),
         "sessions": range(1, event.sessions_planned + 1),
     })

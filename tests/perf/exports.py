@@ -31,7 +31,7 @@ from django.urls import reverse
 from tests.factories import play_slots
 from tests.perf.loadtest import roster_csv
 from tournament.exchange import public_export
-from tournament.people import rename_team
+from tournament.entrants import rename_team
 from tournament.services import create_event, import_roster, prepare_session
 
 

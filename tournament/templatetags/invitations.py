@@ -4,7 +4,7 @@ logged-in user, none for a visitor)."""
 
 from django import template
 
-from tournament.people import pending_invitations
+from tournament.roles import pending_invitations
 
 register = template.Library()
 

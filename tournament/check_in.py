@@ -1,0 +1,135 @@
+"""Check-in before a session (docs/director-guide.md, "Check-in"): who is present, who is not,
+and what Prepare will do with them (docs/seating.md, "Entrant counts that are not a multiple of
+the group size").
+
+Each public write is one transaction, audited (:meth:`tournament.models.Event.log`) and safe to
+repeat. Errors are :class:`tournament.seating.SetupError` naming the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournament.models import (
+    CheckIn,
+    Event,
+    Player,
+    Team,
+)
+from tournament.seating import SetupError, current_entrants, group_size
+
+def check_in_entrants(event: Event) -> list[Team | Player]:
+    """The entrants ticked at check-in, by number: teams (team events) or players, withdrawn
+    ones and the organisers' substitutes left out (a replacement for good in an individual
+    event, a substitute by kind, is listed in the place of the player replaced)."""
+    replacements = set(event.players.exclude(replaced_by=None).values_list("replaced_by_id", flat=True))
+    return [e for e in current_entrants(event) if not e.substitute or (isinstance(e, Player) and e.pk in replacements)]
+
+
+def _refuse_when_seated(event: Event, session_number: int) -> None:
+    if not 1 <= session_number <= event.sessions_planned:
+        raise SetupError("session", _("session must be 1 to %(last)s") % {"last": event.sessions_planned})
+    if event.sessions.filter(number=session_number).exists():
+        raise SetupError("session", _("session %(session)s is prepared: check-in is closed; replace an absent player at "
+                                      "Substitutions") % {"session": session_number})
+
+
+@transaction.atomic
+def check_in(event: Event, session_number: int, present_ids: Iterable, *, actor: str) -> int:
+    """Record exactly who is present for ``session_number`` (ids of teams in team events, of
+    players in individual events; others are ignored): check-ins of the others are removed.
+    Returns how many are present. Before that session is prepared only (SetupError "session").
+    At session 1's Prepare the entrants not checked in are withdrawn, when anyone is
+    (:func:`tournament.seating.seat_session`). AuditEntry ``check-in`` when it changes."""
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    _refuse_when_seated(event, session_number)
+    wanted = {int(i) for i in present_ids if str(i).strip().isdigit()}
+    entrants = {e.pk: e for e in check_in_entrants(event)}
+    present = wanted & set(entrants)
+    field = "team" if event.method == Event.Method.TEAM else "player"
+    rows = CheckIn.objects.filter(event=event, session_number=session_number)
+    before = set(rows.values_list(f"{field}_id", flat=True))
+    if before == present:
+        return len(present)
+    rows.exclude(**{f"{field}_id__in": present}).delete()
+    CheckIn.objects.bulk_create([CheckIn(event=event, session_number=session_number, by=str(actor)[:150], **{field: entrants[pk]})
+                                 for pk in sorted(present - before)])
+    event.log("check-in", actor, session=session_number, present=len(present), absent=len(entrants) - len(present),
+           added=sorted(entrants[pk].name for pk in present - before),
+           removed=sorted(entrants[pk].name for pk in (before - present) if pk in entrants))
+    return len(present)
+
+
+def check_in_all(event: Event, session_number: int, *, actor: str) -> int:
+    """Check every entrant in for ``session_number`` (:func:`check_in`, same errors)."""
+    return check_in(event, session_number, [e.pk for e in check_in_entrants(event)], actor=actor)
+
+
+def checked_in_ids(event: Event, session_number: int) -> set[int]:
+    """Ids of the teams (team events) or players checked in for ``session_number``."""
+    field = "team_id" if event.method == Event.Method.TEAM else "player_id"
+    return set(CheckIn.objects.filter(event=event, session_number=session_number).values_list(field, flat=True))
+
+
+def not_checked_in(event: Event, session_number: int) -> list[Team | Player]:
+    """The event's own entrants (teams or players, not substitutes) without a check-in for
+    ``session_number``, by number, including those withdrawn for it (``withdrawn`` tells);
+    empty when nobody is checked in (then check-in was not used)."""
+    present = checked_in_ids(event, session_number)
+    if not present:
+        return []
+    own = check_in_entrants(event)
+    if event.method == Event.Method.TEAM:
+        withdrawn = list(event.teams.filter(withdrawn=True, substitute=False))
+    else:
+        withdrawn = list(event.players.filter(withdrawn=True, substitute=False))
+    return sorted([e for e in own + withdrawn if e.pk not in present], key=lambda e: e.number)
+
+
+def prepare_outlook(event: Event, session_number: int) -> list[str]:
+    """What Prepare of ``session_number`` will do with the entrants checked in now, one sentence
+    each, under the event's entrant policy (docs/seating.md): how many are present, who is
+    withdrawn (session 1, when anyone is checked in), substitutes added or sit-outs, or that
+    "as-is" cannot run and the policy must change."""
+    entrants = check_in_entrants(event)
+    present = checked_in_ids(event, session_number)
+    if not present:
+        return [_("Nobody is checked in yet: Prepare seats every entrant.")]
+    team = event.method == Event.Method.TEAM
+    count = sum(1 for e in entrants if e.pk in present)
+    absent = [e.name for e in entrants if e.pk not in present]
+    lines = [ngettext("%(count)s team present.", "%(count)s teams present.", count) % {"count": count} if team else
+             ngettext("%(count)s player present.", "%(count)s players present.", count) % {"count": count}]
+    if session_number > 1 or event.sessions.exists():
+        if absent:
+            lines.append(_("Not checked in: %(names)s. After Prepare, replace absent players at Substitutions.")
+                         % {"names": ", ".join(absent)})
+        return lines
+    if absent:
+        lines.append(_("Withdrawn at Prepare (not checked in): %(names)s.") % {"names": ", ".join(absent)})
+    size = group_size(event)
+    subs_in = sum(1 for e in current_entrants(event) if e.substitute)
+    playing = count + subs_in
+    missing = (-playing) % size
+    policy = event.entrant_policy
+    if not missing:
+        lines.append(_("%(groups)s full groups of %(size)s.") % {"groups": playing // size, "size": size})
+    elif policy == Event.EntrantPolicy.SUBSTITUTES:
+        lines.append((ngettext("%(count)s substitute team will be added.", "%(count)s substitute teams will be added.", missing)
+                      if team else ngettext("%(count)s substitute player will be added.",
+                                            "%(count)s substitute players will be added.", missing)) % {"count": missing})
+    elif policy in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
+        if playing < size:
+            lines.append(_("Too few to fill one group: change the policy in Settings."))
+        else:
+            lines.append(ngettext("%(count)s entrant will sit out each session in turn.",
+                                  "%(count)s entrants will sit out each session in turn.", playing % size)
+                         % {"count": playing % size})
+    else:
+        lines.append(_("as-is: %(count)s is not a multiple of %(size)s — change the policy in Settings.")
+                     % {"count": playing, "size": size})
+    return lines
