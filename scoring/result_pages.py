@@ -3,7 +3,7 @@ standings, team and player pages with the running-total chart, standings as CSV 
 public, no login — and the director's conversion table editor.
 
 Thin adapters: the data comes from :mod:`scoring.reports`, the writes from
-:mod:`scoring.conversion_admin` and (fouled marks on the traveller) :mod:`scoring.services`. Director and staff see sets still being played elsewhere;
+:mod:`scoring.conversion_versions` and (fouled marks on the traveller) :mod:`scoring.services`. Director and staff see sets still being played elsewhere;
 everyone else sees a set once every table has played it (:mod:`scoring.reports`).
 """
 
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import conversion_admin, reports, services, table_access
+from scoring import conversion_versions, reports, services, table_access
 from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
@@ -268,14 +268,14 @@ class ConversionForm(forms.Form):
 @director_page
 def conversion(request, event):
     """Director: view, edit and import the conversion table. Each save is a new version, and every
-    stored converted score is rescored with it at once (:func:`conversion_admin.save_table_version`)."""
+    stored converted score is rescored with it at once (:func:`conversion_versions.save_table_version`)."""
     current = ConversionTable.objects.current(event)
     initial = {"name": current.name, "csv_text": current.as_table().to_csv()} if current else {}
     form = ConversionForm(request.POST or None, request.FILES or None, initial=initial)
     error = None
     if request.method == "POST" and form.is_valid():
         try:
-            saved = conversion_admin.save_table_csv(event, form.cleaned_data["csv_text"], name=form.cleaned_data["name"],
+            saved = conversion_versions.save_table_csv(event, form.cleaned_data["csv_text"], name=form.cleaned_data["name"],
                                                     source=form.cleaned_data["source"], actor=request.user.get_username())
         except ConversionTableError as exc:
             error = exc
@@ -284,7 +284,7 @@ def conversion(request, event):
             return redirect("conversion", slug=event.slug)
     return render(request, "scoring/conversion.html", {
         "event": event, "form": form, "error": error, "current": current,
-        "rows": current.as_table().rows() if current else [], "versions": conversion_admin.table_versions(event),
+        "rows": current.as_table().rows() if current else [], "versions": conversion_versions.table_versions(event),
     }, status=400 if error or form.errors else 200)
 
 
@@ -292,7 +292,7 @@ def conversion(request, event):
 @director_page
 def conversion_rescore(request, event):
     """Director: rescore every set with the current conversion table version."""
-    stored = conversion_admin.rescore_event(event)
+    stored = conversion_versions.rescore_event(event)
     messages.success(request, _("Rescored with %(table)s: %(count)d converted scores.")
                      % {"table": ConversionTable.objects.current(event), "count": stored})
     return redirect("conversion", slug=event.slug)

@@ -292,10 +292,10 @@ def test_defect_sit_out_average_is_applied(director):
 
 
 def test_defect_conversion_save_rescores_every_score(director):
-    """A new conversion table version saved (scoring.conversion_admin.save_table_version): every
+    """A new conversion table version saved (scoring.conversion_versions.save_table_version): every
     stored score names the new version and equals an independent conversion of the same results
     with the new rows, with no Rescore pressed."""
-    from scoring.conversion_admin import save_table_version
+    from scoring.conversion_versions import save_table_version
 
     event = new_event(team_roster(4), sessions=1, director=director, slug="versions")
     play_session(event, 1, random.Random(3))
@@ -338,7 +338,7 @@ def test_substitute_rows_are_flagged_and_listed_after_the_ranked(director):
 
 
 def test_conversion_save_is_audited_and_named_on_the_standings(director):
-    from scoring.conversion_admin import save_table_version
+    from scoring.conversion_versions import save_table_version
     from scoring.reports import conversion_in_use
     from tournament.models import AuditEntry
 
@@ -451,7 +451,7 @@ conversion_rows = st.composite(_table_rows)
                               st.tuples(st.just("correct"), st.integers(0, 10 ** 6))), min_size=1, max_size=5),
        seed=st.integers(0, 10 ** 6))
 def test_property_no_two_scores_name_different_versions_after_saves(director, ops, seed):
-    from scoring.conversion_admin import save_table_version
+    from scoring.conversion_versions import save_table_version
 
     event = _small_event("team", 4, 1, Event.EntrantPolicy.EXACT, director)
     rng = random.Random(seed)
@@ -905,7 +905,7 @@ def test_an_export_reader_checks_each_score_against_the_version_it_names(directo
     """docs/export.md: readers check each converted score against the conversion table version it
     names. After a correction and a new table, every score of the export passes that check with
     the rows of the version it names (and all name the current one)."""
-    from scoring.conversion_admin import save_table_version
+    from scoring.conversion_versions import save_table_version
 
     event = new_event(team_roster(4), sessions=1, director=director, slug="reader")
     rng = random.Random(11)

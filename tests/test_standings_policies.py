@@ -26,7 +26,7 @@ from openpyxl import load_workbook
 from scoring import reports
 from scoring.conversion import ConversionTable as PlainTable
 from scoring.conversion import ConversionTableError
-from scoring.conversion_admin import save_table_csv, save_table_version
+from scoring.conversion_versions import save_table_csv, save_table_version
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, conversion_in_use, event_standings, player_standings
 from scoring.services import confirm_result, correct_result, submit_result

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
-from scoring.conversion_admin import rescore_event
+from scoring.conversion_versions import rescore_event
 from scoring.models import ConversionTable, HandResult, ResultRevision
 from scoring.standings import DEFAULT_TIE_BREAKS, TIE_BREAKS
 from tournament.clock import pause_clock
@@ -179,7 +179,7 @@ def _with_rounds(ruleset: RuleSet, rounds: int) -> RuleSet:
 def _adopt_conversion(event: Event, code: str) -> None:
     """Make the preset conversion table ``code`` (:data:`scoring.conversion.PRESETS`) the event's
     current one, as its next stored version, and rescore what is scored (nothing, while no walls
-    exist): the way :mod:`scoring.conversion_admin` stores a new version."""
+    exist): the way :mod:`scoring.conversion_versions` stores a new version."""
     plain = CONVERSION_PRESETS[code]
     highest = event.conversion_tables.filter(code=code).aggregate(v=Max("version"))["v"] or 0
     ConversionTable.objects.filter(event=event, current=True).update(current=False)

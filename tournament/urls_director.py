@@ -5,12 +5,12 @@ tournament/urls.py."""
 from django.urls import path
 
 from scoring import adjustment_views
-from tournament import clock_views, itinerary_views, people_views, settings_views, substitution_views, token_views
+from tournament import clock_views, itinerary_views, people_views, event_settings_views, substitution_views, token_views
 
 urlpatterns = [
-    path("e/<slug:slug>/director/settings/", settings_views.event_settings, name="event-settings"),
-    path("e/<slug:slug>/director/status/", settings_views.event_status, name="event-status"),
-    path("e/<slug:slug>/director/delete/", settings_views.event_delete, name="event-delete"),
+    path("e/<slug:slug>/director/settings/", event_settings_views.event_settings, name="event-settings"),
+    path("e/<slug:slug>/director/status/", event_settings_views.event_status, name="event-status"),
+    path("e/<slug:slug>/director/delete/", event_settings_views.event_delete, name="event-delete"),
     path("e/<slug:slug>/director/rooms/", people_views.rooms, name="rooms"),
     path("e/<slug:slug>/director/people/", people_views.people, name="people"),
     path("e/<slug:slug>/director/api-tokens/", token_views.api_token_list, name="api-tokens"),

@@ -16,7 +16,7 @@ event's director and staff) counts every comparison already scored.
 
 Modules by concern: :mod:`~scoring.reports.cache` (score state, cache, standings rows),
 :mod:`~scoring.reports.scopes` (complete comparisons of an event or an export),
-:mod:`~scoring.reports.entrants` (per-player standings, team and player pages),
+:mod:`~scoring.reports.entrant_reports` (per-player standings, team and player pages),
 :mod:`~scoring.reports.travellers`, :mod:`~scoring.reports.chart` and
 :mod:`~scoring.reports.spreadsheets`. The names below are the package's public interface.
 """
@@ -34,7 +34,7 @@ from scoring.reports.cache import (
     state_digest,
 )
 from scoring.reports.chart import CHART_COLOURS, CHART_TOP, event_chart, line_chart, running_totals
-from scoring.reports.entrants import player_report, player_standings, team_report
+from scoring.reports.entrant_reports import player_report, player_standings, team_report
 from scoring.reports.scopes import event_scopes, export_scopes
 from scoring.reports.spreadsheets import FORMULA_STARTS, spreadsheet_text, standings_csv, standings_xlsx
 from scoring.reports.travellers import hand_record, traveller_index, traveller_report

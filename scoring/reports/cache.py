@@ -127,7 +127,7 @@ def conversion_in_use(event: Event, *, public: bool = True) -> list[dict]:
     (``public``: of released sets only): ``[{"code", "name", "version", "current" (the version
     the event converts with now), "scores" (how many)}]`` by code and version. One entry when
     every score names the same version (a save rescores everything:
-    :func:`scoring.conversion_admin.save_table_version`); more than one means the standings
+    :func:`scoring.conversion_versions.save_table_version`); more than one means the standings
     mix versions and the event needs a rescore. One query."""
     scores = SetScore.objects.filter(event=event)
     if public:

@@ -16,7 +16,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 
 from scoring.reports.cache import cached_standings
-from scoring.reports.entrants import player_standings
+from scoring.reports.entrant_reports import player_standings
 from tournament.models import Event
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

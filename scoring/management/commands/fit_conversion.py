@@ -21,7 +21,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.conversion import ConversionTable, ConversionTableError
-from scoring.conversion_admin import save_table_version
+from scoring.conversion_versions import save_table_version
 from scoring.fitting import DEFAULT_REFERENCE_AVERAGE, FittingError, compare_rankings, fit_table, observed_differences
 from scoring.reports import export_scopes, seat_comparisons, team_comparisons
 from tournament.exchange import ExchangeError, export_event, read_export_file
