@@ -24,7 +24,8 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from tournament.i18n import gettext as _
 
@@ -206,7 +207,7 @@ class ConversionTable:
             return _("row %(row)s (CSV line %(line)s)") % {"row": row, "line": line_of[row]}
 
         rows = []
-        for row, (line, cells) in enumerate(numbered[1:], start=1):
+        for row, (_line, cells) in enumerate(numbered[1:], start=1):
             if len(cells) != 3:
                 raise ConversionTableError(row, "row", _("%(where)s: expected 3 cells from,to,points, got %(cells)s")
                                            % {"where": label(row), "cells": len(cells)})

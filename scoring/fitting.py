@@ -20,7 +20,7 @@ Standalone: no Django import.
 from __future__ import annotations
 
 import math
-from typing import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 from scoring.conversion import WBF_IMP, ConversionTable, Step
 from scoring.standings import datum, standings, team_set_scores

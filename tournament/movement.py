@@ -376,7 +376,7 @@ def validate_movement(m: Movement) -> None:
             )
     uses = m.uses()
     at_time: dict[tuple[int, int, int], int] = {}
-    for set_no, copy, time, table in uses:
+    for set_no, _copy, time, table in uses:
         group = table // m.n_tables
         other = at_time.setdefault((group, set_no, time), table)
         if other != table:

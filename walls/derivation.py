@@ -189,7 +189,7 @@ def wall_key(key: bytes, event_uid: str, session: int, set_no: int, fingerprint:
     ``|``, a session or set below 1, or a fingerprint that is not 64 lowercase hex characters.
     """
     _check_key_inputs(key, event_uid, session, set_no, fingerprint)
-    message = f"{WALL_KEY_LABEL}|{event_uid}|{session}|{set_no}|{fingerprint}".encode("utf-8")
+    message = f"{WALL_KEY_LABEL}|{event_uid}|{session}|{set_no}|{fingerprint}".encode()
     return hmac.new(key, message, hashlib.sha256).digest()
 
 

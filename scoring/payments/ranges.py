@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from scoring.payments.core import (
@@ -105,7 +105,7 @@ def largest_hand(rule_code: str, seats) -> int:
     return _largest_hand(rule_code, tuple(seats))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _largest_hand(rule_code: str, seats: tuple[str, ...]) -> int:
     rule = payment_rule(rule_code)
     if not rule.computed:
@@ -155,7 +155,7 @@ class InputRanges:
         return read_whole(value, "deposit", 0, self.deposit, _("the deposit (sticks left on the table)"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ranges(rule_code: str, seats: tuple[str, ...], min_fan: int | None) -> InputRanges:
     rule = payment_rule(rule_code)
     largest = largest_hand(rule_code, seats)
@@ -177,7 +177,7 @@ def ruleset_ranges(ruleset) -> InputRanges:
     return input_ranges(ruleset.payment_rule, ruleset.seats, ruleset.min_fan)
 
 
-@lru_cache(maxsize=None)
+@cache
 def widest() -> InputRanges:
     """The widest range of each number over every rule of the registry at every seat count it
     is written for: what the API's schema shows (the service then checks the rule set's own)."""

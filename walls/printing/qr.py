@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
 
 import qrcode
 from qrcode.constants import (

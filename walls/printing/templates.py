@@ -13,14 +13,13 @@ or labels that overlap, raise :class:`TemplateError` naming the field to fix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
 PAGE_SIZES = {"A4": A4, "Letter": LETTER}
 
-PageSize = Union[str, tuple]
+PageSize = str | tuple
 
 # Slack for published dimensions that are rounded to 0.1 mm or converted from inches.
 _TOLERANCE_MM = 0.05
