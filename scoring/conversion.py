@@ -161,7 +161,7 @@ class ConversionTable:
         """The points of the last step: the largest a single comparison can earn."""
         return self.steps[-1].points
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[Any, Any]]:
         """The editable form: ``[{'from': 0, 'to': 19, 'points': 0}, ..., {'from': 4000, 'to': None, 'points': 24}]``."""
         out = []
         for i, step in enumerate(self.steps):
@@ -214,7 +214,7 @@ class ConversionTable:
             rows.append(dict(zip(CSV_HEADER, cells)))
         return _from_rows(rows, name, source, version, label)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """JSON-ready form: ``{'name', 'source', 'version', 'rows'}``."""
         return {"name": self.name, "source": self.source, "version": self.version, "rows": self.rows()}
 
@@ -243,7 +243,7 @@ def _check_points(before: int, points: int, row: int, label: Callable[[int], str
                                    % {"where": label(row), "points": points, "before": before, "previous": label(row - 1)})
 
 
-def _from_rows(rows: list, name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
+def _from_rows(rows: list[Any], name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
     if not rows:
         raise ConversionTableError(None, "rows", _("the table has no rows: add at least the row 0,,0"))
     steps = []

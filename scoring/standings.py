@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
 
 from scoring.conversion import ConversionTable
 from tournament.i18n import gettext as translated
@@ -200,7 +201,7 @@ class RankingRules:
       points to the score total, before ranking.
     """
 
-    unranked: frozenset = frozenset()
+    unranked: frozenset[Any] = frozenset()
     sat_out: Mapping[Hashable, int] = field(default_factory=dict)
     sit_out_average: bool = False
     average_over: Mapping[Hashable, tuple[int, int]] = field(default_factory=dict)
@@ -323,7 +324,7 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
     """
     tallies: dict[Hashable, _Tally] = {}
     best: dict[Hashable, int] = {}
-    seen: set = set()
+    seen: set[Any] = set()
     for key, set_key, converted, change in per_set:
         size = len(seen)
         seen.add((key, set_key))

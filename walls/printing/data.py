@@ -254,7 +254,7 @@ class MovementRow:
     next_table: Any = None
 
     @classmethod
-    def of(cls, row: MovementRow | Mapping) -> MovementRow:
+    def of(cls, row: MovementRow | Mapping[Any, Any]) -> MovementRow:
         """Accept a MovementRow or a mapping with the same keys."""
         if isinstance(row, MovementRow):
             return row

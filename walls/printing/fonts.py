@@ -21,6 +21,7 @@ pack shows them, but pdfium (Chrome's viewer) and most printers draw nothing or 
 """
 
 from __future__ import annotations
+from typing import Any
 
 import os
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ def cjk_font_embedded() -> bool:
     return fonts().cjk_path is not None
 
 
-def _winansi() -> frozenset:
+def _winansi() -> frozenset[Any]:
     chars = set()
     for i in range(32, 256):
         try:
@@ -139,7 +140,7 @@ def runs(text: str, lang: str = "en", bold: bool = False) -> tuple[tuple[str, st
 
 
 @lru_cache(maxsize=1)
-def _cjk_coverage() -> frozenset | None:
+def _cjk_coverage() -> frozenset[Any] | None:
     """Code points the embedded CJK font has glyphs for (None for the CID fallback: unknown)."""
     fs = fonts()
     if fs.cjk_path is None:

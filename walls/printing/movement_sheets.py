@@ -9,6 +9,7 @@ round, and a federation's practice session failed on seating errors in the last 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reportlab.lib.pagesizes import landscape
 from reportlab.lib.units import mm
@@ -21,7 +22,7 @@ from walls.printing.templates import page_points
 MARGIN = 12 * mm
 
 
-def compress_sets(sets: Sequence) -> str:
+def compress_sets(sets: Sequence[Any]) -> str:
     """``[1, 2, 3, 4, 9]`` → ``"1–4, 9"``; set codes and other values are joined as they are."""
     if not sets or not all(isinstance(s, int) for s in sets):
         return ", ".join(str(s) for s in sets)
@@ -36,7 +37,7 @@ def compress_sets(sets: Sequence) -> str:
     return ", ".join(parts)
 
 
-def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = "", lang: str = "en", *,
+def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
                           session: int | None = None, page_size="A4") -> bytes:
     """PDF grid of a session's movement from plain rows (``slot``, ``table``, ``sets``,
     ``next_table``; MovementRow or mappings). Tables are listed in first-seen order, rounds in
@@ -50,7 +51,7 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = ""
     """
     check_lang(lang)
     rows = [MovementRow.of(r) for r in rows]
-    tables: list = []
+    tables: list[Any] = []
     for r in rows:
         if r.table not in tables:
             tables.append(r.table)

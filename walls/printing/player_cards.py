@@ -9,6 +9,7 @@ public "find my seat" address as text and QR code, for the sessions seated later
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
@@ -45,11 +46,11 @@ class PlayerCard:
     player: str
     team: str
     pin: str
-    seats: Sequence[CardSeat | Mapping] = field(default_factory=tuple)
+    seats: Sequence[CardSeat | Mapping[Any, Any]] = field(default_factory=tuple)
     find_url: str = ""
 
 
-def _seat(value: CardSeat | Mapping) -> CardSeat:
+def _seat(value: CardSeat | Mapping[Any, Any]) -> CardSeat:
     return value if isinstance(value, CardSeat) else CardSeat(**value)
 
 

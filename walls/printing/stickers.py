@@ -42,6 +42,7 @@ once per document and the pile words once per kind (tests/perf/printing.py measu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -394,7 +395,7 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
         yy -= size * 1.22
 
 
-def _sheet_heading(canv, template: LabelTemplate, sheet: list, n: int, total: int, lang: str) -> None:
+def _sheet_heading(canv, template: LabelTemplate, sheet: list[Any], n: int, total: int, lang: str) -> None:
     """A strip in the top (else bottom) margin: event, sets and seats on the sheet, sheet n/N."""
     page_w, page_h = template.page_points
     if template.margin_top >= 5:

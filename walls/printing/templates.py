@@ -11,6 +11,7 @@ or labels that overlap, raise :class:`TemplateError` naming the field to fix.
 """
 
 from __future__ import annotations
+from typing import Any
 
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from reportlab.lib.units import mm
 
 PAGE_SIZES = {"A4": A4, "Letter": LETTER}
 
-PageSize = str | tuple
+PageSize = str | tuple[Any, ...]
 
 # Slack for published dimensions that are rounded to 0.1 mm or converted from inches.
 _TOLERANCE_MM = 0.05
