@@ -106,7 +106,7 @@ class ConversionTable:
     _thresholds: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
         self.validate()
         object.__setattr__(self, "_thresholds", tuple(s.min_difference for s in self.steps))

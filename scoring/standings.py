@@ -167,7 +167,7 @@ DEFAULT_TIE_BREAKS: tuple[str, ...] = ("score_total", "positive_sets")
 positive sets, the order the standings always had."""
 
 
-def tie_break_codes(codes) -> tuple[str, ...]:
+def tie_break_codes(codes: Any) -> tuple[str, ...]:
     """``codes`` (an event's stored list) as a tuple of known codes, each once, in order; empty or
     None gives :data:`DEFAULT_TIE_BREAKS`. Raises ValueError naming an unknown code."""
     out: list[str] = []
@@ -233,7 +233,7 @@ def sit_out_credit(points: int, sets_played: int, sets_sat_out: int) -> int:
 class _Tally:
     __slots__ = ("points", "sets", "score", "positive", "negative")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.points = self.sets = self.score = self.positive = self.negative = 0
 
     def add(self, points: int, score: int, sign: int) -> None:
@@ -278,10 +278,10 @@ def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None,
                    "fewer_negative_sets": -t.negative}
         merit[key] = (-(t.points + credit.get(key, 0) + adj_points), *(-figures[code] for code in codes))
 
-    def has_played(key) -> bool:  # a sit-out entrant with no set played yet has no average to be ranked by
+    def has_played(key: Any) -> bool:  # a sit-out entrant with no set played yet has no average to be ranked by
         return tallies.get(key, empty).sets > 0 or rules.average_over.get(key, (0, 0))[1] > 0
 
-    def listed_in(key) -> int:  # ranked, then substitutes, then entrants that have played nothing yet
+    def listed_in(key: Any) -> int:  # ranked, then substitutes, then entrants that have played nothing yet
         return 1 if key in rules.unranked else 0 if has_played(key) else 2
 
     rows = []

@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 
 from tournament.i18n import gettext as _
@@ -192,7 +193,7 @@ class Movement:
             raise MovementError(_("set number must be 1 to %(last)s, got %(set)s") % {"last": self.sets_per_session, "set": set_no})
 
 
-def ruleset_movement(ruleset, n_groups: int = 1, stagger: bool = False) -> Movement:
+def ruleset_movement(ruleset: Any, n_groups: int = 1, stagger: bool = False) -> Movement:
     """The rotation (docs/rules.md, "Duplicate MCR: rotation of the sets") that a rule set's tables play: one table per seat
     (``len(ruleset.seats)`` tables a group) and ``ruleset.hands_per_session`` sets, for
     ``n_groups`` groups sharing the walls, staggered or not (``stagger``, :func:`rotation_movement`).
@@ -208,7 +209,7 @@ def _cached_rotation(n_tables: int, sets_per_session: int, n_groups: int, stagge
     return rotation_movement(n_tables, sets_per_session, n_groups=n_groups, stagger=stagger)
 
 
-def place_tables(ruleset, n_groups: int, capacities: Sequence[int]) -> tuple[list[int], bool]:
+def place_tables(ruleset: Any, n_groups: int, capacities: Sequence[int]) -> tuple[list[int], bool]:
     """Put one session's tables (``n_groups`` groups of the rule set's tables) into rooms of
     ``capacities`` (tables per room, room by room) so that no two tables play the same set at
     the same hand in one room (:func:`assign_rooms`). Returns ``(room index of each event-wide
@@ -309,7 +310,8 @@ def rotation_movement(
     return Movement(n_tables, sets_per_session, block, n_groups, copies, n_tables, rebuild_hands, plan, copy_plan)
 
 
-def _assign_copies(plan, block: int, rebuild_hands: int):
+def _assign_copies(plan: tuple[tuple[tuple[int, ...], ...], ...], block: int,
+                   rebuild_hands: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], int]:
     """Give each play the lowest-numbered copy of its set that is free again; returns the copy plan
     (same shape as ``plan``) and the number of copies of the busiest set."""
     plays = sorted(

@@ -73,7 +73,7 @@ class VerifyReport:
     reserves_checked: int = 0
 
 
-def _get(mapping: object, key: str, where: str):
+def _get(mapping: object, key: str, where: str) -> Any:
     if not isinstance(mapping, Mapping) or key not in mapping:
         raise ExportError(f"export lacks {where}{key}: write it with the event exporter ({EXPORT_FORMAT})")
     return mapping[key]

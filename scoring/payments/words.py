@@ -47,7 +47,7 @@ def _as_outcome(outcome: HandOutcome | Mapping[Any, Any] | None) -> HandOutcome 
     return None
 
 
-def _tuple(values) -> tuple[Any, ...]:
+def _tuple(values: Any) -> tuple[Any, ...]:
     return tuple(values) if isinstance(values, (tuple, list)) else ()
 
 

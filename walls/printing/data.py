@@ -77,7 +77,7 @@ class Unit:
         return [p for _, ps in self.piles for p in ps]
 
 
-def _slot_label(pile, number: int) -> str:
+def _slot_label(pile: Any, number: int) -> str:
     return f"{getattr(pile, 'slot_prefix', '') or pile.name}{number}"
 
 

@@ -38,7 +38,7 @@ def compress_sets(sets: Sequence[Any]) -> str:
 
 
 def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
-                          session: int | None = None, page_size="A4") -> bytes:
+                          session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF grid of a session's movement from plain rows (``slot``, ``table``, ``sets``,
     ``next_table``; MovementRow or mappings). Tables are listed in first-seen order, rounds in
     number order; the sheet continues on further pages when there are many tables.

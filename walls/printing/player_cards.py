@@ -54,7 +54,7 @@ def _seat(value: CardSeat | Mapping[Any, Any]) -> CardSeat:
     return value if isinstance(value, CardSeat) else CardSeat(**value)
 
 
-def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_size="A4") -> bytes:
+def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF of ``cards``, :data:`COLUMNS` × :data:`ROWS` to a page, with grey cut lines between
     them, in the given order. Every fixed word is in ``lang`` (walls/printing/i18n.py); names are
     printed as given (Japanese and Chinese through the embedded CJK font). Raises ValueError for
@@ -75,7 +75,7 @@ def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_s
     return finish(canv, buf)
 
 
-def _cut_lines(canv, pw: float, ph: float, w: float, h: float) -> None:
+def _cut_lines(canv: Any, pw: float, ph: float, w: float, h: float) -> None:
     canv.saveState()
     canv.setStrokeColorRGB(0.6, 0.6, 0.6)
     canv.setLineWidth(0.3)
@@ -87,7 +87,7 @@ def _cut_lines(canv, pw: float, ph: float, w: float, h: float) -> None:
     canv.restoreState()
 
 
-def _draw_card(canv, forms: FormCache, card: PlayerCard, x: float, y: float, w: float, h: float, lang: str) -> None:
+def _draw_card(canv: Any, forms: FormCache, card: PlayerCard, x: float, y: float, w: float, h: float, lang: str) -> None:
     left, right, top, bottom = x + PAD, x + w - PAD, y + h - PAD, y + PAD
     width = right - left
     canv.setFillColorRGB(0, 0, 0)

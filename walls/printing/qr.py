@@ -45,7 +45,7 @@ def qr_runs(data: str, ecc: str = "M") -> tuple[int, tuple[tuple[int, int, int],
     return len(matrix), tuple(runs)
 
 
-def draw_qr(canv, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
+def draw_qr(canv: Any, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
     """Draw the QR code of ``data`` in the square ``(x, y, size)`` (points, bottom-left corner).
 
     ``size`` includes a white quiet zone of ``quiet`` modules on each side (the standard asks for
@@ -77,7 +77,7 @@ class FormCache:
     print run places a form on each of thousands of stickers and labels.
     """
 
-    def __init__(self, canv):
+    def __init__(self, canv: Any) -> None:
         self.canv = canv
         self._defined: dict[str, str] = {}
 

@@ -44,7 +44,7 @@ def _heading(key: str, title: str, session: int | None, lang: str, room: str = "
 
 
 def render_seating_sheet(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
-                         session: int | None = None, page_size="A4") -> bytes:
+                         session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF list of ``rows`` in the order given (the print job gives them by table, then seat in the
     rule set's order), continuing over pages as needed.
 
@@ -62,7 +62,7 @@ def render_seating_sheet(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: 
 
 
 def render_room_seating(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
-                        session: int | None = None, page_size="A4") -> bytes:
+                        session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF of one seating list per room, in the order the rooms first appear in ``rows`` (the
     print job gives them by room, table and seat), each starting on a new page headed
     ``Seating by room — <title> — Session <session> — <room>`` in ``lang``; a table with no room
@@ -79,7 +79,7 @@ def render_room_seating(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: s
     return finish(canv, buf)
 
 
-def _list_pages(canv, rows: list[SeatingRow], heading: str, lang: str, size: tuple[float, float]) -> None:
+def _list_pages(canv: Any, rows: list[SeatingRow], heading: str, lang: str, size: tuple[float, float]) -> None:
     """Draw ``rows`` under ``heading`` on as many pages as they need (each page closed)."""
     pw, ph = size
     usable = pw - 2 * MARGIN

@@ -57,7 +57,7 @@ class LabelTemplate:
     label_height: float
     title: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         validate(self)
 
     @property

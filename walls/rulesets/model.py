@@ -115,7 +115,7 @@ class RuleSet:
     notes: str = ""
     dora_indicator: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.validate()
 
     @property
