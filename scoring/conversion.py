@@ -25,7 +25,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from tournament.i18n import gettext as _
 
@@ -246,7 +246,7 @@ def _check_points(before: int, points: int, row: int, label: Callable[[int], str
 def _from_rows(rows: list[Any], name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
     if not rows:
         raise ConversionTableError(None, "rows", _("the table has no rows: add at least the row 0,,0"))
-    steps = []
+    steps: list[Step] = []
     previous_to: int | None = None
     for row, cells in enumerate(rows, start=1):
         if not isinstance(cells, Mapping):
@@ -262,7 +262,7 @@ def _from_rows(rows: list[Any], name: str, source: str, version: int, label: Cal
             if not last:
                 raise ConversionTableError(row, "to", _("%(where)s: 'to' is empty but more rows follow; only the last row is "
                                                         "open-ended, so give the largest difference of this row") % {"where": label(row)})
-            end = None
+            end: int | None = None
         else:
             end = _whole(cells["to"], row, "to", label)
             if last:
@@ -275,6 +275,7 @@ def _from_rows(rows: list[Any], name: str, source: str, version: int, label: Cal
         if row == 1:
             _check_first(start, points, label)
         else:
+            previous_to = cast(int, previous_to)  # every row but the last has a 'to'
             if start > previous_to + 1:
                 raise ConversionTableError(row, "from", _("%(where)s: 'from' is %(start)s but %(previous)s ends at %(end)s, so "
                                                           "differences %(first)s-%(last)s are not covered; set 'from' to %(first)s")

@@ -151,13 +151,15 @@ def _cjk_coverage() -> frozenset[Any] | None:
 @lru_cache(maxsize=65536)
 def mixed_width(text: str, size: float, lang: str = "en", bold: bool = False) -> float:
     """Width in points of ``text`` drawn run by run (see :func:`runs`)."""
-    return sum(pdfmetrics.stringWidth(run, font, size) for run, font in runs(text, lang, bold))
+    width: float = sum(pdfmetrics.stringWidth(run, font, size) for run, font in runs(text, lang, bold))
+    return width
 
 
 @lru_cache(maxsize=65536)
 def text_width(text: str, font: str, size: float) -> float:
     """Width of ``text`` in points; cached because labels repeat the same strings thousands of times."""
-    return pdfmetrics.stringWidth(text, font, size)
+    width: float = pdfmetrics.stringWidth(text, font, size)
+    return width
 
 
 @lru_cache(maxsize=65536)

@@ -135,7 +135,8 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     return finish(canv, buf)
 
 
-def _draw_stacks(canv: Any, forms: Any, fs: Any, placements: Any, rows: Any, y: Any, x0: Any, tile_w: Any, tile_h: Any, tile_gap: Any, label_h: Any) -> float:
+def _draw_stacks(canv: Any, forms: Any, fs: Any, placements: Any, rows: Any, y: float, x0: float, tile_w: float, tile_h: float,
+                 tile_gap: float, label_h: float) -> float:
     """Dead wall as stacks of two: upper tile (odd slot) above the lower one (even slot)."""
     i = 0
     for count in rows:
@@ -182,7 +183,8 @@ def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, ph: 
              MARGIN, top - 39, text_w, 8, lang=lang)
     if pset.commitment:
         draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", MARGIN, top - 50, text_w, 7, lang=lang, min_size=4)
-    return min(top - 54, ph - MARGIN - qr) - 4 * mm
+    bottom: float = min(top - 54, ph - MARGIN - qr) - 4 * mm
+    return bottom
 
 
 _NOTE_SIZE = 5.6

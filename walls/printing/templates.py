@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
-PAGE_SIZES = {"A4": A4, "Letter": LETTER}
+PAGE_SIZES: dict[str, tuple[float, float]] = {"A4": A4, "Letter": LETTER}
 
 PageSize = str | tuple[Any, ...]
 
