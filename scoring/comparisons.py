@@ -90,8 +90,8 @@ def complete_scopes(tables: Mapping[Hashable, TableSeats], results: Iterable[tup
     table not in ``tables`` or on a seat nobody held.
     """
     members: dict[tuple[Any, ...], set[Any]] = defaultdict(set)
-    for key, table in tables.items():
-        members[(table.session, None if field else table.group)].add(key)
+    for key, seated in tables.items():
+        members[(seated.session, None if field else seated.group)].add(key)
     found: dict[tuple[Any, ...], dict[Any, Any]] = defaultdict(dict)
     for table_key, set_no, changes in results:
         table = tables.get(table_key)
@@ -231,8 +231,8 @@ def versioned_scores(rows: Sequence[SeatResult], versions: Mapping[int, str], ta
     for row in rows:
         if version_of[row.table] in compared:
             by_version_seat[(version_of[row.table], row.seat)].append(row.change)
-    for key, changes in by_version_seat.items():
-        seat_data[key] = datum(changes, datum_method)
+    for key, seat_changes in by_version_seat.items():
+        seat_data[key] = datum(seat_changes, datum_method)
 
     def difference(row: SeatResult) -> float | None:
         """The row's difference from its seat's datum in its version; None: too few tables."""
@@ -272,13 +272,13 @@ def versioned_scores(rows: Sequence[SeatResult], versions: Mapping[int, str], ta
                 raise ValueError(f"player {player!r} appears on two seats of the set: fix the seating of seat {seat}")
             seen.add(player)
             row = row_of[player]
-            diff = difference(row)
+            gap = difference(row)
             label = version_of[row.table]
-            if diff is None:
+            if gap is None:
                 out.append(EntrantScore(player, change, ConvertedScore(0.0, float(change), adjusted_points), seat,
                                         version=label, adjusted=True))
             else:
-                out.append(EntrantScore(player, change, ConvertedScore(diff, seat_data[(label, seat)], table.convert(diff)),
+                out.append(EntrantScore(player, change, ConvertedScore(gap, seat_data[(label, seat)], table.convert(gap)),
                                         seat, version=label))
     return out
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from scoring.conversion import ConversionTable
 from tournament.i18n import gettext as translated
@@ -248,7 +248,7 @@ def _key_order(keys: Iterable[Hashable]) -> dict[Hashable, int]:
     """A deterministic order of keys: their natural order, or by repr when they do not compare."""
     keys = list(keys)
     try:
-        ordered = sorted(keys)
+        ordered = sorted(cast(list[Any], keys))  # keys that do not compare raise TypeError
     except TypeError:
         ordered = sorted(keys, key=repr)
     return {key: i for i, key in enumerate(ordered)}
@@ -284,7 +284,7 @@ def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None,
     def listed_in(key: Any) -> int:  # ranked, then substitutes, then entrants that have played nothing yet
         return 1 if key in rules.unranked else 0 if has_played(key) else 2
 
-    rows = []
+    rows: list[StandingRow] = []
     for part in (0, 1, 2):
         ranked = part == 0
         keys = sorted((k for k in keys_in if listed_in(k) == part), key=lambda k: (merit[k], order[k]))

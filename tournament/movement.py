@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 from dataclasses import dataclass
 
 from tournament.i18n import gettext as _
@@ -430,7 +430,8 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
     classes = _clash_classes(movement)
     largest = max(len(c) for c in classes)
     # The tables of the largest clash class as the director sees them: event-wide numbers from 1.
-    example = ", ".join(str(index + 1) for index in sorted(max(classes, key=len)))
+    widest: list[int] = max(classes, key=len)
+    example = ", ".join(str(index + 1) for index in sorted(widest))
     if isinstance(rooms, int) and not isinstance(rooms, bool):
         check_size("number of rooms", rooms)
         if rooms < largest:
@@ -441,7 +442,7 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
             )
         capacity = [total] * rooms
     else:
-        capacity = list(rooms)
+        capacity = list(cast(Sequence[int], rooms))
         if not capacity or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in capacity):
             raise MovementError(_("room capacities must be whole numbers of tables (0 or more), one per room, got %(rooms)s")
                                 % {"rooms": repr(rooms)})

@@ -50,13 +50,13 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title
     Raises PrintDataError for a row missing a key, ValueError for an unknown language.
     """
     check_lang(lang)
-    rows = [MovementRow.of(r) for r in rows]
+    plain = [MovementRow.of(r) for r in rows]
     tables: list[Any] = []
-    for r in rows:
+    for r in plain:
         if r.table not in tables:
             tables.append(r.table)
-    slots = sorted({r.slot for r in rows})
-    cells = {(r.table, r.slot): r for r in rows}
+    slots = sorted({r.slot for r in plain})
+    cells = {(r.table, r.slot): r for r in plain}
     pw, ph = landscape(page_points(page_size))
     heading = " — ".join(part for part in (word("movement", lang), title,
                                            numbered("session", session, lang) if session else "") if part)
@@ -88,13 +88,13 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title
             draw_fit(canv, table_label(table, lang), MARGIN + 4, y - row_h / 2 - 4, first_w - 8, 12, lang=lang, bold=True)
             for k, slot in enumerate(slots):
                 x = MARGIN + first_w + k * col_w
-                r = cells.get((table, slot))
-                if r is None:
+                cell = cells.get((table, slot))
+                if cell is None:
                     continue
-                draw_fit(canv, numbered("sets", compress_sets(list(r.sets)), lang), x + 4, y - 14, col_w - 8, 11,
+                draw_fit(canv, numbered("sets", compress_sets(list(cell.sets)), lang), x + 4, y - 14, col_w - 8, 11,
                          lang=lang, bold=True)
-                if r.next_table is not None:
-                    draw_fit(canv, f"» {word('next', lang)} {table_label(r.next_table, lang)}", x + 4, y - 27, col_w - 8, 9,
+                if cell.next_table is not None:
+                    draw_fit(canv, f"» {word('next', lang)} {table_label(cell.next_table, lang)}", x + 4, y - 27, col_w - 8, 9,
                              lang=lang)
             y -= row_h
             canv.setLineWidth(0.4)

@@ -42,7 +42,7 @@ once per document and the pile words once per kind (tests/perf/printing.py measu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -269,7 +269,7 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
             if isinstance(item, _Sticker):
                 writer.draw(item, x, y)
             else:
-                _draw_header(canv, forms, item, x, y, w, h, lang)
+                _draw_header(canv, forms, cast(_Header, item), x, y, w, h, lang)
         canv.showPage()
     if not sheets:
         canv.showPage()
