@@ -1,9 +1,9 @@
 """Shared plumbing of the renderers: the canvas, text that fits, simple wrapping."""
 
 from __future__ import annotations
-from typing import Any
 
 import io
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.units import mm

@@ -21,11 +21,11 @@ pack shows them, but pdfium (Chrome's viewer) and most printers draw nothing or 
 """
 
 from __future__ import annotations
-from typing import Any
 
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 

@@ -14,6 +14,7 @@ test_sticker_secrecy.py checks a sticker prints nothing else).
 """
 
 from __future__ import annotations
+
 from typing import Any
 
 LANGS = ("en", "ja", "zh")

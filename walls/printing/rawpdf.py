@@ -10,6 +10,7 @@ Callers wrap their operators in ``q`` … ``Q`` so the canvas's own graphics sta
 """
 
 from __future__ import annotations
+
 from typing import Any
 
 from reportlab.pdfbase import pdfmetrics

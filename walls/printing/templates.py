@@ -11,9 +11,9 @@ or labels that overlap, raise :class:`TemplateError` naming the field to fix.
 """
 
 from __future__ import annotations
-from typing import Any
 
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm

@@ -15,6 +15,7 @@ wherever it is needed, so a pick list of 64 sets costs one drawing per distinct 
 """
 
 from __future__ import annotations
+
 from typing import Any
 
 from walls.printing.fonts import fonts
