@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, replace
 
 from scoring.conversion import ConversionTable
@@ -88,10 +89,10 @@ def complete_scopes(tables: Mapping[Hashable, TableSeats], results: Iterable[tup
     number), each table's seats in the order of its result. Raises ValueError for a result at a
     table not in ``tables`` or on a seat nobody held.
     """
-    members: dict[tuple, set] = defaultdict(set)
-    for key, table in tables.items():
-        members[(table.session, None if field else table.group)].add(key)
-    found: dict[tuple, dict] = defaultdict(dict)
+    members: dict[tuple[Any, ...], set[Any]] = defaultdict(set)
+    for key, seated in tables.items():
+        members[(seated.session, None if field else seated.group)].add(key)
+    found: dict[tuple[Any, ...], dict[Any, Any]] = defaultdict(dict)
     for table_key, set_no, changes in results:
         table = tables.get(table_key)
         if table is None:
@@ -142,7 +143,7 @@ def team_comparisons(scopes: Mapping[Scope, Sequence[SeatResult]]) -> dict[Scope
     return {scope: _team_totals(rows) for scope, rows in scopes.items()}
 
 
-def seat_comparisons(scopes: Mapping[Scope, Sequence[SeatResult]]) -> dict[tuple, dict[Hashable, int]]:
+def seat_comparisons(scopes: Mapping[Scope, Sequence[SeatResult]]) -> dict[tuple[Any, ...], dict[Hashable, int]]:
     """Individual method input: ``{(session, set_no, group, seat): {player: score change}}``
     (docs/rules.md, "Duplicate MCR: individual event": the players who held the same seat of the same set)."""
     return {(*scope, seat): changes for scope, rows in scopes.items() for seat, changes in _seat_changes(rows).items()}
@@ -230,8 +231,8 @@ def versioned_scores(rows: Sequence[SeatResult], versions: Mapping[int, str], ta
     for row in rows:
         if version_of[row.table] in compared:
             by_version_seat[(version_of[row.table], row.seat)].append(row.change)
-    for key, changes in by_version_seat.items():
-        seat_data[key] = datum(changes, datum_method)
+    for key, seat_changes in by_version_seat.items():
+        seat_data[key] = datum(seat_changes, datum_method)
 
     def difference(row: SeatResult) -> float | None:
         """The row's difference from its seat's datum in its version; None: too few tables."""
@@ -262,7 +263,7 @@ def versioned_scores(rows: Sequence[SeatResult], versions: Mapping[int, str], ta
     by_seat = _seat_changes(rows)  # checks a player on two seats below, as converted_scores does
     row_of = {row.player: row for row in rows}
     out = []
-    seen: set = set()
+    seen: set[Any] = set()
     for seat, changes in by_seat.items():
         if seat not in ("E", "S", "W", "N"):
             raise ValueError(f"seat {seat!r} is not a wind letter: use E, S, W or N")
@@ -271,13 +272,13 @@ def versioned_scores(rows: Sequence[SeatResult], versions: Mapping[int, str], ta
                 raise ValueError(f"player {player!r} appears on two seats of the set: fix the seating of seat {seat}")
             seen.add(player)
             row = row_of[player]
-            diff = difference(row)
+            gap = difference(row)
             label = version_of[row.table]
-            if diff is None:
+            if gap is None:
                 out.append(EntrantScore(player, change, ConvertedScore(0.0, float(change), adjusted_points), seat,
                                         version=label, adjusted=True))
             else:
-                out.append(EntrantScore(player, change, ConvertedScore(diff, seat_data[(label, seat)], table.convert(diff)),
+                out.append(EntrantScore(player, change, ConvertedScore(gap, seat_data[(label, seat)], table.convert(gap)),
                                         seat, version=label))
     return out
 

@@ -38,7 +38,7 @@ def _latest_table(request) -> dict | None:
 def logged_table(request) -> dict:
     """Context processor: ``logged_table``, :func:`_latest_table` computed when a template first
     reads it (pages that never show the header pay nothing)."""
-    found = []
+    found: list[Table | None] = []
 
     def lookup():
         if not found:

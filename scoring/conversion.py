@@ -24,7 +24,8 @@ import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 
 from tournament.i18n import gettext as _
 
@@ -105,7 +106,7 @@ class ConversionTable:
     _thresholds: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _points: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
         self.validate()
         object.__setattr__(self, "_thresholds", tuple(s.min_difference for s in self.steps))
@@ -160,7 +161,7 @@ class ConversionTable:
         """The points of the last step: the largest a single comparison can earn."""
         return self.steps[-1].points
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[Any, Any]]:
         """The editable form: ``[{'from': 0, 'to': 19, 'points': 0}, ..., {'from': 4000, 'to': None, 'points': 24}]``."""
         out = []
         for i, step in enumerate(self.steps):
@@ -206,14 +207,14 @@ class ConversionTable:
             return _("row %(row)s (CSV line %(line)s)") % {"row": row, "line": line_of[row]}
 
         rows = []
-        for row, (line, cells) in enumerate(numbered[1:], start=1):
+        for row, (_line, cells) in enumerate(numbered[1:], start=1):
             if len(cells) != 3:
                 raise ConversionTableError(row, "row", _("%(where)s: expected 3 cells from,to,points, got %(cells)s")
                                            % {"where": label(row), "cells": len(cells)})
             rows.append(dict(zip(CSV_HEADER, cells)))
         return _from_rows(rows, name, source, version, label)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """JSON-ready form: ``{'name', 'source', 'version', 'rows'}``."""
         return {"name": self.name, "source": self.source, "version": self.version, "rows": self.rows()}
 
@@ -242,10 +243,10 @@ def _check_points(before: int, points: int, row: int, label: Callable[[int], str
                                    % {"where": label(row), "points": points, "before": before, "previous": label(row - 1)})
 
 
-def _from_rows(rows: list, name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
+def _from_rows(rows: list[Any], name: str, source: str, version: int, label: Callable[[int], str]) -> ConversionTable:
     if not rows:
         raise ConversionTableError(None, "rows", _("the table has no rows: add at least the row 0,,0"))
-    steps = []
+    steps: list[Step] = []
     previous_to: int | None = None
     for row, cells in enumerate(rows, start=1):
         if not isinstance(cells, Mapping):
@@ -261,7 +262,7 @@ def _from_rows(rows: list, name: str, source: str, version: int, label: Callable
             if not last:
                 raise ConversionTableError(row, "to", _("%(where)s: 'to' is empty but more rows follow; only the last row is "
                                                         "open-ended, so give the largest difference of this row") % {"where": label(row)})
-            end = None
+            end: int | None = None
         else:
             end = _whole(cells["to"], row, "to", label)
             if last:
@@ -274,6 +275,7 @@ def _from_rows(rows: list, name: str, source: str, version: int, label: Callable
         if row == 1:
             _check_first(start, points, label)
         else:
+            previous_to = cast(int, previous_to)  # every row but the last has a 'to'
             if start > previous_to + 1:
                 raise ConversionTableError(row, "from", _("%(where)s: 'from' is %(start)s but %(previous)s ends at %(end)s, so "
                                                           "differences %(first)s-%(last)s are not covered; set 'from' to %(first)s")

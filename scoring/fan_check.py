@@ -158,9 +158,9 @@ def parse_hand(text: str) -> WinningHand:
     if held != 13:
         raise HandNotationError(_("the concealed tiles and melds make %(held)s tiles before the winning tile; "
                                   "a hand has 13 (count a kong as 3)") % {"held": held})
-    for tile, count in Counter(standing + used + winning).items():
-        if count > 4:
-            raise HandNotationError(_("%(tile)s appears %(count)s times; a set has four of each tile") % {"tile": tile, "count": count})
+    for tile, times in Counter(standing + used + winning).items():
+        if times > 4:
+            raise HandNotationError(_("%(tile)s appears %(count)s times; a set has four of each tile") % {"tile": tile, "count": times})
     return WinningHand(tuple(standing), tuple(melds), winning[0], flowers, last, kong, fourth)
 
 

@@ -20,7 +20,7 @@ Standalone: no Django import.
 from __future__ import annotations
 
 import math
-from typing import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
 from scoring.conversion import WBF_IMP, ConversionTable, Step
 from scoring.standings import datum, standings, team_set_scores
@@ -123,7 +123,7 @@ def observed_differences(results: Mapping[Hashable, Mapping[Hashable, int]], met
     ``results``: ``{comparison: {key: score change}}`` as for :func:`compare_rankings`.
     Raises ValueError as :func:`scoring.standings.datum` does.
     """
-    out = []
+    out: list[float] = []
     for scores in results.values():
         d = datum(list(scores.values()), method)
         out.extend(change - d for change in scores.values())
@@ -131,7 +131,7 @@ def observed_differences(results: Mapping[Hashable, Mapping[Hashable, int]], met
 
 
 def compare_rankings(results: Mapping[Hashable, Mapping[Hashable, int]], current: ConversionTable,
-                     proposed: ConversionTable, method: str = "average") -> list[tuple[Hashable, int, int, int, int]]:
+                     proposed: ConversionTable, method: str = "average") -> list[tuple[Hashable, int | None, int | None, int, int]]:
     """Standings of the same results under two tables.
 
     ``results``: ``{comparison: {key: score change}}``, a comparison being what is scored

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from scoring.conversion import ConversionTable
 from tournament.i18n import gettext as translated
@@ -166,7 +167,7 @@ DEFAULT_TIE_BREAKS: tuple[str, ...] = ("score_total", "positive_sets")
 positive sets, the order the standings always had."""
 
 
-def tie_break_codes(codes) -> tuple[str, ...]:
+def tie_break_codes(codes: Any) -> tuple[str, ...]:
     """``codes`` (an event's stored list) as a tuple of known codes, each once, in order; empty or
     None gives :data:`DEFAULT_TIE_BREAKS`. Raises ValueError naming an unknown code."""
     out: list[str] = []
@@ -200,7 +201,7 @@ class RankingRules:
       points to the score total, before ranking.
     """
 
-    unranked: frozenset = frozenset()
+    unranked: frozenset[Any] = frozenset()
     sat_out: Mapping[Hashable, int] = field(default_factory=dict)
     sit_out_average: bool = False
     average_over: Mapping[Hashable, tuple[int, int]] = field(default_factory=dict)
@@ -232,7 +233,7 @@ def sit_out_credit(points: int, sets_played: int, sets_sat_out: int) -> int:
 class _Tally:
     __slots__ = ("points", "sets", "score", "positive", "negative")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.points = self.sets = self.score = self.positive = self.negative = 0
 
     def add(self, points: int, score: int, sign: int) -> None:
@@ -247,7 +248,7 @@ def _key_order(keys: Iterable[Hashable]) -> dict[Hashable, int]:
     """A deterministic order of keys: their natural order, or by repr when they do not compare."""
     keys = list(keys)
     try:
-        ordered = sorted(keys)
+        ordered = sorted(cast(list[Any], keys))  # keys that do not compare raise TypeError
     except TypeError:
         ordered = sorted(keys, key=repr)
     return {key: i for i, key in enumerate(ordered)}
@@ -277,13 +278,13 @@ def _rank(tallies: Mapping[Hashable, _Tally], rules: RankingRules | None = None,
                    "fewer_negative_sets": -t.negative}
         merit[key] = (-(t.points + credit.get(key, 0) + adj_points), *(-figures[code] for code in codes))
 
-    def has_played(key) -> bool:  # a sit-out entrant with no set played yet has no average to be ranked by
+    def has_played(key: Any) -> bool:  # a sit-out entrant with no set played yet has no average to be ranked by
         return tallies.get(key, empty).sets > 0 or rules.average_over.get(key, (0, 0))[1] > 0
 
-    def listed_in(key) -> int:  # ranked, then substitutes, then entrants that have played nothing yet
+    def listed_in(key: Any) -> int:  # ranked, then substitutes, then entrants that have played nothing yet
         return 1 if key in rules.unranked else 0 if has_played(key) else 2
 
-    rows = []
+    rows: list[StandingRow] = []
     for part in (0, 1, 2):
         ranked = part == 0
         keys = sorted((k for k in keys_in if listed_in(k) == part), key=lambda k: (merit[k], order[k]))
@@ -323,7 +324,7 @@ def standings(per_set: Iterable[tuple[Hashable, Hashable, ConvertedScore, int]],
     """
     tallies: dict[Hashable, _Tally] = {}
     best: dict[Hashable, int] = {}
-    seen: set = set()
+    seen: set[Any] = set()
     for key, set_key, converted, change in per_set:
         size = len(seen)
         seen.add((key, set_key))

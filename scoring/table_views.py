@@ -363,7 +363,7 @@ def live_state(event: Event, session_number: int) -> dict:
     n_sets = ruleset.hands_per_session
     block = max(1, n_sets // len(ruleset.seats))
     done = {t.pk: sum(1 for s in range(1, n_sets + 1) if (t.pk, s) in state) for t in tables}
-    lead = {}
+    lead: dict[int, int] = {}
     for t in tables:
         lead[t.group_id] = max(lead.get(t.group_id, 0), done[t.pk])
 

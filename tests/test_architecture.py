@@ -1,6 +1,7 @@
 """The layering of docs/architecture.md holds: the import-linter contracts in pyproject.toml pass,
 they cover every module of the three apps, the document lists the same modules per layer, and no
-module hides an import of the project inside a function (the way cycles used to be dodged)."""
+module hides an import of the project inside a function (the way cycles used to be dodged); and
+ruff and mypy (settings in pyproject.toml) find nothing, mypy strict on the pure core."""
 
 import ast
 import re
@@ -8,6 +9,8 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("tournament", "scoring", "walls")
@@ -51,6 +54,37 @@ def test_the_import_contracts_hold():
     result = subprocess.run([str(linter), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "broken" not in result.stdout.split("Contracts:")[-1].replace("0 broken", "")
+
+
+def _tool(name: str) -> Path:
+    """The console script ``name`` of this interpreter's environment; skips the test when the
+    environment lacks it (install the test extra: ``pip install -e '.[test]'``)."""
+    path = Path(sys.executable).with_name(name)
+    if not path.exists():
+        pytest.skip(f"{name} is not installed in {path.parent}; install the test extra")
+    return path
+
+
+def test_ruff_finds_nothing():
+    """``ruff check .`` with the rules of ``[tool.ruff]`` in pyproject.toml."""
+    result = subprocess.run([str(_tool("ruff")), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def test_mypy_finds_nothing():
+    """``mypy`` with ``[tool.mypy]`` in pyproject.toml: the three apps, the pure core strict."""
+    result = subprocess.run([str(_tool("mypy"))], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def test_mypy_is_strict_on_exactly_the_pure_core():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    strict = [o for o in config["overrides"] if o.get("disallow_untyped_defs")]
+    assert len(strict) == 1
+    assert {m.removesuffix(".*") for m in strict[0]["module"]} == set(contracts()["pure-core"]["source_modules"])
+    lenient = {m for o in config["overrides"] if o.get("ignore_errors") for m in o["module"]}
+    assert not lenient & set(strict[0]["module"])
 
 
 def test_the_contracts_ignore_no_import():

@@ -111,7 +111,7 @@ def test_the_next_seat_follows_a_substitution():
 
 
 def test_a_drafts_set_label_is_not_found_for_a_visitor():
-    event = prepared_event(team_roster(4), name="Secret", slug="secret-cup", status="draft")
+    prepared_event(team_roster(4), name="Secret", slug="secret-cup", status="draft")
     response = Client().get(reverse("scan", args=[SetId("secret-cup", 1, 1).payload]))
     assert response.status_code == 404
     unknown = Client().get(reverse("scan", args=[SetId("no-such-cup", 1, 1).payload]))

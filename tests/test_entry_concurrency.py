@@ -251,7 +251,7 @@ def test_the_last_confirmations_of_a_set_given_at_once_still_score_it(team_event
                 results.append((other, entered))
             else:
                 confirm_result(entered, actor="director", director=True)
-    for other, entered in results[:-2]:
+    for _other, entered in results[:-2]:
         confirm_result(entered, actor="director", director=True)
     barrier = threading.Barrier(2)
     workers = [Worker(lambda t=t, r=r: confirm_result(r, actor="", pin=pin(t, "S")), barrier) for t, r in results[-2:]]

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from scoring.forms import HandForm
 from scoring.models import SetRelease, SetScore
-from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, HandOutcome, PaymentError, ruleset_ranges, settle
+from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError, ruleset_ranges, settle
 from scoring.services import ResultError, confirm_result, submit_result
 from tournament.models import Table
 from tournament.seating import table_schedule

@@ -361,7 +361,7 @@ def test_no_response_leaks_a_set_still_in_play(world, role):
     before = {r.pk: (r.status, r.changes, r.revision) for r in HandResult.objects.filter(event=world.event)}
     client = as_role(role, world)
     found = {}
-    for name, build in URLS.items():
+    for build in URLS.values():
         for method, path, data in build(world):
             response = _request(client, method, path, data)
             assert response.status_code < 500, (path, response.status_code)
@@ -432,7 +432,7 @@ def test_admin_shows_no_secret_to_a_staff_viewer(world):
     everything in the admin but holds no role in the event."""
     client = as_role("admin_viewer", world)
     found = {}
-    for model, model_admin in admin.site._registry.items():
+    for model in admin.site._registry:
         info = (model._meta.app_label, model._meta.model_name)
         pages = [reverse("admin:%s_%s_changelist" % info), reverse("admin:%s_%s_changelist" % info) + "?q=1"]
         pages += [reverse("admin:%s_%s_change" % info, args=[pk]) for pk in model.objects.values_list("pk", flat=True)[:40]]

@@ -51,7 +51,7 @@ def oracle(results: dict, codes, adjustments=None) -> list[tuple]:
 
     keys = sorted(figures, key=lambda k: (tuple(-v for v in merit(k)), k))
     out = []
-    for i, key in enumerate(keys):
+    for key in keys:
         first = next(j for j in range(len(keys)) if merit(keys[j]) == merit(key))
         tied = sum(merit(k) == merit(key) for k in keys) > 1
         out.append((key, first + 1, tied))

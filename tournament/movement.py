@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any, cast
 from dataclasses import dataclass
 
 from tournament.i18n import gettext as _
@@ -192,7 +193,7 @@ class Movement:
             raise MovementError(_("set number must be 1 to %(last)s, got %(set)s") % {"last": self.sets_per_session, "set": set_no})
 
 
-def ruleset_movement(ruleset, n_groups: int = 1, stagger: bool = False) -> Movement:
+def ruleset_movement(ruleset: Any, n_groups: int = 1, stagger: bool = False) -> Movement:
     """The rotation (docs/rules.md, "Duplicate MCR: rotation of the sets") that a rule set's tables play: one table per seat
     (``len(ruleset.seats)`` tables a group) and ``ruleset.hands_per_session`` sets, for
     ``n_groups`` groups sharing the walls, staggered or not (``stagger``, :func:`rotation_movement`).
@@ -208,7 +209,7 @@ def _cached_rotation(n_tables: int, sets_per_session: int, n_groups: int, stagge
     return rotation_movement(n_tables, sets_per_session, n_groups=n_groups, stagger=stagger)
 
 
-def place_tables(ruleset, n_groups: int, capacities: Sequence[int]) -> tuple[list[int], bool]:
+def place_tables(ruleset: Any, n_groups: int, capacities: Sequence[int]) -> tuple[list[int], bool]:
     """Put one session's tables (``n_groups`` groups of the rule set's tables) into rooms of
     ``capacities`` (tables per room, room by room) so that no two tables play the same set at
     the same hand in one room (:func:`assign_rooms`). Returns ``(room index of each event-wide
@@ -309,7 +310,8 @@ def rotation_movement(
     return Movement(n_tables, sets_per_session, block, n_groups, copies, n_tables, rebuild_hands, plan, copy_plan)
 
 
-def _assign_copies(plan, block: int, rebuild_hands: int):
+def _assign_copies(plan: tuple[tuple[tuple[int, ...], ...], ...], block: int,
+                   rebuild_hands: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], int]:
     """Give each play the lowest-numbered copy of its set that is free again; returns the copy plan
     (same shape as ``plan``) and the number of copies of the busiest set."""
     plays = sorted(
@@ -376,7 +378,7 @@ def validate_movement(m: Movement) -> None:
             )
     uses = m.uses()
     at_time: dict[tuple[int, int, int], int] = {}
-    for set_no, copy, time, table in uses:
+    for set_no, _copy, time, table in uses:
         group = table // m.n_tables
         other = at_time.setdefault((group, set_no, time), table)
         if other != table:
@@ -428,7 +430,8 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
     classes = _clash_classes(movement)
     largest = max(len(c) for c in classes)
     # The tables of the largest clash class as the director sees them: event-wide numbers from 1.
-    example = ", ".join(str(index + 1) for index in sorted(max(classes, key=len)))
+    widest: list[int] = max(classes, key=len)
+    example = ", ".join(str(index + 1) for index in sorted(widest))
     if isinstance(rooms, int) and not isinstance(rooms, bool):
         check_size("number of rooms", rooms)
         if rooms < largest:
@@ -439,7 +442,7 @@ def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) 
             )
         capacity = [total] * rooms
     else:
-        capacity = list(rooms)
+        capacity = list(cast(Sequence[int], rooms))
         if not capacity or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in capacity):
             raise MovementError(_("room capacities must be whole numbers of tables (0 or more), one per room, got %(rooms)s")
                                 % {"rooms": repr(rooms)})

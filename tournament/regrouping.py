@@ -26,6 +26,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -426,7 +427,7 @@ _KIRKMAN_15 = (
 class _PairPool:
     """A set of pairs with O(1) add, remove and random pick (list plus index)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pairs: list[tuple[int, int]] = []
         self.index: dict[tuple[int, int], int] = {}
 
@@ -456,7 +457,7 @@ class _TabuSearch:
     TENURE = (0, 3)
     STALL = 400
 
-    def __init__(self, n: int, g: int, present: list[list[int]], classes, rng: random.Random):
+    def __init__(self, n: int, g: int, present: list[list[int]], classes: Any, rng: random.Random) -> None:
         self.n, self.g, self.rng = n, g, rng
         sessions = []
         for s, here in enumerate(present):
@@ -473,7 +474,7 @@ class _TabuSearch:
         self.best = [[tuple(gr) for gr in groups] for groups in sessions]
         self.best_cost = self.cost
 
-    def _load(self, sessions) -> None:
+    def _load(self, sessions: Any) -> None:
         self.groups = [[list(gr) for gr in groups] for groups in sessions]
         self.where = [dict((e, i) for i, gr in enumerate(groups) for e in gr) for groups in self.groups]
         self.meet = [[0] * self.n for _row in range(self.n)]

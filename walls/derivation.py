@@ -32,6 +32,7 @@ import struct
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 SEED_BYTES = 32
 """Length of a master seed in bytes (64 hex characters)."""
@@ -107,7 +108,7 @@ def effective_key(seed_hex: str, public_value: str | None = None) -> bytes:
     return hmac.new(key, PUBLIC_VALUE_LABEL + text.encode("utf-8"), hashlib.sha256).digest()
 
 
-def _tile_pairs(tiles: Sequence) -> list[list]:
+def _tile_pairs(tiles: Sequence[Any]) -> list[list[Any]]:
     pairs = []
     for entry in tiles:
         if not (isinstance(entry, (tuple, list)) and len(entry) == 2):
@@ -123,7 +124,7 @@ def _tile_pairs(tiles: Sequence) -> list[list]:
     return pairs
 
 
-def _pile_pairs(piles: Sequence) -> list[list]:
+def _pile_pairs(piles: Sequence[Any]) -> list[list[Any]]:
     """Piles as ``[[name, size], ...]`` from pairs, mappings with name/size, or objects with .name/.size."""
     pairs = []
     for pile in piles:
@@ -146,7 +147,7 @@ def _pile_pairs(piles: Sequence) -> list[list]:
     return pairs
 
 
-def ruleset_fingerprint(tiles: Sequence, piles: Sequence) -> str:
+def ruleset_fingerprint(tiles: Sequence[Any], piles: Sequence[Any]) -> str:
     """SHA-256 (lowercase hex) of the canonical JSON of a rule set's tiles and piles.
 
     The JSON is ``{"piles": [[name, size], ...], "tiles": [[code, count], ...]}`` in the given
@@ -158,7 +159,7 @@ def ruleset_fingerprint(tiles: Sequence, piles: Sequence) -> str:
     return _fingerprint(_tile_pairs(tiles), _pile_pairs(piles))
 
 
-def _fingerprint(tile_pairs: list[list], pile_pairs: list[list]) -> str:
+def _fingerprint(tile_pairs: list[list[Any]], pile_pairs: list[list[Any]]) -> str:
     document = {"tiles": tile_pairs, "piles": pile_pairs}
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -189,7 +190,7 @@ def wall_key(key: bytes, event_uid: str, session: int, set_no: int, fingerprint:
     ``|``, a session or set below 1, or a fingerprint that is not 64 lowercase hex characters.
     """
     _check_key_inputs(key, event_uid, session, set_no, fingerprint)
-    message = f"{WALL_KEY_LABEL}|{event_uid}|{session}|{set_no}|{fingerprint}".encode("utf-8")
+    message = f"{WALL_KEY_LABEL}|{event_uid}|{session}|{set_no}|{fingerprint}".encode()
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
@@ -249,7 +250,7 @@ class RandomStream:
         return _uniform(self._integers, n)
 
 
-def shuffle(items: Sequence, key: bytes) -> list:
+def shuffle(items: Sequence[Any], key: bytes) -> list[Any]:
     """Fisher–Yates shuffle of a copy of ``items`` driven by ``RandomStream(key)``.
 
     For ``i`` from ``len - 1`` down to 1: ``j = uniform(i + 1)``; swap positions ``i`` and ``j``.
@@ -286,8 +287,8 @@ def derive_wall(
     event_uid: str,
     session: int,
     set_no: int,
-    tiles: Sequence,
-    piles: Sequence,
+    tiles: Sequence[Any],
+    piles: Sequence[Any],
     public_value: str | None = None,
 ) -> list[str]:
     """The wall of one wall set: the rule set's multiset shuffled with its wall key.
@@ -303,7 +304,7 @@ def derive_wall(
     return shuffle(multiset, key)
 
 
-def _check_sizes(tile_count: int, pile_pairs: list[list]) -> None:
+def _check_sizes(tile_count: int, pile_pairs: list[list[Any]]) -> None:
     total = sum(size for _, size in pile_pairs)
     if total != tile_count:
         raise DerivationError(
@@ -312,7 +313,7 @@ def _check_sizes(tile_count: int, pile_pairs: list[list]) -> None:
         )
 
 
-def lay_out(wall: Sequence[str], piles: Sequence) -> dict[str, list[str]]:
+def lay_out(wall: Sequence[str], piles: Sequence[Any]) -> dict[str, list[str]]:
     """Cut a wall into its piles: pile name -> tiles, each pile the next consecutive slice.
 
     ``piles`` as for :func:`ruleset_fingerprint`, in wall order. Raises DerivationError if the
@@ -383,8 +384,8 @@ def derive_reserve(
     session: int,
     set_no: int,
     reserve: int,
-    tiles: Sequence,
-    piles: Sequence,
+    tiles: Sequence[Any],
+    piles: Sequence[Any],
     public_value: str | None = None,
 ) -> list[str]:
     """Reserve wall ``reserve`` (1, 2...) of one wall set, in wall order (lay it out with

@@ -58,7 +58,7 @@ class SetId:
     set_no: int
     reserve: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.session < 1:
             raise SetCodeError(f"session must be 1 or more, got {self.session}")
         if not 1 <= self.set_no <= 99:

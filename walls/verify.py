@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 from walls.derivation import commitment, derive_reserve, derive_wall, lay_out
@@ -72,13 +73,13 @@ class VerifyReport:
     reserves_checked: int = 0
 
 
-def _get(mapping: object, key: str, where: str):
+def _get(mapping: object, key: str, where: str) -> Any:
     if not isinstance(mapping, Mapping) or key not in mapping:
         raise ExportError(f"export lacks {where}{key}: write it with the event exporter ({EXPORT_FORMAT})")
     return mapping[key]
 
 
-def verify_export(export: Mapping, seed_hex: str) -> VerifyReport:
+def verify_export(export: Mapping[Any, Any], seed_hex: str) -> VerifyReport:
     """Check an export (parsed JSON) against the revealed master seed ``seed_hex`` (64 hex).
 
     Every wall set in ``walls.sets`` is derived again from the seed, ``event.uid``,
@@ -120,14 +121,14 @@ def verify_export(export: Mapping, seed_hex: str) -> VerifyReport:
     return VerifyReport(commitment_ok and not mismatches, len(seen), mismatches, commitment_ok, len(reserves))
 
 
-def _found_piles(entry: Mapping, where: str, wall: str) -> Mapping:
+def _found_piles(entry: Mapping[Any, Any], where: str, wall: str) -> Mapping[Any, Any]:
     found = _get(entry, "piles", where)
     if not isinstance(found, Mapping):
         raise ExportError(f"{wall}: piles must map pile names to tile lists")
     return found
 
 
-def _compare(expected_piles: Mapping, found_piles: Mapping, prefixes: Mapping, session: int, set_no: int,
+def _compare(expected_piles: Mapping[Any, Any], found_piles: Mapping[Any, Any], prefixes: Mapping[Any, Any], session: int, set_no: int,
              reserve: int) -> list[Mismatch]:
     """Every slot where the exported piles differ from the derived ones, in pile then slot order."""
     out = []

@@ -204,7 +204,7 @@ class HandOutcome:
     liable: str | None = None
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> HandOutcome:
+    def from_dict(cls, data: Mapping[Any, Any]) -> HandOutcome:
         """The outcome of ``data`` (the keys of this class; others, such as the stored notes
         ``entered_by_seat``, ``hand`` and ``flags``, are ignored).
 
@@ -232,7 +232,7 @@ class HandOutcome:
             liable=_optional_seat(data.get("liable"), "liable"),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """``{"kind", "winners", "discarder", "fans"}`` always (lists for tuples), plus each other
         field only where it differs from its default; :meth:`from_dict` reads it back."""
         data: dict[str, Any] = {"kind": self.kind, "winners": list(self.winners), "discarder": self.discarder,

@@ -32,8 +32,9 @@ Standalone: no Django import.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from scoring.payments.core import (
@@ -96,7 +97,7 @@ def extreme_outcomes(rule: PaymentRule, seats: tuple[str, ...]) -> Iterator[Hand
                                           riichi=riichi, liable=liable)
 
 
-def largest_hand(rule_code: str, seats) -> int:
+def largest_hand(rule_code: str, seats: Any) -> int:
     """The largest score change (points, either way) one hand of ``rule_code`` can give a seat
     at ``seats``: the largest ``abs(change)`` of :func:`scoring.payments.settle` over
     :func:`extreme_outcomes` (the deposit too). A typed rule: the largest of every computed
@@ -105,7 +106,7 @@ def largest_hand(rule_code: str, seats) -> int:
     return _largest_hand(rule_code, tuple(seats))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _largest_hand(rule_code: str, seats: tuple[str, ...]) -> int:
     rule = payment_rule(rule_code)
     if not rule.computed:
@@ -144,18 +145,18 @@ class InputRanges:
     changes: int
     deposit: int
 
-    def change(self, seat: str, value) -> int:
+    def change(self, seat: str, value: Any) -> int:
         """The typed score change ``value`` of ``seat`` as an int; PaymentError ``seat`` naming
         the range when it is no whole number or out of range (:func:`~scoring.payments.read_whole`)."""
         return read_whole(value, seat, -self.changes, self.changes,
                           _("the score change of seat %(seat)s") % {"seat": seat})
 
-    def read_deposit(self, value) -> int:
+    def read_deposit(self, value: Any) -> int:
         """The typed deposit ``value`` as an int; PaymentError ``deposit`` naming the range."""
         return read_whole(value, "deposit", 0, self.deposit, _("the deposit (sticks left on the table)"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ranges(rule_code: str, seats: tuple[str, ...], min_fan: int | None) -> InputRanges:
     rule = payment_rule(rule_code)
     largest = largest_hand(rule_code, seats)
@@ -166,18 +167,18 @@ def _ranges(rule_code: str, seats: tuple[str, ...], min_fan: int | None) -> Inpu
     )
 
 
-def input_ranges(rule_code: str, seats, min_fan: int | None = None) -> InputRanges:
+def input_ranges(rule_code: str, seats: Any, min_fan: int | None = None) -> InputRanges:
     """The :class:`InputRanges` of a rule set: its payment rule ``rule_code``, its ``seats``
     and its ``min_fan``. PaymentError as :func:`largest_hand`."""
     return _ranges(rule_code, tuple(seats), min_fan)
 
 
-def ruleset_ranges(ruleset) -> InputRanges:
+def ruleset_ranges(ruleset: Any) -> InputRanges:
     """:func:`input_ranges` of a :class:`walls.rulesets.RuleSet` (its payment rule, seats, minimum)."""
     return input_ranges(ruleset.payment_rule, ruleset.seats, ruleset.min_fan)
 
 
-@lru_cache(maxsize=None)
+@cache
 def widest() -> InputRanges:
     """The widest range of each number over every rule of the registry at every seat count it
     is written for: what the API's schema shows (the service then checks the rule set's own)."""

@@ -97,7 +97,7 @@ def payment_rule(rule: str) -> PaymentRule:
                            % {"rule": repr(rule), "rules": ", ".join(PAYMENT_RULES)}) from None
 
 
-def settle(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping, min_fan: int | None = None) -> Settlement:
+def settle(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping[Any, Any], min_fan: int | None = None) -> Settlement:
     """What the hand ``outcome`` pays under payment rule ``rule``: each seat's score change
     (points) and the points left on the table (:class:`Settlement`).
 
@@ -122,7 +122,7 @@ def settle(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping, min_
     return spec.settle(spec, seats, outcome, min_fan)
 
 
-def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping, min_fan: int | None = None) -> dict[str, int]:
+def score_changes(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping[Any, Any], min_fan: int | None = None) -> dict[str, int]:
     """Each seat's score change (points) for ``outcome``: ``settle(...).changes`` (see
     :func:`settle` for the arguments and errors). MCR's lowest is 8 fan whatever ``min_fan``."""
     return settle(rule, seats, outcome, min_fan).changes

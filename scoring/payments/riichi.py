@@ -38,6 +38,8 @@ Standalone: no Django import.
 
 from __future__ import annotations
 
+from typing import cast
+
 from scoring.payments.core import (
     Hand,
     HandOutcome,
@@ -78,7 +80,8 @@ def base_points(han: int, fu: int, yakuman: int = 0) -> int:
         return HANEMAN
     if han >= 5:
         return MANGAN
-    return min(MANGAN, fu * 2 ** (han + 2))
+    base: int = fu * 2 ** (han + 2)  # an int whenever han + 2 >= 0
+    return min(MANGAN, base)
 
 
 def _refuse_beyond_kazoe(rule: PaymentRule, outcome: HandOutcome, min_fan: int | None) -> None:
@@ -168,12 +171,13 @@ def settle_riichi(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
             changes[winner] += amount
         first = winner
     else:
+        discarder = cast(str, hand.discarder)  # a discard win names its discarder (check_outcome)
         for winner, base in zip(hand.winners, bases):
             amount = round_up((6 if winner == dealer else 4) * base, 100)
-            changes[hand.discarder] -= amount
+            changes[discarder] -= amount
             changes[winner] += amount
-        first = next(seat for seat in turn_order(seats, hand.discarder) if seat in hand.winners)
-        changes[hand.discarder] -= HONBA_RON * hand.honba
+        first = next(seat for seat in turn_order(seats, discarder) if seat in hand.winners)
+        changes[discarder] -= HONBA_RON * hand.honba
         changes[first] += HONBA_RON * hand.honba
     _sticks(changes, hand, rule.stick, first)
     return Settlement(changes)

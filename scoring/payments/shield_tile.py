@@ -17,6 +17,8 @@ Standalone: no Django import.
 
 from __future__ import annotations
 
+from typing import cast
+
 from scoring.payments.core import (
     HandOutcome,
     PaymentError,
@@ -49,7 +51,7 @@ def settle_shield_tile(rule: PaymentRule, seats: tuple[str, ...], outcome: HandO
         raise PaymentError("shielded", _("the winner %(seat)s cannot be shielded: the shield protects the payers only; "
                                          "clear it") % {"seat": seat_name(winner)})
     if hand.kind == "discard":
-        changes[hand.discarder] -= value
+        changes[cast(str, hand.discarder)] -= value
         changes[winner] += value
         return Settlement(changes)
     share = round_up(-(-value // (len(seats) - 1)), 100)

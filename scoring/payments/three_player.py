@@ -12,6 +12,8 @@ Standalone: no Django import.
 
 from __future__ import annotations
 
+from typing import cast
+
 from scoring.payments.core import (
     HandOutcome,
     PaymentRule,
@@ -43,7 +45,7 @@ def settle_shiragiku(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOut
     changes = dict.fromkeys(seats, 0)
     winner = hand.winners[0]
     amount = shiragiku_value(hand.values[0], winner == seats[0], hand.yakuman[0]) + hand.honba
-    payers = (hand.discarder,) if hand.kind == "discard" else tuple(seat for seat in seats if seat != winner)
+    payers = (cast(str, hand.discarder),) if hand.kind == "discard" else tuple(seat for seat in seats if seat != winner)
     for payer in payers:
         changes[payer] -= amount
         changes[winner] += amount

@@ -13,6 +13,7 @@ Standalone: no Django import.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from scoring.payments.core import HandOutcome, PaymentError
 from scoring.payments.phrases import seat_labels, seat_names, value_words, values_words
@@ -35,7 +36,7 @@ def changes_words(seats: Sequence[str], changes: Mapping[str, int]) -> str:
     return _(", ").join(parts)
 
 
-def _as_outcome(outcome: HandOutcome | Mapping | None) -> HandOutcome | None:
+def _as_outcome(outcome: HandOutcome | Mapping[Any, Any] | None) -> HandOutcome | None:
     if isinstance(outcome, HandOutcome):
         return outcome
     if isinstance(outcome, Mapping) and outcome.get("kind"):
@@ -46,11 +47,11 @@ def _as_outcome(outcome: HandOutcome | Mapping | None) -> HandOutcome | None:
     return None
 
 
-def _tuple(values) -> tuple:
+def _tuple(values: Any) -> tuple[Any, ...]:
     return tuple(values) if isinstance(values, (tuple, list)) else ()
 
 
-def describe(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping | None, changes: Mapping[str, int],
+def describe(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping[Any, Any] | None, changes: Mapping[str, int],
              deposit: int = 0) -> str:
     """One sentence in the active language for a hand's result.
 
@@ -108,7 +109,7 @@ def describe(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping | N
     return _with_deposit(sentence, deposit)
 
 
-def _value(unit: str, winners: tuple, fans: tuple, fu: tuple, yakuman: tuple) -> str:
+def _value(unit: str, winners: tuple[Any, ...], fans: tuple[Any, ...], fu: tuple[Any, ...], yakuman: tuple[Any, ...]) -> str:
     count = len(winners)
     fans = tuple(fans) if len(fans) == count else (0,) * count
     fu = tuple(fu) if len(fu) == count else (0,) * count

@@ -22,6 +22,8 @@ Standalone: no Django import.
 
 from __future__ import annotations
 
+from typing import cast
+
 from scoring.payments.core import (
     HandOutcome,
     PaymentError,
@@ -49,9 +51,9 @@ def settle_yangzhou(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutc
                                   "before": seat_name(seats[seats.index(hand.winners[0]) - 1])})
     for winner, fan in zip(hand.winners, hand.values):
         if hand.kind == "discard":
-            payments = {hand.liable if winner == fed else hand.discarder: 2 * fan}
+            payments = {cast(str, hand.liable if winner == fed else hand.discarder): 2 * fan}
         elif winner == fed:
-            payments = {hand.liable: (len(seats) - 1) * fan}
+            payments = {cast(str, hand.liable): (len(seats) - 1) * fan}
         else:
             payments = {payer: fan for payer in seats if payer != winner}
         for payer, amount in payments.items():

@@ -20,7 +20,7 @@ import json
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from reportlab.lib.units import mm
 

@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 from bisect import bisect_right
-from typing import Callable
+from collections.abc import Callable
 
 from scoring.conversion import MCR_MP
 from scoring.payments import WINDS, HandOutcome, score_changes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.units import mm
@@ -13,7 +14,7 @@ from walls.printing.fonts import fonts, mixed_width, runs
 CREATOR = "duplicate-mahjong walls.printing"
 
 
-def new_canvas(pagesize, title: str, subject: str = "") -> tuple[rl_canvas.Canvas, io.BytesIO]:
+def new_canvas(pagesize: Any, title: str, subject: str = "") -> tuple[rl_canvas.Canvas, io.BytesIO]:
     """A canvas writing to memory. ``invariant`` makes the bytes depend on the content alone, so
     re-running a print job with the same inputs yields the same file."""
     fonts()
@@ -26,7 +27,7 @@ def new_canvas(pagesize, title: str, subject: str = "") -> tuple[rl_canvas.Canva
     return canv, buf
 
 
-def finish(canv, buf: io.BytesIO) -> bytes:
+def finish(canv: Any, buf: io.BytesIO) -> bytes:
     """Write the PDF and return its bytes. Streams are Flate-compressed binary: reportlab's
     default ASCII85 wrapping makes files 25 % larger and took a third of a sticker run."""
     saved = rl_config.useA85
@@ -38,7 +39,7 @@ def finish(canv, buf: io.BytesIO) -> bytes:
     return buf.getvalue()
 
 
-def draw_fit(canv, text: str, x: float, y: float, width: float, max_size: float, *, lang: str = "en",
+def draw_fit(canv: Any, text: str, x: float, y: float, width: float, max_size: float, *, lang: str = "en",
              bold: bool = False, align: str = "left", min_size: float = 4.0) -> float:
     """Draw one line of ``text`` in at most ``width`` points: shrunk down to ``min_size``, then cut
     with an ellipsis. Latin and CJK runs get their own fonts. Returns the size used. ``align`` is
@@ -103,7 +104,7 @@ def wrap(text: str, size: float, width: float, lang: str = "en", bold: bool = Fa
     return lines
 
 
-def draw_lines(canv, lines: list[str], x: float, y_top: float, size: float, *, lang: str = "en",
+def draw_lines(canv: Any, lines: list[str], x: float, y_top: float, size: float, *, lang: str = "en",
                bold: bool = False, leading: float | None = None, width: float = 10000) -> float:
     """Draw ``lines`` from ``y_top`` (top of the first line) down; returns the y below the last line."""
     leading = leading or size * 1.2
@@ -114,6 +115,6 @@ def draw_lines(canv, lines: list[str], x: float, y_top: float, size: float, *, l
     return y + leading - size * 0.25
 
 
-def checkbox(canv, x: float, y: float, size: float = 3 * mm) -> None:
+def checkbox(canv: Any, x: float, y: float, size: float = 3 * mm) -> None:
     """An empty square to tick, bottom-left corner at ``(x, y)``."""
     canv.rect(x, y, size, size, stroke=1, fill=0)

@@ -77,7 +77,7 @@ class Unit:
         return [p for _, ps in self.piles for p in ps]
 
 
-def _slot_label(pile, number: int) -> str:
+def _slot_label(pile: Any, number: int) -> str:
     return f"{getattr(pile, 'slot_prefix', '') or pile.name}{number}"
 
 
@@ -254,7 +254,7 @@ class MovementRow:
     next_table: Any = None
 
     @classmethod
-    def of(cls, row: "MovementRow | Mapping") -> "MovementRow":
+    def of(cls, row: MovementRow | Mapping[Any, Any]) -> MovementRow:
         """Accept a MovementRow or a mapping with the same keys."""
         if isinstance(row, MovementRow):
             return row

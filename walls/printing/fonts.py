@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -97,7 +98,7 @@ def cjk_font_embedded() -> bool:
     return fonts().cjk_path is not None
 
 
-def _winansi() -> frozenset:
+def _winansi() -> frozenset[Any]:
     chars = set()
     for i in range(32, 256):
         try:
@@ -139,7 +140,7 @@ def runs(text: str, lang: str = "en", bold: bool = False) -> tuple[tuple[str, st
 
 
 @lru_cache(maxsize=1)
-def _cjk_coverage() -> frozenset | None:
+def _cjk_coverage() -> frozenset[Any] | None:
     """Code points the embedded CJK font has glyphs for (None for the CID fallback: unknown)."""
     fs = fonts()
     if fs.cjk_path is None:
@@ -150,13 +151,15 @@ def _cjk_coverage() -> frozenset | None:
 @lru_cache(maxsize=65536)
 def mixed_width(text: str, size: float, lang: str = "en", bold: bool = False) -> float:
     """Width in points of ``text`` drawn run by run (see :func:`runs`)."""
-    return sum(pdfmetrics.stringWidth(run, font, size) for run, font in runs(text, lang, bold))
+    width: float = sum(pdfmetrics.stringWidth(run, font, size) for run, font in runs(text, lang, bold))
+    return width
 
 
 @lru_cache(maxsize=65536)
 def text_width(text: str, font: str, size: float) -> float:
     """Width of ``text`` in points; cached because labels repeat the same strings thousands of times."""
-    return pdfmetrics.stringWidth(text, font, size)
+    width: float = pdfmetrics.stringWidth(text, font, size)
+    return width
 
 
 @lru_cache(maxsize=65536)

@@ -15,6 +15,8 @@ test_sticker_secrecy.py checks a sticker prints nothing else).
 
 from __future__ import annotations
 
+from typing import Any
+
 LANGS = ("en", "ja", "zh")
 
 SEAT_NAMES = {
@@ -104,13 +106,13 @@ def word(key: str, lang: str) -> str:
     return WORDS[lang][key]
 
 
-def numbered(key: str, value, lang: str) -> str:
+def numbered(key: str, value: Any, lang: str) -> str:
     """The word ``key`` then ``value``: ``numbered("table", 3, "ja")`` → ``"卓 3"``,
     ``numbered("session", 1, "en")`` → ``"Session 1"``."""
     return f"{WORDS[lang][key]} {value}"
 
 
-def table_label(table, lang: str) -> str:
+def table_label(table: Any, lang: str) -> str:
     """A table as printed: a number (``3`` or ``"3"``) → ``"Table 3"`` / ``"卓 3"`` / ``"桌 3"``;
     any other label (``"Room A"``) is printed as given."""
     return numbered("table", table, lang) if isinstance(table, int) or str(table).isdigit() else str(table)

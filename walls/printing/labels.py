@@ -12,6 +12,7 @@ says "RESERVE WALL R1 for set 1-07" where the first table would be.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from reportlab.lib.units import mm
 
@@ -60,7 +61,7 @@ def render_set_labels(sets: Sequence[PrintableSet], template: LabelTemplate | st
     return finish(canv, buf)
 
 
-def _draw_set_label(canv, forms: FormCache, pset: PrintableSet, x: float, y: float, w: float, h: float, lang: str) -> None:
+def _draw_set_label(canv: Any, forms: FormCache, pset: PrintableSet, x: float, y: float, w: float, h: float, lang: str) -> None:
     pad = max(1.2 * mm, min(2.5 * mm, h * 0.06))
     inner_h = h - 2 * pad
     qr_size = min(inner_h, w * 0.45)
@@ -155,7 +156,7 @@ def render_calibration(template: LabelTemplate | str) -> bytes:
     return finish(canv, buf)
 
 
-def _rulers(canv, page_w: float, page_h: float) -> None:
+def _rulers(canv: Any, page_w: float, page_h: float) -> None:
     """Millimetre ticks along the top and left page edges, numbered every 10 mm from the corner."""
     fs = fonts()
     canv.setLineWidth(0.25)

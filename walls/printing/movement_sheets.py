@@ -9,6 +9,7 @@ round, and a federation's practice session failed on seating errors in the last 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reportlab.lib.pagesizes import landscape
 from reportlab.lib.units import mm
@@ -21,7 +22,7 @@ from walls.printing.templates import page_points
 MARGIN = 12 * mm
 
 
-def compress_sets(sets: Sequence) -> str:
+def compress_sets(sets: Sequence[Any]) -> str:
     """``[1, 2, 3, 4, 9]`` → ``"1–4, 9"``; set codes and other values are joined as they are."""
     if not sets or not all(isinstance(s, int) for s in sets):
         return ", ".join(str(s) for s in sets)
@@ -36,8 +37,8 @@ def compress_sets(sets: Sequence) -> str:
     return ", ".join(parts)
 
 
-def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = "", lang: str = "en", *,
-                          session: int | None = None, page_size="A4") -> bytes:
+def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
+                          session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF grid of a session's movement from plain rows (``slot``, ``table``, ``sets``,
     ``next_table``; MovementRow or mappings). Tables are listed in first-seen order, rounds in
     number order; the sheet continues on further pages when there are many tables.
@@ -49,13 +50,13 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = ""
     Raises PrintDataError for a row missing a key, ValueError for an unknown language.
     """
     check_lang(lang)
-    rows = [MovementRow.of(r) for r in rows]
-    tables: list = []
-    for r in rows:
+    plain = [MovementRow.of(r) for r in rows]
+    tables: list[Any] = []
+    for r in plain:
         if r.table not in tables:
             tables.append(r.table)
-    slots = sorted({r.slot for r in rows})
-    cells = {(r.table, r.slot): r for r in rows}
+    slots = sorted({r.slot for r in plain})
+    cells = {(r.table, r.slot): r for r in plain}
     pw, ph = landscape(page_points(page_size))
     heading = " — ".join(part for part in (word("movement", lang), title,
                                            numbered("session", session, lang) if session else "") if part)
@@ -87,13 +88,13 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping], title: str = ""
             draw_fit(canv, table_label(table, lang), MARGIN + 4, y - row_h / 2 - 4, first_w - 8, 12, lang=lang, bold=True)
             for k, slot in enumerate(slots):
                 x = MARGIN + first_w + k * col_w
-                r = cells.get((table, slot))
-                if r is None:
+                cell = cells.get((table, slot))
+                if cell is None:
                     continue
-                draw_fit(canv, numbered("sets", compress_sets(list(r.sets)), lang), x + 4, y - 14, col_w - 8, 11,
+                draw_fit(canv, numbered("sets", compress_sets(list(cell.sets)), lang), x + 4, y - 14, col_w - 8, 11,
                          lang=lang, bold=True)
-                if r.next_table is not None:
-                    draw_fit(canv, f"» {word('next', lang)} {table_label(r.next_table, lang)}", x + 4, y - 27, col_w - 8, 9,
+                if cell.next_table is not None:
+                    draw_fit(canv, f"» {word('next', lang)} {table_label(cell.next_table, lang)}", x + 4, y - 27, col_w - 8, 9,
                              lang=lang)
             y -= row_h
             canv.setLineWidth(0.4)

@@ -9,6 +9,7 @@ public "find my seat" address as text and QR code, for the sessions seated later
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
@@ -45,15 +46,15 @@ class PlayerCard:
     player: str
     team: str
     pin: str
-    seats: Sequence[CardSeat | Mapping] = field(default_factory=tuple)
+    seats: Sequence[CardSeat | Mapping[Any, Any]] = field(default_factory=tuple)
     find_url: str = ""
 
 
-def _seat(value: CardSeat | Mapping) -> CardSeat:
+def _seat(value: CardSeat | Mapping[Any, Any]) -> CardSeat:
     return value if isinstance(value, CardSeat) else CardSeat(**value)
 
 
-def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_size="A4") -> bytes:
+def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF of ``cards``, :data:`COLUMNS` × :data:`ROWS` to a page, with grey cut lines between
     them, in the given order. Every fixed word is in ``lang`` (walls/printing/i18n.py); names are
     printed as given (Japanese and Chinese through the embedded CJK font). Raises ValueError for
@@ -74,7 +75,7 @@ def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_s
     return finish(canv, buf)
 
 
-def _cut_lines(canv, pw: float, ph: float, w: float, h: float) -> None:
+def _cut_lines(canv: Any, pw: float, ph: float, w: float, h: float) -> None:
     canv.saveState()
     canv.setStrokeColorRGB(0.6, 0.6, 0.6)
     canv.setLineWidth(0.3)
@@ -86,7 +87,7 @@ def _cut_lines(canv, pw: float, ph: float, w: float, h: float) -> None:
     canv.restoreState()
 
 
-def _draw_card(canv, forms: FormCache, card: PlayerCard, x: float, y: float, w: float, h: float, lang: str) -> None:
+def _draw_card(canv: Any, forms: FormCache, card: PlayerCard, x: float, y: float, w: float, h: float, lang: str) -> None:
     left, right, top, bottom = x + PAD, x + w - PAD, y + h - PAD, y + PAD
     width = right - left
     canv.setFillColorRGB(0, 0, 0)

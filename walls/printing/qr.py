@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import qrcode
 from qrcode.constants import (
@@ -44,7 +45,7 @@ def qr_runs(data: str, ecc: str = "M") -> tuple[int, tuple[tuple[int, int, int],
     return len(matrix), tuple(runs)
 
 
-def draw_qr(canv, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
+def draw_qr(canv: Any, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
     """Draw the QR code of ``data`` in the square ``(x, y, size)`` (points, bottom-left corner).
 
     ``size`` includes a white quiet zone of ``quiet`` modules on each side (the standard asks for
@@ -76,11 +77,11 @@ class FormCache:
     print run places a form on each of thousands of stickers and labels.
     """
 
-    def __init__(self, canv):
+    def __init__(self, canv: Any) -> None:
         self.canv = canv
         self._defined: dict[str, str] = {}
 
-    def define(self, key: str, width: float, height: float, draw: Callable) -> str:
+    def define(self, key: str, width: float, height: float, draw: Callable[..., Any]) -> str:
         """Define the form for ``key`` if needed; returns its reportlab form name."""
         name = self._defined.get(key)
         if name is None:
@@ -91,12 +92,12 @@ class FormCache:
             self._defined[key] = name
         return name
 
-    def place(self, key: str, width: float, height: float, draw: Callable, x: float, y: float,
+    def place(self, key: str, width: float, height: float, draw: Callable[..., Any], x: float, y: float,
               scale: float = 1.0) -> None:
         op = self.op(key, width, height, draw, x, y, scale)  # first: defining a form may swap the page's code list
         self.canv._code.append(op)
 
-    def op(self, key: str, width: float, height: float, draw: Callable, x: float, y: float, scale: float = 1.0) -> str:
+    def op(self, key: str, width: float, height: float, draw: Callable[..., Any], x: float, y: float, scale: float = 1.0) -> str:
         """The page-content line that places the form (defining it first if needed) and marks the
         form as used on the current page; the caller appends the line to the page."""
         name = self.define(key, width, height, draw)

@@ -11,6 +11,8 @@ Callers wrap their operators in ``q`` … ``Q`` so the canvas's own graphics sta
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportlab.pdfbase import pdfmetrics
 
 from walls.printing.fonts import text_width
@@ -19,7 +21,7 @@ from walls.printing.fonts import text_width
 class ContentWriter:
     """Formats text and shapes as PDF operators for one document (``canv``)."""
 
-    def __init__(self, canv):
+    def __init__(self, canv: Any) -> None:
         self.canv = canv
         self.doc = canv._doc
         self._escape = canv._escape

@@ -11,6 +11,7 @@ players' initials; a thicker rule separates the blocks between moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from reportlab.lib.units import mm
 
@@ -24,12 +25,12 @@ from walls.printing.templates import page_points
 MARGIN = 12 * mm
 
 
-def render_score_sheet(sheet: ScoreSheet, lang: str = "en", *, page_size="A4") -> bytes:
+def render_score_sheet(sheet: ScoreSheet, lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF of one table's score sheet (see :func:`render_score_sheets`)."""
     return render_score_sheets([sheet], lang, page_size=page_size)
 
 
-def render_score_sheets(sheets: Sequence[ScoreSheet], lang: str = "en", *, page_size="A4") -> bytes:
+def render_score_sheets(sheets: Sequence[ScoreSheet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF with one page per :class:`ScoreSheet` (a session's tables). Headings, column heads
     and seats are in ``lang`` (``記録用紙``, ``局``, ``東``; walls/printing/i18n.py). Raises
     ValueError for an unknown language."""
@@ -45,7 +46,7 @@ def render_score_sheets(sheets: Sequence[ScoreSheet], lang: str = "en", *, page_
     return finish(canv, buf)
 
 
-def _draw_sheet(canv, sheet: ScoreSheet, pw: float, ph: float, lang: str) -> None:
+def _draw_sheet(canv: Any, sheet: ScoreSheet, pw: float, ph: float, lang: str) -> None:
     fs = fonts()
     top = ph - MARGIN
     qr = 30 * mm

@@ -9,6 +9,7 @@ validated seat assignment per session is what players and staff check against.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
@@ -33,7 +34,7 @@ class SeatingRow:
     seat: str
 
 
-def _row(r: SeatingRow | Mapping) -> SeatingRow:
+def _row(r: SeatingRow | Mapping[Any, Any]) -> SeatingRow:
     return r if isinstance(r, SeatingRow) else SeatingRow(**{k: r[k] for k in ("player", "team", "table", "room", "seat")})
 
 
@@ -42,8 +43,8 @@ def _heading(key: str, title: str, session: int | None, lang: str, room: str = "
                       if part)
 
 
-def render_seating_sheet(rows: Sequence[SeatingRow | Mapping], title: str = "", lang: str = "en", *,
-                         session: int | None = None, page_size="A4") -> bytes:
+def render_seating_sheet(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
+                         session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF list of ``rows`` in the order given (the print job gives them by table, then seat in the
     rule set's order), continuing over pages as needed.
 
@@ -60,8 +61,8 @@ def render_seating_sheet(rows: Sequence[SeatingRow | Mapping], title: str = "", 
     return finish(canv, buf)
 
 
-def render_room_seating(rows: Sequence[SeatingRow | Mapping], title: str = "", lang: str = "en", *,
-                        session: int | None = None, page_size="A4") -> bytes:
+def render_room_seating(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
+                        session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF of one seating list per room, in the order the rooms first appear in ``rows`` (the
     print job gives them by room, table and seat), each starting on a new page headed
     ``Seating by room — <title> — Session <session> — <room>`` in ``lang``; a table with no room
@@ -78,7 +79,7 @@ def render_room_seating(rows: Sequence[SeatingRow | Mapping], title: str = "", l
     return finish(canv, buf)
 
 
-def _list_pages(canv, rows: list[SeatingRow], heading: str, lang: str, size: tuple[float, float]) -> None:
+def _list_pages(canv: Any, rows: list[SeatingRow], heading: str, lang: str, size: tuple[float, float]) -> None:
     """Draw ``rows`` under ``heading`` on as many pages as they need (each page closed)."""
     pw, ph = size
     usable = pw - 2 * MARGIN

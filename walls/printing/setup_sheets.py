@@ -15,6 +15,7 @@ and slot: staff take all copies of one tile and drop each in its place.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from reportlab.lib.units import mm
 
@@ -47,7 +48,7 @@ def _pile_rows(size: int, per_row: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(n_rows)]
 
 
-def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_size="A4") -> bytes:
+def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF with the set-up sheet of every set in ``sets`` (``page_size`` ``A4`` or ``Letter``).
 
     Tiles are sized so that a set fits one page when it can (MCR duplicate: 4 seats × 34 tiles);
@@ -134,7 +135,8 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     return finish(canv, buf)
 
 
-def _draw_stacks(canv, forms, fs, placements, rows, y, x0, tile_w, tile_h, tile_gap, label_h) -> float:
+def _draw_stacks(canv: Any, forms: Any, fs: Any, placements: Any, rows: Any, y: float, x0: float, tile_w: float, tile_h: float,
+                 tile_gap: float, label_h: float) -> float:
     """Dead wall as stacks of two: upper tile (odd slot) above the lower one (even slot)."""
     i = 0
     for count in rows:
@@ -153,7 +155,7 @@ def _draw_stacks(canv, forms, fs, placements, rows, y, x0, tile_w, tile_h, tile_
     return y
 
 
-def _set_header(canv, forms: FormCache, pset: PrintableSet, pw: float, ph: float, lang: str, continued: bool) -> float:
+def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, ph: float, lang: str, continued: bool) -> float:
     """Title block of a set's page, opened by a reserve wall's heading in a black band
     ("RESERVE WALL R1 for set 1-07"); returns the y where the piles start."""
     sid = pset.set_id
@@ -181,7 +183,8 @@ def _set_header(canv, forms: FormCache, pset: PrintableSet, pw: float, ph: float
              MARGIN, top - 39, text_w, 8, lang=lang)
     if pset.commitment:
         draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", MARGIN, top - 50, text_w, 7, lang=lang, min_size=4)
-    return min(top - 54, ph - MARGIN - qr) - 4 * mm
+    bottom: float = min(top - 54, ph - MARGIN - qr) - 4 * mm
+    return bottom
 
 
 _NOTE_SIZE = 5.6
@@ -194,7 +197,7 @@ def _notes_lines(pset: PrintableSet, width: float) -> list[str]:
     return wrap(notes, _NOTE_SIZE, width) if notes else []
 
 
-def _footer(canv, pset: PrintableSet, pw: float, lang: str, notes: list[str]) -> None:
+def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str]) -> None:
     """The rule set's notes, then boxes to tick: laid, checked, stickers on."""
     fs = fonts()
     y = MARGIN + 9 * mm + len(notes) * _NOTE_LEADING
@@ -213,7 +216,7 @@ def _footer(canv, pset: PrintableSet, pw: float, lang: str, notes: list[str]) ->
     canv.drawRightString(pw - MARGIN, y + 1, pset.set_id.code)
 
 
-def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_size="A4") -> bytes:
+def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF of every tile of ``sets`` sorted by tile, then set, seat and slot.
 
     Each tile opens with its face, names and number of copies; its copies follow as
@@ -243,14 +246,14 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     col = 0
     y = top
 
-    def page_title():
+    def page_title() -> None:
         canv.setFillColorRGB(0, 0, 0)
         codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
         draw_fit(canv, f"{word('pick_list', lang)} — {sets[0].event_name if sets else ''} — {numbered('sets', codes, lang)}"
                  f" — {numbered('page', page, lang)}",
                  MARGIN, ph - MARGIN - 8, pw - 2 * MARGIN, 9, lang=lang, bold=True)
 
-    def next_column():
+    def next_column() -> None:
         nonlocal col, y, page
         col += 1
         y = top

@@ -42,6 +42,7 @@ once per document and the pile words once per kind (tests/perf/printing.py measu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -105,7 +106,7 @@ class _Layout:
         return by + (bh - _CAP * self.slot_size) / 2
 
 
-def _text_rows(x: float, y: float, w: float, h: float):
+def _text_rows(x: float, y: float, w: float, h: float) -> tuple[tuple[float, float, float, float, str], tuple[float, float, float, float, str]]:
     """Set code and pile word in the box (x, y, w, h): two centred lines when there is room, else
     one line with the word right-aligned."""
     if h >= 14:
@@ -193,7 +194,7 @@ def plan_sheets(blocks: Sequence[tuple[StickerSet, StickerUnit]], per_sheet: int
     sheets: list[list[object]] = []
     sheet: list[object] = []
 
-    def new_sheet():
+    def new_sheet() -> None:
         nonlocal sheet
         if sheet:
             sheets.append(sheet + [None] * (per_sheet - len(sheet)))
@@ -268,7 +269,7 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
             if isinstance(item, _Sticker):
                 writer.draw(item, x, y)
             else:
-                _draw_header(canv, forms, item, x, y, w, h, lang)
+                _draw_header(canv, forms, cast(_Header, item), x, y, w, h, lang)
         canv.showPage()
     if not sheets:
         canv.showPage()
@@ -280,7 +281,7 @@ class _StickerWriter:
     pile word and the set's QR code. Sizes and encoded strings are computed once per distinct
     value; page content is written with :class:`~walls.printing.rawpdf.ContentWriter`."""
 
-    def __init__(self, canv, forms: FormCache, lay: _Layout, lang: str):
+    def __init__(self, canv: Any, forms: FormCache, lay: _Layout, lang: str) -> None:
         self.out = ContentWriter(canv)
         self.forms = forms
         self.lay = lay
@@ -346,7 +347,7 @@ class _StickerWriter:
         out.emit(ops)
 
 
-def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: float, h: float, lang: str) -> None:
+def _draw_header(canv: Any, forms: FormCache, item: _Header, x: float, y: float, w: float, h: float, lang: str) -> None:
     """The label opening a block: a black band with set code and seat, then event, session/set,
     the slot range and the set QR code."""
     sset, unit = item.sset, item.unit
@@ -394,7 +395,7 @@ def _draw_header(canv, forms: FormCache, item: _Header, x: float, y: float, w: f
         yy -= size * 1.22
 
 
-def _sheet_heading(canv, template: LabelTemplate, sheet: list, n: int, total: int, lang: str) -> None:
+def _sheet_heading(canv: Any, template: LabelTemplate, sheet: list[Any], n: int, total: int, lang: str) -> None:
     """A strip in the top (else bottom) margin: event, sets and seats on the sheet, sheet n/N."""
     page_w, page_h = template.page_points
     if template.margin_top >= 5:

@@ -13,14 +13,14 @@ or labels that overlap, raise :class:`TemplateError` naming the field to fix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Any
 
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
-PAGE_SIZES = {"A4": A4, "Letter": LETTER}
+PAGE_SIZES: dict[str, tuple[float, float]] = {"A4": A4, "Letter": LETTER}
 
-PageSize = Union[str, tuple]
+PageSize = str | tuple[Any, ...]
 
 # Slack for published dimensions that are rounded to 0.1 mm or converted from inches.
 _TOLERANCE_MM = 0.05
@@ -57,7 +57,7 @@ class LabelTemplate:
     label_height: float
     title: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         validate(self)
 
     @property

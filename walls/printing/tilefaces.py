@@ -16,6 +16,8 @@ wherever it is needed, so a pick list of 64 sets costs one drawing per distinct 
 
 from __future__ import annotations
 
+from typing import Any
+
 from walls.printing.fonts import fonts
 from walls.tiles import tile_glyph, tile_name
 
@@ -78,7 +80,7 @@ def face_key(code: str) -> str:
     return "tile-" + code
 
 
-def draw_tile_face(canv, code: str) -> None:
+def draw_tile_face(canv: Any, code: str) -> None:
     """Draw the face of tile ``code`` in the box (0, 0, FACE_W, FACE_H) of ``canv``."""
     fs = fonts()
     kind = code[1]
@@ -140,14 +142,14 @@ def draw_tile_face(canv, code: str) -> None:
     canv.line(_PAD + 1, _STRIP, FACE_W - _PAD - 1, _STRIP)
 
 
-def _centred_glyph(canv, text: str, font: str, cx: float, base_y: float, max_w: float, max_h: float) -> None:
+def _centred_glyph(canv: Any, text: str, font: str, cx: float, base_y: float, max_w: float, max_h: float) -> None:
     """One or two CJK characters centred on ``cx``, baseline at ``base_y``, fitting the box."""
     size = min(max_h / 0.88, max_w / max(1, len(text)))
     canv.setFont(font, size)
     canv.drawCentredString(cx, base_y + size * 0.06, text)
 
 
-def _pip(canv, cx: float, cy: float, r: float, colour) -> None:
+def _pip(canv: Any, cx: float, cy: float, r: float, colour: Any) -> None:
     canv.setFillColorRGB(*colour)
     canv.circle(cx, cy, r, stroke=0, fill=1)
     canv.setFillColorRGB(*IVORY)
@@ -156,7 +158,7 @@ def _pip(canv, cx: float, cy: float, r: float, colour) -> None:
     canv.circle(cx, cy, r * 0.3, stroke=0, fill=1)
 
 
-def _stick(canv, cx: float, cy: float, w: float, h: float, colour) -> None:
+def _stick(canv: Any, cx: float, cy: float, w: float, h: float, colour: Any) -> None:
     canv.setFillColorRGB(*colour)
     canv.roundRect(cx - w / 2, cy - h / 2, w, h, w * 0.35, stroke=0, fill=1)
     canv.setStrokeColorRGB(*IVORY)
@@ -165,7 +167,7 @@ def _stick(canv, cx: float, cy: float, w: float, h: float, colour) -> None:
     canv.line(cx, cy - h * 0.36, cx, cy + h * 0.36)
 
 
-def place_tile_face(forms, code: str, x: float, y: float, height: float) -> float:
+def place_tile_face(forms: Any, code: str, x: float, y: float, height: float) -> float:
     """Draw tile ``code`` with its bottom-left corner at ``(x, y)`` and the given height (points);
     return its width. ``forms`` is the document's :class:`~walls.printing.qr.FormCache`."""
     forms.place(face_key(code), FACE_W, FACE_H, lambda c: draw_tile_face(c, code), x, y, height / FACE_H)

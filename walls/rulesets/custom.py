@@ -9,6 +9,7 @@ Django runs).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from tournament.i18n import gettext as _
 from walls.rulesets.model import Pile, RuleSet, _check_seats, _error, _is_int
@@ -33,7 +34,7 @@ def _describe(what: str, sizes: Sequence[int]) -> str:
     """``"4 hands of 13"`` or ``"hands of 14, 13, 13, 13"``; ``what`` is ``"hands"``, ``"draw
     piles"`` or ``"dead-wall piles"`` (translated)."""
     if len(set(sizes)) == 1:
-        values = {"count": len(sizes), "size": sizes[0]}
+        values: dict[str, object] = {"count": len(sizes), "size": sizes[0]}
         if what == "hands":
             return _("%(count)s hands of %(size)s") % values
         if what == "draw piles":
@@ -131,8 +132,9 @@ def custom_ruleset(
     if per_seat_dead:
         if layout != "per_seat":
             raise _error(code, _("a per-seat dead wall needs layout 'per_seat'; give dead_wall as one number for a shared layout"))
-        deads = _sizes(code, "dead_wall", dead_wall, seats, 0)
+        deads = _sizes(code, "dead_wall", cast(Sequence[int], dead_wall), seats, 0)
     else:
+        dead_wall = cast(int, dead_wall)  # _is_int held
         if dead_wall < 0:
             raise _error(code, _("dead_wall must be 0 (none) or more tiles, got %(value)s") % {"value": dead_wall})
         deads = [dead_wall]
@@ -175,7 +177,7 @@ def custom_ruleset(
         piles.extend(Pile(f"{seat}-hand", "hand", seat, size, "H") for seat, size in zip(seats, hands))
         piles.append(Pile("live", "live", None, live, "L"))
     if not per_seat_dead and dead_wall:
-        piles.append(Pile("dead", "dead", None, dead_wall, "X"))
+        piles.append(Pile("dead", "dead", None, cast(int, dead_wall), "X"))
     return RuleSet(
         code=code,
         name=name,

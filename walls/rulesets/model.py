@@ -26,6 +26,7 @@ Django runs).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 from dataclasses import dataclass
 
 from scoring.payments import PAYMENT_RULES
@@ -114,7 +115,7 @@ class RuleSet:
     notes: str = ""
     dora_indicator: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.validate()
 
     @property
@@ -151,7 +152,7 @@ class RuleSet:
         """SHA-256 hex of the tiles and piles (docs/walls.md, :func:`walls.derivation.ruleset_fingerprint`)."""
         return derivation.ruleset_fingerprint(self.tiles, self.piles)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[Any, Any]:
         """JSON-safe dict; ``RuleSet.from_dict(r.to_dict()) == r``.
 
         Holds every field plus ``fingerprint``; ``tiles`` is ``[[code, count], ...]`` and
@@ -182,7 +183,7 @@ class RuleSet:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> RuleSet:
+    def from_dict(cls, data: Mapping[Any, Any]) -> RuleSet:
         """Rebuild a rule set from :meth:`to_dict` output (e.g. read from an export).
 
         ``source``, ``notes``, ``dora_indicator`` and ``fingerprint`` may be missing. Raises

@@ -20,7 +20,7 @@ class Command(BaseCommand):
         try:
             obj = Event.objects.get(slug=event)
         except Event.DoesNotExist:
-            raise CommandError(f"event: no event called {event!r}; known: {', '.join(Event.objects.values_list('slug', flat=True)) or 'none'}")
+            raise CommandError(f"event: no event called {event!r}; known: {', '.join(Event.objects.values_list('slug', flat=True)) or 'none'}") from None
         text = json.dumps(export_event(obj, include_secret=include_secret), ensure_ascii=False, indent=1)
         if output == "-":
             self.stdout.write(text)

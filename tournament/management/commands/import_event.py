@@ -16,7 +16,7 @@ class Command(BaseCommand):
         try:
             restored = restore_event(read_export_file(file), slug=slug)
         except (ExchangeError, KeyError) as exc:
-            raise CommandError(f"nothing imported: {exc}")
+            raise CommandError(f"nothing imported: {exc}") from exc
         event = restored.event
         self.stdout.write(f"imported {event.slug} ({event.name})")
         for role in restored.roles:

@@ -17,7 +17,7 @@ class Command(BaseCommand):
         try:
             report = verify_export(read_export_file(export, "export"), seed)
         except ValueError as exc:
-            raise CommandError(str(exc))
+            raise CommandError(str(exc)) from exc
         self.stdout.write(f"commitment {'matches' if report.commitment_ok else 'DOES NOT MATCH'} the seed")
         for m in report.mismatches:
             self.stdout.write(f"MISMATCH {m}")
