@@ -120,7 +120,7 @@ def quick_rooms(event: Event, rooms: int, capacity: int, *, actor: str) -> list[
         raise SetupError("rooms", _("give the number of rooms, 1 to 500"))
     existing = {r.number: r.name for r in event.rooms.all()}
     kept = {existing[k] for k in range(1, rooms + 1) if k in existing}
-    spec = []
+    spec: list[tuple[int | None, str, int]] = []
     for k in range(1, rooms + 1):
         if k in existing:
             spec.append((k, existing[k], capacity))

@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tournament.i18n import gettext as _
 from tournament.movement import MovementError, check_size
+
+Holder = TypeVar("Holder")  # whatever the caller says holds a seat: a Player, (player id, team id)...
 
 
 def latin_square(n: int) -> list[list[int]]:
@@ -171,8 +174,8 @@ def _min_cost_assignment(cost: list[list[int]]) -> list[int]:
     return columns
 
 
-def seat_holders(seats: Mapping[str, object], substitutions: Iterable[tuple[str, Iterable[int], object]],
-                 set_no: int | None = None) -> dict[str, object]:
+def seat_holders(seats: Mapping[str, Holder], substitutions: Iterable[tuple[str, Iterable[int], Holder]],
+                 set_no: int | None = None) -> dict[str, Holder]:
     """Who held each seat of one table on set ``set_no`` (docs/scoring.md, "Substitutions"): the
     ``seats`` as seated (seat → holder: any value, e.g. ``(player, team)``), with each
     substitution ``(seat, sets, holder)`` whose ``sets`` (the sets the replacement plays) include
