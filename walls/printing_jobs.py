@@ -93,8 +93,9 @@ class PrintError(FieldError):
 # Raised whenever a document's content changes, so a file rendered by an older renderer is never
 # handed out again (2: stickers without tiles, score sheets with 50-bit event login links;
 # 3: every heading in the sheet language alone; 4: reserve walls' codes and headings;
-# 5: seating sheets by table and seat, the event's label stock by default, files named for people).
-RENDER_VERSION = 5
+# 5: seating sheets by table and seat, the event's label stock by default, files named for people;
+# 6: a staggered session's copies as its movement needs them, not one per group).
+RENDER_VERSION = 6
 
 
 def params_hash(kind: str, params: dict, stamp: str = "") -> str:
@@ -233,18 +234,30 @@ def _session_tables(event: Event, session_number: int):
 
 
 def first_tables(event: Event, session_number: int, lang: str = "en") -> dict[int, list[str]]:
-    """Set number → for each physical copy (one per group sharing the walls), the table that plays
-    it first, e.g. ``"Group 2 · Table 6"`` in the sheet language ``lang`` (table k of each group
-    starts with block k, docs/rules.md, "Duplicate MCR: rotation of the sets")."""
+    """Set number → for each physical copy of the set, in copy order, the table that plays that
+    copy first, e.g. ``"Group 2 · Table 6"`` in the sheet language ``lang``: as many entries as
+    the session's movement has copies (:func:`tournament.seating.session_movement` over all the
+    session's groups, :attr:`tournament.movement.Movement.copies`; docs/seating.md, "Physical
+    copies and groups sharing the walls"). Unstaggered, every group plays each set at the same hand, so one copy per group; staggered
+    (``Session.staggered``), groups in turned order share one copy. Before the session is seated:
+    one copy, labelled ``"Table 1 of each group"``."""
     ruleset = event.get_ruleset()
-    movement = ruleset_movement(ruleset)
-    tables = list(_session_tables(event, session_number).select_related("group"))
-    out = {}
-    for set_no in range(1, ruleset.hands_per_session + 1):
-        position = movement.table_of(set_no, 0)
-        firsts = sorted((t.group.number, t.number) for t in tables if t.position == position)
-        out[set_no] = ([printing_words.group_table(g, n, lang) for g, n in firsts]
-                       or [f"{printing_words.numbered('table', position + 1, lang)} {printing_words.word('each_group', lang)}"])
+    tables = list(_session_tables(event, session_number).select_related("group__session__event"))
+    if tables:
+        movement = session_movement(tables[0].group.session, n_groups=len({t.group_id for t in tables}))
+    else:
+        movement = ruleset_movement(ruleset)
+    by_index = {(t.group.number - 1) * movement.n_tables + t.position: t for t in tables}
+    firsts: dict[tuple[int, int], int] = {}
+    for set_no, copy, _time, index in movement.uses():  # sorted: a copy's first play comes first
+        firsts.setdefault((set_no, copy), index)
+    out: dict[int, list[str]] = {}
+    for (set_no, _copy), index in sorted(firsts.items()):
+        table = by_index.get(index)
+        out.setdefault(set_no, []).append(
+            printing_words.group_table(table.group.number, table.number, lang) if table is not None
+            else f"{printing_words.numbered('table', index % movement.n_tables + 1, lang)} "
+                 f"{printing_words.word('each_group', lang)}")
     return out
 
 
