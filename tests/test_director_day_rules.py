@@ -22,7 +22,8 @@ from tournament.seating import SetupError
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.substitutions import substitute
 from walls.models import PrintJob
-from walls.printing_jobs import player_cards, request_print
+from walls.print_jobs import request_print
+from walls.print_kinds.people import player_cards
 from walls.setcode import SetId
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,8 @@ from tournament.regrouping import RegroupError, sit_out_schedule
 from tournament.services import (
     SetupError, create_event, import_roster, parse_roster, seat_session, set_public_value,
 )
-from walls.printing_jobs import PrintError, request_print
+from walls.print_jobs import request_print
+from walls.print_kinds.base import PrintError
 from walls.rulesets import TILES_136, WINDS, RuleSetError, custom_ruleset
 from walls.services import WallError, generate_walls
 from walls.tiles import TileError, parse_counts

@@ -75,7 +75,7 @@ def _wait_for(predicate, timeout: float, what: str, log: Path):
 @pytest.mark.django_db(transaction=True)
 def test_a_print_batch_completes_after_its_worker_is_killed_and_restarted(team_event, settings, tmp_path, monkeypatch):
     from tournament.celery import app
-    from walls.printing_jobs import request_print
+    from walls.print_jobs import request_print
 
     if connection.vendor != "postgresql":
         pytest.skip("the worker process must share the test database: run with DATABASE_URL on PostgreSQL (.ci/run)")

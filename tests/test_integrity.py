@@ -87,7 +87,7 @@ def _changes(rng: random.Random, used: set, avoid=frozenset()) -> dict:
 def world(django_db_setup, django_db_blocker):
     from django.contrib.auth import get_user_model
 
-    from walls.printing_jobs import request_print
+    from walls.print_jobs import request_print
 
     rng = random.Random(14)
     with rolled_back(django_db_blocker):

@@ -14,7 +14,7 @@ from tournament.i18n import seat_name
 from tournament.models import Player, SeatAssignment
 from walls.printing import player_cards as cards_module
 from walls.printing.i18n import seat_name as printed_seat
-from walls.printing_jobs import request_print
+from walls.print_jobs import request_print
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from tournament.models import CheckIn, EventRole, SeatAssignment, Table
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.substitutions import substitute
-from walls.printing_jobs import player_cards, render
+from walls.print_jobs import render
+from walls.print_kinds.people import player_cards
 
 from factories import team_roster
 

@@ -16,7 +16,8 @@ from tournament.models import Table
 from tournament.people import quick_rooms
 from tournament.seating import session_movement
 from tournament.services import create_event, import_roster, prepare_session
-from walls.printing_jobs import first_tables, printable_sets, request_print, sticker_sets
+from walls.print_jobs import request_print
+from walls.print_kinds.walls import first_tables, printable_sets, sticker_sets
 from walls.setcode import parse_payload
 
 pytestmark = pytest.mark.django_db

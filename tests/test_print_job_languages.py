@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 
 from pdfcheck import page_count, page_text
-from walls.printing_jobs import BATCH_KINDS, PRINT_KINDS, request_print
+from walls.print_jobs import request_print
+from walls.print_kinds import BATCH_KINDS, PRINT_KINDS
 
 from factories import client_for
 

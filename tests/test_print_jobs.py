@@ -6,7 +6,7 @@ import re
 import pytest
 
 from pdfcheck import decode_qr, form_names, page_count, page_text, render_pages, tile_face_form_names
-from walls.printing_jobs import request_print
+from walls.print_jobs import request_print
 from walls.setcode import SetId, parse_payload
 from walls.tiles import tile_glyph, tile_name
 
@@ -88,9 +88,9 @@ def test_print_batch_renders_every_kind_and_reports_progress(client, team_event,
 def test_a_file_from_an_older_renderer_is_never_handed_out_again(team_event, monkeypatch):
     """Stickers rendered before they lost the tile must not come back from the reuse cache: the
     renderer's version is part of the reuse key."""
-    from walls import printing_jobs
+    from walls import print_jobs
 
-    old = printing_jobs.request_print(team_event, "stickers", {"session": 1}, run_now=True)
-    monkeypatch.setattr(printing_jobs, "RENDER_VERSION", printing_jobs.RENDER_VERSION + 1)
-    new = printing_jobs.request_print(team_event, "stickers", {"session": 1}, run_now=True)
+    old = print_jobs.request_print(team_event, "stickers", {"session": 1}, run_now=True)
+    monkeypatch.setattr(print_jobs, "RENDER_VERSION", print_jobs.RENDER_VERSION + 1)
+    new = print_jobs.request_print(team_event, "stickers", {"session": 1}, run_now=True)
     assert new.pk != old.pk and new.params_hash != old.params_hash

@@ -13,10 +13,10 @@ from django.urls import reverse
 from pdfcheck import page_count, page_text
 
 from tournament.models import SeatAssignment
-from walls import printing_jobs
+from walls import print_jobs, print_kinds
 from walls.models import PrintJob
 from walls.printing import PRESETS
-from walls.printing_jobs import request_print
+from walls.print_jobs import request_print
 
 EXPECTED_FILES = {
     "Wall stickers, session 1.pdf", "Set labels, session 1.pdf", "Set-up sheets, session 1.pdf",
@@ -67,7 +67,7 @@ def test_every_download_has_a_human_name(client, team_event, director):
         assert response["Content-Type"] == "application/pdf"
         assert f'filename="{name}"' in response["Content-Disposition"], response["Content-Disposition"]
     job = request_print(team_event, "stickers", {"session": 1, "sets": [1], "template": "a4-40"})
-    assert printing_jobs.document_name(job.kind, job.params) == "Wall stickers, session 1 (a4-40).pdf"
+    assert print_jobs.document_name(job.kind, job.params) == "Wall stickers, session 1 (a4-40).pdf"
 
 
 @pytest.mark.django_db
@@ -105,9 +105,9 @@ def test_the_sheet_language_defaults_to_the_events(client, team_event, director)
 @pytest.mark.django_db
 def test_the_zip_reports_each_document_done(team_event):
     seen = []
-    data = printing_jobs.render(team_event, "session_zip", {"session": 1, "lang": "en"},
+    data = print_jobs.render(team_event, "session_zip", {"session": 1, "lang": "en"},
                                 progress=lambda done, total: seen.append((done, total)))
-    total = len(printing_jobs.ZIP_KINDS)
+    total = len(print_kinds.ZIP_KINDS)
     assert seen == [(n, total) for n in range(1, total + 1)]
     assert len(zipfile.ZipFile(io.BytesIO(data)).namelist()) == total
 
@@ -129,7 +129,7 @@ def test_without_a_broker_the_job_renders_in_a_thread_and_the_request_returns_fi
     settings.PRINT_IN_THREAD = True
     job = request_print(team_event, "session_zip", {"session": 1})
     assert job.status == PrintJob.Status.PENDING and not job.file  # returned before rendering
-    assert printing_jobs.join_print_threads(timeout=120)
+    assert print_jobs.join_print_threads(timeout=120)
     deadline = time.monotonic() + 10
     job.refresh_from_db()
     while job.status != PrintJob.Status.DONE and time.monotonic() < deadline:

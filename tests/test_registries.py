@@ -1,4 +1,4 @@
-"""The two registries (docs/architecture.md): print kinds (walls/printing_jobs.py) and payment rules
+"""The two registries (docs/architecture.md): print kinds (walls/print_kinds/) and payment rules
 (scoring/payments.py). Each kind or rule is declared once and every other list follows from it."""
 
 import inspect
@@ -6,14 +6,27 @@ import inspect
 import pytest
 
 from scoring.payments import PAYMENT_RULES
-from walls.printing_jobs import BATCH_KINDS, PRINT_KINDS, PrintError, request_print
+from walls.print_jobs import request_print
+from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, ZIP_KINDS
+from walls.print_kinds.base import PrintError
 from walls.rulesets import PRESETS, RuleSetError, custom_ruleset
 
 
 def test_every_parameter_a_print_kind_declares_reaches_its_builder():
+    """A kind's builder takes the parameters it declares; a kind of parts (the session ZIP) takes
+    its documents and a progress callback, and declares what those documents read."""
+    read_by_parts = {key for name in ZIP_KINDS for key in PRINT_KINDS[name].params}
     for kind in PRINT_KINDS.values():
-        accepted = set(inspect.signature(kind.build).parameters) - {"event"} - ({"progress"} if kind.parts else set())
-        assert set(kind.params) == accepted, kind.name
+        accepted = set(inspect.signature(kind.build).parameters) - {"event"}
+        if kind.parts:
+            assert accepted == {"parts", "progress"} and set(kind.params) <= read_by_parts, kind.name
+        else:
+            assert set(kind.params) == accepted, kind.name
+
+
+def test_the_session_zip_holds_the_kinds_flagged_for_it():
+    assert ZIP_KINDS == ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating",
+                         "room_seating", "player_cards")
 
 
 def test_the_session_batch_is_every_kind_marked_for_it():

@@ -42,7 +42,8 @@ from tournament.models import AuditEntry, Event, EventRole, Table
 from tournament.services import draw_reserve, prepare_session, set_reserve_tables
 from walls import derivation as d
 from walls.models import ReserveWall
-from walls.printing_jobs import PrintError, request_print
+from walls.print_jobs import request_print
+from walls.print_kinds.base import PrintError
 from walls.rulesets import PRESETS, get_ruleset
 from walls.services import WallError
 from walls.setcode import SetCodeError, SetId, parse_payload

@@ -105,7 +105,7 @@ def verdict(response) -> str:
 
 
 def _print_download(w):
-    from walls.printing_jobs import request_print
+    from walls.print_jobs import request_print
 
     job = request_print(w.event, "movement", {"session": 1})
     return "get", reverse("print-download", args=[w.event.slug, job.pk]), None

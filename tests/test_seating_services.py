@@ -172,7 +172,7 @@ def test_seating_page_shows_every_player_and_where_sets_go(client, team_event):
 def test_seating_sheet_pdf_lists_every_player(team_event):
     import pypdfium2
 
-    from walls.printing_jobs import request_print
+    from walls.print_jobs import request_print
 
     job = request_print(team_event, "seating", {"session": 1})
     pdf = pypdfium2.PdfDocument(job.file.read())

@@ -16,7 +16,7 @@ from tournament.models import Table
 from tournament.movement import MovementError, place_tables
 from tournament.rooms import quick_rooms
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
-from walls.printing_jobs import movement_rows, score_sheets
+from walls.print_kinds.tables import movement_rows, score_sheets
 from walls.rulesets import get_ruleset
 from walls.setcode import SetId
 

@@ -51,7 +51,7 @@ def test_find_my_seat_finds_the_player_coming_in_and_marks_the_one_going_out(cli
 
 
 def test_a_reprinted_score_sheet_names_the_player_now_at_the_seat(substituted):
-    from walls.printing_jobs import score_sheets
+    from walls.print_kinds.tables import score_sheets
 
     event, table, east, sub = substituted
     sheet = next(s for s in score_sheets(event, 1) if s.table_label == str(table.number))

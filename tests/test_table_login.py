@@ -24,7 +24,7 @@ from scoring.table_access import TABLE_SESSION_KEY
 from tournament.models import EventRole, Table, display_code
 from tournament.permissions import normalise_code
 from tournament.services import table_schedule
-from walls.printing_jobs import score_sheets
+from walls.print_kinds.tables import score_sheets
 
 from factories import demo_roster, login_as_table, prepared_event, table_url
 

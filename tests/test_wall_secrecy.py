@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from scoring.services import confirm_result, submit_result
 from tournament.models import EventRole, Table
 from walls.models import WallSet
-from walls.printing_jobs import request_print
+from walls.print_jobs import request_print
 
 from factories import login_as_table, play_up_to
 

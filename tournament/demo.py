@@ -15,7 +15,8 @@ from scoring.services import confirm_result, submit_result
 from tournament.models import Event
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.table_plan import session_plan
-from walls.printing_jobs import BATCH_KINDS, request_print
+from walls.print_jobs import request_print
+from walls.print_kinds import BATCH_KINDS
 
 ROSTER = Path(__file__).resolve().parent / "data" / "demo_roster.csv"
 

@@ -192,7 +192,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"
 # Without a broker (Celery eager), render print jobs in a background thread of the web process,
-# so "Print everything" returns at once and its progress moves (walls/printing_jobs.py,
+# so "Print everything" returns at once and its progress moves (walls/print_jobs.py,
 # docs/printing.md); False renders them in the request (tests/conftest.py turns it off).
 PRINT_IN_THREAD = env.bool("PRINT_IN_THREAD", default=True)
 

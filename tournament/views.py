@@ -32,8 +32,9 @@ from tournament.services import (
     set_public_value,
 )
 from tournament.services import prepare_session as seat_with_walls
+from walls.print_jobs import job_title
+from walls.print_kinds import SESSION_KINDS
 from walls.printing import DEFAULT_TEMPLATE, PRESETS
-from walls.printing_jobs import SESSION_KINDS, job_title
 from walls.services import WallError
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first

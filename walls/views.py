@@ -16,17 +16,10 @@ from tournament.access import DIRECTOR, STAFF, event_view
 from tournament.models import Table
 from tournament.services import draw_reserve, set_reserve_tables
 from walls.models import PrintJob, ReserveWall, WallSet
+from walls.print_jobs import document_name, job_title, kind_label, request_batch, request_print
+from walls.print_kinds import PRINT_KINDS, RESERVE_KINDS
+from walls.print_kinds.base import PrintError
 from walls.printing import DEFAULT_TEMPLATE
-from walls.printing_jobs import (
-    PRINT_KINDS,
-    RESERVE_KINDS,
-    PrintError,
-    document_name,
-    job_title,
-    kind_label,
-    request_batch,
-    request_print,
-)
 from walls.services import WallError
 from walls.setcode import SetId
 from walls.tiles import tile_name
@@ -85,7 +78,7 @@ def print_status(request, event):
 @staff_page
 def print_download(request, event, job_id):
     """A finished print job's file (PDF, or ZIP for a session's documents), named for people:
-    ``Wall stickers, session 1.pdf`` (:func:`walls.printing_jobs.document_name`)."""
+    ``Wall stickers, session 1.pdf`` (:func:`walls.print_jobs.document_name`)."""
     job = get_object_or_404(PrintJob, pk=job_id, event=event)
     if job.status != PrintJob.Status.DONE or not job.file:
         raise Http404(_("this print job has no file yet"))

@@ -61,7 +61,7 @@ def sample_sets(count: int = SETS, ruleset_code: str = "mcr-duplicate") -> list[
 
 def stickers_of(sets: list[PrintableSet]) -> list:
     """The tile-free sticker values of ``sets``, built from set code and rule set as
-    walls/printing_jobs.py does."""
+    walls/print_kinds/walls.py does."""
     return [sticker_set(p.set_id, p.event_name, p.ruleset) for p in sets]
 
 

@@ -1,7 +1,7 @@
 """PDFs from plain data: wall stickers, set labels, set-up sheets, pick lists, score and movement
 sheets, seating lists (whole session, per room), player cards, and a calibration page for label stock (docs/printing.md).
 
-No Django import: walls/printing_jobs.py builds the input values (:class:`PrintableSet`,
+No Django import: walls/print_kinds/ builds the input values (:class:`PrintableSet`,
 :class:`ScoreSheet`, movement rows) and calls these functions; each returns the PDF as bytes,
 byte-for-byte the same for the same input.
 """

@@ -1,0 +1,270 @@
+"""Print jobs: what the director asks to print, stored once per (event, kind, parameters).
+
+The kinds are the registry :data:`walls.print_kinds.PRINT_KINDS`, each declared beside its
+builder. Three kinds print one reserve wall (docs/walls.md, "Reserve walls"): their parameters
+name the reserve wall by id and they are offered on the set's wall page, not in the session menu.
+
+:func:`request_print` is the one write path (view, API, demo); :func:`run_print_job` does the
+rendering and is what the Celery task ``walls.tasks.render_print_job`` calls (sent by name,
+:data:`RENDER_TASK`). A re-run with the same inputs reuses the stored file; a job whose worker
+died is delivered again by the broker (late acknowledgement), and rendering is idempotent: it
+rewrites the same file. :func:`document_name` and :func:`job_title` name a job's file for people.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import re
+import threading
+import unicodedata
+from collections.abc import Callable
+
+from celery import current_app
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Event, Substitution, Table
+from walls import printing
+from walls.models import PrintJob
+from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, ZIP_KINDS
+from walls.print_kinds.base import PrintError
+from walls.print_kinds.reserve import reserve_wall
+
+RENDER_TASK = "walls.tasks.render_print_job"
+"""The Celery task that renders a job, sent by name: the tasks module imports this one."""
+
+log = logging.getLogger(__name__)
+
+
+# Raised whenever a document's content changes, so a file rendered by an older renderer is never
+# handed out again (2: stickers without tiles, score sheets with 50-bit event login links;
+# 3: every heading in the sheet language alone; 4: reserve walls' codes and headings;
+# 5: seating sheets by table and seat, the event's label stock by default, files named for people;
+# 6: a staggered session's copies as its movement needs them, not one per group).
+RENDER_VERSION = 6
+
+
+def params_hash(kind: str, params: dict, stamp: str = "") -> str:
+    """SHA-256 of the canonical JSON of kind, parameters, :data:`RENDER_VERSION` and the event's
+    ``stamp`` (:func:`data_stamp`): the reuse key."""
+    return hashlib.sha256(json.dumps([kind, params, RENDER_VERSION, stamp], sort_keys=True).encode()).hexdigest()
+
+
+def data_stamp(event: Event) -> str:
+    """A digest of everything a document reads besides the walls, which never change once stored:
+    the event's name, public address and commitment, its teams and players (names, PINs,
+    withdrawals), sessions (staggered or not), rooms, tables and seats, and substitutions. Part of
+    the reuse key, so a reprint after a substitution, a rename, a new session or a new public
+    address renders again instead of handing back the old file. Seven small queries."""
+    parts = [
+        (event.name, event.base_url, event.commitment),
+        list(event.teams.order_by("pk").values_list("pk", "name", "substitute", "withdrawn")),
+        list(event.players.order_by("pk").values_list("pk", "name", "pin", "team_id", "withdrawn", "replaced_by_id")),
+        list(event.sessions.order_by("pk").values_list("pk", "number", "staggered")),
+        list(event.rooms.order_by("pk").values_list("pk", "name")),
+        list(Table.objects.filter(group__session__event=event).order_by("pk").values_list("pk", "number", "room_id")),
+        list(Substitution.objects.filter(event=event).order_by("pk").values_list("pk", flat=True)),
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+
+
+def request_print(event: Event, kind: str, params: dict | None = None, *, run_now: bool = False) -> PrintJob:
+    """Create (or reuse) the print job of ``kind`` with ``params`` and queue its rendering.
+
+    ``run_now=True`` renders in this process instead of queueing (management commands such as
+    the demo, which need the file before they go on, whatever broker is configured). With a
+    broker the job goes to a Celery worker. Without one (Celery eager, the embedded default) it
+    renders in a background thread started once the request's transaction commits, so the page
+    returns at once and the job's progress moves (setting ``PRINT_IN_THREAD``, default True;
+    False renders in the request, as tests do).
+
+    ``params``: ``{"session": 1, "sets": [1, 2] (optional, default all), "template": "a4-70",
+    "lang": "en"}``; a reserve wall's kinds take ``"reserve": <ReserveWall id>`` and its session.
+    ``template`` (label stock, :data:`walls.printing.PRESETS`) is kept only for the kinds that
+    read it, defaulting to the event's ``default_label_stock`` (else
+    :data:`walls.printing.DEFAULT_TEMPLATE`). A finished job with its file is returned as it is,
+    unless what it printed has changed since (:func:`data_stamp`): then a new job renders.
+    Raises PrintError for an unknown kind or label stock, for a kind that needs them a session
+    without walls, or for a reserve wall's kind a reserve that is not one of the event's.
+    """
+    if kind not in PRINT_KINDS:
+        raise PrintError("kind", _("unknown print kind %(kind)s: choose one of %(kinds)s")
+                         % {"kind": repr(kind), "kinds": ", ".join(PRINT_KINDS)})
+    spec = PRINT_KINDS[kind]
+    params = dict(params or {})
+    if spec.reserve:
+        row = reserve_wall(event, params.get("reserve"))
+        params["reserve"], params["session"] = row.pk, row.session_number
+    params.setdefault("session", 1)
+    params.setdefault("lang", "en")
+    if "template" in spec.params:
+        params["template"] = params.get("template") or event.default_label_stock or printing.DEFAULT_TEMPLATE
+        if params["template"] not in printing.PRESETS:
+            raise PrintError("template", _("unknown label stock %(name)s: choose one of %(names)s")
+                             % {"name": repr(params["template"]), "names": ", ".join(printing.PRESETS)})
+    else:
+        params.pop("template", None)
+    if spec.needs_walls and not event.wall_sets.filter(session_number=params["session"]).exists():
+        raise PrintError("session", _("session %(session)s has no walls yet: generate them first") % {"session": params["session"]})
+    with transaction.atomic():
+        job = PrintJob.objects.get_or_create(
+            event=event, kind=kind, params_hash=params_hash(kind, params, data_stamp(event)), defaults={"params": params},
+        )[0]
+    if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
+        return job
+    if run_now:
+        return run_print_job(job.pk)
+    if current_app.conf.task_always_eager:  # eager: the embedded default, no worker
+        if not getattr(settings, "PRINT_IN_THREAD", True):
+            return run_print_job(job.pk)
+        job_id = job.pk
+        transaction.on_commit(lambda: render_in_thread(job_id))
+        return job
+    transaction.on_commit(lambda: current_app.send_task(RENDER_TASK, args=[job.pk]))
+    return job
+
+
+_THREADS: dict[int, threading.Thread] = {}
+_THREADS_LOCK = threading.Lock()
+
+
+def render_in_thread(job_id: int) -> threading.Thread:
+    """Render print job ``job_id`` in a daemon thread of this process (the embedded default,
+    :func:`request_print`), or return the thread already rendering it. The thread closes its
+    database connection when done; a failure is stored on the job (``FAILED``, its error) and
+    logged."""
+    with _THREADS_LOCK:
+        running = _THREADS.get(job_id)
+        if running is not None and running.is_alive():
+            return running
+        thread = threading.Thread(target=_thread_main, args=(job_id,), name=f"print-job-{job_id}", daemon=True)
+        _THREADS[job_id] = thread
+        thread.start()
+        return thread
+
+
+def _thread_main(job_id: int) -> None:
+    try:
+        run_print_job(job_id)
+    except Exception:  # stored on the job by run_print_job; the thread has no caller to tell
+        log.exception("print job %s failed", job_id)
+    finally:
+        connection.close()
+        with _THREADS_LOCK:
+            if _THREADS.get(job_id) is threading.current_thread():
+                del _THREADS[job_id]
+
+
+def join_print_threads(timeout: float | None = None) -> bool:
+    """Wait for the print threads of this process (tests, a command that exits): True when all
+    have finished within ``timeout`` seconds (None: no limit)."""
+    with _THREADS_LOCK:
+        threads = list(_THREADS.values())
+    for thread in threads:
+        thread.join(timeout)
+    return not any(t.is_alive() for t in threads)
+
+
+def request_batch(event: Event, session_number: int, lang: str = "en", template: str | None = None) -> list[PrintJob]:
+    """Queue every print of a session's batch (:data:`walls.print_kinds.BATCH_KINDS`) as separate
+    jobs, stickers on label stock ``template`` (None: the event's default); finished ones are
+    reused. Returns the jobs; the director's page polls their progress (``print-status``). "Print
+    everything for this session" asks for the one ZIP job instead (kind ``session_zip``)."""
+    params = {"session": session_number, "lang": lang, **({"template": template} if template else {})}
+    return [request_print(event, kind, params) for kind in BATCH_KINDS]
+
+
+def render(event: Event, kind: str, params: dict, progress: Callable[[int, int], None] | None = None) -> bytes:
+    """Render print kind ``kind`` to its file's bytes (PDF; ZIP for ``session_zip``) from the
+    event's stored data: its builder of :data:`walls.print_kinds.PRINT_KINDS` gets the parameters
+    it declares; a kind of ``parts`` (the session ZIP) gets instead the documents of
+    :data:`walls.print_kinds.ZIP_KINDS` for its session, language and label stock, each named by
+    :func:`document_name`, and ``progress``. Raises KeyError for an unknown kind."""
+    spec = PRINT_KINDS[kind]
+    kwargs = {key: params[key] for key in spec.params if key in params}
+    if spec.parts:
+        given = {"session": 1, "lang": "en", "template": printing.DEFAULT_TEMPLATE, **kwargs}
+        parts = []
+        for name in ZIP_KINDS:
+            part = {key: given[key] for key in PRINT_KINDS[name].params if key in given}
+            parts.append((document_name(name, {**given, **part}), functools.partial(render, event, name, part)))
+        return spec.build(event, parts=parts, progress=progress)
+    return spec.build(event, **kwargs)
+
+
+def run_print_job(job_id: int) -> PrintJob:
+    """Render a job's file and store it; safe to run twice (the file is rewritten, status set).
+    ``progress``/``total`` count documents: 0/1 then 1/1, or one step per document of a ZIP."""
+    job = PrintJob.objects.select_related("event").get(pk=job_id)
+    if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
+        return job
+    spec = PRINT_KINDS.get(job.kind)
+    total = len(ZIP_KINDS) if spec is not None and spec.parts else 1
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, progress=0, total=total, error="")
+
+    def progress(done: int, of: int) -> None:
+        PrintJob.objects.filter(pk=job.pk).update(progress=done, total=of)
+
+    try:
+        data = render(job.event, job.kind, job.params, progress)
+    except Exception as exc:
+        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=str(exc))
+        raise
+    extension = spec.extension if spec is not None else "pdf"
+    name = f"{job.event.slug}-{job.kind}-s{job.params.get('session', 1)}-{job.params_hash[:10]}.{extension}"
+    if job.file:
+        job.file.delete(save=False)
+    job.file.save(name, ContentFile(data), save=False)
+    job.status, job.progress, job.total, job.finished_at = PrintJob.Status.DONE, total, total, timezone.now()
+    job.save(update_fields=["file", "status", "progress", "total", "finished_at"])
+    return job
+
+
+def kind_label(kind: str) -> str:
+    """What the director reads for a print job of ``kind``: the registry's label in the active
+    language, or ``kind`` itself for a kind no longer declared."""
+    return str(PRINT_KINDS[kind].label) if kind in PRINT_KINDS else kind
+
+
+_UNSAFE = re.compile(r"\s*[\\/:*?\"<>|\x00-\x1f]+\s*")
+
+
+def job_title(job: PrintJob) -> str:
+    """What the director reads for a job: :func:`document_name` without its extension, e.g.
+    ``"Wall stickers, session 1"``, ``"Set-up sheets, session 1 (ja)"``, ``"All documents,
+    session 1 (ZIP)"``."""
+    return document_name(job.kind, job.params, extension=False)
+
+
+def document_name(kind: str, params: dict, *, extension: bool = True) -> str:
+    """A file name for people (active language): the kind's label, ``", session N"`` for a
+    session's document, then in brackets what differs from the usual: the sheet language when
+    not English, a label stock other than the default; ``"Wall stickers, session 1.pdf"``,
+    ``"Set-up sheets, session 1 (ja).pdf"``, ``"All documents, session 1.zip"`` (shown as
+    ``"All documents, session 1 (ZIP)"`` without the extension). Characters that file systems
+    refuse (``/ \\ : * ? " < > |``) become " - "."""
+    spec = PRINT_KINDS.get(kind)
+    label = str(spec.label) if spec is not None else kind
+    ext = spec.extension if spec is not None else "pdf"
+    if ext == "zip":
+        label = re.sub(r"\s*\(ZIP\)\s*$", "", label)
+    name = label
+    if spec is None or spec.per_session or spec.reserve:
+        name = _("%(document)s, session %(session)s") % {"document": label, "session": params.get("session", 1)}
+    extras = []
+    if params.get("lang", "en") != "en":
+        extras.append(params["lang"])
+    if params.get("template") and kind != "session_zip" and params["template"] != printing.DEFAULT_TEMPLATE:
+        extras.append(params["template"])
+    if extras:
+        name += f" ({', '.join(extras)})"
+    name = unicodedata.normalize("NFC", _UNSAFE.sub(" - ", name)).strip(" .")
+    if not extension:
+        return f"{name} (ZIP)" if ext == "zip" else name
+    return f"{name}.{ext}"

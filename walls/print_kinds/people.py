@@ -1,0 +1,75 @@
+"""The papers about people (docs/printing.md): the seating sheet, the seating lists by room and
+the player cards, each kind declared beside the builder that reads who sits where
+(:func:`tournament.seating.seating_list`, :func:`tournament.seating.itineraries`)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from tournament import seating as seating_stage
+from tournament.models import Event, Player
+from tournament.seating import itineraries
+from walls import printing
+from walls.print_kinds.base import PrintKind
+
+
+def seating_rows(event: Event, session_number: int) -> list[dict]:
+    """Rows of everyone seated in the session (:func:`tournament.seating.seating_list`: ``{"player",
+    "team", "table", "room", "seat", "seat_index", ...}``) sorted by table, then seat in the rule
+    set's order: the seating sheet."""
+    return sorted(seating_stage.seating_list(event, session_number), key=lambda r: (r["table"], r["seat_index"]))
+
+
+def room_seating_rows(event: Event, session_number: int) -> list[dict]:
+    """The same rows sorted by room, table and seat (as :func:`tournament.seating.seating_list`
+    gives them): the per-room seating lists."""
+    return list(seating_stage.seating_list(event, session_number))
+
+
+def find_seat_url(event: Event) -> str:
+    """The public "find my seat" address of ``event``: ``<base_url>/e/<slug>/find/``, or the bare
+    path when the event has no public address yet."""
+    path = f"/e/{event.slug}/find/"
+    return f"{event.base_url.rstrip('/')}{path}" if event.base_url else path
+
+
+def player_cards(event: Event) -> list[printing.PlayerCard]:
+    """One :class:`walls.printing.PlayerCard` per player of ``event`` who is not withdrawn or
+    has a seat (by team, then member; individual events by name): name, team, PIN, the seats
+    of every seated session (:func:`itineraries`) and the find-my-seat address."""
+    seats = itineraries(event)
+    people = Player.objects.filter(event=event).select_related("team")
+    people = [p for p in people if not p.withdrawn or p.pk in seats]
+    people.sort(key=lambda p: (p.team.number, p.member, p.number) if p.team_id else (1 << 30, p.name.casefold(), p.number))
+    url = find_seat_url(event)
+    return [
+        printing.PlayerCard(
+            event_name=event.name, player=p.name, team=p.team.name if p.team_id else "", pin=p.pin, find_url=url,
+            seats=[printing.CardSeat(session=s["session"], table=s["table"], room=s["room"], seat=s["seat"])
+                   for s in seats.get(p.pk, [])],
+        )
+        for p in people
+    ]
+
+
+def _seating_sheet(event: Event, session: int = 1, lang: str = "en") -> bytes:
+    return printing.render_seating_sheet(seating_rows(event, session), title=event.name, session=session, lang=lang)
+
+
+def _room_seating(event: Event, session: int = 1, lang: str = "en") -> bytes:
+    return printing.render_room_seating(room_seating_rows(event, session), title=event.name, session=session, lang=lang)
+
+
+def _player_cards(event: Event, lang: str = "en") -> bytes:
+    return printing.render_player_cards(player_cards(event), lang=lang)
+
+
+
+KINDS = (
+    PrintKind("seating", gettext_lazy("Seating sheet"), _seating_sheet, ("session", "lang"), in_session_zip=True),
+    PrintKind("room_seating", gettext_lazy("Seating lists by room"), _room_seating, ("session", "lang"),
+              in_batch=False, in_session_zip=True),
+    PrintKind("player_cards", gettext_lazy("Player cards"), _player_cards, ("lang",), in_batch=False,
+              in_session_zip=True, per_session=False),
+)
+"""The people's papers' kinds, in menu order."""
