@@ -194,7 +194,7 @@ def test_the_name_is_not_frozen_by_play(event):
                     fouled_min_tables=3, fouled_adjusted_points=-2)
     event.refresh_from_db()
     assert (event.name, event.sheet_language, event.scorer_corrections, event.fouled_min_tables,
-            event.fouled_adjusted_points) == ("Renamed", "zh", False, 3, -2)
+            event.fouled_adjusted_points) == ("Renamed", "zh-hans", False, 3, -2)  # "zh" as the site spells it
 
 
 @pytest.mark.parametrize(("change", "field"), [

@@ -26,10 +26,10 @@ def test_every_kind_of_the_batch_takes_the_sheet_language():
 
 
 @pytest.mark.parametrize(("kind", "ja", "english"), [
-    ("score_sheets", ["記録用紙 — 卓 1", "回戦 1", "選手署名", "東家"], ["Score sheet", "Session", "Players", "East"]),
-    ("movement", ["ムーブメント — Test Cup — 回戦 1", "場 1", "卓 1"], ["Movement", "Round", "Table", "session"]),
-    ("seating", ["座席表 — Test Cup — 回戦 1", "選手", "東家"], ["Seating", "Player", "Session", "session", "East"]),
-    ("labels", ["グループ 1 · 卓 1", "回戦 1 · セット 1", "最初の卓"], ["Group", "Table", "Session", "First at"]),
+    ("score_sheets", ["記録用紙 — 第 1 卓", "第 1 回戦", "選手署名", "東家"], ["Score sheet", "Session", "Players", "East"]),
+    ("movement", ["ムーブメント — Test Cup — 第 1 回戦", "第 1 場", "第 1 卓"], ["Movement", "Round", "Table", "session"]),
+    ("seating", ["席順 — Test Cup — 第 1 回戦", "選手", "東家"], ["Seating", "Player", "Session", "session", "East"]),
+    ("labels", ["第 1 組 · 第 1 卓", "第 1 回戦 · セット 1", "最初の卓"], ["Group", "Table", "Session", "First at"]),
 ])
 def test_a_japanese_print_job_has_japanese_headings(team_event, kind, ja, english):
     text = _text(request_print(team_event, kind, {"session": 1, "lang": "ja"}))
@@ -42,4 +42,4 @@ def test_the_director_s_sheet_language_reaches_the_score_sheets(client, team_eve
                                          {"session": 1, "kind": "score_sheets", "lang": "zh"})
     assert response.status_code in (200, 302)
     job = team_event.print_jobs.get(kind="score_sheets")
-    assert job.params["lang"] == "zh" and "记分表 — 桌 1" in _text(job)
+    assert job.params["lang"] == "zh-hans" and "记分表 — 1 号桌" in _text(job)  # "zh": the site's code is zh-hans

@@ -96,10 +96,10 @@ def test_the_label_stock_chosen_changes_the_sticker_layout(client, team_event, d
 @pytest.mark.django_db
 def test_the_sheet_language_defaults_to_the_events(client, team_event, director):
     client.force_login(director)
-    team_event.sheet_language = "zh"
+    team_event.sheet_language = "zh-hans"
     team_event.save(update_fields=["sheet_language"])
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
-    assert '<option value="zh" selected>' in page and '<option value="ja" selected>' not in page
+    assert '<option value="zh-hans" selected>' in page and '<option value="ja" selected>' not in page
 
 
 @pytest.mark.django_db

@@ -31,7 +31,7 @@ from walls.printing import (
     render_wall_stickers,
 )
 from walls.printing.data import sticker_set_of
-from walls.printing.i18n import WORDS
+from walls.printing.i18n import word
 from walls.printing.stickers import sticker_layout
 from walls.printing.templates import label_boxes
 from walls.rulesets import get_ruleset
@@ -172,7 +172,7 @@ def test_sticker_text_is_seat_slot_set_and_pile_and_never_the_tile(stickers_ja, 
             if label == "header":
                 assert code in text and seat in text.split()
                 continue
-            assert text.split() == [seat, label, code, WORDS["ja"][kind]], (label, text)
+            assert text.split() == [seat, label, code, word(kind, "ja")], (label, text)
             for name in _names_of(tile) | {tile_glyph(tile)} - {seat}:
                 assert name not in text.split() and (len(name) < 2 or name not in text), (label, tile, name)
 
@@ -184,7 +184,7 @@ def test_sticker_page_text_lists_seats_and_slots_in_wall_order(stickers_ja, mcr_
         for label, seat, kind, _ in cells:
             if label == "header":
                 continue
-            found = re.compile(rf"(^|\s){seat}\s+{label}\s+{mcr_set.set_id.code}\s+{WORDS['ja'][kind]}(\s|$)").search(text, pos)
+            found = re.compile(rf"(^|\s){seat}\s+{label}\s+{mcr_set.set_id.code}\s+{word(kind, 'ja')}(\s|$)").search(text, pos)
             assert found, (page, seat, label)
             pos = found.end()
 
@@ -240,9 +240,9 @@ def test_japanese_pile_words_and_seats_render_as_real_glyphs_not_boxes(stickers_
 
 
 def test_chinese_stickers_use_chinese_pile_words_and_no_tile_name(mcr_set):
-    pdf = stickers(mcr_set, "a4-40", lang="zh")
+    pdf = stickers(mcr_set, "a4-40", lang="zh-hans")
     text = page_text(pdf, 0)
-    assert text.count(WORDS["zh"]["hand"]) == 13 and "东家" in text and "East" not in text
+    assert text.count(word("hand", "zh-hans")) == 13 and "东家" in text and "East" not in text
     for tile in mcr_set.piles["E-hand"]:
         assert not _names_of(tile) & set(text.split())
         assert tile_name(tile, "zh") not in text.replace("东家", "")
@@ -282,7 +282,7 @@ def test_shared_walls_get_their_own_block_with_live_and_dead_slots():
     pset = hand_made_set(riichi, 2, seed=5)
     pdf = stickers(pset, "a4-70", lang="ja")
     text = "".join(page_text(pdf, i) for i in range(page_count(pdf)))
-    assert WORDS["ja"]["shared"] in text and "Shared" not in text
+    assert word("shared", "ja") in text and "Shared" not in text
     for label in ("L1", "L70", "X1", "X14", "H13"):
         assert re.search(rf"(^|\s){label}(\s|$)", text), label
 

@@ -1,13 +1,15 @@
 """Every PDF follows the sheet language the director chose: in Japanese and Chinese the headings,
-column heads, fixed labels and seats come from walls/printing/i18n.py in that language, with no
-English beside them (a Japanese seating sheet used to read "Seating / Player / Team" under a
-Japanese event name). Text is extracted with pypdfium2 (tests/pdfcheck.py)."""
+column heads, fixed labels and seats are the msgids of walls/printing/i18n.py translated by the
+site's own catalogues (locale/), with no English beside them (a Japanese seating sheet used to read
+"Seating / Player / Team" under a Japanese event name), and a paper says what the pages say. Text
+is extracted with pypdfium2 (tests/pdfcheck.py)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.utils import translation
 from pdfcheck import hand_made_set, page_count, page_text
 
 from walls.printing import (
@@ -21,7 +23,17 @@ from walls.printing import (
     render_wall_stickers,
 )
 from walls.printing.data import sticker_set_of
-from walls.printing.i18n import SEAT_LABELS, SEAT_NAMES, WORDS, group_table, numbered, table_label
+from walls.printing.i18n import (
+    NUMBERED,
+    WORDS,
+    group_table,
+    numbered,
+    seat_label,
+    seat_name,
+    table_label,
+    translate,
+    word,
+)
 from walls.rulesets import get_ruleset
 from walls.setcode import SetId
 
@@ -69,27 +81,35 @@ def _stickers(lang):
 
 
 # kind -> (renderer, the English headings and labels it prints in English, the keys of
-# walls/printing/i18n.py whose words it prints in the sheet language)
+# walls/printing/i18n.py whose words it prints in the sheet language; "#key": a numbered word)
 KINDS = {
     "seating": (_seating, ["Seating", "Player", "Team", "Table", "Room", "Seat", "Session", "South", "East"],
-                ["seating", "player", "team", "table", "room", "seat", "session"]),
+                ["seating", "player", "team", "table", "room", "seat", "#session"]),
     "movement": (_movement, ["Movement", "Round", "Sets", "then to", "Table", "Session"],
-                 ["movement", "slot", "sets", "next", "table", "session"]),
+                 ["movement", "#slot", "#sets", "next", "table", "#table", "#session"]),
     "score sheets": (_score_sheets, ["Score sheet", "Scan to enter results", "Players", "Session", "Hand", "Code",
                                      "Set code checked", "Total", "Winner", "Initials", "signatures", "East", "North"],
-                     ["score_sheet", "scan_login", "players", "session", "hand_no", "code", "result_check", "total",
+                     ["score_sheet", "scan_login", "players", "#session", "hand_no", "code", "result_check", "total",
                       "winner", "initials", "sign"]),
     "set-up sheets": (_setup, ["Set-up sheet", "Session", "Rule set", "Hand ends", "Seed commitment", "Starting hand",
                                "Draw pile", "Laid", "Checked", "Stickers on"],
-                      ["setup", "session", "set", "ruleset", "end_rule", "commitment", "hand", "draw", "laid",
+                      ["setup", "#session", "#set", "ruleset", "end_rule", "commitment", "hand", "draw", "laid",
                        "checked", "stuck"]),
     "pick list": (_pick_list, ["Pick list", "Sets", "copies", "One of Characters", "East Wind", "page"],
-                  ["pick_list", "sets", "copies", "page"]),
-    "set labels": (_labels, ["Session", "Set", "Seed commitment"], ["session", "set", "commitment"]),
+                  ["pick_list", "#sets", "copies", "#page"]),
+    "set labels": (_labels, ["Session", "Set", "Seed commitment"], ["#session", "#set", "commitment"]),
     "wall stickers": (_stickers, ["Wall stickers", "Session", "Set", "stickers", "Starting hand", "Draw pile", "East",
                                   "sheet"],
-                      ["stickers", "session", "set", "stickers_for", "hand", "draw", "sheet"]),
+                      ["stickers", "#session", "#set", "stickers_for", "hand", "draw", "#sheet"]),
 }
+
+
+def _fixed(key: str, lang: str) -> list[str]:
+    """The fixed text of a key in ``lang``: its word, or a numbered word's parts around its number
+    (ja ``"第 %(n)s 回戦"`` → ``["第", "回戦"]``)."""
+    if not key.startswith("#"):
+        return [word(key, lang)]
+    return [part.strip() for part in re.split(r"%\(\w+\)s", translate(NUMBERED[key[1:]], lang)) if part.strip()]
 
 
 def _text(pdf: bytes) -> str:
@@ -105,35 +125,35 @@ def _has(phrase: str, text: str) -> bool:
     return phrase in text
 
 
-@pytest.mark.parametrize("lang", ["ja", "zh"])
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_headings_are_in_the_sheet_language_and_english_is_gone(kind, lang):
     render, english, keys = KINDS[kind]
     text = _text(render(lang))
     assert [phrase for phrase in english if _has(phrase, text)] == []
-    assert [WORDS[lang][key] for key in keys if not _has(WORDS[lang][key], text)] == []
+    assert [part for key in keys for part in _fixed(key, lang) if not _has(part, text)] == []
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_english_sheets_keep_their_english_headings(kind):
     render, _english, keys = KINDS[kind]
     text = _text(render("en"))
-    assert [WORDS["en"][key] for key in keys if not _has(WORDS["en"][key], text)] == []
+    assert [part for key in keys for part in _fixed(key, "en") if not _has(part, text)] == []
     if kind not in ("set-up sheets", "pick list"):  # tile faces carry their Han glyphs in every language
         assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text)  # no kana, no Han
 
 
-@pytest.mark.parametrize("lang", ["ja", "zh"])
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
 def test_seats_are_named_in_the_sheet_language(lang):
     seating = _text(_seating(lang))
-    assert SEAT_NAMES[lang]["S"] in seating and SEAT_NAMES[lang]["E"] in seating
+    assert seat_name("S", lang) in seating and seat_name("E", lang) in seating
     score = _text(_score_sheets(lang))
     for seat in "ESWN":
-        assert SEAT_NAMES[lang][seat] in score  # players and signatures
-    heads = re.search(r"(\S+) Zhang Wei (\S+) Yamada (\S+) Anna (\S+) Li Na", score.split(WORDS[lang]["result_check"], 1)[1])
-    assert heads and heads.groups() == tuple(SEAT_LABELS[lang][s] for s in "ESWN")  # the grid's column heads
+        assert seat_name(seat, lang) in score  # players and signatures
+    heads = re.search(r"(\S+) Zhang Wei (\S+) Yamada (\S+) Anna (\S+) Li Na", score.split(word("result_check", lang), 1)[1])
+    assert heads and heads.groups() == tuple(seat_label(s, lang) for s in "ESWN")  # the grid's column heads
     picks = _text(_pick_list(lang))
-    assert len(re.findall(rf"\d-\d\d-\d [{''.join(SEAT_LABELS[lang].values())}] [HD]\d+", picks)) == 136
+    assert len(re.findall(rf"\d-\d\d-\d [{''.join(seat_label(s, lang) for s in 'ESWN')}] [HD]\d+", picks)) == 136
 
 
 def test_stickers_keep_the_seat_letter_in_the_box_in_every_language():
@@ -144,15 +164,37 @@ def test_stickers_keep_the_seat_letter_in_the_box_in_every_language():
     assert "東家" in text and not re.search(r"(?<!\S)東(?!家)", text)
 
 
-def test_numbers_follow_their_word_in_every_language():
+def test_numbers_sit_where_each_language_puts_them():
     assert numbered("session", 2, "en") == "Session 2"
-    assert numbered("session", 2, "ja") == "回戦 2"
-    assert table_label(3, "zh") == "桌 3" and table_label("3", "ja") == "卓 3"
+    assert numbered("session", 2, "ja") == "第 2 回戦"
+    assert table_label(3, "zh-hans") == "3 号桌" and table_label("3", "ja") == "第 3 卓"
     assert table_label("Room A", "ja") == "Room A"
     assert group_table(2, 6, "en") == "Group 2 · Table 6"
-    assert group_table(2, 6, "ja") == "グループ 2 · 卓 6"
+    assert group_table(2, 6, "ja") == "第 2 組 · 第 6 卓"
+    assert numbered("session", 2, "zh") == numbered("session", 2, "zh-hans") == "第 2 轮"  # "zh": earlier versions
 
 
-def test_every_language_has_every_word():
-    assert {lang: set(words) for lang, words in WORDS.items()} == {lang: set(WORDS["en"]) for lang in WORDS}
-    assert all(set(names) == {"E", "S", "W", "N"} for names in (*SEAT_NAMES.values(), *SEAT_LABELS.values()))
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
+def test_every_printed_word_is_in_the_sites_catalogues(lang):
+    untranslated = [m for m in [*WORDS.values(), *NUMBERED.values()] if translate(m, lang) == m]
+    assert untranslated == ["PIN"]
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
+def test_paper_and_pages_say_the_same_word(lang):
+    """One msgid, one word: "Seating" is 席順 on the site and on paper (it was 座席表 on paper)."""
+    with translation.override(lang):
+        for key in ("seating", "room_seating", "stickers", "team", "room", "ruleset", "player_cards"):
+            assert word(key, lang) == translation.gettext(WORDS[key]), key
+        assert numbered("slot", 3, lang) == translation.gettext("Round %(slot)s") % {"slot": 3}
+    assert word("seating", "ja") == "席順"
+
+
+def test_a_japanese_set_up_sheet_prints_its_rules_line_in_japanese():
+    """The rule set's name and how a hand ends are msgids of the catalogues too."""
+    text = _text(_setup("ja"))
+    assert "ルール: MCR デュプリケート（MIL、各席のツモヤマ）" in text
+    assert "終局条件: いずれかのツモヤマが尽きたら、各自あと1巡して終局" in text
+    assert MCR.name not in text and MCR.end_rule not in text
+    chinese = _text(_setup("zh-hans"))
+    assert "规则: 国标复式（MIL，各座位独立摸牌墙）" in chinese and "终局条件: 任一摸牌墙摸完后" in chinese

@@ -48,7 +48,7 @@ def test_setup_sheet_shows_every_seat_tile_by_tile_in_slot_order():
     assert _face_and_slot_pairs(text) == expected
     heads = re.findall(rf"{pset.set_id.code} · (\S+)\s+\(([ESWN])\)", text)
     assert heads == [("東家", "E"), ("南家", "S"), ("西家", "W"), ("北家", "N")]
-    assert "終局条件: one more turn each after any draw pile runs out" in text  # the rule set's own words
+    assert "終局条件: いずれかのツモヤマが尽きたら、各自あと1巡して終局" in text  # the preset's words, translated
     assert pset.commitment in text
 
 
@@ -75,7 +75,7 @@ def test_setup_sheet_tile_faces_are_drawn():
 def test_setup_sheet_of_a_shared_wall_draws_dead_wall_stacks():
     riichi = get_ruleset("riichi")
     pset = hand_made_set(riichi, 3, seed=2)
-    pdf = render_setup_sheets([pset], lang="zh")
+    pdf = render_setup_sheets([pset], lang="zh-hans")
     text = "".join(page_text(pdf, i) for i in range(page_count(pdf)))
     dead = pset.piles["dead"]
     for k in range(0, 14, 2):
@@ -134,7 +134,7 @@ def test_score_sheet_login_qr_reads_back_and_sets_are_in_play_order():
     text = page_text(pdf, 0)
     positions = [text.index(code) for code in sheet.sets]
     assert positions == sorted(positions)
-    for name in ("Zhang Wei", "山田 太郎", "Anna Schmidt", "李娜", "卓 3", "回戦 1"):
+    for name in ("Zhang Wei", "山田 太郎", "Anna Schmidt", "李娜", "第 3 卓", "第 1 回戦"):
         assert name in text
     rows = re.findall(r"\n(\d+) (\d-\d\d-\d)(?=\r\n)", text)
     assert rows == [(str(i), code) for i, code in enumerate(sheet.sets, start=1)]

@@ -34,7 +34,8 @@ from walls.printing import render_setup_sheets, render_wall_stickers
 from walls.printing import stickers as stickers_module
 from walls.printing import tilefaces
 from walls.printing.data import StickerSet, sticker_set, sticker_set_of
-from walls.printing.i18n import SEAT_NAMES, WORDS
+from walls.printing.i18n import LANGS as SHEET_LANGS
+from walls.printing.i18n import seat_name, vocabulary, word
 from walls.printing.templates import get_template, label_boxes
 from walls.rulesets import PRESETS, TILES_144, custom_ruleset
 from walls.setcode import parse_payload
@@ -81,12 +82,11 @@ def _allowed_tokens(pset, lang: str) -> set[str]:
     vocabulary (walls/printing/i18n.py) and numbers."""
     allowed = {pset.set_id.code, "continued"}
     allowed.update(_tokens(pset.event_name))
-    for words in (WORDS["en"], WORDS[lang]):
-        for w in words.values():
-            allowed.update(_tokens(w))
-    for names in SEAT_NAMES.values():
-        for letter, name in names.items():
-            allowed.update((letter, name))
+    for w in vocabulary("en") | vocabulary(lang):
+        allowed.update(_tokens(w))
+    for sheet_lang in SHEET_LANGS:
+        for letter in "ESWN":
+            allowed.update((letter, seat_name(letter, sheet_lang)))
     for slot in pset.ruleset.slots():
         allowed.add(slot.label)
     return allowed
@@ -108,7 +108,7 @@ def _tile_words(pset) -> dict[str, set[str]]:
 def _leaks(text: str, pset) -> list[tuple[str, str]]:
     """(tile, word) for every reading of a tile of ``pset`` found in ``text``. Names of one CJK
     character (東, 白, 梅) are looked for outside the seat words 東家 / 东家 that contain them."""
-    seat_words = sorted({name for names in SEAT_NAMES.values() for name in names.values()}, key=len, reverse=True)
+    seat_words = sorted({seat_name(s, lang) for lang in SHEET_LANGS for s in "ESWN"}, key=len, reverse=True)
     bare = text
     for name in seat_words:
         bare = bare.replace(name, " ")
@@ -218,7 +218,7 @@ def test_every_slot_of_every_seat_is_printed_exactly_once_with_the_set_code(code
     boxes = label_boxes(get_template("a4-70"))
     texts = TextPages(pdf)
     printed, headers = Counter(), Counter()
-    words = {kind: WORDS["en"][key] for kind, key in KIND_WORD.items()}
+    words = {kind: word(key, "en") for kind, key in KIND_WORD.items()}
     for page_no in range(len(texts)):
         for (x, y, w, h) in boxes:
             text = " ".join(texts.box(page_no, x, y, w, h).split())
@@ -240,9 +240,9 @@ def test_every_slot_of_every_seat_is_printed_exactly_once_with_the_set_code(code
     assert set(headers) == seats
 
 
-@pytest.mark.parametrize("lang", ["ja", "zh"])
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
 def test_stickers_print_the_pile_in_the_sheet_language(lang):
     pset = _set("mcr-duplicate")
     text = _all_text(render(pset, "a4-40", lang))
-    assert text.count(WORDS[lang]["hand"]) >= 4 * 13
-    assert text.count(WORDS[lang]["draw"]) >= 4 * 21
+    assert text.count(word("hand", lang)) >= 4 * 13
+    assert text.count(word("draw", lang)) >= 4 * 21

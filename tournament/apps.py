@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext
+from django.utils.translation import gettext, override
 
 from tournament import i18n
 
@@ -9,5 +9,5 @@ class TournamentConfig(AppConfig):
     verbose_name = "Tournament"
 
     def ready(self):
-        """Hand Django's ``gettext`` to the pure core (see :mod:`tournament.i18n`)."""
-        i18n.install(gettext)
+        """Hand Django's ``gettext`` and ``override`` to the pure core (see :mod:`tournament.i18n`)."""
+        i18n.install(gettext, override)

@@ -32,6 +32,7 @@ from tournament.event_setup import (
     seed_would_be_lost,
     update_settings,
 )
+from tournament.i18n import catalogue_text
 from tournament.models import Event
 from walls.printing.templates import DEFAULT_TEMPLATE
 from walls.printing.templates import PRESETS as LABEL_STOCKS
@@ -40,7 +41,7 @@ from walls.rulesets import PRESETS as RULESET_PRESETS
 FORM_FIELDS = {"sessions_planned": "sessions"}
 """Form field of a setting whose name differs (:func:`tournament.event_setup.update_settings`)."""
 
-SHEET_LANGUAGES = (("en", "English"), ("ja", "日本語"), ("zh", "中文"))
+SHEET_LANGUAGES = (("en", "English"), ("ja", "日本語"), ("zh-hans", "简体中文"))
 MAX_ROUNDS = 4  # choices of wind rounds per session offered (more is kept when the event has it)
 
 STATUS_BUTTONS = {
@@ -101,8 +102,8 @@ class SettingsForm(forms.Form):
         super().__init__(*args, initial=initial, **kwargs)
         self.event = event
         self.frozen = frozen_reasons(event)
-        rulesets = {code: preset.name for code, preset in RULESET_PRESETS.items()}
-        rulesets.setdefault(event.ruleset_code, ruleset.name)
+        rulesets = {code: catalogue_text(preset.name) for code, preset in RULESET_PRESETS.items()}
+        rulesets.setdefault(event.ruleset_code, catalogue_text(ruleset.name))
         self.fields["ruleset"].choices = list(rulesets.items())
         seats = len(ruleset.seats)
         rounds = sorted(set(range(1, MAX_ROUNDS + 1)) | {ruleset.rounds})
@@ -115,8 +116,8 @@ class SettingsForm(forms.Form):
             conversions.setdefault(values["conversion"], values["conversion"])
         self.fields["conversion"].choices = list(conversions.items())
         self.fields["default_label_stock"].choices = [
-            ("", _("Default: %(stock)s") % {"stock": LABEL_STOCKS[DEFAULT_TEMPLATE].title})
-        ] + [(name, stock.title) for name, stock in LABEL_STOCKS.items()]
+            ("", _("Default: %(stock)s") % {"stock": catalogue_text(LABEL_STOCKS[DEFAULT_TEMPLATE].title)})
+        ] + [(name, catalogue_text(stock.title)) for name, stock in LABEL_STOCKS.items()]
         chosen = values["tie_breaks"]
         order = chosen + [code for code in TIE_BREAKS if code not in chosen]
         self.fields["tie_breaks"].choices = [(code, TIE_BREAKS[code].label) for code in order]

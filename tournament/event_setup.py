@@ -38,6 +38,7 @@ from tournament.models import AuditEntry, Event
 from tournament.movement import MovementError, ruleset_movement
 from tournament.rooms import rooms_problem
 from tournament.seating import SetupError, current_entrants, entrant_policy_error
+from walls.printing.i18n import ALIASES as SHEET_LANGUAGE_ALIASES
 from walls.printing.i18n import LANGS as SHEET_LANGUAGES
 from walls.printing.templates import PRESETS as LABEL_STOCKS
 from walls.rulesets import PRESETS as RULESET_PRESETS
@@ -140,6 +141,7 @@ def _clean(field: str, value, before: dict):
             raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(LABEL_STOCKS)})
         return value
     if field == "sheet_language":
+        value = SHEET_LANGUAGE_ALIASES.get(value, value)  # "zh": an export of an earlier version
         if value not in SHEET_LANGUAGES:
             raise SetupError(field, _("choose one of %(choices)s") % {"choices": ", ".join(SHEET_LANGUAGES)})
         return value

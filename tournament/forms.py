@@ -4,10 +4,12 @@ roster), rooms, people, entrants and check-in."""
 import dataclasses
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
 from scoring.payments import PAYMENT_RULES
+from tournament.i18n import catalogue_text
 from tournament.models import Event, EventRole
 from walls.rulesets import LAYOUTS, PRESETS, RuleSetError, custom_ruleset
 from walls.tiles import TileError, parse_counts
@@ -28,7 +30,7 @@ class EventForm(forms.Form):
 
     name = forms.CharField(label=_("Event name"), max_length=200)
     slug = forms.SlugField(label=_("Short name (in addresses)"), max_length=40, required=False)
-    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(code, r.name) for code, r in PRESETS.items()] + [(CUSTOM, _("Custom…"))])
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(code, lazy(catalogue_text, str)(r.name)) for code, r in PRESETS.items()] + [(CUSTOM, _("Custom…"))])
     min_fan = forms.IntegerField(
         label=_("Minimum hand value to win"), required=False, min_value=0,
         help_text=_("Optional, in the rule set's unit (fan or han): the smallest hand that may win, where the event agrees "

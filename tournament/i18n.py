@@ -14,16 +14,28 @@ and ``lint-imports`` keeps it that way.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from typing import ContextManager
 
 _translate: Callable[[str], str] | None = None
+_override: Callable[[str], ContextManager] | None = None
 
 
-def install(translate: Callable[[str], str] | None) -> None:
-    """Use ``translate`` (``str -> str``, e.g. Django's ``gettext``) for every later message;
-    ``None`` goes back to English."""
-    global _translate
-    _translate = translate
+def install(translate: Callable[[str], str] | None, override: Callable[[str], ContextManager] | None = None) -> None:
+    """Use ``translate`` (``str -> str``, e.g. Django's ``gettext``) for every later message, and
+    ``override`` (``language code -> context manager``, e.g. Django's ``translation.override``)
+    for :func:`language`; ``None`` goes back to English."""
+    global _translate, _override
+    _translate, _override = translate, override
+
+
+def language(code: str) -> ContextManager:
+    """A context manager inside which :func:`gettext` answers in language ``code`` (the site's
+    codes: ``"en"``, ``"ja"``, ``"zh-hans"``), whatever the request activated: the printed sheets
+    are in the language the director chose for them. Without an installed ``override`` (outside
+    Django) it changes nothing, and messages stay English."""
+    return _override(code) if _override is not None else contextlib.nullcontext()
 
 
 def gettext(message: str) -> str:
@@ -35,6 +47,14 @@ def _active(message: str) -> str:
     """:func:`gettext` of a message marked elsewhere (a call by another name, so that the
     catalogue tools do not take the variable for a message)."""
     return _translate(message) if _translate is not None else message
+
+
+def catalogue_text(message: str) -> str:
+    """A msgid held in a variable (a built-in rule set's name or hand-ending rule, a label stock's
+    title: marked with :func:`gettext_noop` where it is defined) in the active language; any other
+    text (a custom rule set's name) comes back as it is. Named apart from ``gettext`` so that the
+    catalogue tools do not take the variable for a message."""
+    return _active(message) if message else message
 
 
 def gettext_noop(message: str) -> str:

@@ -21,6 +21,7 @@ from tournament.event_setup import DELETABLE, record_final_export
 from tournament import public_downloads
 from tournament.exchange import export_event
 from tournament.forms import CUSTOM, EventForm
+from tournament.i18n import catalogue_text
 from tournament.models import Event, EventRole, Table
 from tournament.permissions import is_director, is_staff_or_director
 from tournament.roster import RosterError, check_encoding, parse_roster, roster_warnings, unpack_roster
@@ -58,7 +59,8 @@ def home(request):
 def event_page(request, event):
     """The public page of an event: its commitment and public value, its sessions."""
     return render(request, "tournament/event.html", {
-        "event": event, "ruleset": event.get_ruleset(), "sessions": event.sessions.all(),
+        "event": event, "ruleset": event.get_ruleset(), "ruleset_name": catalogue_text(event.get_ruleset().name),
+        "sessions": event.sessions.all(),
         "is_director": is_director(request.user, event),
         "is_staff": is_staff_or_director(request.user, event),
     })
@@ -88,7 +90,7 @@ def director(request, event):
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
         "print_kinds": SESSION_KINDS,
-        "label_stocks": [(name, template.describe()) for name, template in PRESETS.items()],
+        "label_stocks": [(name, catalogue_text(template.describe())) for name, template in PRESETS.items()],
         "label_stock": event.default_label_stock or DEFAULT_TEMPLATE,
     })
 

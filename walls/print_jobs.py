@@ -35,6 +35,7 @@ from walls.models import PrintJob
 from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, ZIP_KINDS
 from walls.print_kinds.base import PrintError
 from walls.print_kinds.reserve import reserve_wall
+from walls.printing.i18n import LANGS, check_lang
 
 RENDER_TASK = "walls.tasks.render_print_job"
 """The Celery task that renders a job, sent by name: the tasks module imports this one."""
@@ -102,7 +103,11 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
         row = reserve_wall(event, params.get("reserve"))
         params["reserve"], params["session"] = row.pk, row.session_number
     params.setdefault("session", 1)
-    params.setdefault("lang", "en")
+    try:
+        params["lang"] = check_lang(params.get("lang") or "en")
+    except ValueError:
+        raise PrintError("lang", _("unknown sheet language %(lang)s: choose one of %(langs)s")
+                         % {"lang": repr(params.get("lang")), "langs": ", ".join(LANGS)}) from None
     if "template" in spec.params:
         params["template"] = params.get("template") or event.default_label_stock or printing.DEFAULT_TEMPLATE
         if params["template"] not in printing.PRESETS:

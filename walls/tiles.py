@@ -102,7 +102,8 @@ def plain_tile(code: str) -> str:
 
 
 def tile_name(code: str, lang: str = "en") -> str:
-    """Full name of a tile in ``lang`` (``"en"``, ``"ja"`` or ``"zh"``).
+    """Full name of a tile in ``lang`` (``"en"``, ``"ja"`` or ``"zh"``; the site's ``"zh-hans"``
+    is Chinese too).
 
     Examples: ``"0m"`` -> ``"Five of Characters (red)"`` / ``"赤五萬"`` / ``"红五万"``;
     ``"1z"`` -> ``"East Wind"`` / ``"東"`` / ``"东"``; ``"1f"`` -> ``"Plum"`` / ``"梅"`` / ``"梅"``.
@@ -110,6 +111,7 @@ def tile_name(code: str, lang: str = "en") -> str:
     code or language.
     """
     _check(code)
+    lang = "zh" if lang in ("zh-hans", "zh_Hans") else lang
     if lang not in LANGUAGES:
         raise TileError(f"unknown language {lang!r} for tile names: use one of {', '.join(LANGUAGES)}")
     number, kind = int(code[0]), code[1]

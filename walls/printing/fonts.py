@@ -59,8 +59,9 @@ class FontSet:
     cjk_path: str | None
 
     def cjk(self, lang: str) -> str:
-        """The font for text in ``lang`` (``"zh"`` picks the Chinese face, anything else Japanese)."""
-        return self.cjk_zh if lang == "zh" else self.cjk_ja
+        """The font for text in ``lang`` (``"zh-hans"`` or ``"zh"`` picks the Chinese face, anything
+        else Japanese)."""
+        return self.cjk_zh if lang.startswith("zh") else self.cjk_ja
 
 
 def find_cjk_font() -> str | None:

@@ -43,7 +43,7 @@ def render_set_labels(sets: Sequence[PrintableSet], template: LabelTemplate | st
     (walls/printing/i18n.py). Raises ValueError for an unknown language, TemplateError for an
     unknown template name.
     """
-    check_lang(lang)
+    lang = check_lang(lang)
     template = _template(template, DEFAULT_LABEL_TEMPLATE)
     title = f"{sets[0].event_name} — {word('labels', lang)}" if sets else word("labels", lang)
     canv, buf = new_canvas(template.page_points, title)

@@ -49,7 +49,7 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title
 
     Raises PrintDataError for a row missing a key, ValueError for an unknown language.
     """
-    check_lang(lang)
+    lang = check_lang(lang)
     plain = [MovementRow.of(r) for r in rows]
     tables: list[Any] = []
     for r in plain:

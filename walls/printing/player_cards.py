@@ -59,7 +59,7 @@ def render_player_cards(cards: Sequence[PlayerCard], lang: str = "en", *, page_s
     them, in the given order. Every fixed word is in ``lang`` (walls/printing/i18n.py); names are
     printed as given (Japanese and Chinese through the embedded CJK font). Raises ValueError for
     an unknown language, TypeError/KeyError for a seat mapping missing a field."""
-    check_lang(lang)
+    lang = check_lang(lang)
     pw, ph = page_points(page_size)
     title = f"{cards[0].event_name} — {word('player_cards', lang)}" if cards else word("player_cards", lang)
     canv, buf = new_canvas((pw, ph), title)

@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas
 from walls.printing.data import ScoreSheet
 from walls.printing.fonts import fonts
-from walls.printing.i18n import check_lang, numbered, seat_label, seat_name, table_label, word
+from walls.printing.i18n import check_lang, numbered, seat_label, seat_name, table_label, translate, word
 from walls.printing.qr import draw_qr
 from walls.printing.templates import page_points
 
@@ -34,7 +34,7 @@ def render_score_sheets(sheets: Sequence[ScoreSheet], lang: str = "en", *, page_
     """PDF with one page per :class:`ScoreSheet` (a session's tables). Headings, column heads
     and seats are in ``lang`` (``記録用紙``, ``局``, ``東``; walls/printing/i18n.py). Raises
     ValueError for an unknown language."""
-    check_lang(lang)
+    lang = check_lang(lang)
     pw, ph = page_points(page_size)
     title = f"{sheets[0].event_name} — {word('score_sheets', lang)}" if sheets else word("score_sheets", lang)
     canv, buf = new_canvas((pw, ph), title)
@@ -59,7 +59,7 @@ def _draw_sheet(canv: Any, sheet: ScoreSheet, pw: float, ph: float, lang: str) -
     draw_fit(canv, f"{word('score_sheet', lang)} — {table_label(sheet.table_label, lang)}", MARGIN, top - 15, text_w, 16,
              lang=lang, bold=True)
     draw_fit(canv, f"{sheet.event_name} · {numbered('session', sheet.session, lang)}"
-             + (f" · {sheet.ruleset_name}" if sheet.ruleset_name else ""), MARGIN, top - 29, text_w, 10, lang=lang)
+             + (f" · {translate(sheet.ruleset_name, lang)}" if sheet.ruleset_name else ""), MARGIN, top - 29, text_w, 10, lang=lang)
     y = top - 44
     draw_fit(canv, word("players", lang), MARGIN, y, text_w, 8, lang=lang, bold=True)
     y -= 4

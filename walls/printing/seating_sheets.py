@@ -54,7 +54,7 @@ def render_seating_sheet(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: 
     rows); those of :class:`SeatingRow` are read. Raises ValueError for an unknown language,
     KeyError for a mapping row missing a field.
     """
-    check_lang(lang)
+    lang = check_lang(lang)
     heading = _heading("seating", title, session, lang)
     canv, buf = new_canvas(page_points(page_size), heading)
     _list_pages(canv, [_row(r) for r in rows], heading, lang, page_points(page_size))
@@ -67,7 +67,7 @@ def render_room_seating(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: s
     print job gives them by room, table and seat), each starting on a new page headed
     ``Seating by room — <title> — Session <session> — <room>`` in ``lang``; a table with no room
     is listed under the heading without a room. Raises as :func:`render_seating_sheet`."""
-    check_lang(lang)
+    lang = check_lang(lang)
     size = page_points(page_size)
     canv, buf = new_canvas(size, _heading("room_seating", title, session, lang))
     rooms: dict[str, list[SeatingRow]] = {}

@@ -28,6 +28,7 @@ from walls.printing.i18n import (
     reserve_heading,
     seat_label,
     seat_name,
+    translate,
     word,
 )
 from walls.printing.qr import FormCache
@@ -59,7 +60,7 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     (walls/printing/i18n.py); the rule set's name, hand-ending rule and notes are printed as the
     rule set states them.
     """
-    check_lang(lang)
+    lang = check_lang(lang)
     pw, ph = page_points(page_size)
     title = f"{sets[0].event_name} — {word('setup_sheets', lang)}" if sets else word("setup_sheets", lang)
     canv, buf = new_canvas((pw, ph), title)
@@ -86,7 +87,7 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
         plain_rows = sum(len(b[3]) for b in blocks if b[1].kind != "dead")
         dead_rows = sum(len(b[3]) for b in blocks if b[1].kind == "dead")
         fixed = len(units) * 15 + len(blocks) * 3 + plain_rows * (label_h + 2) + dead_rows * (label_h + 3)
-        notes = _notes_lines(pset, usable_w)
+        notes = _notes_lines(pset, usable_w, lang)
         floor = MARGIN + 12 * mm + len(notes) * _NOTE_LEADING
         avail = y - floor - fixed - 2  # slack for rounding
         tile_h = min(tile_w / ASPECT, max(9 * mm, avail / (plain_rows + 2 * dead_rows)))
@@ -179,7 +180,8 @@ def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, ph: 
              + (f" · {word('first', lang)}: {pset.first_table}" if pset.first_table else ""),
              MARGIN, top - 27, text_w, 9.5, lang=lang)
     rs = pset.ruleset
-    draw_fit(canv, f"{word('ruleset', lang)}: {getattr(rs, 'name', '')} · {word('end_rule', lang)}: {getattr(rs, 'end_rule', '')}",
+    name, end_rule = translate(getattr(rs, "name", ""), lang), translate(getattr(rs, "end_rule", ""), lang)
+    draw_fit(canv, f"{word('ruleset', lang)}: {name} · {word('end_rule', lang)}: {end_rule}",
              MARGIN, top - 39, text_w, 8, lang=lang)
     if pset.commitment:
         draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", MARGIN, top - 50, text_w, 7, lang=lang, min_size=4)
@@ -191,10 +193,10 @@ _NOTE_SIZE = 5.6
 _NOTE_LEADING = 6.6
 
 
-def _notes_lines(pset: PrintableSet, width: float) -> list[str]:
-    """The rule set's notes (layout and choices where the source is silent), wrapped."""
-    notes = getattr(pset.ruleset, "notes", "") or ""
-    return wrap(notes, _NOTE_SIZE, width) if notes else []
+def _notes_lines(pset: PrintableSet, width: float, lang: str = "en") -> list[str]:
+    """The rule set's notes (layout and choices where the source is silent) in ``lang``, wrapped."""
+    notes = translate(getattr(pset.ruleset, "notes", "") or "", lang)
+    return wrap(notes, _NOTE_SIZE, width, lang) if notes else []
 
 
 def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str]) -> None:
@@ -202,7 +204,7 @@ def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str
     fs = fonts()
     y = MARGIN + 9 * mm + len(notes) * _NOTE_LEADING
     for line in notes:
-        draw_fit(canv, line, MARGIN, y, pw - 2 * MARGIN, _NOTE_SIZE, min_size=_NOTE_SIZE)
+        draw_fit(canv, line, MARGIN, y, pw - 2 * MARGIN, _NOTE_SIZE, lang=lang, min_size=_NOTE_SIZE)
         y -= _NOTE_LEADING
     y = MARGIN
     x = MARGIN
@@ -222,7 +224,7 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     Each tile opens with its face, names and number of copies; its copies follow as
     ``set · seat · slot`` lines in four columns per page. Raises like :func:`render_setup_sheets`.
     """
-    check_lang(lang)
+    lang = check_lang(lang)
     entries = []
     for pset in sets:
         seat_order = {s: i for i, s in enumerate(pset.ruleset.seats)}

@@ -233,7 +233,7 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
     paper cut by hand. Raises TypeError for a value holding tiles (a PrintableSet),
     TemplateError for labels smaller than 20 × 10 mm, ValueError for an unknown language.
     """
-    check_lang(lang)
+    lang = check_lang(lang)
     for sset in sets:
         if not isinstance(sset, StickerSet):
             kind = "PrintableSet" if isinstance(sset, PrintableSet) else type(sset).__name__

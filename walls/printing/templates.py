@@ -18,6 +18,8 @@ from typing import Any
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
+from tournament.i18n import gettext_noop
+
 PAGE_SIZES: dict[str, tuple[float, float]] = {"A4": A4, "Letter": LETTER}
 
 PageSize = str | tuple[Any, ...]
@@ -179,21 +181,21 @@ PRESETS: dict[str, LabelTemplate] = {
     for t in (
         # Borderless A4 sheets: the grid covers the whole page.
         LabelTemplate("a4-70", "A4", 10, 7, 0, 0, 30, 29.7, 30, 29.7,
-                      "A4, 70 labels 30 × 29.7 mm (7 × 10, borderless)"),
+                      gettext_noop("A4, 70 labels 30 × 29.7 mm (7 × 10, borderless)")),
         LabelTemplate("a4-40", "A4", 10, 4, 0, 0, 52.5, 29.7, 52.5, 29.7,
-                      "A4, 40 labels 52.5 × 29.7 mm (4 × 10, borderless)"),
+                      gettext_noop("A4, 40 labels 52.5 × 29.7 mm (4 × 10, borderless)")),
         LabelTemplate("a4-65", "A4", 13, 5, 10.7, 4.7, 40.6, 21.2, 38.1, 21.2,
-                      "A4, 65 labels 38.1 × 21.2 mm (Avery L7651 and compatible)"),
+                      gettext_noop("A4, 65 labels 38.1 × 21.2 mm (Avery L7651 and compatible)")),
         LabelTemplate("a4-24", "A4", 8, 3, 0.5, 0, 70, 37, 70, 37,
-                      "A4, 24 labels 70 × 37 mm (3 × 8)"),
+                      gettext_noop("A4, 24 labels 70 × 37 mm (3 × 8)")),
         LabelTemplate("a4-21", "A4", 7, 3, 15.15, 7.2, 66.0, 38.1, 63.5, 38.1,
-                      "A4, 21 labels 63.5 × 38.1 mm (Avery L7160 and compatible)"),
+                      gettext_noop("A4, 21 labels 63.5 × 38.1 mm (Avery L7160 and compatible)")),
         LabelTemplate("letter-80", "Letter", 20, 4, 0.5 * _IN, 0.3 * _IN, 2.05 * _IN, 0.5 * _IN, 1.75 * _IN, 0.5 * _IN,
-                      "US Letter, 80 labels 1¾ × ½ in (Avery 5167 and compatible)"),
+                      gettext_noop("US Letter, 80 labels 1¾ × ½ in (Avery 5167 and compatible)")),
         LabelTemplate("letter-30", "Letter", 10, 3, 0.5 * _IN, 0.1875 * _IN, 2.75 * _IN, 1 * _IN, 2.625 * _IN, 1 * _IN,
-                      "US Letter, 30 labels 2⅝ × 1 in (Avery 5160 and compatible)"),
+                      gettext_noop("US Letter, 30 labels 2⅝ × 1 in (Avery 5160 and compatible)")),
         LabelTemplate("letter-10", "Letter", 5, 2, 0.5 * _IN, 0.156 * _IN, 4.1875 * _IN, 2 * _IN, 4 * _IN, 2 * _IN,
-                      "US Letter, 10 labels 4 × 2 in (Avery 5163 and compatible)"),
+                      gettext_noop("US Letter, 10 labels 4 × 2 in (Avery 5163 and compatible)")),
     )
 }
 """Common label sheets by name; ``title`` is the text for a choice list."""

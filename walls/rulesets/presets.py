@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tournament.i18n import gettext as _
+from tournament.i18n import gettext_noop
 from walls.rulesets.custom import custom_ruleset
 from walls.rulesets.model import WINDS, RuleSet, RuleSetError
 from walls.tiles import tile_sort_key
@@ -37,7 +38,7 @@ TILES_SHIRAGIKU_112 = tuple(sorted(TILES_SHIRAGIKU_108 + (("5m", 4),), key=lambd
 
 _MCR_SOURCE = 'docs/rules.md, "Duplicate MCR (Aono, デュプリケート方式マージャン)" (MIL duplicate MCR, Sanya 2015)'
 _RIICHI_SOURCE = "standard Japanese riichi rules (reference, not in the seeds)"
-_RIICHI_END = "ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements"
+_RIICHI_END = gettext_noop("ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements")
 _RIICHI_PAYMENT = (
     " Payment (standard riichi): han and fu with mangan and above, 300 a honba, riichi sticks of 1000, "
     "noten payment of 3000 at a draw; enter 13 han for 13 or more (kazoe yakuman). Several players may win "
@@ -52,7 +53,7 @@ def _mcr_duplicate(code: str, name: str, payment_rule: str, zero_sum: bool, sour
     return custom_ruleset(
         code, name, WINDS, TILES_136, "per_seat", [13] * 4, [21] * 4,
         rounds=4, starting_points=0, zero_sum=zero_sum, payment_rule=payment_rule, min_fan=8, score_unit=1,
-        end_rule="one more turn each after any draw pile runs out",
+        end_rule=gettext_noop("one more turn each after any draw pile runs out"),
         source=source,
         notes="Each seat gets 34 tiles: a 13-tile starting hand and a private draw pile of 21, laid as a lower "
         "row of 11 with a row of 10 lifted onto it; D1..D21 number the draws in order. East takes no 14th "
@@ -74,20 +75,27 @@ def _riichi(code: str, name: str, red: Mapping[str, int] | None, notes: str) -> 
     )  # fmt: skip
 
 
-_SHIRAGIKU_REDS: dict[str, tuple[str, dict[str, int] | None]] = {
-    "": ("no red fives", None),
-    "-r1p": ("1 red 5p", {"0p": 1}),
-    "-r2p": ("2 red 5p", {"0p": 2}),
-    "-r4p": ("all four 5p red", {"0p": 4}),
-    "-r2p1s": ("2 red 5p and 1 red 5s", {"0p": 2, "0s": 1}),
-    "-r4p4s": ("all 5p and 5s red", {"0p": 4, "0s": 4}),
+_SHIRAGIKU_REDS: dict[str, tuple[tuple[str, str], dict[str, int] | None]] = {
+    "": ((gettext_noop("Shiragiku three-player (108 tiles, no red fives)"),
+           gettext_noop("Shiragiku three-player (112 tiles, no red fives)")), None),
+    "-r1p": ((gettext_noop("Shiragiku three-player (108 tiles, 1 red 5p)"),
+           gettext_noop("Shiragiku three-player (112 tiles, 1 red 5p)")), {"0p": 1}),
+    "-r2p": ((gettext_noop("Shiragiku three-player (108 tiles, 2 red 5p)"),
+           gettext_noop("Shiragiku three-player (112 tiles, 2 red 5p)")), {"0p": 2}),
+    "-r4p": ((gettext_noop("Shiragiku three-player (108 tiles, all four 5p red)"),
+           gettext_noop("Shiragiku three-player (112 tiles, all four 5p red)")), {"0p": 4}),
+    "-r2p1s": ((gettext_noop("Shiragiku three-player (108 tiles, 2 red 5p and 1 red 5s)"),
+           gettext_noop("Shiragiku three-player (112 tiles, 2 red 5p and 1 red 5s)")), {"0p": 2, "0s": 1}),
+    "-r4p4s": ((gettext_noop("Shiragiku three-player (108 tiles, all 5p and 5s red)"),
+           gettext_noop("Shiragiku three-player (112 tiles, all 5p and 5s red)")), {"0p": 4, "0s": 4}),
 }
-"""Code suffix -> (label, red fives) for the red-five options of docs/rules.md, "Shiragiku three-player: tile set and red fives" that tile codes can express."""
+"""Code suffix -> ((name with 108 tiles, name with 112), red fives) for the red-five options of
+docs/rules.md, "Shiragiku three-player: tile set and red fives" that tile codes can express; each
+name whole, a msgid of its own (walls/printing/i18n.py)."""
 
 
 def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
-    label, red = _SHIRAGIKU_REDS[suffix]
-    size = 112 if with_5m else 108
+    names, red = _SHIRAGIKU_REDS[suffix]
     manzu = (
         "112 tiles: the four 5m are in play, which docs/rules.md, \"Shiragiku three-player: tile set and red fives\" allows only when North, 1m, 5m and 9m are all "
         "nuki-dora; the seed then sizes the dead wall by the replacement tiles needed during play and gives "
@@ -97,10 +105,10 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
     )
     return custom_ruleset(
         f"shiragiku-3p{'-112' if with_5m else ''}{suffix}",
-        f"Shiragiku three-player ({size} tiles, {label})",
+        names[1] if with_5m else names[0],
         ("E", "S", "W"), TILES_SHIRAGIKU_112 if with_5m else TILES_SHIRAGIKU_108, "shared", [13] * 3, None, 14, red,
         rounds=3, starting_points=0, zero_sum=True, payment_rule="shiragiku-3p", min_fan=1, score_unit=1,
-        end_rule="ends when the live wall is empty (the last draw is the tile before the dora indicator)",
+        end_rule=gettext_noop("ends when the live wall is empty (the last draw is the tile before the dora indicator)"),
         source='docs/rules.md, "Shiragiku three-player: tile set and red fives" (Shiragiku Mahjong three-player)', dora_indicator="X9",
         notes=manzu + "North is the only nuki-dora, so the dead wall is always 14 and the dora indicator is the "
         "upper tile of the 5th stack from the end (X9; with rinshan dora the seed turns the 6th, X11). The seed "
@@ -117,50 +125,50 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
 def _build_presets() -> dict[str, RuleSet]:
     presets = [
         _mcr_duplicate(
-            "mcr-duplicate", "MCR duplicate (MIL, per-seat piles)", "mcr", True, _MCR_SOURCE,
+            "mcr-duplicate", gettext_noop("MCR duplicate (MIL, per-seat piles)"), "mcr", True, _MCR_SOURCE,
             "Payment: plain MCR (zero-sum).",
         ),
         _mcr_duplicate(
-            "mcr-duplicate-mahjongsoft", "MCR duplicate, MahjongSoft payments", "mcr-duplicate-mahjongsoft", False,
+            "mcr-duplicate-mahjongsoft", gettext_noop("MCR duplicate, MahjongSoft payments"), "mcr-duplicate-mahjongsoft", False,
             _MCR_SOURCE + "; payments: MahjongSoft duplicate MCR rules",
             "Payment: self-draw winner fan+24, each other player ceil(fan/3)+8; several discard winners each "
             "fan+24 and pay 8 to each other winner: not zero-sum.",
         ),
         custom_ruleset(
-            "mcr-flowers", "MCR with flowers (144 tiles, shared wall)", WINDS, TILES_144, "shared", [13] * 4,
+            "mcr-flowers", gettext_noop("MCR with flowers (144 tiles, shared wall)"), WINDS, TILES_144, "shared", [13] * 4,
             rounds=4, starting_points=0, zero_sum=True, payment_rule="mcr", min_fan=8, score_unit=1,
-            end_rule="ends when the live wall is empty",
+            end_rule=gettext_noop("ends when the live wall is empty"),
             source="Chinese Official (MCR) rules with flowers (reference, not in the seeds)",
             notes="Starting hands of 13; no dead wall: the dealer's first draw is live-wall L1 and flower "
             "replacements are drawn from the live wall as the table's rules say.",
         ),
-        _riichi("riichi", "Riichi (no red fives)", None, ""),
-        _riichi("riichi-red3", "Riichi, three red fives", {"0m": 1, "0p": 1, "0s": 1}, "One each of 5m 5p 5s is red."),
-        _riichi("riichi-red4", "Riichi, four red fives", {"0m": 1, "0p": 2, "0s": 1}, "Two 5p, one 5m and one 5s are red."),
+        _riichi("riichi", gettext_noop("Riichi (no red fives)"), None, ""),
+        _riichi("riichi-red3", gettext_noop("Riichi, three red fives"), {"0m": 1, "0p": 1, "0s": 1}, "One each of 5m 5p 5s is red."),
+        _riichi("riichi-red4", gettext_noop("Riichi, four red fives"), {"0m": 1, "0p": 2, "0s": 1}, "Two 5p, one 5m and one 5s are red."),
         custom_ruleset(
-            "riichi-duplicate", "Riichi duplicate (per-seat piles and dead wall)", WINDS, TILES_136, "per_seat",
+            "riichi-duplicate", gettext_noop("Riichi duplicate (per-seat piles and dead wall)"), WINDS, TILES_136, "per_seat",
             [13] * 4, [19, 17, 17, 17], [2, 4, 4, 4],
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
-            end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True,
+            end_rule=gettext_noop("ends when the live wall is empty (every draw pile used up)"), deposit=True,
             source="published riichi duplicate layout (facts outside the seeds)",
             notes="Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
             "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
             "replacement tiles are ordered across seats, so none is marked: the director announces it." + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
-            "riichi-duplicate-dead14", "Riichi duplicate (private draw piles, shared dead wall)", WINDS, TILES_136,
+            "riichi-duplicate-dead14", gettext_noop("Riichi duplicate (private draw piles, shared dead wall)"), WINDS, TILES_136,
             "per_seat", [13] * 4, [18, 18, 17, 17], 14,
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
-            end_rule="ends when the live wall is empty (every draw pile used up)", deposit=True, dora_indicator="X5",
+            end_rule=gettext_noop("ends when the live wall is empty (every draw pile used up)"), deposit=True, dora_indicator="X5",
             source="published riichi duplicate layout (facts outside the seeds)",
             notes="The 70 live tiles are split into private draw piles in turn order (East and South draw 18 "
             "times at most, West and North 17; the dealer's 14th tile is E-draw D1); the shared dead wall of "
             "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator." + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
-            "souzu-2p", "Two-player Souzu mahjong (70 tiles)", ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
+            "souzu-2p", gettext_noop("Two-player Souzu mahjong (70 tiles)"), ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
             rounds=3, starting_points=60000, zero_sum=True, payment_rule="souzu-2p", min_fan=None, score_unit=1000,
-            end_rule="ends when the next draw would be the dora indicator", deposit=True, dora_indicator="X7",
+            end_rule=gettext_noop("ends when the next draw would be the dora indicator"), deposit=True, dora_indicator="X7",
             source='docs/rules.md, "Two-player Souzu: tile set" (two-player Souzu mahjong)',
             notes="Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
             "thousands. North may be set aside as nuki-dora (at most 2), so the dora indicator is the upper tile "
@@ -177,9 +185,9 @@ def _build_presets() -> dict[str, RuleSet]:
         ),
         *(_shiragiku(with_5m, suffix) for with_5m in (False, True) for suffix in _SHIRAGIKU_REDS),
         custom_ruleset(
-            "shield-tile", "Shield tile (盾牌) variant", WINDS, TILES_136, "shared", [16, 15, 15, 15],
+            "shield-tile", gettext_noop("Shield tile (盾牌) variant"), WINDS, TILES_136, "shared", [16, 15, 15, 15],
             rounds=3, starting_points=0, zero_sum=True, payment_rule="shield-tile", min_fan=None, score_unit=100,
-            end_rule="ends when the wall is empty: there is no dead wall, every tile is drawn",
+            end_rule=gettext_noop("ends when the wall is empty: there is no dead wall, every tile is drawn"),
             source='docs/rules.md, "Shield tile: deal and shield tiles" (盾牌 shield-tile rules)',
             notes="The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
             "no dead wall, no red fives, no dora, no deposits. The seed ends a game after 10 hands or when top "
@@ -194,9 +202,9 @@ def _build_presets() -> dict[str, RuleSet]:
             "no tile code.",
         ),
         custom_ruleset(
-            "yangzhou", "Yangzhou mahjong", WINDS, TILES_136, "shared", [14, 13, 13, 13],
+            "yangzhou", gettext_noop("Yangzhou mahjong"), WINDS, TILES_136, "shared", [14, 13, 13, 13],
             rounds=4, starting_points=0, zero_sum=True, payment_rule="yangzhou", min_fan=None, score_unit=1,
-            end_rule="ends when the wall is used up without a tile left",
+            end_rule=gettext_noop("ends when the wall is used up without a tile left"),
             source='docs/rules.md, "Yangzhou: tiles, seats and deal" (Yangzhou mahjong)',
             notes="136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
             "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is 13, 18 or 7 fan "
