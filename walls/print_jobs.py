@@ -47,8 +47,9 @@ log = logging.getLogger(__name__)
 # handed out again (2: stickers without tiles, score sheets with 50-bit event login links;
 # 3: every heading in the sheet language alone; 4: reserve walls' codes and headings;
 # 5: seating sheets by table and seat, the event's label stock by default, files named for people;
-# 6: a staggered session's copies as its movement needs them, not one per group).
-RENDER_VERSION = 6
+# 6: a staggered session's copies as its movement needs them, not one per group;
+# 7: the words from the site's catalogues, rule set names and hand-ending rules translated).
+RENDER_VERSION = 7
 
 
 def params_hash(kind: str, params: dict, stamp: str = "") -> str:
