@@ -32,6 +32,7 @@ from walls.printing.i18n import (
     seat_name,
     table_label,
     translate,
+    translate_notes,
     word,
 )
 from walls.rulesets import get_ruleset
@@ -191,10 +192,22 @@ def test_paper_and_pages_say_the_same_word(lang):
 
 
 def test_a_japanese_set_up_sheet_prints_its_rules_line_in_japanese():
-    """The rule set's name and how a hand ends are msgids of the catalogues too."""
+    """The rule set's name, how a hand ends and its notes (the footnote) are msgids of the
+    catalogues too."""
     text = _text(_setup("ja"))
     assert "ルール: MCR デュプリケート（MIL、各席のツモヤマ）" in text
     assert "終局条件: いずれかのツモヤマが尽きたら、各自あと1巡して終局" in text
     assert MCR.name not in text and MCR.end_rule not in text
+    assert "各席に34枚" in text and "Each seat gets" not in text  # the footnote: the rule set's notes
     chinese = _text(_setup("zh-hans"))
     assert "规则: 国标复式（MIL，各座位独立摸牌墙）" in chinese and "终局条件: 任一摸牌墙摸完后" in chinese
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh-hans"])
+def test_every_presets_notes_are_translated_whole(lang):
+    from walls.rulesets import PRESETS
+
+    for code, ruleset in PRESETS.items():
+        notes = translate_notes(ruleset.notes, lang)
+        assert not re.search(r"[A-Za-z]{5,}", notes), (code, notes[:80])  # codes such as 5m or X11 stay
+    assert translate_notes("Lay it my way. One each of 5m 5p 5s is red.", "ja") == "Lay it my way. 5m・5p・5sが1枚ずつ赤。"

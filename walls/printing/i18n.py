@@ -21,6 +21,7 @@ checks a sticker prints nothing else).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tournament import i18n
@@ -88,6 +89,35 @@ def translate(message: str, lang: str) -> str:
         return message
     with i18n.language(check_lang(lang)):
         return i18n.catalogue_text(message)
+
+
+def translate_notes(text: str, lang: str) -> str:
+    """A rule set's notes (the set-up sheet's footnote) in ``lang``: the whole text when the
+    catalogues hold it, else piece by piece, the longest run of sentences the catalogues hold at a
+    time (a preset's notes are msgids joined by spaces: walls/rulesets/presets.py); a sentence no
+    catalogue holds (a custom rule set's notes) stays as written."""
+    lang = check_lang(lang)
+    whole = translate(text, lang)
+    if lang == "en" or whole != text:
+        return whole
+    cuts = [m.end() for m in re.finditer(r"[.)](?=\s)", text)] + [len(text)]
+    pieces, start = [], 0
+    while start < len(text):
+        ends = [c for c in cuts if c > start]
+        for end in reversed(ends):
+            piece = text[start:end].strip()
+            done = translate(piece, lang)
+            if done != piece:
+                break
+        else:
+            end, done = ends[0], text[start:ends[0]].strip()
+        if done:
+            pieces.append(done)
+        start = end
+    out = ""
+    for piece in pieces:  # CJK sentences follow each other without a space; English ones keep theirs
+        out += (" " if out and (out[-1].isascii() or piece[0].isascii()) else "") + piece
+    return out
 
 
 def word(key: str, lang: str) -> str:

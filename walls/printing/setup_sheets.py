@@ -29,6 +29,7 @@ from walls.printing.i18n import (
     seat_label,
     seat_name,
     translate,
+    translate_notes,
     word,
 )
 from walls.printing.qr import FormCache
@@ -195,7 +196,7 @@ _NOTE_LEADING = 6.6
 
 def _notes_lines(pset: PrintableSet, width: float, lang: str = "en") -> list[str]:
     """The rule set's notes (layout and choices where the source is silent) in ``lang``, wrapped."""
-    notes = translate(getattr(pset.ruleset, "notes", "") or "", lang)
+    notes = translate_notes(getattr(pset.ruleset, "notes", "") or "", lang)
     return wrap(notes, _NOTE_SIZE, width, lang) if notes else []
 
 

@@ -39,13 +39,27 @@ TILES_SHIRAGIKU_112 = tuple(sorted(TILES_SHIRAGIKU_108 + (("5m", 4),), key=lambd
 _MCR_SOURCE = 'docs/rules.md, "Duplicate MCR (Aono, デュプリケート方式マージャン)" (MIL duplicate MCR, Sanya 2015)'
 _RIICHI_SOURCE = "standard Japanese riichi rules (reference, not in the seeds)"
 _RIICHI_END = gettext_noop("ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements")
-_RIICHI_PAYMENT = (
-    " Payment (standard riichi): han and fu with mangan and above, 300 a honba, riichi sticks of 1000, "
+_RIICHI_PAYMENT = gettext_noop(
+    "Payment (standard riichi): han and fu with mangan and above, 300 a honba, riichi sticks of 1000, "
     "noten payment of 3000 at a draw; enter 13 han for 13 or more (kazoe yakuman). Several players may win "
     "on one discard: each is paid its own hand, and honba and riichi sticks go to the first winner in turn "
     "from the discarder. The sticks of a drawn hand are left on the table: every set is scored alone, so "
     "they are not carried over; a riichi declarer is tenpai at a draw (a wrong riichi is a penalty typed "
     "as score changes)."
+)
+
+
+_MCR_NOTES = gettext_noop(
+    "Each seat gets 34 tiles: a 13-tile starting hand and a private draw pile of 21, laid as a lower "
+    "row of 11 with a row of 10 lifted onto it; D1..D21 number the draws in order. East takes no 14th "
+    "tile: its first draw is E-draw D1. Every draw, kong replacements included, comes from the drawer's "
+    "own pile. When a draw pile runs out, that player discards and the other three draw and discard once "
+    "each (last draw haitei, last discard houtei). No flowers."
+)
+_RIICHI_NOTES = gettext_noop(
+    "Starting hands of 13; the dealer's 14th tile is live-wall L1. Dead wall of 14 tiles as 7 stacks; "
+    "X1-X4 are the kan replacement tiles in order, X5 (upper tile of the 3rd stack from the end) is the "
+    "first dora indicator, X7, X9, X11, X13 the kan-dora indicators, the even slots below them ura-dora."
 )
 
 
@@ -55,11 +69,7 @@ def _mcr_duplicate(code: str, name: str, payment_rule: str, zero_sum: bool, sour
         rounds=4, starting_points=0, zero_sum=zero_sum, payment_rule=payment_rule, min_fan=8, score_unit=1,
         end_rule=gettext_noop("one more turn each after any draw pile runs out"),
         source=source,
-        notes="Each seat gets 34 tiles: a 13-tile starting hand and a private draw pile of 21, laid as a lower "
-        "row of 11 with a row of 10 lifted onto it; D1..D21 number the draws in order. East takes no 14th "
-        "tile: its first draw is E-draw D1. Every draw, kong replacements included, comes from the drawer's "
-        "own pile. When a draw pile runs out, that player discards and the other three draw and discard once "
-        "each (last draw haitei, last discard houtei). No flowers. " + notes,
+        notes=_MCR_NOTES + " " + notes,
     )  # fmt: skip
 
 
@@ -68,10 +78,7 @@ def _riichi(code: str, name: str, red: Mapping[str, int] | None, notes: str) -> 
         code, name, WINDS, TILES_136, "shared", [13] * 4, None, 14, red,
         rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
         end_rule=_RIICHI_END, deposit=True, source=_RIICHI_SOURCE, dora_indicator="X5",
-        notes="Starting hands of 13; the dealer's 14th tile is live-wall L1. Dead wall of 14 tiles as 7 stacks; "
-        "X1-X4 are the kan replacement tiles in order, X5 (upper tile of the 3rd stack from the end) is the "
-        "first dora indicator, X7, X9, X11, X13 the kan-dora indicators, the even slots below them ura-dora. " + notes
-        + _RIICHI_PAYMENT,
+        notes=_RIICHI_NOTES + " " + notes + " " + _RIICHI_PAYMENT,
     )  # fmt: skip
 
 
@@ -97,11 +104,13 @@ name whole, a msgid of its own (walls/printing/i18n.py)."""
 def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
     names, red = _SHIRAGIKU_REDS[suffix]
     manzu = (
-        "112 tiles: the four 5m are in play, which docs/rules.md, \"Shiragiku three-player: tile set and red fives\" allows only when North, 1m, 5m and 9m are all "
-        "nuki-dora; the seed then sizes the dead wall by the replacement tiles needed during play and gives "
-        "no starting size, so this preset lays the same 14-tile dead wall as the North-only option. "
+        gettext_noop(
+            "112 tiles: the four 5m are in play, which docs/rules.md, \"Shiragiku three-player: tile set and red "
+            "fives\" allows only when North, 1m, 5m and 9m are all nuki-dora; the seed then sizes the dead wall by the replacement tiles needed during play and gives "
+            "no starting size, so this preset lays the same 14-tile dead wall as the North-only option."
+        )
         if with_5m
-        else "108 tiles (no 2m-8m), 18 stacks per player when built by hand. "
+        else gettext_noop("108 tiles (no 2m-8m), 18 stacks per player when built by hand.")
     )
     return custom_ruleset(
         f"shiragiku-3p{'-112' if with_5m else ''}{suffix}",
@@ -110,7 +119,7 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
         rounds=3, starting_points=0, zero_sum=True, payment_rule="shiragiku-3p", min_fan=1, score_unit=1,
         end_rule=gettext_noop("ends when the live wall is empty (the last draw is the tile before the dora indicator)"),
         source='docs/rules.md, "Shiragiku three-player: tile set and red fives" (Shiragiku Mahjong three-player)', dora_indicator="X9",
-        notes=manzu + "North is the only nuki-dora, so the dead wall is always 14 and the dora indicator is the "
+        notes=manzu + " " + gettext_noop("North is the only nuki-dora, so the dead wall is always 14 and the dora indicator is the "
         "upper tile of the 5th stack from the end (X9; with rinshan dora the seed turns the 6th, X11). The seed "
         "plays 9 hands per game, always in the East round, the winner dealing next; 3 rounds of 3 seats give "
         "the 9 wall sets. Scoring is 1 han = 1 point (2 base points, +1 for the dealer, limit 50, yakuman 100); "
@@ -118,7 +127,7 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
         "every payment (to each of the two on a self-draw); a yakuman is 100 whatever its count (the seed "
         "names one value). The seed's optional noten penalty, 6 points in all, is applied when the table "
         "marks the tenpai seats at a draw (mark none to play without it). The red-five option "
-        "'one red 3p and one red 3s' of the seed has no tile code and is not offered.",
+        "'one red 3p and one red 3s' of the seed has no tile code and is not offered."),
     )  # fmt: skip
 
 
@@ -126,34 +135,38 @@ def _build_presets() -> dict[str, RuleSet]:
     presets = [
         _mcr_duplicate(
             "mcr-duplicate", gettext_noop("MCR duplicate (MIL, per-seat piles)"), "mcr", True, _MCR_SOURCE,
-            "Payment: plain MCR (zero-sum).",
+            gettext_noop("Payment: plain MCR (zero-sum)."),
         ),
         _mcr_duplicate(
             "mcr-duplicate-mahjongsoft", gettext_noop("MCR duplicate, MahjongSoft payments"), "mcr-duplicate-mahjongsoft", False,
             _MCR_SOURCE + "; payments: MahjongSoft duplicate MCR rules",
-            "Payment: self-draw winner fan+24, each other player ceil(fan/3)+8; several discard winners each "
-            "fan+24 and pay 8 to each other winner: not zero-sum.",
+            gettext_noop("Payment: self-draw winner fan+24, each other player ceil(fan/3)+8; several discard winners "
+                         "each fan+24 and pay 8 to each other winner: not zero-sum."),
         ),
         custom_ruleset(
             "mcr-flowers", gettext_noop("MCR with flowers (144 tiles, shared wall)"), WINDS, TILES_144, "shared", [13] * 4,
             rounds=4, starting_points=0, zero_sum=True, payment_rule="mcr", min_fan=8, score_unit=1,
             end_rule=gettext_noop("ends when the live wall is empty"),
             source="Chinese Official (MCR) rules with flowers (reference, not in the seeds)",
-            notes="Starting hands of 13; no dead wall: the dealer's first draw is live-wall L1 and flower "
-            "replacements are drawn from the live wall as the table's rules say.",
+            notes=gettext_noop("Starting hands of 13; no dead wall: the dealer's first draw is live-wall L1 and flower "
+                               "replacements are drawn from the live wall as the table's rules say."),
         ),
         _riichi("riichi", gettext_noop("Riichi (no red fives)"), None, ""),
-        _riichi("riichi-red3", gettext_noop("Riichi, three red fives"), {"0m": 1, "0p": 1, "0s": 1}, "One each of 5m 5p 5s is red."),
-        _riichi("riichi-red4", gettext_noop("Riichi, four red fives"), {"0m": 1, "0p": 2, "0s": 1}, "Two 5p, one 5m and one 5s are red."),
+        _riichi("riichi-red3", gettext_noop("Riichi, three red fives"), {"0m": 1, "0p": 1, "0s": 1},
+               gettext_noop("One each of 5m 5p 5s is red.")),
+        _riichi("riichi-red4", gettext_noop("Riichi, four red fives"), {"0m": 1, "0p": 2, "0s": 1},
+               gettext_noop("Two 5p, one 5m and one 5s are red.")),
         custom_ruleset(
             "riichi-duplicate", gettext_noop("Riichi duplicate (per-seat piles and dead wall)"), WINDS, TILES_136, "per_seat",
             [13] * 4, [19, 17, 17, 17], [2, 4, 4, 4],
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
             end_rule=gettext_noop("ends when the live wall is empty (every draw pile used up)"), deposit=True,
             source="published riichi duplicate layout (facts outside the seeds)",
-            notes="Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
-            "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
-            "replacement tiles are ordered across seats, so none is marked: the director announces it." + _RIICHI_PAYMENT,
+            notes=gettext_noop(
+                "Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
+                "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
+                "replacement tiles are ordered across seats, so none is marked: the director announces it."
+            ) + " " + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
             "riichi-duplicate-dead14", gettext_noop("Riichi duplicate (private draw piles, shared dead wall)"), WINDS, TILES_136,
@@ -161,16 +174,18 @@ def _build_presets() -> dict[str, RuleSet]:
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
             end_rule=gettext_noop("ends when the live wall is empty (every draw pile used up)"), deposit=True, dora_indicator="X5",
             source="published riichi duplicate layout (facts outside the seeds)",
-            notes="The 70 live tiles are split into private draw piles in turn order (East and South draw 18 "
-            "times at most, West and North 17; the dealer's 14th tile is E-draw D1); the shared dead wall of "
-            "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator." + _RIICHI_PAYMENT,
+            notes=gettext_noop(
+                "The 70 live tiles are split into private draw piles in turn order (East and South draw 18 "
+                "times at most, West and North 17; the dealer's 14th tile is E-draw D1); the shared dead wall of "
+                "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator."
+            ) + " " + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
             "souzu-2p", gettext_noop("Two-player Souzu mahjong (70 tiles)"), ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
             rounds=3, starting_points=60000, zero_sum=True, payment_rule="souzu-2p", min_fan=None, score_unit=1000,
             end_rule=gettext_noop("ends when the next draw would be the dora indicator"), deposit=True, dora_indicator="X7",
             source='docs/rules.md, "Two-player Souzu: tile set" (two-player Souzu mahjong)',
-            notes="Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
+            notes=gettext_noop("Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
             "thousands. North may be set aside as nuki-dora (at most 2), so the dora indicator is the upper tile "
             "of the 4th stack from the end of the dead wall (X7) and the dead wall is those 4 stacks, 8 tiles "
             "(X1-X6 replacement tiles); draws go up to the tile before the indicator. Rounds: East and South, "
@@ -181,7 +196,7 @@ def _build_presets() -> dict[str, RuleSet]:
             "rounded up to 1,000; riichi sticks of 1,000 go to the winner. A win below mangan (haneman from 5 "
             "honba) is refused, counted with the dora entered: whether the hand reaches it without dora is the "
             "players' check. The seed is silent on a draw: the noten player pays 3,000 to the tenpai player, as "
-            "in riichi, and riichi sticks of a drawn hand are left on the table (every set is scored alone).",
+            "in riichi, and riichi sticks of a drawn hand are left on the table (every set is scored alone)."),
         ),
         *(_shiragiku(with_5m, suffix) for with_5m in (False, True) for suffix in _SHIRAGIKU_REDS),
         custom_ruleset(
@@ -189,7 +204,7 @@ def _build_presets() -> dict[str, RuleSet]:
             rounds=3, starting_points=0, zero_sum=True, payment_rule="shield-tile", min_fan=None, score_unit=100,
             end_rule=gettext_noop("ends when the wall is empty: there is no dead wall, every tile is drawn"),
             source='docs/rules.md, "Shield tile: deal and shield tiles" (盾牌 shield-tile rules)',
-            notes="The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
+            notes=gettext_noop("The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
             "no dead wall, no red fives, no dora, no deposits. The seed ends a game after 10 hands or when top "
             "and bottom are more than 50,000 apart; duplicate play needs the same sets at every table, so this "
             "preset plays 3 rounds (12 sets). Unused shield tiles carried into the next hand would leave that "
@@ -199,21 +214,21 @@ def _build_presets() -> dict[str, RuleSet]:
             "that third), but not how a third is rounded: each third is rounded up to 100 (1 han: 400 each). "
             "The seed is silent on several winners of one discard: the first in turn from the discarder wins "
             "(head bump); it gives no minimum (1 han) and no noten payment. The seed's pink 3 and 7 dora have "
-            "no tile code.",
+            "no tile code."),
         ),
         custom_ruleset(
             "yangzhou", gettext_noop("Yangzhou mahjong"), WINDS, TILES_136, "shared", [14, 13, 13, 13],
             rounds=4, starting_points=0, zero_sum=True, payment_rule="yangzhou", min_fan=None, score_unit=1,
             end_rule=gettext_noop("ends when the wall is used up without a tile left"),
             source='docs/rules.md, "Yangzhou: tiles, seats and deal" (Yangzhou mahjong)',
-            notes="136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
+            notes=gettext_noop("136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
             "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is 13, 18 or 7 fan "
             "depending on the table's agreement (min_fan left empty: set it per event, and a hand below it is "
             "refused); the discarder pays double the hand, on a self-draw each pays the hand, and several players "
             "may win on one discard, each paid double its hand by the discarder. Full-flush responsibility (bao): "
             "the player whose discard was chowed as the third meld, the seat just before the winner, pays the "
             "whole win alone (three times the hand on a self-draw, double on a discard). A draw pays nothing "
-            "(the seed is silent). The seed gives no starting points (0 here).",
+            "(the seed is silent). The seed gives no starting points (0 here)."),
         ),
     ]  # fmt: skip
     return {ruleset.code: ruleset for ruleset in presets}
