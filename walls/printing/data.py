@@ -226,7 +226,7 @@ def sticker_set_of(pset: PrintableSet) -> StickerSet:
 class ScoreSheet:
     """One table's score sheet for a session.
 
-    ``table_label`` is the table's number (printed as ``Table 3`` / ``卓 3`` in the sheet's
+    ``table_label`` is the table's number (printed as ``Table 3`` / ``第 3 卓`` in the sheet's
     language) or a label printed as given; ``login`` is what the table's login QR code holds (the
     table login URL, or the login code);
     ``seats`` lists ``(seat, player name)`` in seat order; ``sets`` the set codes in play order;

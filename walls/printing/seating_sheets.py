@@ -49,7 +49,7 @@ def render_seating_sheet(rows: Sequence[SeatingRow | Mapping[Any, Any]], title: 
     rule set's order), continuing over pages as needed.
 
     The heading (``Seating — <title> — Session <session>``), the column heads and the seats (``東家``) are in
-    ``lang`` (``座席表``, ``選手``...; walls/printing/i18n.py); ``title`` (the event's name)
+    ``lang`` (``席順``, ``選手``...; walls/printing/i18n.py); ``title`` (the event's name)
     is printed as given. A mapping row may carry more keys (``tournament.seating.seating_list``
     rows); those of :class:`SeatingRow` are read. Raises ValueError for an unknown language,
     KeyError for a mapping row missing a field.

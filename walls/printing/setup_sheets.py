@@ -58,8 +58,8 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     match its rule set, ValueError for an unknown language.
 
     Headings, seats (``東家``), pile names and the boxes to tick are in ``lang``
-    (walls/printing/i18n.py); the rule set's name, hand-ending rule and notes are printed as the
-    rule set states them.
+    (walls/printing/i18n.py); the rule set's name, hand-ending rule and notes too when they are a
+    built-in rule set's (msgids of the catalogues), else as the rule set states them.
     """
     lang = check_lang(lang)
     pw, ph = page_points(page_size)
