@@ -255,8 +255,8 @@ def test_english_stickers_print_no_cjk_and_no_tile_but_all_slots(mcr_set):
         assert re.search(rf"(^|\s)D{n}\s", text)
     assert text.count("Draw pile") == 4 * 21 and text.count("Starting hand") == 4 * 13
     assert not re.search(r"[\u3000-\u9fff]", text)
-    for word in ("One of", "Two of", "Characters", "Dots", "Bamboo", "Dragon", "Wind"):
-        assert word not in text
+    for name in ("One of", "Two of", "Characters", "Dots", "Bamboo", "Dragon", "Wind"):
+        assert name not in text
 
 
 def test_a_set_with_tiles_is_refused_by_the_sticker_renderer(mcr_set):

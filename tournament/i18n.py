@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import ContextManager
+from contextlib import AbstractContextManager
+from typing import Any
 
 _translate: Callable[[str], str] | None = None
-_override: Callable[[str], ContextManager] | None = None
+_override: Callable[[str], AbstractContextManager[Any]] | None = None
 
 
-def install(translate: Callable[[str], str] | None, override: Callable[[str], ContextManager] | None = None) -> None:
+def install(translate: Callable[[str], str] | None,
+            override: Callable[[str], AbstractContextManager[Any]] | None = None) -> None:
     """Use ``translate`` (``str -> str``, e.g. Django's ``gettext``) for every later message, and
     ``override`` (``language code -> context manager``, e.g. Django's ``translation.override``)
     for :func:`language`; ``None`` goes back to English."""
@@ -30,7 +32,7 @@ def install(translate: Callable[[str], str] | None, override: Callable[[str], Co
     _translate, _override = translate, override
 
 
-def language(code: str) -> ContextManager:
+def language(code: str) -> AbstractContextManager[Any]:
     """A context manager inside which :func:`gettext` answers in language ``code`` (the site's
     codes: ``"en"``, ``"ja"``, ``"zh-hans"``), whatever the request activated: the printed sheets
     are in the language the director chose for them. Without an installed ``override`` (outside
