@@ -13,7 +13,7 @@ import pytest
 from factories import team_roster
 from pdfcheck import decode_qr, page_count, render_pages
 from tournament.models import Table
-from tournament.people import quick_rooms
+from tournament.rooms import quick_rooms
 from tournament.seating import session_movement
 from tournament.services import create_event, import_roster, prepare_session
 from walls.print_jobs import request_print
