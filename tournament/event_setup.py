@@ -228,7 +228,7 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
     seats, checked with :func:`tournament.movement.ruleset_movement`), ``entrant_policy``
     (``Event.EntrantPolicy``), ``scorer_corrections`` (bool), ``default_label_stock`` (a name of
     :data:`walls.printing.templates.PRESETS` or "" for the default), ``sheet_language`` (en, ja,
-    zh), ``tie_breaks`` (codes of :data:`scoring.standings.TIE_BREAKS` in order; [] means
+    zh-hans; "zh" is read as zh-hans), ``tie_breaks`` (codes of :data:`scoring.standings.TIE_BREAKS` in order; [] means
     the default order),
     ``fouled_min_tables`` (≥ 1), ``fouled_adjusted_points`` (converted points), ``ruleset`` (a
     preset code of :data:`walls.rulesets.PRESETS`; the event's own rule set stays allowed) and

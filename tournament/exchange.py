@@ -44,6 +44,7 @@ from tournament.models import (
 from walls.derivation import DerivationError
 from walls.derivation import commitment as seed_commitment
 from walls.models import ReserveWall, WallSet
+from walls.printing.i18n import ALIASES as SHEET_LANGUAGE_ALIASES
 
 FORMAT = "dmj-event/1"
 EVENT_FIELDS = [
@@ -271,6 +272,8 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ExchangeError(f"format: expected {FORMAT!r}, got {data.get('format') if isinstance(data, dict) else type(data).__name__!r}")
     fields = {k: v for k, v in data["event"].items() if k in EVENT_FIELDS}  # older exports: scorer_corrections
+    if "sheet_language" in fields:  # older exports: "zh", now spelt as the site's "zh-hans"
+        fields["sheet_language"] = SHEET_LANGUAGE_ALIASES.get(fields["sheet_language"], fields["sheet_language"])
     if slug:
         fields["slug"] = slug
     if Event.objects.filter(slug=fields["slug"]).exists():
