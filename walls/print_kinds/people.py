@@ -1,29 +1,29 @@
 """The papers about people (docs/printing.md): the seating sheet, the seating lists by room and
 the player cards, each kind declared beside the builder that reads who sits where
-(:func:`tournament.seating.seating_list`, :func:`tournament.seating.itineraries`)."""
+(:func:`tournament.table_plan.seating_list`, :func:`tournament.seating.itineraries`)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from tournament import seating as seating_stage
 from tournament.models import Event, Player
-from tournament.seating import itineraries
+from tournament.seating import entrant_players
+from tournament.table_plan import itineraries, seating_list
 from walls import printing
 from walls.print_kinds.base import PrintKind
 
 
 def seating_rows(event: Event, session_number: int) -> list[dict]:
-    """Rows of everyone seated in the session (:func:`tournament.seating.seating_list`: ``{"player",
+    """Rows of everyone seated in the session (:func:`tournament.table_plan.seating_list`: ``{"player",
     "team", "table", "room", "seat", "seat_index", ...}``) sorted by table, then seat in the rule
     set's order: the seating sheet."""
-    return sorted(seating_stage.seating_list(event, session_number), key=lambda r: (r["table"], r["seat_index"]))
+    return sorted(seating_list(event, session_number), key=lambda r: (r["table"], r["seat_index"]))
 
 
 def room_seating_rows(event: Event, session_number: int) -> list[dict]:
-    """The same rows sorted by room, table and seat (as :func:`tournament.seating.seating_list`
+    """The same rows sorted by room, table and seat (as :func:`tournament.table_plan.seating_list`
     gives them): the per-room seating lists."""
-    return list(seating_stage.seating_list(event, session_number))
+    return list(seating_list(event, session_number))
 
 
 def find_seat_url(event: Event) -> str:
@@ -34,21 +34,27 @@ def find_seat_url(event: Event) -> str:
 
 
 def player_cards(event: Event) -> list[printing.PlayerCard]:
-    """One :class:`walls.printing.PlayerCard` per player of ``event`` who is not withdrawn or
-    has a seat (by team, then member; individual events by name): name, team, PIN, the seats
-    of every seated session (:func:`itineraries`) and the find-my-seat address."""
-    seats = itineraries(event)
-    people = Player.objects.filter(event=event).select_related("team")
-    people = [p for p in people if not p.withdrawn or p.pk in seats]
-    people.sort(key=lambda p: (p.team.number, p.member, p.number) if p.team_id else (1 << 30, p.name.casefold(), p.number))
+    """One :class:`walls.printing.PlayerCard` per player who holds a seat now in a seated session,
+    or who plays on in a session not seated yet (:func:`tournament.seating.entrant_players`): by
+    team, then member; individual events by name. Each card gives name, team, PIN, the
+    find-my-seat address and the seats the player holds now (:func:`tournament.table_plan.itineraries`):
+    a seat handed over by a substitution is on the card of the player who took it, never on two
+    cards. No card for a withdrawn entrant or for a player replaced for good."""
+    held = {pk: [s for s in entries if not s["replaced_by"]] for pk, entries in itineraries(event).items()}
+    people = {p.pk: p for p in Player.objects.filter(event=event, pk__in=[pk for pk, s in held.items() if s])
+              .select_related("team")}
+    if event.sessions.count() < event.sessions_planned:  # later sessions to play: everyone still in
+        people.update({p.pk: p for p in entrant_players(event)})
+    ordered = sorted(people.values(), key=lambda p: (p.team.number, p.member, p.number) if p.team_id
+                     else (1 << 30, p.name.casefold(), p.number))
     url = find_seat_url(event)
     return [
         printing.PlayerCard(
             event_name=event.name, player=p.name, team=p.team.name if p.team_id else "", pin=p.pin, find_url=url,
             seats=[printing.CardSeat(session=s["session"], table=s["table"], room=s["room"], seat=s["seat"])
-                   for s in seats.get(p.pk, [])],
+                   for s in held.get(p.pk, [])],
         )
-        for p in people
+        for p in ordered
     ]
 
 

@@ -1,64 +1,49 @@
 """The papers of a session's tables (docs/printing.md): the score sheets (one per table, with its
 login and the sets in its playing order) and the movement sheet (where each table's sets go
-next), each kind declared beside the builder that reads the stored tables and the session's
-movement (docs/seating.md, "The movement")."""
+next), each kind declared beside the builder that reads the session's table plan (docs/seating.md,
+"The table plan")."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
 from tournament.models import Event
-from tournament.seating import (
-    seat_replacements,
-    session_movement,
-    table_index,
-    table_of_set,
-    table_schedule,
-)
+from tournament.table_plan import session_plan
 from walls import printing
-from walls.print_kinds.base import PrintKind, session_tables
+from walls.print_kinds.base import PrintKind
 from walls.setcode import SetId
 
 
 def movement_rows(event: Event, session_number: int) -> list[dict]:
-    """Rows ``{"slot", "table", "sets", "next_table"}`` of the session's movement, one per table and slot."""
+    """Rows ``{"slot", "table", "sets", "next_table"}`` of the session's movement, one per table and
+    block (``slot``: the block, 1-based), from the table plan (:mod:`tournament.table_plan`)."""
+    plan = session_plan(event, session_number)
+    if plan is None:
+        return []
     rows = []
-    tables = list(session_tables(event, session_number).select_related("group__session__event").order_by("number"))
-    if not tables:
-        return rows
-    movement = session_movement(tables[0].group.session)
-    by_position = {}
-    for t in tables:
-        by_position.setdefault((t.group_id, t.position), t)
-    for t in tables:
-        index = table_index(t)
-        for slot in range(movement.slots):
-            sets = movement.sets_at(index, slot)
-            nxt = table_of_set(t.group, sets[0], slot + 1) if slot + 1 < movement.slots else None
-            rows.append({
-                "slot": slot + 1, "table": t.number, "sets": list(sets),
-                "next_table": by_position[(t.group_id, nxt)].number if nxt is not None else None,
-            })
+    for t in plan.tables:
+        for block, sets in plan.blocks(t):
+            nxt = plan.next_table(t, block)
+            rows.append({"slot": block + 1, "table": t.number, "sets": list(sets),
+                         "next_table": nxt.number if nxt is not None else None})
     return rows
 
 
 def score_sheets(event: Event, session_number: int) -> list:
-    """One :class:`walls.printing.ScoreSheet` per table of the session."""
+    """One :class:`walls.printing.ScoreSheet` per table of the session, naming who holds each seat
+    now (a reprint after a substitution names the player coming in) and the table's sets in play
+    order, from the table plan (:mod:`tournament.table_plan`)."""
+    plan = session_plan(event, session_number)
+    if plan is None:
+        return []
     out = []
-    tables = (session_tables(event, session_number).select_related("group__session__event")
-              .prefetch_related("seats__player").order_by("number"))
-    ruleset = event.get_ruleset()
-    tables = list(tables)
-    replaced = seat_replacements(t.pk for t in tables)  # a reprint after a substitution names who plays now
-    for t in tables:
-        order = [s for _slot, sets in table_schedule(t) for s in sets]
-        seat_names = {s.seat: s.player.name for s in t.seats.all()}
-        seat_names.update({seat: holder.name for (table_id, seat), (holder, _out, _first) in replaced.items() if table_id == t.pk})
+    for t in plan.tables:
+        held = plan.holders(t)
         login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + t.login_code_display
         out.append(printing.ScoreSheet(
             event_name=event.name, session=session_number, table_label=str(t.number), login=login,
-            seats=[(seat, seat_names.get(seat, "")) for seat in ruleset.seats],
-            sets=[SetId(event.slug, session_number, s).code for s in order],
+            seats=[(seat, held[seat].name if seat in held else "") for seat in plan.seats],
+            sets=[SetId(event.slug, session_number, s).code for s in plan.sets(t)],
         ))
     return out
 

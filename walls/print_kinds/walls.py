@@ -8,11 +8,10 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from tournament.models import Event
-from tournament.movement import ruleset_movement
-from tournament.seating import session_movement
+from tournament.table_plan import session_plan
 from walls import printing
 from walls.models import WallSet
-from walls.print_kinds.base import PrintKind, session_tables
+from walls.print_kinds.base import PrintKind
 from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
@@ -21,28 +20,19 @@ from walls.setcode import SetId
 def first_tables(event: Event, session_number: int, lang: str = "en") -> dict[int, list[str]]:
     """Set number → for each physical copy of the set, in copy order, the table that plays that
     copy first, e.g. ``"Group 2 · Table 6"`` in the sheet language ``lang``: as many entries as
-    the session's movement has copies (:func:`tournament.seating.session_movement` over all the
-    session's groups, :attr:`tournament.movement.Movement.copies`; docs/seating.md, "Physical
-    copies and groups sharing the walls"). Unstaggered, every group plays each set at the same hand, so one copy per group; staggered
+    the session's movement has copies (the table plan's :meth:`~tournament.table_plan.SessionPlan.first_plays`,
+    :attr:`tournament.movement.Movement.copies`; docs/seating.md, "Physical copies and groups sharing the walls"). Unstaggered, every group plays each set at the same hand, so one copy per group; staggered
     (``Session.staggered``), groups in turned order share one copy. Before the session is seated:
     one copy, labelled ``"Table 1 of each group"``."""
-    ruleset = event.get_ruleset()
-    tables = list(session_tables(event, session_number).select_related("group__session__event"))
-    if tables:
-        movement = session_movement(tables[0].group.session, n_groups=len({t.group_id for t in tables}))
-    else:
-        movement = ruleset_movement(ruleset)
-    by_index = {(t.group.number - 1) * movement.n_tables + t.position: t for t in tables}
-    firsts: dict[tuple[int, int], int] = {}
-    for set_no, copy, _time, index in movement.uses():  # sorted: a copy's first play comes first
-        firsts.setdefault((set_no, copy), index)
+    plan = session_plan(event, session_number)
+    if plan is None or not plan.tables:
+        word = f"{printing_words.numbered('table', 1, lang)} {printing_words.word('each_group', lang)}"
+        return {set_no: [word] for set_no in range(1, event.get_ruleset().hands_per_session + 1)}
     out: dict[int, list[str]] = {}
-    for (set_no, _copy), index in sorted(firsts.items()):
-        table = by_index.get(index)
-        out.setdefault(set_no, []).append(
-            printing_words.group_table(table.group.number, table.number, lang) if table is not None
-            else f"{printing_words.numbered('table', index % movement.n_tables + 1, lang)} "
-                 f"{printing_words.word('each_group', lang)}")
+    for set_no in range(1, plan.movement.sets_per_session + 1):
+        out[set_no] = [printing_words.group_table(play.group, play.table.number, lang) if play.table is not None
+                       else printing_words.numbered("table", play.position + 1, lang)
+                       for play in plan.first_plays(set_no)]
     return out
 
 
