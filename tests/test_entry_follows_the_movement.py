@@ -1,0 +1,103 @@
+"""A table enters a set only once the movement has brought it there (docs/seating.md, "The table
+plan"): the set must be in the table's current block, and the physical copy's previous table
+must have entered it (the copy is still at that table until then). Both through the services and
+on the table page a phone shows."""
+
+import pytest
+from django.test import Client
+
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.models import HandResult
+from tournament.models import Table
+from tournament.table_plan import session_plan
+
+from factories import entering, login_as_table, table_url
+
+pytestmark = pytest.mark.django_db
+
+ZERO = {"E": 0, "S": 0, "W": 0, "N": 0}
+
+
+def _tables(event):
+    return list(Table.objects.filter(group__session__event=event, group__session__number=1, group__number=1)
+                .select_related("group__session__event").order_by("position"))
+
+
+@pytest.fixture
+def staggered_event():
+    """32 teams in 4 rooms of 8 tables: 8 groups, staggered, two groups to a copy."""
+    from tournament.rooms import quick_rooms
+    from tournament.services import create_event, import_roster, prepare_session
+
+    from factories import team_roster
+
+    event = create_event(name="Stagger Entry", slug="stagger-entry", sessions=1, entrant_policy="substitutes")
+    import_roster(event, team_roster(32))
+    quick_rooms(event, 4, 8, actor="director")
+    prepare_session(event, 1)
+    return event
+
+
+def _bring(plan, table, set_no):
+    """Enter ``set_no`` at ``table`` the way play goes: first at every table the copy visits before."""
+    previous = plan.previous_play(table, set_no)
+    if previous is not None and not HandResult.objects.filter(table=previous.table, set_no=set_no).exists():
+        _bring(plan, previous.table, set_no)
+    return _enter(table, set_no)
+
+
+def _enter(table, set_no):
+    return submit_result(table, set_no, changes=ZERO, actor="t", entered_by_seat="E",
+                         entry_pin=table.seats.get(seat="E").player.pin)
+
+
+def test_a_table_cannot_enter_a_set_still_at_the_table_before_it(team_event):
+    plan = session_plan(team_event, 1)
+    t1, t2 = _tables(team_event)[:2]
+    first, second = (sets for _block, sets in plan.blocks(t1)[:2])
+    previous = plan.previous_play(t1, second[0])
+    assert (previous.group, previous.position) == (1, t2.position)  # the sets come from table 2
+    for set_no in first:
+        _enter(t1, set_no)
+    with pytest.raises(ResultError) as refused:
+        _enter(t1, second[0])
+    assert refused.value.field == "set" and f"Table {t2.number}" in refused.value.message
+    assert not HandResult.objects.filter(table=t1, set_no=second[0]).exists()
+    _enter(t2, second[0])  # table 2 plays it (its own first block), then the copy moves on
+    assert _enter(t1, second[0]).set_no == second[0]
+    with pytest.raises(ResultError):  # the next set of the block is still at table 2
+        _enter(t1, second[1])
+
+
+def test_the_table_page_says_where_the_set_is_and_stores_nothing(team_event):
+    plan = session_plan(team_event, 1)
+    t1, t2 = _tables(team_event)[:2]
+    first, second = (sets for _block, sets in plan.blocks(t1)[:2])
+    for set_no in first:
+        _enter(t1, set_no)
+    phone = Client()
+    login_as_table(phone, t1)
+    response = phone.post(table_url(t1), {"set_no": str(second[0]), "mode": "outcome", "kind": "discard",
+                                          "winners": "E", "discarder": "S", "value_E": "10", **entering(t1, "E")})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f"Table {t2.number}" in page and f"set {second[0]}" in page
+    assert HandResult.objects.filter(table=t1).count() == len(first)
+
+
+def test_in_a_staggered_session_a_copy_goes_from_group_to_group_within_a_block(staggered_event):
+    plan = session_plan(staggered_event, 1)
+    assert plan.session.staggered
+    shared = next(play for s in range(1, plan.movement.sets_per_session + 1) for play in plan.plays(s)
+                  if plan.previous_play(play.table, s) is not None
+                  and plan.previous_play(play.table, s).group != play.group and play.block == 0)
+    before = plan.previous_play(shared.table, shared.set_no)
+    for set_no in plan.blocks(shared.table)[0][1]:
+        if set_no != shared.set_no:
+            _bring(plan, shared.table, set_no)
+    with pytest.raises(ResultError) as refused:
+        _enter(shared.table, shared.set_no)
+    assert f"Table {before.table.number}" in refused.value.message
+    _bring(plan, before.table, shared.set_no)
+    assert _enter(shared.table, shared.set_no).table_id == shared.table.pk
