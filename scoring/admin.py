@@ -45,7 +45,7 @@ class HandResultAdmin(GuardedAdmin):
         return visible_results(PUBLIC, queryset)
 
     def has_change_permission(self, request, obj=None):
-        return False  # corrections go through scoring.services.correct_result, which keeps the history
+        return False  # corrections go through scoring.actions.confirmation.correct_result, which keeps the history
 
 
 @admin.register(SetScore)

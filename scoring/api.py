@@ -1,7 +1,7 @@
 """REST API for results and standings (DRF). Thin: every write calls a service function.
 
 Who may call what: :class:`tournament.access.HasEventRole`. A service's refusal
-(:class:`scoring.services.ResultError`) reaches the client as ``{field: [message]}`` with its
+(:class:`scoring.actions.errors.ResultError`) reaches the client as ``{field: [message]}`` with its
 status (:mod:`tournament.api_errors`)."""
 
 from django.utils.translation import gettext_lazy
@@ -16,7 +16,9 @@ from scoring import table_access, visibility
 from scoring.models import HandResult, ResultRevision
 from scoring.payments import widest
 from scoring.reports import cached_standings
-from scoring.services import confirm_result, correct_result, dispute_result, find_table, result_notes, submit_result
+from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
+from scoring.actions.describe import result_notes
+from scoring.actions.entry import find_table, submit_result
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.permissions import is_director
 from tournament.query import int_param
@@ -29,12 +31,12 @@ the schema's ``minimum``/``maximum``; the service then checks the event's rule s
 
 class OutcomeSerializer(serializers.Serializer):
     """How the hand ended, from which the rule set's payment rule computes the score changes and
-    the deposit (:func:`scoring.services.compute_changes`). Which of the optional inputs a rule
+    the deposit (:func:`scoring.actions.entry.compute_changes`). Which of the optional inputs a rule
     takes, and the hand values it accepts, are the rule's (``scoring.payments.PAYMENT_RULES``:
     ``inputs``, ``value_range``; a rule set's ``min_fan`` raises the lowest): any other input
     given, or a value out of range, is refused by the service with the field and the range. Read
     back as stored, with the notes ``entered_by_seat``, ``hand`` and ``flags`` (see
-    :mod:`scoring.services`)."""
+    :mod:`scoring.actions`)."""
 
     kind = serializers.ChoiceField(choices=["discard", "self_draw", "draw"])
     winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list, help_text=(
@@ -131,7 +133,7 @@ class DisputeSerializer(serializers.Serializer):
 class CorrectSerializer(serializers.Serializer):
     """A correction: the new ``changes`` or ``outcome``, the ``reason``, and — for anyone but the
     director — the correcting player's seat and own PIN, named as on an entry
-    (:class:`ResultSerializer`), checked by :func:`scoring.services.correct_result`."""
+    (:class:`ResultSerializer`), checked by :func:`scoring.actions.confirmation.correct_result`."""
 
     changes = serializers.DictField(
         child=serializers.IntegerField(min_value=-WIDEST.changes, max_value=WIDEST.changes), required=False, help_text=(
@@ -202,7 +204,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     def _act(self, body_class, act):
         """One action on the URL's result: read ``body_class`` from the request, call
-        ``act(result, data, director)`` (a service function of :mod:`scoring.services`) and answer
+        ``act(result, data, director)`` (a service function of :mod:`scoring.actions`) and answer
         with the result it returns. A refusal is a FieldError for the API's one handler."""
         result = self.get_object()
         body = body_class(data=self.request.data)

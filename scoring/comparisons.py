@@ -8,7 +8,7 @@ of its members' score changes) with the datum of all the totals; the individual 
 each player with the datum of the players who held the same seat.
 
 :func:`converted_scores` is the one path from a comparison's results to converted scores: what
-:func:`scoring.services.rescore_set` stores (one SetScore per entrant) and what the per-player
+:func:`scoring.actions.rescoring.rescore_set` stores (one SetScore per entrant) and what the per-player
 comparison of :mod:`scoring.reports` shows; :func:`versioned_scores` is that path when tables of
 one comparison played different versions of the set (a fouled set, a reserve wall: Law 87 of the
 Laws of Duplicate Bridge, adapted). :func:`team_comparisons` and

@@ -16,10 +16,10 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 
+from scoring.actions.rescoring import rescore_set
 from scoring.conversion import ConversionTable as PlainTable
 from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, HandResult, SetScore
-from scoring.services import rescore_set
 from tournament.models import Event
 
 SAVED_ACTION = "conversion-table-saved"
@@ -66,7 +66,7 @@ def save_table_csv(event: Event, csv_text: str, *, name: str, source: str = "", 
 @transaction.atomic
 def rescore_event(event: Event) -> int:
     """Rescore every set that has a result or a stored score with the event's current conversion
-    table (:func:`scoring.services.rescore_set`, one transaction for all); returns how many
+    table (:func:`scoring.actions.rescoring.rescore_set`, one transaction for all); returns how many
     converted scores were stored."""
     event = Event.objects.get(pk=event.pk)
     sets = set(HandResult.objects.filter(event=event).values_list("session_number", "set_no").distinct())

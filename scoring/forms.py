@@ -9,9 +9,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.actions.describe import NOTE_KEYS
 from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError, ruleset_ranges, signed_points
 from scoring.payments.core import value_error
-from scoring.services import NOTE_KEYS
 from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
 
@@ -83,7 +83,7 @@ class ResultForm(forms.Form):
     """The director's entry page: score changes of one table on one set, and the seat of the
     player entering with that player's own PIN (both required but for the director: the PIN shows
     the seat is theirs, and that seat's PIN cannot confirm the result). Tables are labelled with
-    their session ("Session 1 · Table 1"). Errors from :class:`scoring.services.ResultError` are
+    their session ("Session 1 · Table 1"). Errors from :class:`scoring.actions.errors.ResultError` are
     attached to the field they name (``changes.E`` → ``seat_E``)."""
 
     table = forms.ModelChoiceField(queryset=Table.objects.none(), label=_("Table"))
@@ -374,7 +374,7 @@ class HandForm(forms.Form):
 
     def hand_entry(self) -> dict:
         """``{"changes": {...}, "deposit": points}`` or ``{"outcome": {...}}`` for the services
-        (:func:`scoring.services.submit_result`, :func:`~scoring.services.correct_result`): the
+        (:func:`scoring.actions.entry.submit_result`, :func:`~scoring.actions.confirmation.correct_result`): the
         outcome holds only what the rule takes and the kind uses (``fans`` one per winner, 0 for
         a yakuman winner without han)."""
         data = self.cleaned_data
@@ -472,12 +472,12 @@ class HandForm(forms.Form):
 class TableEntryForm(HandForm):
     """The table page's entry: the set, the hand (:class:`HandForm`: its outcome, or each seat's
     score change), and the seat of the player entering with that player's own PIN
-    (``entry_pin``, checked by :func:`scoring.services.submit_result`): that seat's PIN cannot
+    (``entry_pin``, checked by :func:`scoring.actions.entry.submit_result`): that seat's PIN cannot
     confirm the result, so both are required (``require_seat``, the default) but for the
     director, who may enter as nobody's seat (then any seated player's PIN, or the director,
     confirms).
 
-    :meth:`submission` gives the keyword arguments of :func:`scoring.services.submit_result`;
+    :meth:`submission` gives the keyword arguments of :func:`scoring.actions.entry.submit_result`;
     :meth:`add_result_error` attaches a ResultError to the input it names.
     """
 
@@ -511,7 +511,7 @@ class TableEntryForm(HandForm):
 class CorrectionForm(HandForm):
     """A correction on a result's page: the same hand fields as the table page, filled in with the
     stored result (:meth:`HandForm.initial_for`), the reason (required by
-    :func:`scoring.services.correct_result` once the result is confirmed or disputed), and, like
+    :func:`scoring.actions.confirmation.correct_result` once the result is confirmed or disputed), and, like
     the table page's entry, who is correcting (``entered_by_seat``) with that player's own PIN
     (``entry_pin``): a correction at the table becomes the correcting seat's entry, which another
     seat confirms. Both are required (``require_seat``, the default) but for the director, whose
@@ -541,7 +541,7 @@ class CorrectionForm(HandForm):
 
     def submission(self) -> dict:
         """``{"reason", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin"}`` for
-        :func:`scoring.services.correct_result` (seat and PIN None on the director's form)."""
+        :func:`scoring.actions.confirmation.correct_result` (seat and PIN None on the director's form)."""
         data = self.cleaned_data
         return {"reason": data.get("reason") or "", "entered_by_seat": data.get("entered_by_seat") or None,
                 "entry_pin": data.get("entry_pin") or None, **self.hand_entry()}

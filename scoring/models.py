@@ -57,7 +57,7 @@ class HandResult(models.Model):
 
     ``changes`` (JSON) and ``deposit`` (points left on the table) are within the rule set's range
     (:func:`scoring.payments.input_ranges`; at most 2,810,800 either way), checked on entry and
-    correction by :func:`scoring.services.compute_changes`: see :class:`SetScore` for the sums.
+    correction by :func:`scoring.actions.entry.compute_changes`: see :class:`SetScore` for the sums.
 
     ``status``: entered → confirmed (a second seat or the director); disputed when a seat refuses.
     Unique per table and set, so two concurrent submissions cannot both be stored.
@@ -187,7 +187,7 @@ class SetRelease(models.Model):
 class ConfirmationAttempt(models.Model):
     """One PIN typed to confirm a result at a table, right or wrong (the audit of opponent
     confirmation). Wrong attempts count towards the per-result and per-table limits of
-    :mod:`scoring.services` until the director clears them (``cleared``)."""
+    :mod:`scoring.actions.seats` until the director clears them (``cleared``)."""
 
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="confirmation_attempts")
     result = models.ForeignKey(HandResult, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmation_attempts")

@@ -3,7 +3,7 @@ standings, team and player pages with the running-total chart, standings as CSV 
 public, no login — and the director's conversion table editor.
 
 Thin adapters: the data comes from :mod:`scoring.reports`, the writes from
-:mod:`scoring.conversion_versions` and (fouled marks on the traveller) :mod:`scoring.services`. Director and staff see sets still being played elsewhere;
+:mod:`scoring.conversion_versions` and (fouled marks on the traveller) :mod:`scoring.actions.fouled`. Director and staff see sets still being played elsewhere;
 everyone else sees a set once every table has played it (:mod:`scoring.reports`).
 """
 
@@ -71,7 +71,7 @@ def traveller(request, event, session, set_no):
 def traveller_fouled(request, event, session, set_no):
     """Director: mark one table's play of the set fouled (``action=mark``, ``table`` id,
     ``version``, ``reason``) or clear its mark (``action=clear``, ``confirm=yes``, optional
-    ``reason``): :func:`scoring.services.mark_fouled` / :func:`~scoring.services.clear_fouled`,
+    ``reason``): :func:`scoring.actions.fouled.mark_fouled` / :func:`~scoring.actions.fouled.clear_fouled`,
     which rescore the set. Back to the traveller with a message."""
     back = redirect("traveller", slug=event.slug, session=session, set_no=set_no)
     table = Table.objects.filter(pk=request.POST.get("table") if str(request.POST.get("table", "")).isdigit() else None,

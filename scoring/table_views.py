@@ -1,6 +1,6 @@
 """The phone-first pages at the table: table login, the table's entry page (typed score changes or
 the hand outcome), confirmation by a second seat's PIN, QR scan of a set label, the result's
-history, and the director's live grid. Each write calls one function of :mod:`scoring.services`."""
+history, and the director's live grid. Each write calls one function of :mod:`scoring.actions`."""
 
 from __future__ import annotations
 
@@ -16,22 +16,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import fan_check, login_throttle, table_access, visibility
+from scoring.actions.confirmation import confirm_result, correct_result, dispute_result, unlock_confirmation
+from scoring.actions.describe import describe_outcome, describe_result, result_notes
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.actions.seats import confirmation_locks, seat_players
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
 from scoring.reports import cached_standings
-from scoring.services import (
-    ResultError,
-    confirm_result,
-    confirmation_locks,
-    correct_result,
-    describe_outcome,
-    describe_result,
-    dispute_result,
-    result_notes,
-    seat_players,
-    submit_result,
-    unlock_confirmation,
-)
 from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament.access import DIRECTOR, event_view, table_login_url, table_view, visible_or_404
 from tournament.i18n import seat_label
@@ -166,7 +158,7 @@ def _set_code(event: Event, table: Table, set_no: int, reserves: dict[int, int])
 
 def _players(table: Table, set_no: int | None = None) -> dict:
     """``{seat: Player}`` holding each seat on ``set_no`` (None: now), substitutions applied
-    (:func:`scoring.services.seat_players`, docs/scoring.md "Substitutions")."""
+    (:func:`scoring.actions.seats.seat_players`, docs/scoring.md "Substitutions")."""
     return seat_players(table, set_no)
 
 
@@ -207,7 +199,7 @@ def _scorer_actor(request, table: Table) -> str:
 def table_page(request, event, table):
     """The scorer's page: seated players, results waiting for confirmation, the sets in play
     order with their state, and the entry form (:class:`scoring.forms.TableEntryForm` →
-    :func:`scoring.services.submit_result`), which asks who is entering and that player's own PIN
+    :func:`scoring.actions.entry.submit_result`), which asks who is entering and that player's own PIN
     (both required but for the director; a wrong PIN counts towards the table's PIN limit). The
     director also unlocks the table's PIN confirmation here (``action=unlock``)."""
     director = is_director(request.user, event)
@@ -291,8 +283,8 @@ def result_detail(request, event, result_id):
     dispute it, or correct it with the table page's hand fields (:class:`scoring.forms.CorrectionForm`,
     filled in with the stored outcome or changes; but for the director, the form asks who is
     correcting and that player's own PIN, as the table page's entry does: the correction becomes
-    that seat's entry, confirmed by another seat), within :func:`scoring.services.correct_result`'s
-    and :func:`~scoring.services.dispute_result`'s rules (once confirmed, only the director); the
+    that seat's entry, confirmed by another seat), within :func:`scoring.actions.confirmation.correct_result`'s
+    and :func:`~scoring.actions.confirmation.dispute_result`'s rules (once confirmed, only the director); the
     director also confirms it and unlocks its PIN confirmation. A player seated at the table may
     read it (:mod:`scoring.table_access`)."""
     result = get_object_or_404(HandResult.objects.select_related("table__group__session__event"), pk=result_id, event=event)

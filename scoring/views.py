@@ -6,9 +6,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring import table_access, visibility
+from scoring.actions.describe import describe_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from scoring.forms import ResultForm
 from scoring.reports import cached_standings, conversion_in_use
-from scoring.services import ResultError, describe_result, submit_result
 from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
 from tournament.permissions import is_director
@@ -36,7 +38,7 @@ def entry(request, event):
     """Result entry for one table and hand: the director for any table; a scorer (a scorer role,
     or a browser's table login) for the tables bound to the role or logged into, the only tables
     the form lists, saying which seat is entering and typing that player's own PIN (checked by
-    :func:`scoring.services.submit_result`, which stores the result)."""
+    :func:`scoring.actions.entry.submit_result`, which stores the result)."""
     director = is_director(request.user, event)
     if director:
         tables = Table.objects.filter(group__session__event=event)

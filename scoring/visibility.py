@@ -120,7 +120,7 @@ def _complete(event: Event, session_number: int, set_no: int) -> bool:
 def release_if_finished(event: Event, session_number: int, set_no: int) -> bool:
     """Release the set when every table of its session has a confirmed result on it; returns
     whether it is released now. Called by every write that can confirm a result
-    (:func:`scoring.services.rescore_set`), inside its transaction.
+    (:func:`scoring.actions.rescoring.rescore_set`), inside its transaction.
 
     Locks the session row first, so the last confirmations of two groups, committed at the same
     time, cannot each miss the other's and leave the set unreleased.

@@ -18,7 +18,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from scoring.services import confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from tournament.api_tokens import issue_token
 from tournament.demo import ROSTER, plausible_outcome
 from tournament.models import Event, EventRole, Table

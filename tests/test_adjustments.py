@@ -23,10 +23,12 @@ from factories import (
     team_roster,
 )
 
+from scoring.actions.confirmation import correct_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from scoring.adjustments import AdjustmentError, add_adjustment, undo_adjustment
 from scoring.models import Adjustment, HandResult, SetScore
 from scoring.reports import cached_standings, event_standings
-from scoring.services import ResultError, correct_result, submit_result
 from tournament.exchange import export_event, import_event, public_export
 from tournament.models import AuditEntry, Event
 

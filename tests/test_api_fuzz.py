@@ -17,7 +17,8 @@ from schemathesis.checks import not_a_server_error
 
 from scoring.models import HandResult
 from scoring.payments import validate_score_changes
-from scoring.services import confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from tournament.models import EventRole, Table
 from tournament.services import table_schedule
 

@@ -33,7 +33,7 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 from django.utils import timezone
 from knox.crypto import hash_token
 
-from scoring.services import submit_result
+from scoring.actions.entry import submit_result
 from tournament import api_tokens
 from tournament.admin import GuardedAdmin
 from tournament.event_setup import change_status, deletion_refusal, record_final_export

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from scoring.models import HandResult
 from scoring.reports import event_standings
-from scoring.services import correct_result
+from scoring.actions.confirmation import correct_result
 from tournament.demo import play_session
 from tournament.exchange import export_event
 from tournament.models import Event

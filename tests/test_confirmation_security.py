@@ -19,9 +19,10 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from scoring.models import ConfirmationAttempt, HandResult
-from scoring.services import (
-    ResultError, confirm_result, confirmation_locks, dispute_result, submit_result, unlock_confirmation,
-)
+from scoring.actions.confirmation import confirm_result, dispute_result, unlock_confirmation
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.actions.seats import confirmation_locks
 from tournament.models import AuditEntry, EventRole, Table
 from tournament.services import table_schedule
 

@@ -14,7 +14,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from scoring.models import ConfirmationAttempt, HandResult
-from scoring.services import ResultError, confirm_result, confirmation_locks, correct_result, dispute_result, submit_result
+from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.actions.seats import confirmation_locks
 from tournament.models import EventRole
 from tournament.services import table_schedule
 

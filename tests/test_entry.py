@@ -7,9 +7,10 @@ from rest_framework.test import APIClient
 from scoring import fan_check
 from scoring.models import HandResult, ResultRevision
 from scoring.payments import signed_points
-from scoring.services import (
-    ResultError, confirm_result, correct_result, dispute_result, result_notes, submit_result,
-)
+from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
+from scoring.actions.describe import result_notes
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from tournament.services import table_schedule
 
 from factories import api_key, first_set, first_table

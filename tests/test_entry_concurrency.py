@@ -22,7 +22,9 @@ import pytest
 from django.db import connection, connections, transaction
 
 from scoring.models import HandResult, ResultRevision, SetScore
-from scoring.services import ResultError, confirm_result, correct_result, submit_result
+from scoring.actions.confirmation import confirm_result, correct_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from tournament.models import Table
 
 from factories import first_set, pin, sets_through

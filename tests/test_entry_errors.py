@@ -10,7 +10,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from scoring.models import HandResult, ResultRevision
-from scoring.services import ResultError, find_table, submit_result
+from scoring.actions.entry import find_table, submit_result
+from scoring.actions.errors import ResultError
 from tournament.models import Table
 from tournament.services import table_schedule
 

@@ -14,7 +14,9 @@ from rest_framework.test import APIClient
 
 from scoring.conversion import ConversionTable, ConversionTableError
 from scoring.models import HandResult
-from scoring.services import ResultError, confirm_result, correct_result, dispute_result, submit_result
+from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from tournament.movement import MovementError, rotation_movement
 from tournament.regrouping import RegroupError, sit_out_schedule
 from tournament.services import (
@@ -52,7 +54,7 @@ def assert_translated(message: str, language: str, msgid: str, values: dict | No
     assert not re.search(r"\b(the|must|is|are|choose|give|type)\b", message), message
 
 
-# scoring/services.py and scoring/payments.py: result entry, confirm, dispute, correct
+# scoring/actions/ and scoring/payments.py: result entry, confirm, dispute, correct
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -21,7 +21,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 
 from scoring.models import HandResult, ResultRevision
-from scoring.services import submit_result
+from scoring.actions.entry import submit_result
 from tournament.models import EventRole, Table
 from walls.models import PrintJob
 

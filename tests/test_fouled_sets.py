@@ -2,7 +2,7 @@
 adapted: docs/scoring.md, "Fouled sets and reserve walls").
 
 The pure rule (:func:`scoring.comparisons.versioned_scores`) is checked against numbers worked
-out by hand below; the services (:func:`scoring.services.mark_fouled`, ``clear_fouled``,
+out by hand below; the services (:func:`scoring.actions.fouled.mark_fouled`, ``clear_fouled``,
 ``play_versions``) on a played 4-team event whose set-1 results are typed; the traveller, its
 director's form and the export for what they show and to whom."""
 
@@ -14,6 +14,11 @@ from factories import client_for, demo_roster, play_up_to, prepared_event
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.actions.fouled import clear_fouled, mark_fouled
+from scoring.actions.rescoring import play_versions, rescore_set
 from scoring.comparisons import (
     SeatResult,
     converted_scores,
@@ -22,15 +27,6 @@ from scoring.comparisons import (
 )
 from scoring.conversion import MCR_MP
 from scoring.models import FouledPlay, SetRelease, SetScore
-from scoring.services import (
-    ResultError,
-    clear_fouled,
-    confirm_result,
-    mark_fouled,
-    play_versions,
-    rescore_set,
-    submit_result,
-)
 from tournament.exchange import export_event, import_event, public_export
 from tournament.models import AuditEntry, Event, Player, Table
 from walls.models import ReserveWall, WallSet

@@ -19,7 +19,8 @@ from rest_framework.test import APIClient
 
 from scoring.models import HandResult
 from scoring.payments import HandOutcome, PaymentError, settle
-from scoring.services import ResultError, submit_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from walls.rulesets import TILES_136, WINDS, RuleSetError, custom_ruleset
 
 from factories import entering, first_set, first_table, individual_roster, login_as_table, prepared_event, table_url

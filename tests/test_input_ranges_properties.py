@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 from scoring.forms import HandForm
 from scoring.models import SetRelease, SetScore
 from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError, ruleset_ranges, settle
-from scoring.services import ResultError, confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from tournament.models import Table
 from tournament.seating import table_schedule
 from walls.rulesets import PRESETS, get_ruleset

@@ -37,7 +37,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from scoring import visibility
 from scoring.models import ConversionTable, HandResult, SetScore
-from scoring.services import confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.services import draw_reserve, table_schedule
 from factories import client_for, login_as_table, prepared_event, rolled_back, team_roster
@@ -464,7 +465,7 @@ def test_a_release_makes_the_set_public_and_a_later_dispute_does_not_hide_it_aga
     assert wall.status_code == 200 and leaked_piles(body_text(wall), [p for p in world.piles if p[0] == set_no])
     rows = json.loads(anonymous.get(f"{_api(world)}/standings/").content)
     assert sum(r["sets_played"] for r in rows) == 8
-    from scoring.services import dispute_result
+    from scoring.actions.confirmation import dispute_result
 
     disputed = HandResult.objects.get(table=world.group1_tables[0], set_no=set_no)
     dispute_result(disputed, actor="director", reason="E says 32", director=True)

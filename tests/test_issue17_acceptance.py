@@ -52,11 +52,12 @@ from oracles import (
     wall_fingerprint,
 )
 
+from scoring.actions.confirmation import confirm_result, correct_result
+from scoring.actions.entry import submit_result
 from scoring.conversion import ConversionTable as PlainTable
 from scoring.conversion import get_table
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, event_standings
-from scoring.services import confirm_result, correct_result, submit_result
 from tournament.exchange import export_event, public_export
 from tournament.models import Event, SeatAssignment, Table
 from tournament.services import table_schedule
@@ -509,7 +510,7 @@ def test_the_latin_square_is_the_documented_one(fouled_event):
 
 
 def test_fouled_play_at_one_table_gets_the_adjusted_score(fouled_event, director):
-    from scoring.services import mark_fouled
+    from scoring.actions.fouled import mark_fouled
 
     event = fouled_event
     # As prepared: team totals A 32+48+40-40 = 80, B -16-16-24+120 = 64, C -8-16-8-40 = -72,
@@ -538,7 +539,7 @@ def test_fouled_play_at_one_table_gets_the_adjusted_score(fouled_event, director
 
 
 def test_fouled_plays_at_two_tables_are_compared_on_their_own(fouled_event):
-    from scoring.services import mark_fouled
+    from scoring.actions.fouled import mark_fouled
 
     event = fouled_event
     for number in (3, 4):
@@ -558,8 +559,8 @@ def test_fouled_plays_at_two_tables_are_compared_on_their_own(fouled_event):
 
 
 def test_clearing_a_fouled_mark_restores_the_scores(fouled_event):
+    from scoring.actions.fouled import clear_fouled, mark_fouled
     from scoring.models import FouledPlay
-    from scoring.services import clear_fouled, mark_fouled
     from tournament.models import AuditEntry
 
     event = fouled_event
@@ -581,7 +582,7 @@ def test_clearing_a_fouled_mark_restores_the_scores(fouled_event):
 
 
 def test_marking_fouled_needs_a_reason_and_a_table_playing_the_set(fouled_event, director):
-    from scoring.services import mark_fouled
+    from scoring.actions.fouled import mark_fouled
     from tournament.errors import FieldError
 
     event = fouled_event
@@ -598,7 +599,7 @@ def test_fouled_play_in_the_individual_method(director):
     """16 players on 4 tables, set 1 played at all 4, table 4 fouled: players at tables 1-3 are
     compared with their seat's datum over those 3 tables; table 4's players get the event's
     adjusted score (3 MP), adjusted, version F1."""
-    from scoring.services import mark_fouled
+    from scoring.actions.fouled import mark_fouled
 
     event = new_event(individual_roster(16), sessions=1, method="individual", director=director, slug="fouled-ind")
     event.fouled_adjusted_points = 3
@@ -821,9 +822,10 @@ def test_the_public_export_holds_no_reserve_of_an_unreleased_set(reserve_export)
 
 
 def test_a_reserve_wall_moves_its_tables_to_its_version(director):
-    """Tables given a reserve wall play version R1 (scoring.services.play_versions); a fouled mark
+    """Tables given a reserve wall play version R1 (scoring.actions.rescoring.play_versions); a fouled mark
     wins over the reserve wall."""
-    from scoring.services import mark_fouled, play_versions
+    from scoring.actions.fouled import mark_fouled
+    from scoring.actions.rescoring import play_versions
     from tournament.services import draw_reserve
 
     event = new_event(team_roster(4), sessions=1, director=director, slug="reserve-tables")
@@ -881,7 +883,7 @@ def test_a_reserve_wall_needs_a_reason(director):
 def test_fouled_marks_and_versions_round_trip_through_the_export(fouled_event):
     """The export names each score's version and adjusted flag, lists the fouled plays and the
     event's Law 87 parameters (docs/export.md); importing it restores them exactly."""
-    from scoring.services import mark_fouled
+    from scoring.actions.fouled import mark_fouled
     from tournament.exchange import import_event
 
     event = fouled_event

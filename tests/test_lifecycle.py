@@ -8,7 +8,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from scoring.services import submit_result
+from scoring.actions.entry import submit_result
 from tournament.event_setup import change_status, delete_event, record_final_export
 from tournament.models import AuditEntry, Event, EventRole
 from tournament.seating import SetupError

@@ -14,7 +14,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from scoring.models import SetScore
-from scoring.services import ResultError, confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
 from tournament.models import EventRole, Table
 from walls.rulesets import get_ruleset
 

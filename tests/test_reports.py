@@ -15,7 +15,7 @@ from django.db.models import Count
 from scoring import reports, visibility
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import event_standings
-from scoring.services import correct_result, dispute_result
+from scoring.actions.confirmation import correct_result, dispute_result
 from tournament.demo import build_demo, play_session
 from tournament.models import Event, SeatAssignment, Table
 from tournament.services import prepare_session

@@ -20,7 +20,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import HandResult
-from scoring.services import confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from tournament.api_tokens import create_token
 from tournament.models import Event, EventRole, Table
 from tournament.services import table_schedule

@@ -18,7 +18,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from scoring.models import ConfirmationAttempt, HandResult
-from scoring.services import ResultError, confirm_result, confirmation_locks, submit_result, unlock_confirmation
+from scoring.actions.confirmation import confirm_result, unlock_confirmation
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.actions.seats import confirmation_locks
 from tournament.demo import play_session
 from tournament.event_setup import change_status, delete_event
 from tournament import exchange

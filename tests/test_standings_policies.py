@@ -29,7 +29,8 @@ from scoring.conversion import ConversionTableError
 from scoring.conversion_versions import save_table_csv, save_table_version
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, conversion_in_use, event_standings, player_standings
-from scoring.services import confirm_result, correct_result, submit_result
+from scoring.actions.confirmation import confirm_result, correct_result
+from scoring.actions.entry import submit_result
 from scoring.standings import ConvertedScore, IncrementalStandings, RankingRules, sit_out_credit, standings
 from tournament.exchange import export_event, public_export
 from tournament.models import AuditEntry, Event, SeatAssignment, Table

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from factories import prepared_event, team_roster
-from scoring.services import submit_result
+from scoring.actions.entry import submit_result
 from tournament.models import Table
 from tournament.table_plan import seating_list
 from tournament.services import table_schedule

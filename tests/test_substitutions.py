@@ -18,6 +18,10 @@ from factories import (
     team_roster,
 )
 
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
+from scoring.actions.errors import ResultError
+from scoring.actions.seats import seat_players
 from scoring.models import HandResult, SetScore
 from scoring.reports import (
     cached_standings,
@@ -25,7 +29,6 @@ from scoring.reports import (
     player_standings,
     traveller_report,
 )
-from scoring.services import ResultError, confirm_result, seat_players, submit_result
 from scoring.visibility import Viewer
 from tournament.demo import plausible_outcome
 from tournament.exchange import export_event, import_event, public_export

@@ -19,7 +19,8 @@ from django.utils.http import urlencode
 
 from scoring import visibility
 from scoring.models import HandResult
-from scoring.services import confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from scoring.table_access import TABLE_SESSION_KEY
 from tournament.models import EventRole, Table, display_code
 from tournament.permissions import normalise_code

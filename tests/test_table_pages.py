@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from scoring.models import HandResult
-from scoring.services import confirm_result, correct_result, dispute_result, submit_result
+from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
+from scoring.actions.entry import submit_result
 from tournament.services import table_schedule
 from walls.setcode import SetId
 

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from scoring.services import confirm_result, submit_result
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from tournament.models import EventRole, Table
 from walls.models import WallSet
 from walls.print_jobs import request_print

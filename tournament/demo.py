@@ -10,8 +10,9 @@ from pathlib import Path
 
 from django.conf import settings
 
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
 from scoring.reports import event_standings
-from scoring.services import confirm_result, submit_result
 from tournament.models import Event
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.table_plan import session_plan
@@ -36,7 +37,7 @@ def plausible_outcome(rng: random.Random, seats: tuple[str, ...]) -> dict:
 
 def play_session(event: Event, session_number: int, rng: random.Random, actor: str = "demo scorer") -> int:
     """Enter and confirm a plausible result for every table and set of a session, table by table in
-    movement's time order (:meth:`tournament.table_plan.SessionPlan.plays`), through :func:`scoring.services.submit_result`. Returns the number of hands."""
+    movement's time order (:meth:`tournament.table_plan.SessionPlan.plays`), through :func:`scoring.actions.entry.submit_result`. Returns the number of hands."""
     plan = session_plan(event, session_number)
     confirming_seat = plan.seats[1]
     plays = sorted((play.time, play.group, play.position, play.set_no, play.table)

@@ -2,7 +2,7 @@
 
 Each stage raises its own subclass of :class:`FieldError` (``SetupError`` of
 :mod:`tournament.seating`, ``WallError`` of :mod:`walls.services`, ``PrintError`` of
-:mod:`walls.print_kinds.base`, ``ResultError`` of :mod:`scoring.services`); the adapters answer every
+:mod:`walls.print_kinds.base`, ``ResultError`` of :mod:`scoring.actions.errors`); the adapters answer every
 one the same way: a form error on ``field``, a flash message, or in the REST API
 ``{field: [message]}`` with :attr:`FieldError.status` (:mod:`tournament.api_errors`).
 """

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from scoring.conversion import get_table
 from scoring.models import ConversionTable
-from scoring.services import rescore_set
+from scoring.actions.rescoring import rescore_set
 from scoring.visibility import sets_to_play
 from tournament.models import Event, Session
 from tournament.seating import (  # noqa: F401 (re-exported: the event's write paths in one module)

@@ -227,10 +227,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_REAL_IP", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
 
-# Opponent confirmation (scoring.services.confirm_result): a result whose wrong PINs reach
+# Opponent confirmation (scoring.actions.confirmation.confirm_result): a result whose wrong PINs reach
 # CONFIRM_PIN_LIMIT_PER_RESULT is locked (even the right PIN is refused), and a table whose wrong
 # PINs, over all its results, reach CONFIRM_PIN_LIMIT_PER_TABLE has its PIN confirmation locked,
-# until the director unlocks them (scoring.services.unlock_confirmation).
+# until the director unlocks them (scoring.actions.confirmation.unlock_confirmation).
 CONFIRM_PIN_LIMIT_PER_RESULT = env.int("CONFIRM_PIN_LIMIT_PER_RESULT", default=5)
 CONFIRM_PIN_LIMIT_PER_TABLE = env.int("CONFIRM_PIN_LIMIT_PER_TABLE", default=10)
 

@@ -1,6 +1,6 @@
 """The range of every number a table types, per rule set: the one definition the form
 (:class:`scoring.forms.HandForm`), the API serializers (:mod:`scoring.api`) and the service
-(:func:`scoring.services.compute_changes`) read.
+(:func:`scoring.actions.entry.compute_changes`) read.
 
 - A hand's numbers: the hand value (fan or han) within the rule's
   :meth:`~scoring.payments.PaymentRule.bounds`, fu among its ``fu_choices``, yakuman 0 to

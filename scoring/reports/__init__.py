@@ -2,7 +2,7 @@
 per-player standings and the team and player pages, running totals for the chart, and the
 standings exports (CSV, XLSX).
 
-Nothing here writes results or converted scores: those come from :mod:`scoring.services`
+Nothing here writes results or converted scores: those come from :mod:`scoring.actions`
 (``rescore_set`` stores one :class:`~scoring.models.SetScore` row per entrant per set and
 comparison). Converted scores, stored or shown, are computed by one function,
 :func:`scoring.comparisons.converted_scores`; the arithmetic is :mod:`scoring.standings`.

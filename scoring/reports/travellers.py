@@ -1,7 +1,7 @@
 """Travellers: every table's result on one set, its converted scores and its hand record.
 
 Scores shown are the stored :class:`~scoring.models.SetScore` rows
-(:func:`scoring.services.rescore_set`, computed by :func:`scoring.comparisons.versioned_scores`);
+(:func:`scoring.actions.rescoring.rescore_set`, computed by :func:`scoring.comparisons.versioned_scores`);
 each table shows the version of the set it played (as prepared, a reserve wall, a fouled version:
 :func:`scoring.comparisons.version_labels`, docs/scoring.md "Fouled sets and reserve walls").
 What a viewer may see is decided by :mod:`scoring.visibility`.

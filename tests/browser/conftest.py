@@ -66,7 +66,7 @@ def demo_site(django_db_setup, django_db_blocker, tmp_path_factory):
     from pytest_django.live_server_helper import LiveServer
 
     from factories import first_set
-    from scoring.services import submit_result
+    from scoring.actions.entry import submit_result
     from tournament.demo import build_demo
     from tournament.models import EventRole, Table
     from tournament.services import prepare_session

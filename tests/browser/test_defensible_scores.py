@@ -89,7 +89,8 @@ def _random_changes(rng: random.Random) -> dict:
 
 
 def _enter(table, set_no: int, changes: dict) -> None:
-    from scoring.services import confirm_result, submit_result
+    from scoring.actions.confirmation import confirm_result
+    from scoring.actions.entry import submit_result
 
     confirm_result(submit_result(table, set_no, changes=changes, actor="i17"), actor="i17", director=True)
 

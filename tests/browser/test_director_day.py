@@ -494,7 +494,8 @@ def build_draft() -> None:
     every other set is. Stored as a draft, the director holding the role."""
     from django.contrib.auth import get_user_model
 
-    from scoring.services import confirm_result, submit_result
+    from scoring.actions.confirmation import confirm_result
+    from scoring.actions.entry import submit_result
     from tournament.demo import plausible_outcome
     from tournament.models import Event, Table
     from tournament.services import table_schedule

@@ -48,7 +48,8 @@ class Cup:
 def cup(demo_site, browser, django_db_blocker):
     from django.contrib.auth import get_user_model
 
-    from scoring.services import confirm_result, submit_result
+    from scoring.actions.confirmation import confirm_result
+    from scoring.actions.entry import submit_result
     from tournament.models import Event
     from tournament.services import table_schedule
 

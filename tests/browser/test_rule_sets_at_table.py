@@ -356,7 +356,8 @@ def set_up_other_tables(slug: str, table_number: int, family: Family) -> Built:
     every other table of the group enter and confirm, through the services, each set it plays up
     to the end of the block holding each of those sets (typed results of ``family.others``, used
     in turn)."""
-    from scoring.services import confirm_result, submit_result
+    from scoring.actions.confirmation import confirm_result
+    from scoring.actions.entry import submit_result
     from tournament.models import Table
     from tournament.services import table_schedule
 

@@ -67,7 +67,8 @@ class Walk:
 def _play_until_first_block(tables, rng, skip=()):
     """Enter (seat E) and confirm (seat S's PIN) results at each table in its play order until it
     has played every set of the first block; ``skip``: (table pk, set) pairs already entered."""
-    from scoring.services import confirm_result, submit_result
+    from scoring.actions.confirmation import confirm_result
+    from scoring.actions.entry import submit_result
     from tournament.demo import plausible_outcome
     from tournament.services import table_schedule
 

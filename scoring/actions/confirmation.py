@@ -1,0 +1,243 @@
+"""Confirming, disputing and correcting a stored hand result, and the director's unlocking of
+PIN confirmation at a table.
+
+Every function is one transaction; every change writes a :class:`~scoring.models.ResultRevision`
+(who, when, before, after, why) and rescores the set (:func:`scoring.actions.rescoring.rescore_set`).
+
+Concurrency: confirm, dispute and correct lock the comparison scope (group or session row,
+:func:`scoring.actions.locks.lock_scope`) and then the result row (``select_for_update``): they
+run one after the other on a set, so the set is rescored with every committed confirmation, and
+a confirmation given for revision *n* is refused once a correction made revision *n+1*.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.actions.describe import _describe, result_notes
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision
+from scoring.actions.errors import ResultError
+from scoring.actions.locks import lock_scope
+from scoring.actions.rescoring import rescore_set
+from scoring.actions.seats import _account_seat, confirmation_locks, seat_actor, seat_players, seated_player_for_pin
+from scoring.models import ConfirmationAttempt, HandResult
+from tournament.i18n import seat_label
+from tournament.models import AuditEntry, Table
+
+
+def _lock(result: HandResult) -> HandResult:
+    """Lock the result's comparison scope (:func:`scoring.actions.locks.lock_scope`: its group, or
+    its session when the whole field is compared), then the result row, and return the row as
+    stored now.
+
+    Confirm, dispute and correct all take the locks in this order, so two of them on the same set
+    run one after the other: the later one sees the earlier one's result when it rescores the set
+    (otherwise the last two confirmations of a set, each seeing the other uncommitted, would both
+    leave it unscored), and they cannot deadlock.
+    """
+    lock_scope(result.event, result.table_id)
+    return HandResult.objects.select_for_update(of=("self",)).select_related("event", "table__group__session__event").get(pk=result.pk)
+
+
+def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
+                   revision: int | None = None) -> HandResult:
+    """Confirm an entered result: the director, or a PIN of a player seated at the table at
+    another seat than the one that entered it (bridge: the opponents confirm). ``revision``: the
+    revision the confirming player saw; if the result changed since, nothing is confirmed. Then
+    rescores the set. ``actor``: who is typing (the account, or the table's scorer), for the
+    attempt's record; a PIN confirmation is recorded as by the PIN's player.
+
+    **The entering seat.** The PIN of the seat that entered the result never confirms it. Every
+    page a player can reach asks who is entering and that player's own PIN, and requires both
+    (the table page, the entry form of a table login or scorer; :func:`~scoring.actions.entry.submit_result` checks the
+    PIN), so a player cannot name another seat as the entering one and then confirm their own
+    result. A result without an entering seat was entered by the
+    director, by an account through the API (where ``entered_by_seat`` stays optional for a
+    scorer role bound to the table) or by the demo and imports. For such a result the seat of a
+    player whose account entered it (``entered_by`` is that account's name) counts as the
+    entering seat; any other seated player's PIN confirms it.
+
+    **Wrong PINs** are limited: once a result has ``settings.CONFIRM_PIN_LIMIT_PER_RESULT``
+    wrong PINs (default 5) it is locked, and once a table has ``CONFIRM_PIN_LIMIT_PER_TABLE``
+    (default 10) over all its results, every PIN confirmation at the table is locked; a locked
+    confirmation is refused even with the right PIN, until the director unlocks it
+    (:func:`unlock_confirmation`). The director's own confirmation is never locked. Every PIN
+    typed at a result that a PIN could confirm is stored as a :class:`~scoring.models.ConfirmationAttempt`
+    (``ok`` when it confirmed, with the seat); a refused one is stored too (the attempt is
+    committed, then the refusal raised), and a PIN typed at a locked confirmation counts as
+    wrong. Refusals that come before any PIN is read (confirmed, changed, disputed, no PIN typed)
+    store none. Wrong PINs typed by the player entering (:func:`~scoring.actions.entry.submit_result`) count towards the
+    table's limit too.
+
+    Raises ResultError: already confirmed (``status``, 409), disputed and not the director
+    (``status``, 409), changed since ``revision`` (``revision``, 409), no PIN (``pin``, 400),
+    locked by wrong PINs (``pin``, 429), a PIN of nobody at the table or of the entering seat
+    (``pin``, 400).
+    """
+    refusal = None
+    with transaction.atomic():
+        result = _lock(result)
+        if result.status == HandResult.Status.CONFIRMED:
+            raise ResultError("status", _("this result was already confirmed by %(who)s") % {"who": result.confirmed_by},
+                              existing=result, status=409)
+        if revision is not None and int(revision) != result.revision:
+            raise ResultError("revision", _("the result changed while you confirmed it: it is now %(result)s; "
+                                            "check the new score changes and confirm again") % {"result": _describe(result)},
+                              existing=result, status=409)
+        if not director:
+            if result.status == HandResult.Status.DISPUTED:
+                raise ResultError("status", _("this result is disputed: the director confirms or corrects it"), existing=result, status=409)
+            if not str(pin or "").strip():  # nothing typed: no attempt, so empty requests cannot lock a table
+                raise ResultError("pin", _("type your 4-digit PIN"))
+            table = result.table
+            entering = result_notes(result)["entered_by_seat"]
+            if not entering and result.entered_by:
+                entering = next((seat for seat, player in sorted(seat_players(table, result.set_no).items())
+                                 if player.user_id and player.user.get_username() == result.entered_by), None)
+            locks = confirmation_locks(table)
+            seat = None
+            if result.pk in locks["results"]:
+                refusal = ResultError("pin", _("too many wrong PINs for this result: ask the director to unlock it"), status=429)
+            elif locks["table"]:
+                refusal = ResultError("pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
+            else:
+                seat = seated_player_for_pin(table, pin, exclude_seat=entering, set_no=result.set_no)
+                if seat is None:
+                    if entering and seated_player_for_pin(table, pin, set_no=result.set_no) is not None:
+                        refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
+                                              % {"seat": seat_label(entering)})
+                    else:
+                        refusal = ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
+            ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat if seat else "", ok=seat is not None,
+                                               actor=(actor or "")[:150])
+            if seat is not None:
+                actor = seat_actor(seat, table)
+        if refusal is None:
+            result.status = HandResult.Status.CONFIRMED
+            result.confirmed_by = actor
+            result.revision += 1
+            result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
+            _revision(result, "confirm", actor)
+            rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    if refusal is not None:
+        raise refusal
+    return result
+
+
+@transaction.atomic
+def unlock_confirmation(table: Table, result: HandResult | None = None, *, actor: str) -> int:
+    """The director unlocks PIN confirmation at ``table``: the wrong PINs counted against
+    ``result`` (or, without a result, against the whole table) are marked cleared, and an
+    :class:`~tournament.models.AuditEntry` (``unlock-confirmation``) records who, where and how
+    many. Returns the number of attempts cleared."""
+    attempts = ConfirmationAttempt.objects.filter(table=table, ok=False, cleared=False)
+    if result is not None:
+        attempts = attempts.filter(result=result)
+    cleared = attempts.update(cleared=True)
+    AuditEntry.objects.create(
+        event=table.group.session.event, action="unlock-confirmation", actor=actor,
+        detail={"table": table.number, "table_id": table.pk, "result": result.pk if result else None,
+                "set": result.set_no if result else None, "cleared": cleared},
+    )
+    return cleared
+
+
+@transaction.atomic
+def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool) -> HandResult:
+    """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
+    Once a result is confirmed only the director reopens it. When ``actor`` is the account of a
+    player seated at the table on that set, the history names that player and seat
+    (:func:`~scoring.actions.seats.seat_actor`); a table login's dispute carries no seat. Raises ResultError
+    (``reason``) without a reason, (``status``, 403) for a confirmed result and not the
+    director."""
+    if not reason.strip():
+        raise ResultError("reason", _("say what is disputed"))
+    result = _lock(result)
+    if result.status == HandResult.Status.CONFIRMED and not director:
+        raise ResultError("status", _("this result is confirmed: only the director can dispute it now"), status=403)
+    result.status = HandResult.Status.DISPUTED
+    result.revision += 1
+    result.save(update_fields=["status", "revision", "updated_at"])
+    known = None if director else _account_seat(result.table, result.set_no, actor)
+    _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason)
+    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    return result
+
+
+def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
+                   outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
+                   entry_pin: str | None = None) -> HandResult:
+    """Change a stored result, keeping the old one in the history.
+
+    **The director** may always correct, without a PIN (the result stays or becomes confirmed,
+    the entering seat stays recorded; ``entered_by_seat`` and ``entry_pin`` are ignored).
+    **Anyone else** (a table login, a scorer role, an API scorer) corrects only an unconfirmed
+    result, unless the event's ``scorer_corrections``
+    setting is off (then only the director corrects: ``status``, 403), and a correction at the
+    table is as strong as an entry: ``entered_by_seat`` names the seat of the player correcting
+    and ``entry_pin`` is that player's own PIN, both required. The PIN is checked exactly like
+    the entry PIN (:func:`~scoring.actions.entry._check_entry_pin`: the player holding the seat on this set, a
+    substitute included; a wrong one stored as a wrong :class:`~scoring.models.ConfirmationAttempt` of the table
+    and counted towards ``settings.CONFIRM_PIN_LIMIT_PER_TABLE``; refused with 429 while the
+    table is locked). The corrected result becomes that seat's entry: ``entered_by_seat`` is the
+    correcting seat, ``entered_by`` and the revision's actor name the player and seat
+    (:func:`~scoring.actions.seats.seat_actor`), the status is *entered*, and it needs the PIN of another seat (or the
+    director) to be confirmed — so no player can both change a result and confirm it. Once a
+    result is confirmed only the director reopens it (docs/security.md).
+
+    A reason is required once a result is confirmed or disputed. A new winning hand is checked
+    again. ``changes`` or ``outcome`` as for :func:`~scoring.actions.entry.submit_result`; typed changes keep the stored
+    ``deposit`` unless one is given, an outcome computes its own.
+
+    Raises ResultError: ``status`` (403), ``reason``, the hand's fields of
+    :func:`~scoring.actions.entry.submit_result`, no correcting seat or an unknown one (``entered_by_seat``, 400), no
+    PIN (``entry_pin``, 400: nothing stored, no attempt), a PIN not the correcting seat's
+    player's (``entry_pin``, 400) or a table locked by wrong PINs (``entry_pin``, 429). Nothing
+    is changed on error; a refused PIN's attempt is stored (committed, then the refusal raised).
+    """
+    entry_pin = str(entry_pin or "").strip()
+    refusal = None
+    with transaction.atomic():
+        result = _lock(result)
+        if not director and not result.event.scorer_corrections:
+            raise ResultError("status", _("only the director corrects results in this event (the setting “scorers may correct "
+                                          "unconfirmed results” is off): dispute the result instead"), status=403)
+        confirmed = result.status == HandResult.Status.CONFIRMED
+        if confirmed and not director:
+            raise ResultError("status", _("this result is confirmed: only the director can correct it now"), status=403)
+        if (confirmed or result.status == HandResult.Status.DISPUTED) and not reason.strip():
+            raise ResultError("reason", _("give the reason for correcting a confirmed or disputed result"))
+        if not director:
+            if not entered_by_seat:
+                raise ResultError("entered_by_seat", _("choose who is correcting: the correction becomes that player's entry, "
+                                                       "and a player of another seat confirms it with their PIN"))
+            if not entry_pin:  # nothing typed: no attempt, so empty requests cannot lock a table
+                raise ResultError("entry_pin", _("type your own 4-digit PIN: a correction at the table is made by a seated "
+                                                 "player, like an entry"))
+        if not outcome and deposit is None:
+            deposit = result.deposit  # typed changes keep the sticks left on the table unless retyped
+        entering = entered_by_seat if entered_by_seat and not director else result_notes(result)["entered_by_seat"]
+        cleaned, stored, deposit = _prepare(result.table, result.set_no, changes=changes, outcome=outcome, deposit=deposit,
+                                            entered_by_seat=entering)
+        seat = None
+        if entry_pin and not director:
+            seat, refusal = _check_entry_pin(result.table, entered_by_seat, entry_pin, actor, result.set_no)
+        if refusal is None:
+            who = seat_actor(seat, result.table) if seat is not None else actor
+            previous = result.changes
+            result.changes, result.outcome, result.deposit = cleaned, stored, deposit
+            result.status = HandResult.Status.CONFIRMED if director else HandResult.Status.ENTERED
+            result.confirmed_by = actor if director else ""
+            if seat is not None:
+                result.entered_by = who
+            result.revision += 1
+            result.save()
+            _revision(result, "correct", who, previous=previous, reason=reason)
+            if seat is not None:
+                ConfirmationAttempt.objects.create(table=result.table, result=result, seat=seat.seat, ok=True,
+                                                   actor=(actor or "")[:150])
+            rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    if refusal is not None:
+        raise refusal
+    return result

@@ -1,0 +1,277 @@
+"""Entering a hand result: the score changes (typed, or computed from the outcome), the table
+and set, the entering player's PIN, and the result's history.
+
+Every function is one transaction; every change writes a :class:`~scoring.models.ResultRevision`
+(who, when, before, after, why). Validation rules come from :mod:`scoring.payments`; the
+optional MCR fan check from :func:`scoring.actions.describe.check_fan`. The web form, the table
+page, the API and the demo all call :func:`submit_result` — there is no other way to store a
+result.
+
+Concurrency: the unique constraint on (table, set) decides between two simultaneous entries
+(the later insert waits for the earlier transaction and then fails).
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, connection, transaction
+from django.utils.translation import gettext as _
+
+from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
+from scoring.actions.errors import ResultError
+from scoring.actions.seats import SeatHolder, confirmation_locks, seat_actor, seat_players
+from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
+from scoring.payments import (
+    HandOutcome,
+    InputRanges,
+    PaymentError,
+    changes_words,
+    ruleset_ranges,
+    settle,
+    validate_score_changes,
+)
+from tournament.models import Event, Table
+from tournament.seating import table_of_set, table_schedule
+
+
+def _clean_changes(changes: dict, ranges: InputRanges) -> dict[str, int]:
+    """Typed score changes ``{seat: points}`` as ints, each within the rule set's range
+    (``ranges.changes`` either way: :mod:`scoring.payments.ranges`). ResultError ``changes``
+    for no mapping, ``changes.<seat>`` for an unknown or missing seat, a value that is no whole
+    number or out of range (the message gives the range)."""
+    seats = ranges.seats
+    if not isinstance(changes, dict):
+        raise ResultError("changes", _("give the score changes as seat → points, e.g. {\"E\": 24, \"S\": -8}"))
+    cleaned = {}
+    for seat, value in changes.items():
+        if seat not in seats:
+            raise ResultError(f"changes.{seat}", _("unknown seat %(seat)s: seats are %(seats)s") % {"seat": repr(seat), "seats": ", ".join(seats)})
+        if isinstance(value, bool):
+            raise ResultError(f"changes.{seat}", _("the score change must be a whole number of points"))
+        try:
+            cleaned[seat] = ranges.change(seat, value)
+        except PaymentError as exc:
+            raise ResultError(f"changes.{seat}", str(exc)) from exc
+    for seat in seats:
+        if seat not in cleaned:
+            raise ResultError(f"changes.{seat}", _("the score change of seat %(seat)s is missing: type 0 if %(seat)s neither won nor paid")
+                              % {"seat": seat})
+    return cleaned
+
+
+def _read_deposit(ranges: InputRanges, deposit) -> int:
+    """A typed deposit within the rule set's range; ResultError ``deposit`` naming the range."""
+    try:
+        return ranges.read_deposit(deposit)
+    except PaymentError as exc:
+        raise ResultError("deposit", str(exc)) from exc
+
+
+def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
+                    deposit: int | None = None) -> tuple[dict[str, int], dict | None, int]:
+    """Validate typed ``changes`` or compute them from ``outcome`` with the rule set's payment rule.
+
+    ``outcome``: what :meth:`scoring.payments.HandOutcome.from_dict` reads (``kind``, ``winners``,
+    ``discarder``, ``fans`` and the rule's other inputs: ``fu``, ``yakuman``, ``honba``,
+    ``riichi``, ``tenpai``, ``shielded``, ``liable``); notes (``hand``, ``entered_by_seat``,
+    ``flags``) are ignored here. It is settled with :func:`scoring.payments.settle` (the rule
+    set's ``min_fan`` raises the lowest hand value), which gives the changes and the deposit
+    (riichi sticks left on the table). ``deposit``: the deposit typed with the changes (points,
+    None: not given, 0 for typed changes).
+
+    Returns ``(changes seat → points, outcome as HandOutcome.to_dict() or None, deposit)``.
+    Raises ResultError naming the field: a PaymentError's field (``fans``, ``fu``, ``winners``...),
+    ``changes`` for typed changes that differ from the outcome's, ``deposit`` for a typed deposit
+    that differs from the outcome's or is not a whole number from 0 to the rule set's most,
+    ``changes.<seat>`` for a bad typed change (no whole number, or beyond the rule set's range:
+    the largest hand it pays times its seats, :func:`scoring.payments.input_ranges`).
+    """
+    ruleset = event.get_ruleset()
+    seats = tuple(ruleset.seats)
+    ranges = ruleset_ranges(ruleset)
+    if outcome:
+        if not isinstance(outcome, dict) or not outcome.get("kind"):
+            raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
+        try:
+            hand = HandOutcome.from_dict({key: value for key, value in outcome.items() if key not in NOTE_KEYS})
+            settled = settle(ruleset.payment_rule, seats, hand, min_fan=ruleset.min_fan)
+        except PaymentError as exc:
+            raise ResultError(exc.field or "outcome", str(exc)) from exc
+        computed = dict(settled.changes)
+        if changes:
+            typed = _clean_changes(changes, ranges)
+            if typed != computed:
+                raise ResultError("changes", _("the score changes %(typed)s do not match the outcome, which gives %(computed)s")
+                                  % {"typed": changes_words(seats, typed), "computed": changes_words(seats, computed)})
+        if deposit is not None and _read_deposit(ranges, deposit) != settled.deposit:
+            raise ResultError("deposit", _("the deposit %(typed)s does not match the outcome, which leaves %(computed)s on the table: "
+                                           "leave the deposit out") % {"typed": deposit, "computed": settled.deposit})
+        changes, stored, deposit = computed, hand.to_dict(), settled.deposit
+    elif changes is None:
+        raise ResultError("changes", _("enter each seat's score change, or the hand's outcome"))
+    else:
+        stored = None
+        deposit = 0 if deposit is None else _read_deposit(ranges, deposit)
+    cleaned = _clean_changes(changes, ranges)
+    try:
+        validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum, deposit=deposit)
+    except PaymentError as exc:
+        raise ResultError(exc.field or "changes", str(exc)) from exc
+    return cleaned, stored, deposit
+
+
+def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None, int]:
+    """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit."""
+    event = table.group.session.event
+    hand_text = str((outcome or {}).get("hand") or "").strip()
+    cleaned, stored, deposit = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit)
+    if hand_text:
+        stored = check_fan(event, set_no, stored, hand_text)
+    if entered_by_seat:
+        seats = tuple(event.get_ruleset().seats)
+        if entered_by_seat not in seats:
+            raise ResultError("entered_by_seat", _("unknown seat %(seat)s: choose one of %(seats)s, or leave it blank")
+                              % {"seat": repr(entered_by_seat), "seats": ", ".join(seats)})
+        stored = {**(stored or {}), "entered_by_seat": entered_by_seat}
+    return cleaned, stored, deposit
+
+
+def find_table(event: Event, number, session_number: int | None = None) -> Table:
+    """The table with event-wide ``number`` in ``session_number`` (default: the latest seated
+    session). Raises ResultError (``table``) naming the tables that exist."""
+    if session_number is None:
+        session_number = event.sessions.order_by("-number").values_list("number", flat=True).first()
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group__session__event")
+    try:
+        return tables.get(number=int(number))
+    except (Table.DoesNotExist, TypeError, ValueError):
+        numbers = sorted(tables.values_list("number", flat=True))
+        if numbers:
+            message = _("no table %(number)s in session %(session)s: it has tables %(first)s to %(last)s") % {
+                "number": repr(number), "session": session_number, "first": numbers[0], "last": numbers[-1]}
+        else:
+            message = _("no table %(number)s in session %(session)s: it has no tables") % {"number": repr(number), "session": session_number}
+        raise ResultError("table", message) from None
+
+
+def _check_set_at_table(table: Table, set_no: int) -> None:
+    """Refuse a set this table does not hold now, naming the table that does."""
+    schedule = table_schedule(table)
+    slot_of = {s: slot for slot, sets in schedule for s in sets}
+    if set_no not in slot_of:
+        raise ResultError("set", _("set %(set)s is not played in this session: sets are 1 to %(last)s") % {"set": set_no, "last": len(slot_of)})
+    done = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
+    current = next((slot for slot, sets in schedule if any(s not in done for s in sets)), None)
+    if current is not None and slot_of[set_no] > current:
+        holder = table.group.tables.get(position=table_of_set(table.group, set_no, current))
+        now = ", ".join(str(s) for s in schedule[current][1])
+        raise ResultError("set", _("set %(set)s is at Table %(holder)s now; Table %(table)s plays sets %(sets)s now")
+                          % {"set": set_no, "holder": holder.number, "table": table.number, "sets": now})
+
+
+def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> None:
+    ResultRevision.objects.create(
+        result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
+        previous=previous, outcome=result.outcome, actor=actor, reason=reason,
+    )
+
+
+def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
+                  deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
+                  entry_pin: str | None = None) -> HandResult:
+    """Store a table's result on a set (status *entered*); returns it.
+
+    ``changes``: seat → score change (points), with ``deposit`` (points left on the table, default
+    0), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw", "winners": [...], "discarder":
+    seat, "fans": [...], the rule's other inputs (``fu``, ``yakuman``, ``honba``, ``riichi``,
+    ``tenpai``, ``shielded``, ``liable``), "hand": optional winning hand}`` from which the rule
+    set's payment rule computes the changes and the deposit (:func:`compute_changes`; with
+    ``hand``, the fan is counted and a difference flagged: :func:`~scoring.actions.describe.check_fan`).
+    ``entered_by_seat``: the seat of the player entering, if known; that seat's PIN cannot
+    confirm the result.
+
+    **The entering player's PIN.** ``entry_pin``: the PIN the player entering typed, to show the
+    seat is theirs (every page a player can reach asks for it: without it, a player could name
+    another seat as the entering one and then confirm their own result). When given, it must be
+    the PIN of the player seated at ``entered_by_seat`` (which is then required); it is checked
+    like a confirmation PIN (:func:`~scoring.actions.confirmation.confirm_result`): a wrong one is stored as a wrong
+    :class:`~scoring.models.ConfirmationAttempt` of the table (no result) and counts towards the table's limit
+    (``settings.CONFIRM_PIN_LIMIT_PER_TABLE``), so PINs cannot be guessed through entries either;
+    while the table's PIN confirmation is locked, every entry with a PIN is refused (and counted)
+    until the director unlocks it. A right one is stored as a right attempt (with the seat) of
+    the new result, and the result's ``entered_by`` and its history name the player and seat
+    (:func:`~scoring.actions.seats.seat_actor`: ``"Wang Wei (S), Table 6"``; without a PIN, ``actor``). ``None`` or
+    blank: not checked (the director, an API scorer account bound to the table, the demo and
+    imports).
+
+    Raises ResultError: set not in the session or held by another table now (``set``), unknown
+    seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
+    rule's range or not a number (``fans``) and the other outcome fields of
+    :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
+    winning hand that cannot be read (``hand``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
+    the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
+    (``entry_pin``, 429), or a result already stored for this table and set (``set``, status
+    409, ``existing`` = that result, named in the message). No result is stored on error (a
+    refused PIN's attempt is: it is committed, then the refusal raised); of two simultaneous
+    entries exactly one is stored.
+    """
+    entry_pin = str(entry_pin or "").strip()
+    refusal = None
+    with transaction.atomic():
+        _check_set_at_table(table, set_no)
+        cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
+                                            entered_by_seat=entered_by_seat)
+        seat = None
+        if entry_pin:
+            seat, refusal = _check_entry_pin(table, entered_by_seat, entry_pin, actor, set_no)
+        if refusal is None:
+            try:
+                with transaction.atomic():
+                    result = HandResult.objects.create(
+                        event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
+                        changes=cleaned, outcome=stored, deposit=deposit,
+                        entered_by=seat_actor(seat, table) if seat is not None else actor,
+                    )
+            except IntegrityError:
+                existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
+                if existing is None:
+                    raise
+                values = {"table": table.number, "result": _describe(existing), "set": set_no}
+                if existing.status == HandResult.Status.CONFIRMED:
+                    message = _("Table %(table)s already has %(result)s for set %(set)s: ask the director to correct it") % values
+                else:
+                    message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
+                raise ResultError("set", message, existing=existing, status=409) from None
+            _revision(result, "enter", result.entered_by)
+            if seat is not None:
+                ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
+    if refusal is not None:
+        raise refusal
+    return result
+
+
+def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
+                     set_no: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
+    """Check the entering (or correcting: :func:`~scoring.actions.confirmation.correct_result`) player's PIN
+    (:func:`submit_result`): ``(the seat assignment, None)`` when ``entry_pin`` is the PIN of the
+    player at ``entered_by_seat``, else ``(None, the refusal)`` after storing a wrong attempt of
+    the table (``result`` None). The table's row is locked first (``FOR NO KEY UPDATE`` where the
+    database has it: inserts referring to the table are not blocked), so two entries or
+    corrections with a PIN at a table are checked one after the other and the limit holds. The
+    player at the seat is the one holding it on ``set_no`` (:func:`~scoring.actions.seats.seat_players`: a substitute
+    enters with their own PIN, on the sets they hold)."""
+    if not entered_by_seat:
+        raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
+    no_key = connection.features.has_select_for_no_key_update
+    list(Table.objects.select_for_update(no_key=no_key).filter(pk=table.pk).values_list("pk", flat=True))
+    if confirmation_locks(table)["table"]:
+        seat = None
+        refusal = ResultError("entry_pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
+    else:
+        holder = seat_players(table, set_no).get(entered_by_seat)
+        seat = SeatHolder(entered_by_seat, holder) if holder is not None and holder.pin == entry_pin else None
+        refusal = None if seat is not None else ResultError("entry_pin", _(
+            "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
+            % {"seat": entered_by_seat})
+    if refusal is not None:
+        ConfirmationAttempt.objects.create(table=table, result=None, seat="", ok=False, actor=(actor or "")[:150])
+    return seat, refusal
