@@ -105,8 +105,8 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
     names, red = _SHIRAGIKU_REDS[suffix]
     manzu = (
         gettext_noop(
-            "112 tiles: the four 5m are in play, which docs/rules.md, \"Shiragiku three-player: tile set and red "
-            "fives\" allows only when North, 1m, 5m and 9m are all nuki-dora; the seed then sizes the dead wall by the replacement tiles needed during play and gives "
+            "112 tiles: the four 5m are in play, which the Shiragiku rules allow only when North, 1m, 5m and 9m "
+            "are all nuki-dora; the rules then size the dead wall by the replacement tiles needed during play and give "
             "no starting size, so this preset lays the same 14-tile dead wall as the North-only option."
         )
         if with_5m
