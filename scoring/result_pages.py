@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import conversion_versions, reports, services, table_access
+from scoring import conversion_versions, reports, table_access
+from scoring.actions.errors import ResultError
+from scoring.actions.fouled import clear_fouled, mark_fouled
 from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
@@ -88,13 +90,13 @@ def traveller_fouled(request, event, session, set_no):
                 return back
             fouled = FouledPlay.objects.filter(table=table, set_no=set_no).first()
             if fouled is not None:
-                services.clear_fouled(fouled, actor=actor, reason=reason)
+                clear_fouled(fouled, actor=actor, reason=reason)
             messages.success(request, _("Table %(table)s: the fouled mark is cleared and the set rescored.") % {"table": table.number})
         else:
-            fouled = services.mark_fouled(event, table, set_no, version=request.POST.get("version") or 1, reason=reason, actor=actor)
+            fouled = mark_fouled(event, table, set_no, version=request.POST.get("version") or 1, reason=reason, actor=actor)
             messages.success(request, _("Table %(table)s: marked as fouled version %(label)s and the set rescored.")
                              % {"table": table.number, "label": fouled.label})
-    except services.ResultError as exc:
+    except ResultError as exc:
         messages.error(request, str(exc))
     return back
 

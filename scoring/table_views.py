@@ -20,7 +20,7 @@ from scoring.actions.confirmation import confirm_result, correct_result, dispute
 from scoring.actions.describe import describe_outcome, describe_result, result_notes
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import confirmation_locks, seat_players
+from scoring.actions.seats import confirmation_locks
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
 from scoring.reports import cached_standings
@@ -34,8 +34,7 @@ from tournament.permissions import (
     normalise_code,
 )
 from tournament.query import int_param
-from tournament.seating import table_schedule
-from tournament.table_plan import session_plan
+from tournament.table_plan import session_plan, table_plan
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload
 
@@ -156,20 +155,16 @@ def _set_code(event: Event, table: Table, set_no: int, reserves: dict[int, int])
     return set_id.code
 
 
-def _players(table: Table, set_no: int | None = None) -> dict:
-    """``{seat: Player}`` holding each seat on ``set_no`` (None: now), substitutions applied
-    (:func:`scoring.actions.seats.seat_players`, docs/scoring.md "Substitutions")."""
-    return seat_players(table, set_no)
-
-
-def _table_context(request, event, table, form, players, director):
-    """Everything the table page shows, in a fixed number of queries whatever the number of sets."""
+def _table_context(request, event, table, form, plan, director):
+    """Everything the table page shows, from the table plan ``plan`` read once for the request
+    (:mod:`tournament.table_plan`), in a fixed number of queries whatever the number of sets."""
+    players = plan.holders(table)
     ruleset = event.get_ruleset()
     results = {r.set_no: r for r in HandResult.objects.filter(table=table)}
     reserves = _reserves_played(table)
     schedule = [
         (slot + 1, [(s, _set_code(event, table, s, reserves), results.get(s)) for s in sets])
-        for slot, sets in table_schedule(table)
+        for slot, sets in plan.blocks(table)
     ]
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]
     chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (pending[0] if pending else None)
@@ -209,15 +204,15 @@ def table_page(request, event, table):
         unlock_confirmation(table, actor=request.user.get_username())
         messages.success(request, _("PIN confirmation at Table %(number)s is unlocked.") % {"number": table.number})
         return redirect("table", slug=event.slug, table_id=table.pk)
-    players = _players(table)
-    form = TableEntryForm(request.POST or None, event=event, players=players, require_seat=not director)
+    plan = table_plan(table)  # who sits here and which sets come here: read once for the request
+    form = TableEntryForm(request.POST or None, event=event, players=plan.holders(table), require_seat=not director)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             entry = form.submission()
             try:
-                result = submit_result(table, entry.pop("set_no"), actor=_scorer_actor(request, table), **entry)
+                result = submit_result(table, entry.pop("set_no"), actor=_scorer_actor(request, table), plan=plan, **entry)
             except ResultError as exc:
                 form.add_result_error(exc)
                 status = exc.status
@@ -225,7 +220,7 @@ def table_page(request, event, table):
                 messages.success(request, _("Saved set %(set)s: %(result)s. A player of another seat confirms it with their PIN.")
                                  % {"set": result.set_no, "result": describe_result(result, event.get_ruleset())})
                 return redirect(reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
-    return render(request, "scoring/table.html", _table_context(request, event, table, form, players, director), status=status)
+    return render(request, "scoring/table.html", _table_context(request, event, table, form, plan, director), status=status)
 
 
 @require_POST
@@ -293,7 +288,8 @@ def result_detail(request, event, result_id):
     if not (can_change or (request.method == "GET" and can_read_table(request, result.table))):
         raise PermissionDenied
     ruleset = event.get_ruleset()
-    players = _players(result.table, result.set_no)
+    plan = table_plan(result.table)  # who held the seats on this set, read once for the request
+    players = plan.holders(result.table, result.set_no)
     action = request.POST.get("action") if request.method == "POST" else None
     form = CorrectionForm(request.POST if action == "correct" else None, event=event, players=players,
                           initial=HandForm.initial_for(result), require_seat=not director)
@@ -304,13 +300,13 @@ def result_detail(request, event, result_id):
             raise PermissionDenied
         try:
             if action == "dispute":
-                dispute_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director)
+                dispute_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director, plan=plan)
             elif action == "confirm":
                 confirm_result(result, actor=actor, director=True)
             elif action in ("unlock", "unlock-table"):
                 unlock_confirmation(result.table, result if action == "unlock" else None, actor=actor)
             elif form.is_valid():
-                correct_result(result, actor=actor, director=director, **form.submission())
+                correct_result(result, actor=actor, director=director, plan=plan, **form.submission())
             else:
                 raise ResultError("__all__", _("check the marked fields of the correction"))
             return redirect("result", slug=event.slug, result_id=result.pk)

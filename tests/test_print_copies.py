@@ -14,7 +14,7 @@ from factories import team_roster
 from pdfcheck import decode_qr, page_count, render_pages
 from tournament.models import Table
 from tournament.rooms import quick_rooms
-from tournament.seating import session_movement
+from tournament.movement import ruleset_movement
 from tournament.services import create_event, import_roster, prepare_session
 from walls.print_jobs import request_print
 from walls.print_kinds.walls import first_tables, printable_sets, sticker_sets
@@ -48,7 +48,7 @@ def _first_plays(movement, event, session_number):
 
 def test_a_staggered_session_prints_the_copies_its_movement_needs(staggered_event):
     session = staggered_event.sessions.get(number=1)
-    movement = session_movement(session)
+    movement = ruleset_movement(staggered_event.get_ruleset(), n_groups=session.groups.count(), stagger=True)
     assert session.staggered and movement.copies < session.groups.count()
     sets = range(1, staggered_event.get_ruleset().hands_per_session + 1)
     firsts = first_tables(staggered_event, 1)
@@ -73,6 +73,6 @@ def test_an_unstaggered_session_prints_one_copy_per_group(team_event):
     assert all(len(copies) == groups for copies in firsts.values())
     assert firsts[1] == [f"Group {g} · Table {(g - 1) * 4 + 1}" for g in range(1, groups + 1)]
     assert firsts[5][0] == "Group 1 · Table 2"
-    movement = session_movement(session, n_groups=groups)
+    movement = ruleset_movement(session.event.get_ruleset(), n_groups=groups, stagger=session.staggered)
     expected = _first_plays(movement, team_event, 1)
     assert firsts == {s: [expected[(s, c)] for c in range(movement.copies)] for s in firsts}

@@ -21,7 +21,7 @@ from factories import (
 from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import seat_players
+from tournament.table_plan import table_plan
 from scoring.models import HandResult, SetScore
 from scoring.reports import (
     cached_standings,
@@ -53,7 +53,7 @@ def play_rest(event, session=1, rng=None):
                 if HandResult.objects.filter(table=table, set_no=set_no).exists():
                     continue
                 result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor="t")
-                confirm_result(result, actor="t", pin=seat_players(table, set_no)[seats[1]].pin)
+                confirm_result(result, actor="t", pin=table_plan(table).holders(table, set_no)[seats[1]].pin)
 
 
 def seat_at(table, seat):
@@ -123,7 +123,7 @@ def test_the_replacement_enters_and_confirms_with_their_own_pin(team_event):
     out = seat_at(table, seats[2]).player
     sub = substitute(event, 1, player_out=out, name="Kai New", reason="left", actor="d")
     set_no = sub.sets[0]
-    assert seat_players(table)[seats[2]].name == "Kai New"
+    assert table_plan(table).holders(table)[seats[2]].name == "Kai New"
     result = submit_result(table, set_no, outcome=plausible_outcome(random.Random(2), seats), actor="t",
                            entered_by_seat=seats[0], entry_pin=seat_at(table, seats[0]).player.pin)
     with pytest.raises(ResultError):

@@ -28,7 +28,6 @@ from tournament.models import (
 )
 from tournament.movement import (
     MovementError,
-    Movement,
     place_tables,
     ruleset_movement,
 )
@@ -371,58 +370,10 @@ def sitting_out(event: Event, session_number: int) -> list:
     return [entrants[i] for i in (plan.get("sit_outs") or [[]] * session_number)[session_number - 1]]
 
 
-# --- Until the scoring actions and the print builders read tournament.table_plan (being moved in
-# the same step), these old names answer from the plan; they are removed with that move.
-
-def table_seat_holders(tables, set_no: int | None = None) -> dict[int, dict[str, tuple[int, int | None]]]:
-    """``{table id: {seat: (player id, team id or None)}}`` from :mod:`tournament.table_plan`."""
-    tables = [t if isinstance(t, Table) else Table.objects.select_related("group__session__event", "room").get(pk=t)
-              for t in tables]
-    out = {}
-    for plan in table_plan.plans_for_tables(tables).values():
-        for t in plan.tables:
-            out[t.pk] = {seat: (p.pk, p.team_id) for seat, p in plan.holders(t, set_no).items()}
-    return out
-
-
-def seat_replacements(table_ids) -> dict[tuple[int, str], tuple[Player, Player, int]]:
-    """``{(table id, seat): (holder now, replaced, from set)}`` from :mod:`tournament.table_plan`."""
-    tables = Table.objects.filter(pk__in=list(table_ids)).select_related("group__session__event", "room")
-    return {(t.pk, seat): (r.holder, r.replaced, r.from_set)
-            for plan in table_plan.plans_for_tables(tables).values() for t in plan.tables for seat, r in plan.replacements(t).items()}
-
-
-def itineraries(event: Event, players=None) -> dict[int, list[dict]]:
-    """:func:`tournament.table_plan.itineraries`."""
-    return table_plan.itineraries(event, players)
-
-
-def seating_list(event: Event, session_number: int) -> list[dict]:
-    """:func:`tournament.table_plan.seating_list`."""
-    return table_plan.seating_list(event, session_number)
-
-
-def session_movement(session: Session, n_groups: int | None = None) -> Movement:
-    """The movement of ``session`` over all its groups (:class:`tournament.table_plan.SessionPlan`)."""
-    if n_groups is None:
-        n_groups = session.groups.count()
-    return ruleset_movement(session.event.get_ruleset(), n_groups=max(1, n_groups), stagger=session.staggered)
-
-
-def table_index(table: Table) -> int:
-    """:meth:`tournament.table_plan.SessionPlan.index`."""
-    return (table.group.number - 1) * len(table.group.session.event.get_ruleset().seats) + table.position
-
-
 def table_schedule(table: Table) -> list[tuple[int, tuple[int, ...]]]:
-    """:meth:`tournament.table_plan.SessionPlan.blocks`."""
+    """``table``'s blocks of sets in play order (:meth:`tournament.table_plan.SessionPlan.blocks`),
+    for callers that have no plan at hand (the demo's and the tests' play)."""
     return table_plan.table_plan(table).blocks(table)
-
-
-def table_of_set(group: Group, set_no: int, slot: int) -> int:
-    """The 0-based table position of ``group`` holding ``set_no`` during ``slot``."""
-    movement = session_movement(group.session)
-    return movement.table_of(set_no, slot, group.number - 1) - (group.number - 1) * movement.n_tables
 
 
 def refuse_after_reveal(event: Event, error: type[ValueError] = SetupError) -> None:

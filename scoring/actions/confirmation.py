@@ -20,10 +20,11 @@ from scoring.actions.entry import _check_entry_pin, _prepare, _revision
 from scoring.actions.errors import ResultError
 from scoring.actions.locks import lock_scope
 from scoring.actions.rescoring import rescore_set
-from scoring.actions.seats import _account_seat, confirmation_locks, seat_actor, seat_players, seated_player_for_pin
+from scoring.actions.seats import account_seat, confirmation_locks, holder_for_pin, seat_actor
 from scoring.models import ConfirmationAttempt, HandResult
 from tournament.i18n import seat_label
-from tournament.models import AuditEntry, Table
+from tournament.models import Table
+from tournament.table_plan import SessionPlan, table_plan
 
 
 def _lock(result: HandResult) -> HandResult:
@@ -41,7 +42,7 @@ def _lock(result: HandResult) -> HandResult:
 
 
 def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
-                   revision: int | None = None) -> HandResult:
+                   revision: int | None = None, plan: SessionPlan | None = None) -> HandResult:
     """Confirm an entered result: the director, or a PIN of a player seated at the table at
     another seat than the one that entered it (bridge: the opponents confirm). ``revision``: the
     revision the confirming player saw; if the result changed since, nothing is confirmed. Then
@@ -70,6 +71,9 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     store none. Wrong PINs typed by the player entering (:func:`~scoring.actions.entry.submit_result`) count towards the
     table's limit too.
 
+    ``plan``: the table's plan when the caller has read it (:func:`tournament.table_plan.table_plan`,
+    read here otherwise when a PIN is checked): who holds each seat on the result's set.
+
     Raises ResultError: already confirmed (``status``, 409), disputed and not the director
     (``status``, 409), changed since ``revision`` (``revision``, 409), no PIN (``pin``, 400),
     locked by wrong PINs (``pin``, 429), a PIN of nobody at the table or of the entering seat
@@ -91,10 +95,11 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             if not str(pin or "").strip():  # nothing typed: no attempt, so empty requests cannot lock a table
                 raise ResultError("pin", _("type your 4-digit PIN"))
             table = result.table
+            plan = plan or table_plan(table)
             entering = result_notes(result)["entered_by_seat"]
             if not entering and result.entered_by:
-                entering = next((seat for seat, player in sorted(seat_players(table, result.set_no).items())
-                                 if player.user_id and player.user.get_username() == result.entered_by), None)
+                known = account_seat(plan, table, result.set_no, result.entered_by)
+                entering = known.seat if known else None
             locks = confirmation_locks(table)
             seat = None
             if result.pk in locks["results"]:
@@ -102,9 +107,9 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             elif locks["table"]:
                 refusal = ResultError("pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
             else:
-                seat = seated_player_for_pin(table, pin, exclude_seat=entering, set_no=result.set_no)
+                seat = holder_for_pin(plan, table, pin, exclude_seat=entering, set_no=result.set_no)
                 if seat is None:
-                    if entering and seated_player_for_pin(table, pin, set_no=result.set_no) is not None:
+                    if entering and holder_for_pin(plan, table, pin, set_no=result.set_no) is not None:
                         refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
                                               % {"seat": seat_label(entering)})
                     else:
@@ -135,17 +140,17 @@ def unlock_confirmation(table: Table, result: HandResult | None = None, *, actor
     if result is not None:
         attempts = attempts.filter(result=result)
     cleared = attempts.update(cleared=True)
-    AuditEntry.objects.create(
-        event=table.group.session.event, action="unlock-confirmation", actor=actor,
-        detail={"table": table.number, "table_id": table.pk, "result": result.pk if result else None,
-                "set": result.set_no if result else None, "cleared": cleared},
-    )
+    table.group.session.event.log("unlock-confirmation", actor, table=table.number, table_id=table.pk,
+                                  result=result.pk if result else None, set=result.set_no if result else None,
+                                  cleared=cleared)
     return cleared
 
 
 @transaction.atomic
-def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool) -> HandResult:
+def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool,
+                   plan: SessionPlan | None = None) -> HandResult:
     """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
+    ``plan``: the table's plan when the caller has read it (read here otherwise).
     Once a result is confirmed only the director reopens it. When ``actor`` is the account of a
     player seated at the table on that set, the history names that player and seat
     (:func:`~scoring.actions.seats.seat_actor`); a table login's dispute carries no seat. Raises ResultError
@@ -159,7 +164,7 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     result.status = HandResult.Status.DISPUTED
     result.revision += 1
     result.save(update_fields=["status", "revision", "updated_at"])
-    known = None if director else _account_seat(result.table, result.set_no, actor)
+    known = None if director else account_seat(plan or table_plan(result.table), result.table, result.set_no, actor)
     _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason)
     rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
     return result
@@ -167,8 +172,9 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
 
 def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
                    outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
-                   entry_pin: str | None = None) -> HandResult:
-    """Change a stored result, keeping the old one in the history.
+                   entry_pin: str | None = None, plan: SessionPlan | None = None) -> HandResult:
+    """Change a stored result, keeping the old one in the history. ``plan``: the table's plan when
+    the caller has read it (:func:`tournament.table_plan.table_plan`; read here otherwise).
 
     **The director** may always correct, without a PIN (the result stays or becomes confirmed,
     the entering seat stays recorded; ``entered_by_seat`` and ``entry_pin`` are ignored).
@@ -222,7 +228,8 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
                                             entered_by_seat=entering)
         seat = None
         if entry_pin and not director:
-            seat, refusal = _check_entry_pin(result.table, entered_by_seat, entry_pin, actor, result.set_no)
+            seat, refusal = _check_entry_pin(plan or table_plan(result.table), result.table, entered_by_seat, entry_pin,
+                                             actor, result.set_no)
         if refusal is None:
             who = seat_actor(seat, result.table) if seat is not None else actor
             previous = result.changes

@@ -14,11 +14,12 @@ Concurrency: the unique constraint on (table, set) decides between two simultane
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import SeatHolder, confirmation_locks, seat_actor, seat_players
+from scoring.actions.seats import SeatHolder, confirmation_locks, seat_actor
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from scoring.payments import (
     HandOutcome,
@@ -30,7 +31,7 @@ from scoring.payments import (
     validate_score_changes,
 )
 from tournament.models import Event, Table
-from tournament.seating import table_of_set, table_schedule
+from tournament.table_plan import SessionPlan, table_plan
 
 
 def _clean_changes(changes: dict, ranges: InputRanges) -> dict[str, int]:
@@ -153,19 +154,39 @@ def find_table(event: Event, number, session_number: int | None = None) -> Table
         raise ResultError("table", message) from None
 
 
-def _check_set_at_table(table: Table, set_no: int) -> None:
-    """Refuse a set this table does not hold now, naming the table that does."""
-    schedule = table_schedule(table)
-    slot_of = {s: slot for slot, sets in schedule for s in sets}
-    if set_no not in slot_of:
-        raise ResultError("set", _("set %(set)s is not played in this session: sets are 1 to %(last)s") % {"set": set_no, "last": len(slot_of)})
-    done = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
-    current = next((slot for slot, sets in schedule if any(s not in done for s in sets)), None)
-    if current is not None and slot_of[set_no] > current:
-        holder = table.group.tables.get(position=table_of_set(table.group, set_no, current))
-        now = ", ".join(str(s) for s in schedule[current][1])
-        raise ResultError("set", _("set %(set)s is at Table %(holder)s now; Table %(table)s plays sets %(sets)s now")
-                          % {"set": set_no, "holder": holder.number, "table": table.number, "sets": now})
+def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int) -> None:
+    """Refuse a set the movement has not brought to ``table`` (docs/seating.md, "The table plan"),
+    naming the table that holds it: a set of a later block than the table's current one (the
+    first with a set not entered), or a set whose physical copy is still at the table that plays
+    it before (that table has not entered it). One query (the results of the table and of the
+    copy's previous table); one more to name a table in a refusal."""
+    blocks = plan.blocks(table)
+    block = plan.block_of(table, set_no)
+    if block is None:
+        last = sum(len(sets) for _b, sets in blocks)
+        raise ResultError("set", _("set %(set)s is not played in this session: sets are 1 to %(last)s") % {"set": set_no, "last": last})
+    previous = plan.previous_play(table, set_no)
+    session = table.group.session
+    wanted = Q(table=table)
+    if previous is not None:
+        wanted |= Q(table__group__session=session, table__group__number=previous.group, table__position=previous.position,
+                    set_no=set_no)
+    rows = list(HandResult.objects.filter(wanted).values_list("table_id", "set_no"))
+    done = {s for t, s in rows if t == table.pk}
+    current = next((b for b, sets in blocks if any(s not in done for s in sets)), None)
+    m = plan.movement
+    if current is not None and block > current:
+        index = m.table_of(set_no, current, table.group.number - 1)
+        where = (index // m.n_tables + 1, index % m.n_tables)
+    elif previous is not None and not any(t != table.pk for t, _s in rows):
+        where = (previous.group, previous.position)
+    else:
+        return
+    holder = Table.objects.filter(group__session=session, group__number=where[0], position=where[1]).values_list(
+        "number", flat=True).first()
+    now = ", ".join(str(s) for s in blocks[current][1]) if current is not None else ""
+    raise ResultError("set", _("set %(set)s is at Table %(holder)s now; Table %(table)s plays sets %(sets)s now")
+                      % {"set": set_no, "holder": holder, "table": table.number, "sets": now})
 
 
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> None:
@@ -177,8 +198,12 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
 
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
                   deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
-                  entry_pin: str | None = None) -> HandResult:
+                  entry_pin: str | None = None, plan: SessionPlan | None = None) -> HandResult:
     """Store a table's result on a set (status *entered*); returns it.
+
+    ``plan``: ``table``'s table plan when the caller has read it (:func:`tournament.table_plan.table_plan`,
+    read here otherwise): who holds each seat on ``set_no``, and whether the movement has brought
+    the set to the table (docs/seating.md, "The table plan").
 
     ``changes``: seat → score change (points), with ``deposit`` (points left on the table, default
     0), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw", "winners": [...], "discarder":
@@ -203,7 +228,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     blank: not checked (the director, an API scorer account bound to the table, the demo and
     imports).
 
-    Raises ResultError: set not in the session or held by another table now (``set``), unknown
+    Raises ResultError: set not in the session, or not brought to this table yet: a later block, or
+    its copy still at the table before (``set``, naming that table), unknown
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
     rule's range or not a number (``fans``) and the other outcome fields of
     :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
@@ -216,13 +242,14 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     """
     entry_pin = str(entry_pin or "").strip()
     refusal = None
+    plan = plan or table_plan(table)
     with transaction.atomic():
-        _check_set_at_table(table, set_no)
+        _check_set_at_table(plan, table, set_no)
         cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
                                             entered_by_seat=entered_by_seat)
         seat = None
         if entry_pin:
-            seat, refusal = _check_entry_pin(table, entered_by_seat, entry_pin, actor, set_no)
+            seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no)
         if refusal is None:
             try:
                 with transaction.atomic():
@@ -249,7 +276,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     return result
 
 
-def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
+def _check_entry_pin(plan: SessionPlan, table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
                      set_no: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
     """Check the entering (or correcting: :func:`~scoring.actions.confirmation.correct_result`) player's PIN
     (:func:`submit_result`): ``(the seat assignment, None)`` when ``entry_pin`` is the PIN of the
@@ -257,7 +284,7 @@ def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, 
     the table (``result`` None). The table's row is locked first (``FOR NO KEY UPDATE`` where the
     database has it: inserts referring to the table are not blocked), so two entries or
     corrections with a PIN at a table are checked one after the other and the limit holds. The
-    player at the seat is the one holding it on ``set_no`` (:func:`~scoring.actions.seats.seat_players`: a substitute
+    player at the seat is the one holding it on ``set_no`` in the table plan ``plan`` (a substitute
     enters with their own PIN, on the sets they hold)."""
     if not entered_by_seat:
         raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
@@ -267,7 +294,7 @@ def _check_entry_pin(table: Table, entered_by_seat: str | None, entry_pin: str, 
         seat = None
         refusal = ResultError("entry_pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
     else:
-        holder = seat_players(table, set_no).get(entered_by_seat)
+        holder = plan.holders(table, set_no).get(entered_by_seat)
         seat = SeatHolder(entered_by_seat, holder) if holder is not None and holder.pin == entry_pin else None
         refusal = None if seat is not None else ResultError("entry_pin", _(
             "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")

@@ -13,8 +13,8 @@ from scoring.actions.locks import lock_scope
 from scoring.actions.rescoring import rescore_set
 from scoring.models import FouledPlay
 from scoring.payments import signed_points
-from tournament.models import AuditEntry, Event, Table
-from tournament.seating import table_schedule
+from tournament.models import Event, Table
+from tournament.table_plan import table_plan
 
 MAX_FOULED_VERSION = 99
 """The highest fouled version number a director may give (versions group tables: a handful)."""
@@ -58,17 +58,16 @@ def mark_fouled(event: Event, table: Table, set_no: int, *, version: int = 1, re
     else:
         fouled.version, fouled.reason, fouled.marked_by = version, reason, str(actor)[:150]
         fouled.save(update_fields=["version", "reason", "marked_by"])
-    AuditEntry.objects.create(event=event, action="fouled-marked", actor=str(actor)[:150], detail={
-        "table": table.number, "table_id": table.pk, "session": session_number, "set": set_no, "version": version,
-        "reason": reason, "previous_version": previous})
+    event.log("fouled-marked", actor, table=table.number, table_id=table.pk, session=session_number, set=set_no,
+              version=version, reason=reason, previous_version=previous)
     rescore_set(event, session_number, set_no, table.group_id)
     return fouled
 
 
 def _check_table_plays(table: Table, set_no: int) -> None:
     """Refuse (``set``) a set that ``table`` does not play in its session (the movement's
-    schedule, :func:`tournament.seating.table_schedule`)."""
-    played = sorted({s for _slot, sets in table_schedule(table) for s in sets})
+    schedule in its table plan, :mod:`tournament.table_plan`)."""
+    played = sorted(table_plan(table).sets(table))
     if set_no not in played:
         raise ResultError("set", _("Table %(table)s does not play set %(set)s in session %(session)s: it plays sets %(sets)s")
                           % {"table": table.number, "set": set_no, "session": table.group.session.number,
@@ -89,7 +88,6 @@ def clear_fouled(fouled: FouledPlay, *, actor: str, reason: str = "") -> None:
     if found is None:
         return
     found.delete()
-    AuditEntry.objects.create(event=event, action="fouled-cleared", actor=str(actor)[:150], detail={
-        "table": table.number, "table_id": table.pk, "session": found.session_number, "set": found.set_no,
-        "version": found.version, "marked_reason": found.reason, "reason": str(reason or "").strip()})
+    event.log("fouled-cleared", actor, table=table.number, table_id=table.pk, session=found.session_number,
+              set=found.set_no, version=found.version, marked_reason=found.reason, reason=str(reason or "").strip())
     rescore_set(event, found.session_number, found.set_no, table.group_id)

@@ -12,12 +12,13 @@ from scoring import visibility
 from scoring.comparisons import TableSeats, complete_scopes, version_labels, versioned_scores
 from scoring.models import ConversionTable, FouledPlay, HandResult, SetScore
 from tournament.models import Event, Group, Table
-from tournament.seating import table_seat_holders
+from tournament.table_plan import plans_for_tables
 from walls.models import ReserveWall
 
 
 def _scopes(event: Event, session_number: int, group_id: int | None = None) -> list[tuple[Group | None, list[Table]]]:
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).select_related("group")
+    tables = (Table.objects.filter(group__session__event=event, group__session__number=session_number)
+              .select_related("group__session__event", "room"))
     if event.comparison == Event.Comparison.FIELD:
         return [(None, list(tables))]
     if group_id is not None:
@@ -42,7 +43,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     seat), which is :func:`~scoring.comparisons.converted_scores` unless tables played different
     versions of the set (:func:`play_versions`: fouled plays, reserve walls; Law 87 adapted with
     the event's ``fouled_min_tables`` and ``fouled_adjusted_points``). Each seat's result is
-    credited to whoever held the seat on the set (:func:`tournament.seating.table_seat_holders`: a substitute on
+    credited to whoever held the seat on the set (the table plan, :meth:`tournament.table_plan.SessionPlan.holders`: a substitute on
     the sets of its substitution, docs/scoring.md "Substitutions"). Each stored score records
     its datum, conversion table, version and whether it is an artificial adjusted score.
     Then the set is released (made public) if every table of the session has a confirmed result
@@ -56,8 +57,10 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
     stored = 0
     for group, tables in _scopes(event, session_number, group_id):
         SetScore.objects.filter(event=event, session_number=session_number, set_no=set_no, group=group).delete()
-        seats = table_seat_holders(tables, set_no)
-        seating = {t.pk: TableSeats(session_number, t.group.number, t.number, seats[t.pk]) for t in tables}
+        plan = plans_for_tables(tables)[session_number]  # the scope's tables only
+        seating = {t.pk: TableSeats(session_number, t.group.number, t.number,
+                                    {seat: (p.pk, p.team_id) for seat, p in plan.holders(t, set_no).items()})
+                   for t in tables}
         results = HandResult.objects.filter(table__in=tables, set_no=set_no, status=HandResult.Status.CONFIRMED).values_list(
             "table_id", "set_no", "changes")
         for rows in complete_scopes(seating, results, field=field).values():

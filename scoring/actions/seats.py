@@ -1,5 +1,6 @@
-"""Who holds the seats of a table on a set, how the history names them, and where wrong PINs
-lock PIN confirmation at a table: the helpers of entry (:mod:`scoring.actions.entry`) and
+"""The seats of a table as entry and confirmation use them: the seat whose PIN or account showed
+who acted (asked of the table plan, :mod:`tournament.table_plan`), how the history names them,
+and where wrong PINs lock PIN confirmation at a table: the helpers of entry (:mod:`scoring.actions.entry`) and
 confirmation (:mod:`scoring.actions.confirmation`)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from django.db.models import Count
 
 from scoring.models import ConfirmationAttempt
 from tournament.models import Player, Table
-from tournament.seating import table_seat_holders
+from tournament.table_plan import SessionPlan
 
 
 @dataclass(frozen=True)
@@ -29,36 +30,22 @@ def seat_actor(holder: SeatHolder, table: Table) -> str:
     return f"{holder.player.name} ({holder.seat}), {table}"[:150]
 
 
-def _account_seat(table: Table, set_no: int, actor: str) -> SeatHolder | None:
-    """The seat of ``table`` whose holder on ``set_no`` plays under the account named ``actor``
-    (a player using their own account), else None."""
+def account_seat(plan: SessionPlan, table: Table, set_no: int, actor: str) -> SeatHolder | None:
+    """The seat of ``table`` whose holder on ``set_no`` (the table plan ``plan``) plays under the
+    account named ``actor`` (a player using their own account), else None."""
     if not actor:
         return None
-    return next((SeatHolder(seat, player) for seat, player in sorted(seat_players(table, set_no).items())
+    return next((SeatHolder(seat, player) for seat, player in sorted(plan.holders(table, set_no).items())
                  if player.user_id and player.user.get_username() == actor), None)
 
 
-def seat_players(table: Table, set_no: int | None = None) -> dict[str, Player]:
-    """``{seat: Player}`` (team loaded) of whoever held each seat of ``table`` on ``set_no``
-    (None: now): :func:`tournament.seating.table_seat_holders`. The table page's names, the entering and confirming
-    PINs follow it. Three queries."""
-    held = table_seat_holders([table], set_no)[table.pk]
-    players = Player.objects.select_related("team", "user").in_bulk([player for player, _team in held.values()])
-    return {seat: players[player] for seat, (player, _team) in held.items() if player in players}
-
-
-def seated_player_for_pin(table: Table, pin: str, exclude_seat: str | None = None,
-                          set_no: int | None = None) -> SeatHolder | None:
-    """The seat of ``table`` whose holder on ``set_no`` (:func:`seat_players`; None: now) has PIN
+def holder_for_pin(plan: SessionPlan, table: Table, pin: str, exclude_seat: str | None = None,
+                   set_no: int | None = None) -> SeatHolder | None:
+    """The seat of ``table`` whose holder on ``set_no`` (the table plan ``plan``; None: now) has PIN
     ``pin`` (other than ``exclude_seat``, the seat that entered the result), or None; None for an
-    empty PIN."""
-    pin = str(pin or "").strip()
-    if not pin:
-        return None
-    for seat, player in sorted(seat_players(table, set_no).items()):
-        if player.pin == pin and seat != exclude_seat:
-            return SeatHolder(seat, player)
-    return None
+    empty PIN (:meth:`tournament.table_plan.SessionPlan.holder_for_pin`)."""
+    found = plan.holder_for_pin(table, pin, set_no=set_no, exclude_seat=exclude_seat)
+    return SeatHolder(*found) if found else None
 
 
 def confirmation_locks(table: Table) -> dict:
