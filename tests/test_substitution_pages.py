@@ -11,7 +11,7 @@ from tournament.models import Table
 from tournament.table_plan import seating_list
 from tournament.services import table_schedule
 from tournament.substitutions import substitute
-from tournament.seating import itineraries
+from tournament.table_plan import itineraries
 
 pytestmark = pytest.mark.django_db
 
