@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -127,6 +128,21 @@ class StandingRow:
     sit_out_points: int = 0
     adjustment_points: int = 0
     adjustment_score: int = 0
+
+    FIGURES: ClassVar[tuple[str, ...]] = ("rank", "tied", "points", "score_total", "sets_played", "positive_sets", "sit_out_sets", "sit_out_points",
+               "adjustment_points", "adjustment_score")
+
+    def figures(self) -> dict[str, object]:
+        """The row's figures as the standings pages, API and exports show them: ``{"rank",
+        "tied", "points", "score_total", "sets_played", "positive_sets", "sit_out_sets",
+        "sit_out_points", "adjustment_points", "adjustment_score"}`` (each as above). The one
+        place a standings row's figures are spelled; a list adds its own keys (name, team...)."""
+        return {name: getattr(self, name) for name in self.FIGURES}
+
+    @classmethod
+    def unscored(cls, key: Hashable) -> StandingRow:
+        """The row of ``key`` with no scored set: unranked, every figure 0."""
+        return cls(rank=None, key=key, points=0, sets_played=0, score_total=0, positive_sets=0, tied=False, ranked=False)
 
 
 @dataclass(frozen=True)

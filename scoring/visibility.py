@@ -66,7 +66,8 @@ def viewer_for(user, event: Event, table_ids=()) -> Viewer:
     held = roles(user, event)
     tables = set(table_ids) | scorer_role_table_ids(user, event)
     if getattr(user, "is_authenticated", False):
-        tables |= set(Table.objects.filter(group__session__event=event, seats__player__user=user).values_list("pk", flat=True))
+        seated = Q(seats__player__user=user) | Q(substitutions__player_in__user=user)  # a substitute's table too
+        tables |= set(Table.objects.filter(seated, group__session__event=event).values_list("pk", flat=True))
     return Viewer(secrets=bool(held & SECRET_ROLES), director=EventRole.Role.DIRECTOR in held, tables=frozenset(tables))
 
 

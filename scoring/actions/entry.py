@@ -154,18 +154,20 @@ def find_table(event: Event, number, session_number: int | None = None) -> Table
         raise ResultError("table", message) from None
 
 
-def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int) -> None:
+def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool) -> None:
     """Refuse a set the movement has not brought to ``table`` (docs/seating.md, "The table plan"),
     naming the table that holds it: a set of a later block than the table's current one (the
-    first with a set not entered), or a set whose physical copy is still at the table that plays
-    it before (that table has not entered it). One query (the results of the table and of the
+    first with a set not entered), or, for an entry made ``at_the_table`` (a seated player's PIN),
+    a set whose physical copy is still at the table that plays it before (that table has not
+    entered it). The director, typing from paper score sheets, may enter a block's sets in any
+    order. One query (the results of the table and of the
     copy's previous table); one more to name a table in a refusal."""
     blocks = plan.blocks(table)
     block = plan.block_of(table, set_no)
     if block is None:
         last = sum(len(sets) for _b, sets in blocks)
         raise ResultError("set", _("set %(set)s is not played in this session: sets are 1 to %(last)s") % {"set": set_no, "last": last})
-    previous = plan.previous_play(table, set_no)
+    previous = plan.previous_play(table, set_no) if at_the_table else None
     session = table.group.session
     wanted = Q(table=table)
     if previous is not None:
@@ -229,7 +231,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     imports).
 
     Raises ResultError: set not in the session, or not brought to this table yet: a later block, or
-    its copy still at the table before (``set``, naming that table), unknown
+    (an entry with ``entry_pin``) its copy still at the table before (``set``, naming that table), unknown
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
     rule's range or not a number (``fans``) and the other outcome fields of
     :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
@@ -244,7 +246,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     refusal = None
     plan = plan or table_plan(table)
     with transaction.atomic():
-        _check_set_at_table(plan, table, set_no)
+        _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin))
         cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
                                             entered_by_seat=entered_by_seat)
         seat = None

@@ -317,21 +317,11 @@ def _standing_rows(ranking: Iterable[StandingRow], listed: list[tuple[int, str, 
     notes: dict = {}
     for a in adjustments:
         notes.setdefault(a["key"], []).append({k: a[k] for k in ("amount", "unit", "mp", "score", "session", "reason")})
-    rows = [
-        {"rank": r.rank, "key": r.key, "name": names[r.key][0], "points": r.points, "score_total": r.score_total,
-         "sets_played": r.sets_played, "positive_sets": r.positive_sets, "tied": r.tied, "substitute": names[r.key][1],
-         "sit_out_sets": r.sit_out_sets, "sit_out_points": r.sit_out_points, "adjustment_points": r.adjustment_points,
-         "adjustment_score": r.adjustment_score, "adjustments": notes.get(r.key, [])}
-        for r in ranking if r.key in names
-    ]
-    seen = {row["key"] for row in rows}
-    rows += [
-        {"rank": None, "key": pk, "name": name, "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0,
-         "tied": False, "substitute": substitute, "sit_out_sets": 0, "sit_out_points": 0, "adjustment_points": 0,
-         "adjustment_score": 0, "adjustments": []}
-        for pk, name, substitute in listed if pk not in seen
-    ]
-    return rows
+    ranked = [r for r in ranking if r.key in names]
+    seen = {r.key for r in ranked}
+    ranked += [StandingRow.unscored(pk) for pk, _name, _substitute in listed if pk not in seen]
+    return [{**r.figures(), "key": r.key, "name": names[r.key][0], "substitute": names[r.key][1],
+             "adjustments": notes.get(r.key, [])} for r in ranked]
 
 
 def event_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:

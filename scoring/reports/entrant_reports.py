@@ -22,7 +22,7 @@ from scoring.reports.cache import (
     set_scores,
 )
 from scoring.reports.scopes import event_scopes
-from scoring.standings import ConvertedScore, RankingRules, standings
+from scoring.standings import ConvertedScore, RankingRules, StandingRow, standings
 from tournament.models import Event, Player, Team
 
 
@@ -82,24 +82,17 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
                         ConvertedScore(r["difference"], r["datum"], r["points"]), r["score_change"]))
     players = {p.pk: p for p in Player.objects.filter(event=event).select_related("team").order_by("number")}
     ranked = standings(per_set, _player_rules(event, players, [key for _, key, _, _ in per_set]))
-    out = []
-    for row in ranked:
+    def line(row: StandingRow, substitute: bool) -> dict:
         player = players[row.key]
-        out.append({"rank": row.rank, "tied": row.tied, "player": player.pk, "number": player.number, "name": player.name,
-                    "team": player.team.name if player.team else "", "team_number": player.team.number if player.team else None,
-                    "points": row.points, "score_total": row.score_total, "sets_played": row.sets_played,
-                    "positive_sets": row.positive_sets, "difference_total": differences[row.key],
-                    "substitute": player.substitute, "sit_out_sets": row.sit_out_sets, "sit_out_points": row.sit_out_points,
-                    "adjustment_points": row.adjustment_points, "adjustment_score": row.adjustment_score})
+        return {**row.figures(), "player": player.pk, "number": player.number, "name": player.name,
+                "team": player.team.name if player.team else "", "team_number": player.team.number if player.team else None,
+                "difference_total": differences.get(row.key, 0.0), "substitute": substitute}
+
+    out = [line(row, players[row.key].substitute) for row in ranked]
     if order == "score":
         out.sort(key=lambda r: (r["substitute"], -r["score_total"], -r["points"], r["number"]))
     seen = {r["player"] for r in out}
-    out += [{"rank": None, "tied": False, "player": p.pk, "number": p.number, "name": p.name,
-             "team": p.team.name if p.team else "", "team_number": p.team.number if p.team else None,
-             "points": 0, "score_total": 0, "sets_played": 0, "positive_sets": 0, "difference_total": 0.0,
-             "substitute": False, "sit_out_sets": 0, "sit_out_points": 0, "adjustment_points": 0,
-             "adjustment_score": 0}
-            for p in players.values() if p.pk not in seen and not p.substitute]
+    out += [line(StandingRow.unscored(p.pk), False) for p in players.values() if p.pk not in seen and not p.substitute]
     return out
 
 
