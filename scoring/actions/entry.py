@@ -181,7 +181,10 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
         index = m.table_of(set_no, current, table.group.number - 1)
         where = (index // m.n_tables + 1, index % m.n_tables)
     elif previous is not None and not any(t != table.pk for t, _s in rows):
-        where = (previous.group, previous.position)
+        holder = Table.objects.filter(group__session=session, group__number=previous.group,
+                                      position=previous.position).values_list("number", flat=True).first()
+        raise ResultError("set", _("set %(set)s is still being played at Table %(holder)s: enter it once Table %(holder)s "
+                                   "has entered it") % {"set": set_no, "holder": holder})
     else:
         return
     holder = Table.objects.filter(group__session=session, group__number=where[0], position=where[1]).values_list(
