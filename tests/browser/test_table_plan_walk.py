@@ -3,11 +3,13 @@ would, one flow per test:
 
 a) a player's phone (390×844) at table 1 logs in with the table code and enters its first block,
    then tries the first set of its second block while that set's copy is still at table 2: the page
-   refuses, naming Table 2, and nothing is stored; once table 2 has entered that set, the same
-   entry from the phone is taken;
+   refuses, saying the set is still being played at Table 2 and to enter it once Table 2 has,
+   and nothing is stored; once table 2 has entered that set, the same entry from the phone is
+   taken;
 b) the director of an individual event in which a substitute came in before set 1 opens the live
    grid after play: the substitute is in the converted-scores table with a rank (or "–") and
-   their points, and every cell of table 1 names them at East in its title;
+   their points, every cell of table 1 names them at East in its title, and the standings give
+   them the same rank (or "–" with the note "not ranked");
 c) the director prints the player cards after a substitution for good from the director's page:
    the PDF (rendered to PNG with pypdfium2) holds the substitute's card and no card of the player
    replaced.
@@ -32,7 +34,7 @@ from factories import (
     confirm_with_pin, console_error, demo_roster, fill_discard_win, individual_roster, login_as_table_in_browser, play_slots, prepared_event,
     say_who_is_entering, standings_notes, standings_rows,
 )
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import PHONE
 from tests.browser.test_visibility_walk import in_own_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
