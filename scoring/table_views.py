@@ -378,7 +378,8 @@ def live_state(event: Event, session_number: int) -> dict:
                           "converted": converted})
         rows.append({"table": t.number, "table_id": t.pk, "group": t.group.number, "done": done[t.pk],
                      "late": lead[t.group_id] - done[t.pk] >= block, "cells": cells})
-    entrants = dict(key_and_name(p) for p in (plan.players() if plan else []))
+    # everyone who held a seat on at least one set (a player replaced before set 1 played none)
+    entrants = dict(key_and_name(p) for t in tables for s in range(1, n_sets + 1) for p in plan.holders(t, s).values())
     # ranked as the session's standings rank (tie-breaks, adjustments: scoring.reports), not by a rule of its own
     standing = {row["key"]: (i, row) for i, row in enumerate(cached_standings(event, session_number, public=False))}
     board = []

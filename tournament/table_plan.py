@@ -203,17 +203,6 @@ class SessionPlan:
             out[seat] = Replacement(player, first, sets[0] if sets else 0)  # sets are in play order
         return out
 
-    def players(self) -> list[Player]:
-        """Everyone who held or holds a seat in the plan's tables, once each (seated first, then
-        substitutes in the order they came in)."""
-        seen: dict[int, Player] = {}
-        for pk in (t.pk for t in self.tables):
-            for p in self.seated.get(pk, {}).values():
-                seen.setdefault(p.pk, p)
-            for _seat, _sets, p in self.changes.get(pk, ()):
-                seen.setdefault(p.pk, p)
-        return list(seen.values())
-
 
 def _player_query(prefix: str):
     return (f"{prefix}__team", f"{prefix}__user")
