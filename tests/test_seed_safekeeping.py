@@ -42,17 +42,12 @@ SLUG = "seed-cup"
 
 
 @pytest.fixture
-def director(django_user_model):
-    return django_user_model.objects.create_user("seed-director", password="pw-seed-director-1")
-
-
-@pytest.fixture
 def finished(director):
     """A one-session event of 4 teams, every set played and confirmed, status finished, the seed
     not revealed; ``director`` holds its director role."""
     event = prepared_event(demo_roster(4), name="Seed Cup", slug=SLUG, sessions=1, director=director)
     play_session(event, 1, random.Random(25))
-    change_status(event, Event.Status.FINISHED, actor="seed-director")
+    change_status(event, Event.Status.FINISHED, actor="director")
     return Event.objects.get(pk=event.pk)
 
 
@@ -92,7 +87,7 @@ def test_deleting_before_the_reveal_after_the_seedless_final_export_is_refused(f
     body = response.content.decode()
     assert "Reveal the master seed" in body and "export with the master seed" in body
     with pytest.raises(SetupError) as refused:
-        delete_event(finished, confirm_slug=SLUG, actor="seed-director")
+        delete_event(finished, confirm_slug=SLUG, actor="director")
     assert refused.value.field == "seed"
 
 
@@ -105,7 +100,7 @@ def test_the_reveal_of_an_event_imported_without_its_seed_refuses_the_empty_seed
     restored = import_event(export)
     assert restored.master_seed == ""
     with pytest.raises(SetupError) as refused:
-        reveal_seed(restored, actor="seed-director")
+        reveal_seed(restored, actor="director")
     assert refused.value.field == "seed" and "type the master seed" in refused.value.message
     api = client_for().get(f"/api/events/{SLUG}/").json()
     assert api["seed_revealed"] is False and api["master_seed"] is None
@@ -203,7 +198,7 @@ def test_the_secret_export_is_the_directors_only_and_only_after_play(finished, d
 
 
 def test_a_revealed_event_is_deleted_after_its_ordinary_final_export(finished, director):
-    reveal_seed(finished, actor="seed-director")
+    reveal_seed(finished, actor="director")
     client = client_for(director)
     assert client.get(reverse("event-export", args=[SLUG])).json()["walls"]["seed"] == finished.master_seed
     assert client.post(reverse("event-delete", args=[SLUG]), {"confirm_slug": SLUG}).status_code == 302
@@ -215,7 +210,7 @@ def test_an_ordinary_export_after_the_secret_one_asks_for_the_secret_one_again(f
     client.get(reverse("event-export-secret", args=[SLUG]))
     client.get(reverse("event-export", args=[SLUG]))
     with pytest.raises(SetupError) as refused:
-        delete_event(finished, confirm_slug=SLUG, actor="seed-director")
+        delete_event(finished, confirm_slug=SLUG, actor="director")
     assert refused.value.field == "seed"
 
 

@@ -8,7 +8,6 @@ import random
 from collections import defaultdict
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from factories import (
     client_for,
@@ -58,11 +57,6 @@ def play_rest(event, session=1, rng=None):
 
 def seat_at(table, seat):
     return SeatAssignment.objects.get(table=table, seat=seat)
-
-
-@pytest.fixture
-def director():
-    return get_user_model().objects.create_user("sub-director")
 
 
 @pytest.fixture
