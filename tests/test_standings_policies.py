@@ -29,12 +29,10 @@ from scoring.conversion import ConversionTableError
 from scoring.conversion_versions import save_table_csv, save_table_version
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, conversion_in_use, event_standings, player_standings
-from scoring.actions.confirmation import confirm_result, correct_result
-from scoring.actions.entry import submit_result
+from scoring.actions.confirmation import correct_result
 from scoring.standings import ConvertedScore, IncrementalStandings, RankingRules, sit_out_credit, standings
 from tournament.exchange import export_event, public_export
-from tournament.models import AuditEntry, Event, SeatAssignment, Table
-from tournament.services import table_schedule
+from tournament.models import AuditEntry, Event, SeatAssignment
 
 from factories import client_for, individual_roster, play_slots, prepared_event, team_roster
 from oracles import ranked, round_half_away, tally, team_set_points
@@ -425,16 +423,11 @@ def test_sit_out_datum_shows_the_sets_sat_out_and_scores_them_0(director):
     assert page.count("sat out 16 sets: scored 0 (the datum)") == 2
 
 
-def _play_individual(event: Event, session: int, rng: random.Random) -> None:
-    """Two-seat typed results (zero-sum) at every table of ``session``, confirmed by the director."""
-    for table in Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number"):
-        for _, sets in table_schedule(table):
-            for set_no in sets:
-                value = rng.choice((0, 1000, 2000, 3900, 8000, 12000))
-                winner = rng.choice("ES")
-                changes = {"E": value if winner == "E" else -value, "S": value if winner == "S" else -value}
-                result = submit_result(table, set_no, changes=changes, actor="t")
-                confirm_result(result, actor="t", director=True)
+def _two_seat_changes(rng: random.Random, seats) -> dict:
+    """A zero-sum two-seat typed result: E or S wins one of a few point values from the other."""
+    value = rng.choice((0, 1000, 2000, 3900, 8000, 12000))
+    winner = rng.choice("ES")
+    return {"E": value if winner == "E" else -value, "S": value if winner == "S" else -value}
 
 
 def test_individual_player_standings_apply_the_sit_out_credit_as_the_event_standings_do(director):
@@ -442,8 +435,8 @@ def test_individual_player_standings_apply_the_sit_out_credit_as_the_event_stand
                       method=Event.Method.INDIVIDUAL, entrant_policy=Event.EntrantPolicy.SIT_OUT_AVERAGE,
                       director=director)
     rng = random.Random(8)
-    _play_individual(event, 1, rng)
-    _play_individual(event, 2, rng)
+    play_slots(event, rng, session=1, changes=_two_seat_changes, director=True)
+    play_slots(event, rng, session=2, changes=_two_seat_changes, director=True)
     seated = {s: set(SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=s)
                      .values_list("player_id", flat=True)) for s in (1, 2)}
     players = set(event.players.values_list("pk", flat=True))
