@@ -53,7 +53,7 @@ def _stranger_takes_alice_chen() -> Client:
     return stranger
 
 
-def test_finding_3_an_invitation_to_an_existing_account_does_not_hand_the_event_to_a_stranger(event, director_client):
+def test_an_invitation_to_an_existing_account_does_not_hand_the_event_to_a_stranger(event, director_client):
     stranger = _stranger_takes_alice_chen()
     wall = reverse("wall", args=[event.slug, 1, 1])
     export = reverse("event-export", args=[event.slug])

@@ -1,4 +1,4 @@
-"""docs/security.md, "Threats and the tests that cover them", threat 6 and the restore part of finding 8: the master seed cannot be lost by a
+"""docs/security.md, "Threats and the tests that cover them", threat 6 and the restore part of threat 8: the master seed cannot be lost by a
 deletion, a reveal checks the seed against the published commitment, and a restore keeps the
 audit log, the confirmation attempts (PIN locks) and the event roles.
 
@@ -72,7 +72,7 @@ def stored_walls_match_the_seed(event, seed) -> int:
     return compared
 
 
-# --- finding 6: the issue's sequence ----------------------------------------------------------------
+# --- deleting a finished event whose seed is not revealed ---------------------------------------------
 
 
 def test_deleting_before_the_reveal_after_the_seedless_final_export_is_refused(finished, director):
@@ -214,7 +214,7 @@ def test_an_ordinary_export_after_the_secret_one_asks_for_the_secret_one_again(f
     assert refused.value.field == "seed"
 
 
-# --- finding 8: a restore loses nothing --------------------------------------------------------------
+# --- a restore loses nothing -----------------------------------------------------------------------
 
 
 def wrong_pin(table) -> str:
