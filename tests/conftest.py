@@ -99,6 +99,31 @@ def _team_event_snapshot(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
+def team_event(db, director, _team_event_snapshot):
+    """A seated 16-team MCR duplicate event with session 1's walls, the director holding the role.
+    Its rows are built once per test session and written into each test's database."""
+    from factories import event_from
+
+    return event_from(_team_event_snapshot, _build_team_event, director)
+
+
+@pytest.fixture
+def table(team_event):
+    """``team_event``'s table 1 (session 1)."""
+    from factories import first_table
+
+    return first_table(team_event)
+
+
+@pytest.fixture
+def first_set(table):
+    """The first set ``table`` plays."""
+    from factories import first_set as first_set_of
+
+    return first_set_of(table)
+
+
+@pytest.fixture
 def organiser(client, django_user_model):
     """A staff user "org" (password "pw-org-1"; staff may create events), logged into ``client``."""
     user = django_user_model.objects.create_user("org", password="pw-org-1", is_staff=True)
@@ -123,36 +148,6 @@ def table_client(client, table):
 
     assert login_as_table(client, table).status_code == 302
     return client
-
-
-@pytest.fixture
-def team_event(db, director, _team_event_snapshot):
-    """A seated 16-team MCR duplicate event with session 1's walls, the director holding the role.
-    Its rows are built once per test session and written into each test's database."""
-    from tournament.models import Event, EventRole
-
-    if _team_event_snapshot is None:
-        event = _build_team_event()
-    else:
-        event = Event.objects.get(pk=_team_event_snapshot.restore())
-    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    return event
-
-
-@pytest.fixture
-def table(team_event):
-    """``team_event``'s table 1 (session 1)."""
-    from factories import first_table
-
-    return first_table(team_event)
-
-
-@pytest.fixture
-def first_set(table):
-    """The first set ``table`` plays."""
-    from factories import first_set as first_set_of
-
-    return first_set_of(table)
 
 
 @pytest.fixture(autouse=True)

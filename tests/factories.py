@@ -10,6 +10,7 @@ recomputations the tests check results against are in tests/oracles.py."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -159,12 +160,16 @@ class Snapshot:
     calling test's database (its transaction, rolled back after a ``db`` test; flushed after a
     ``transactional_db`` one), so nothing is shared between tests.
 
-    Only on SQLite (the suite's database): there the build runs with every table's AUTOINCREMENT
-    counter raised to :attr:`FIRST_PK`, so the captured rows never meet rows a test made before
-    asking for the data, and rows made after a restore continue above them. On another database
-    :meth:`capture` returns None and the fixture builds its data per test as before."""
+    Only on SQLite (the suite's database): there each build runs with every table's AUTOINCREMENT
+    counter raised to a range of its own (:attr:`FIRST_PK`, then :attr:`RANGE` higher for each
+    further snapshot), so the captured rows never meet rows a test made before asking for the
+    data nor the rows of another snapshot, and rows made after a restore continue above them. On
+    another database :meth:`capture` returns None and the fixture builds its data per test as
+    before (:func:`built_once`)."""
 
-    FIRST_PK = 900_000
+    FIRST_PK = 1_000_000
+    RANGE = 1_000_000
+    _captured = itertools.count()
 
     def __init__(self, tables: list[tuple[str, list[str], list[tuple]]], value):
         self.tables = tables  # (table, column names, rows) in insertion order
@@ -185,9 +190,13 @@ class Snapshot:
                 with connection.cursor() as cursor:
                     names = [t for t in connection.introspection.table_names(cursor) if t != "sqlite_sequence"]
                     before = {t: set(cls._rows(cursor, t)[1]) for t in names}
+                    base = cls.FIRST_PK + cls.RANGE * next(cls._captured)
+                    cursor.execute("SELECT name, seq FROM sqlite_sequence")
+                    seqs = dict(cursor.fetchall())
                     for t in names:
                         cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [t])
-                        cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [t, cls.FIRST_PK])
+                        cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)",
+                                       [t, max(base, seqs.get(t) or 0)])
                 value = build()
                 tables, complete = [], True
                 with connection.cursor() as cursor:
@@ -220,6 +229,37 @@ class Snapshot:
                 marks = ", ".join(["%s"] * len(columns))
                 cursor.executemany(f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES ({marks})", rows)
         return self.value
+
+
+def built_once(build, *, name: str):
+    """A session-scoped fixture called ``name`` holding the :class:`Snapshot` of the event
+    ``build()`` (no arguments; returns an Event) makes, for :func:`event_from` in a
+    function-scoped fixture of the same data::
+
+        def _build(): return prepared_event(...)
+        _rows = built_once(_build, name="_rows")
+
+        @pytest.fixture
+        def event(director, _rows):
+            return event_from(_rows, _build, director)
+    """
+    import pytest
+
+    @pytest.fixture(scope="session", name=name)
+    def snapshot(django_db_setup, django_db_blocker):
+        return Snapshot.capture(django_db_blocker, lambda: build().pk)
+
+    return snapshot
+
+
+def event_from(snapshot: Snapshot | None, build, director=None) -> Event:
+    """The event of ``snapshot`` written into this test's database (``build()`` run here when
+    there is no snapshot: off SQLite), ``director`` (a user), when given, holding its director
+    role."""
+    event = build() if snapshot is None else Event.objects.get(pk=snapshot.restore())
+    if director is not None:
+        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    return event
 
 
 # --- tables and people ------------------------------------------------------------------------------

@@ -16,39 +16,53 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from factories import (
+    built_once,
+    client_for,
+    demo_roster,
+    event_from,
+    first_table,
+    prepared_event,
+    team_roster,
+)
 
 from scoring.models import ConfirmationAttempt, HandResult
 from scoring.actions.confirmation import confirm_result, unlock_confirmation
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
+from tournament import exchange
 from tournament.demo import play_session
 from tournament.event_setup import change_status, delete_event
-from tournament import exchange
 from tournament.exchange import ExchangeError, export_event, import_event, public_export
 from tournament.models import AuditEntry, Event, EventRole, Table
 from tournament.seating import SetupError
 from tournament.services import reveal_seed, table_schedule
-from walls.derivation import lay_out, derive_wall
+from walls.derivation import derive_wall, lay_out
 from walls.models import WallSet
 from walls.verify import main as verify_main
 from walls.verify import verify_export
-
-from factories import client_for, demo_roster, first_table, prepared_event, team_roster
 
 pytestmark = pytest.mark.django_db
 
 SLUG = "seed-cup"
 
 
-@pytest.fixture
-def finished(director):
-    """A one-session event of 4 teams, every set played and confirmed, status finished, the seed
-    not revealed; ``director`` holds its director role."""
-    event = prepared_event(demo_roster(4), name="Seed Cup", slug=SLUG, sessions=1, director=director)
+def _build_finished():
+    event = prepared_event(demo_roster(4), name="Seed Cup", slug=SLUG, sessions=1)
     play_session(event, 1, random.Random(25))
     change_status(event, Event.Status.FINISHED, actor="director")
     return Event.objects.get(pk=event.pk)
+
+
+_finished_rows = built_once(_build_finished, name="_finished_rows")
+
+
+@pytest.fixture
+def finished(director, _finished_rows):
+    """A one-session event of 4 teams, every set played and confirmed, status finished, the seed
+    not revealed; ``director`` holds its director role. Built once per test session."""
+    return event_from(_finished_rows, _build_finished, director)
 
 
 def wipe(event):
