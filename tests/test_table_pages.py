@@ -237,7 +237,7 @@ def test_a_seated_player_reads_the_result_page_but_cannot_change_it(client, djan
     assert HandResult.objects.get().status == "entered"
 
 
-def test_the_table_pages_post_and_redirect_read_the_table_plan_once(scorer, table):
+def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client, table):
     """An entry from the table page costs the table login's check, one table plan read (the
     session's group count, the seats, the substitutions) and the write; the page it redirects to,
     the same login check and plan read and the page's own reads. Pinned so the plan is never read
@@ -245,10 +245,10 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(scorer, tabl
     data = {"set_no": str(first_set(table)), "mode": "outcome", "kind": "discard", "winners": "E",
             "discarder": "S", "value_E": "10", **entering(table, "E")}
     with CaptureQueriesContext(connection) as post:
-        response = scorer.post(table_url(table), data)
+        response = table_client.post(table_url(table), data)
     assert response.status_code == 302
     with CaptureQueriesContext(connection) as redirected:
-        assert scorer.get(response["Location"]).status_code == 200
+        assert table_client.get(response["Location"]).status_code == 200
 
     def reads(captured, table_name):
         return sum(f'FROM "{table_name}"' in q["sql"] for q in captured.captured_queries)
