@@ -64,17 +64,47 @@ def _print_in_request(request):
     yield
 
 
+# --- people: the one set of role fixtures the test modules share ------------------------------------
+# A role holds on an event only once an EventRole names it (``team_event`` and
+# factories.prepared_event(director=...) give ``director`` its role); the users themselves are
+# plain accounts, their actor name their username.
+
+
 @pytest.fixture
 def director(db, django_user_model):
+    """The user "director" (password "pw-director-1"), meant to hold the director role."""
     return django_user_model.objects.create_user("director", password="pw-director-1")
 
 
 @pytest.fixture
-def team_event(db, director):
-    """A seated 16-team MCR duplicate event with session 1's walls, the director holding the role."""
+def director_client(director):
+    """A test client logged in (a session login) as ``director``."""
+    from factories import client_for
+
+    return client_for(director)
+
+
+def _build_team_event():
     from factories import demo_roster, prepared_event
 
-    return prepared_event(demo_roster(), name="Test Cup", slug="test-cup", sessions=5, director=director)
+    return prepared_event(demo_roster(), name="Test Cup", slug="test-cup", sessions=5)
+
+
+@pytest.fixture(scope="session")
+def _team_event_snapshot(django_db_setup, django_db_blocker):
+    """``team_event``'s rows, built once per test session (:class:`factories.Snapshot`)."""
+    from factories import Snapshot
+
+    return Snapshot.capture(django_db_blocker, lambda: _build_team_event().pk)
+
+
+@pytest.fixture
+def team_event(db, director, _team_event_snapshot):
+    """A seated 16-team MCR duplicate event with session 1's walls, the director holding the role.
+    Its rows are built once per test session and written into each test's database."""
+    from factories import event_from
+
+    return event_from(_team_event_snapshot, _build_team_event, director)
 
 
 @pytest.fixture
@@ -91,6 +121,33 @@ def first_set(table):
     from factories import first_set as first_set_of
 
     return first_set_of(table)
+
+
+@pytest.fixture
+def organiser(client, django_user_model):
+    """A staff user "org" (password "pw-org-1"; staff may create events), logged into ``client``."""
+    user = django_user_model.objects.create_user("org", password="pw-org-1", is_staff=True)
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
+def scorer_of_table_1(team_event, table, django_user_model):
+    """The user "scorer-t1" holding ``team_event``'s scorer role bound to ``table`` (table 1) only."""
+    from tournament.models import EventRole
+
+    user = django_user_model.objects.create_user("scorer-t1", password="pw-scorer-1")
+    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER).tables.add(table)
+    return user
+
+
+@pytest.fixture
+def table_client(client, table):
+    """``client`` logged in with ``table``'s code, as a phone at the table is (no user account)."""
+    from factories import login_as_table
+
+    assert login_as_table(client, table).status_code == 302
+    return client
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ recomputations the tests check results against are in tests/oracles.py."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from tournament.api_tokens import issue_token
 from tournament.demo import ROSTER, plausible_outcome
 from tournament.models import Event, EventRole, Table
 from tournament.services import create_event, import_roster, prepare_session, table_schedule
+from tournament.table_plan import table_plan
 
 # --- events ---------------------------------------------------------------------------------------
 
@@ -65,26 +67,52 @@ def prepared_event(roster: str, *, prepare: Iterable[int] = (1,), director=None,
 
 
 def play_slots(event: Event, rng: random.Random, *, session: int = 1, slots: Iterable[int] | None = None,
-               groups: Iterable[int] | None = None, actor: str = "t") -> None:
-    """Enter and confirm a plausible result (:func:`tournament.demo.plausible_outcome`, drawn from
-    ``rng``) for every set of the movement ``slots`` (indexes into the table's schedule; None:
-    every slot) at every table of ``session`` (only of the group numbers in ``groups``, when
-    given), slot by slot and table by table, each confirmed with the PIN of the player at the
-    rule set's second seat. ``actor`` is recorded as who entered and confirmed."""
+               groups: Iterable[int] | None = None, through_set: int | None = None, changes=None,
+               director: bool = False, entered_by_seat: str | None = None, skip_entered: bool = False,
+               actor: str = "t") -> None:
+    """Play ``session`` of ``event`` the way the room does, movement slot by slot and, in each
+    slot, table by table in table-number order: enter and confirm a result for every set of the
+    movement ``slots`` (indexes into each table's schedule; None: every slot) at every table (only
+    of the group numbers in ``groups``, when given).
+
+    - the result: a plausible outcome (:func:`tournament.demo.plausible_outcome`, drawn from
+      ``rng``), or, with ``changes``, the typed score changes ``changes(rng, seats)`` returns
+      (``{seat: points}``, summing to 0), ``seats`` being the rule set's seat letters;
+    - ``through_set``: each table stops after the block that holds that set (its own slot);
+    - ``entered_by_seat``: the seat recorded as entering (none by default);
+    - confirmed with the PIN of the player at the rule set's second seat on that set (substitutes
+      counted: :func:`tournament.table_plan.table_plan`), or by the director with ``director``;
+    - ``skip_entered``: sets that already have a result are left as they are.
+
+    ``actor`` is recorded as who entered and confirmed. Raises what
+    :func:`scoring.actions.entry.submit_result` / :func:`scoring.actions.confirmation.confirm_result` raise (ResultError)."""
     seats = tuple(event.get_ruleset().seats)
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session)
+    tables = Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number")
     if groups is not None:
         tables = tables.filter(group__number__in=groups)
-    tables = list(tables.prefetch_related("seats__player"))
+    tables = list(tables.select_related("group__session__event"))
     schedules = {t.pk: table_schedule(t) for t in tables}
+    plans = {t.pk: table_plan(t) for t in tables}
+    last = {t.pk: len(schedules[t.pk]) - 1 for t in tables}
+    if through_set is not None:
+        last = {t.pk: next(i for i, (_, sets) in enumerate(schedules[t.pk]) if through_set in sets) for t in tables}
     if slots is None:
         slots = range(max(len(s) for s in schedules.values()))
     for slot in slots:
         for table in tables:
-            confirmer = next(s for s in table.seats.all() if s.seat == seats[1])
+            if slot > last[table.pk]:
+                continue
             for set_no in schedules[table.pk][slot][1]:
-                result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor=actor)
-                confirm_result(result, actor=actor, pin=confirmer.player.pin)
+                if skip_entered and table.results.filter(set_no=set_no).exists():
+                    continue
+                typed = {"outcome": plausible_outcome(rng, seats)} if changes is None else {"changes": changes(rng, seats)}
+                if entered_by_seat is not None:
+                    typed["entered_by_seat"] = entered_by_seat
+                result = submit_result(table, set_no, actor=actor, **typed)
+                if director:
+                    confirm_result(result, actor=actor, director=True)
+                else:
+                    confirm_result(result, actor=actor, pin=plans[table.pk].holders(table, set_no)[seats[1]].pin)
 
 
 def play_up_to(tables: list[Table], set_no: int, enter) -> None:
@@ -122,6 +150,116 @@ def rolled_back(django_db_blocker):
     with django_db_blocker.unblock(), transaction.atomic():
         yield
         transaction.set_rollback(True)
+
+
+class Snapshot:
+    """The rows some fixture data adds to the test database, captured once per test session and
+    written back by each test that asks for the data: for data that takes seconds to build
+    (the 16-team ``team_event``: ~0.4 s) and that ~190 tests read. Built by
+    :meth:`capture`; :meth:`restore` inserts the rows, with the primary keys they had, inside the
+    calling test's database (its transaction, rolled back after a ``db`` test; flushed after a
+    ``transactional_db`` one), so nothing is shared between tests.
+
+    Only on SQLite (the suite's database): there each build runs with every table's AUTOINCREMENT
+    counter raised to a range of its own (:attr:`FIRST_PK`, then :attr:`RANGE` higher for each
+    further snapshot), so the captured rows never meet rows a test made before asking for the
+    data nor the rows of another snapshot, and rows made after a restore continue above them. On
+    another database :meth:`capture` returns None and the fixture builds its data per test as
+    before (:func:`built_once`)."""
+
+    FIRST_PK = 1_000_000
+    RANGE = 1_000_000
+    _captured = itertools.count()
+
+    def __init__(self, tables: list[tuple[str, list[str], list[tuple]]], value):
+        self.tables = tables  # (table, column names, rows) in insertion order
+        self.value = value  # what the builder returned, reduced to plain data (e.g. a pk)
+
+    @classmethod
+    def capture(cls, django_db_blocker, build) -> Snapshot | None:
+        """Run ``build()`` (returns plain data, e.g. a pk) in a transaction that is rolled back and
+        return the rows it added; None off SQLite, or when ``build`` changed or deleted a row that
+        was there before (a snapshot could not replay that)."""
+        from django.core.cache import cache
+        from django.db import connection
+
+        with django_db_blocker.unblock():
+            if connection.vendor != "sqlite":
+                return None
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    names = [t for t in connection.introspection.table_names(cursor) if t != "sqlite_sequence"]
+                    before = {t: set(cls._rows(cursor, t)[1]) for t in names}
+                    base = cls.FIRST_PK + cls.RANGE * next(cls._captured)
+                    cursor.execute("SELECT name, seq FROM sqlite_sequence")
+                    seqs = dict(cursor.fetchall())
+                    for t in names:
+                        cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [t])
+                        cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)",
+                                       [t, max(base, seqs.get(t) or 0)])
+                value = build()
+                tables, complete = [], True
+                with connection.cursor() as cursor:
+                    for t in names:
+                        columns, rows = cls._rows(cursor, t)
+                        if not before[t] <= set(rows):
+                            complete = False
+                        added = [r for r in rows if r not in before[t]]
+                        if added:
+                            tables.append((t, columns, added))
+                transaction.set_rollback(True)
+            cache.clear()
+        return cls(tables, value) if complete else None
+
+    @staticmethod
+    def _rows(cursor, table: str) -> tuple[list[str], list[tuple]]:
+        from django.db import connection
+
+        cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
+        return [c[0] for c in cursor.description], [tuple(r) for r in cursor.fetchall()]
+
+    def restore(self):
+        """Insert the captured rows into the current test's database (foreign keys are checked
+        at the end of the block) and return the builder's value."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        with transaction.atomic(), connection.cursor() as cursor:
+            for table, columns, rows in self.tables:
+                marks = ", ".join(["%s"] * len(columns))
+                cursor.executemany(f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES ({marks})", rows)
+        return self.value
+
+
+def built_once(build, *, name: str):
+    """A session-scoped fixture called ``name`` holding the :class:`Snapshot` of the event
+    ``build()`` (no arguments; returns an Event) makes, for :func:`event_from` in a
+    function-scoped fixture of the same data::
+
+        def _build(): return prepared_event(...)
+        _rows = built_once(_build, name="_rows")
+
+        @pytest.fixture
+        def event(director, _rows):
+            return event_from(_rows, _build, director)
+    """
+    import pytest
+
+    @pytest.fixture(scope="session", name=name)
+    def snapshot(django_db_setup, django_db_blocker):
+        return Snapshot.capture(django_db_blocker, lambda: build().pk)
+
+    return snapshot
+
+
+def event_from(snapshot: Snapshot | None, build, director=None) -> Event:
+    """The event of ``snapshot`` written into this test's database (``build()`` run here when
+    there is no snapshot: off SQLite), ``director`` (a user), when given, holding its director
+    role."""
+    event = build() if snapshot is None else Event.objects.get(pk=snapshot.restore())
+    if director is not None:
+        EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    return event
 
 
 # --- tables and people ------------------------------------------------------------------------------

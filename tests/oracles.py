@@ -171,7 +171,7 @@ def team_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes:
 
 
 # --- docs/scoring.md, "Fouled sets and reserve walls": individual method, play versions (Law 87 adapted), walls and reserve walls ---------
-# (tests/test_issue17_acceptance.py, tests/browser/test_defensible_scores.py)
+# (tests/test_*_acceptance.py, tests/browser/test_defensible_scores.py)
 
 
 def individual_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], changes: Mapping[Hashable, Mapping[str, int]],
@@ -196,7 +196,7 @@ def versioned_set_points(seating: Mapping[Hashable, Mapping[str, Hashable]], cha
                          versions: Mapping[Hashable, str], rows: Sequence[Mapping], *, by_team: bool, min_tables: int = 2,
                          adjusted_points: int = 0) -> dict:
     """One set of one comparison whose tables played different versions of the set (a fouled
-    play, a reserve wall): bridge's Law 87 as the issue-17 contract and docs/scoring.md ("Fouled
+    play, a reserve wall): bridge's Law 87 as the shared scoring contract and docs/scoring.md ("Fouled
     sets and reserve walls") adapt it. ``seating`` ``{table: {seat: entrant}}`` (the team of the
     member at that seat, team method; the player, individual method), ``changes`` ``{table: {seat:
     change}}``, ``versions`` ``{table: label}`` ("" as prepared; a table missing is ""). Returns
@@ -319,7 +319,7 @@ def derived_wall(seed_hex: str, event_uid: str, session: int, set_no: int, tiles
 
 def reserve_wall(seed_hex: str, event_uid: str, session: int, set_no: int, reserve: int, tiles: Sequence, piles: Sequence,
                  public_value: str | None = None, *, max_attempts: int = 1000) -> list[str]:
-    """Reserve wall ``reserve`` (1, 2, ...) of a set, by the issue-17 contract's extension of
+    """Reserve wall ``reserve`` (1, 2, ...) of a set, by the shared walls contract's extension of
     docs/walls.md ("Reserve walls"): attempt ``a`` = 0, 1, ... shuffles the multiset with
     ``HMAC(effective key, "dmj-reserve-v1|uid|session|set|reserve|a|fingerprint")``; the reserve is
     the first attempt whose wall differs from the set's own wall and from every earlier reserve of
@@ -359,7 +359,7 @@ def luhn_check_digit(digits: str) -> int:
 
 
 def reserve_set_code(session: int, set_no: int, reserve: int) -> str:
-    """A reserve wall's set code by the issue-17 contract (walls/setcode.py's documented form):
+    """A reserve wall's set code by the shared walls contract (walls/setcode.py's documented form):
     ``"<session>-<set:02>R<reserve>-<check>"``, the Luhn digit over session, set (two digits) and
     reserve, e.g. ``1-07R1-c``."""
     return f"{session}-{set_no:02d}R{reserve}-{luhn_check_digit(f'{session}{set_no:02d}{reserve}')}"

@@ -48,11 +48,6 @@ def stored_totals(event, session=None):
 
 
 @pytest.fixture
-def director():
-    return get_user_model().objects.create_user("penalty-director")
-
-
-@pytest.fixture
 def played(director):
     """Four teams, two sessions planned, session 1 seated and fully played (every set released)."""
     event = prepared_event(team_roster(4), name="Penalty Cup", slug="penalty-cup", conversion="mcr-mp", sessions=2,

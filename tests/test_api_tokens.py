@@ -1,5 +1,5 @@
 """docs/security.md, "Threats and the tests that cover them", threat 2: no API token key is readable after its creation, by anyone; and the first
-item of finding 8: the admin lists nothing of a draft to a viewer without a role in it.
+item of threat 8: the admin lists nothing of a draft to a viewer without a role in it.
 
 Reproduced first as the issue found them: a staff user with only view permissions and no role in
 any event read the director's token key in the admin (``/admin/authtoken/tokenproxy/``), a key

@@ -4,8 +4,6 @@ beforehand what Prepare will do; after Prepare it lists who is missing and point
 Substitutions. A player replaced for good is seated in their place in later sessions."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from factories import individual_roster, team_roster
 
@@ -24,18 +22,6 @@ from tournament.services import SetupError, create_event, import_roster, prepare
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director():
-    return get_user_model().objects.create_user("dir", password="pw-dir-1")
-
-
-@pytest.fixture
-def dclient(director):
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def _event(director, roster, **fields):
     event = create_event(**fields)
     import_roster(event, roster)
@@ -47,16 +33,16 @@ def _seated(event, session=1):
     return SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=session)
 
 
-def test_31_of_32_teams_checked_in_the_no_show_withdrawn_and_a_substitute_team_added(director, dclient):
+def test_31_of_32_teams_checked_in_the_no_show_withdrawn_and_a_substitute_team_added(director, director_client):
     event = _event(director, team_roster(32), name="Check", slug="check", sessions=2, entrant_policy="substitutes")
     url = reverse("check-in", kwargs={"slug": event.slug, "number": 1})
-    page = dclient.get(url).content.decode()
+    page = director_client.get(url).content.decode()
     assert page.count('name="present"') == 32 and "Save check-in" in page and "Check in everyone" in page
     absent = event.teams.get(name="Team 17")
     present = [str(t.pk) for t in event.teams.exclude(pk=absent.pk)]
-    dclient.post(url, {"action": "save", "present": present})
+    director_client.post(url, {"action": "save", "present": present})
     assert CheckIn.objects.filter(event=event, session_number=1).count() == 31
-    page = dclient.get(url).content.decode()
+    page = director_client.get(url).content.decode()
     assert "31 teams present." in page and "1 substitute team will be added." in page and "Team 17" in page
 
     prepare_session(event, 1)
@@ -72,7 +58,7 @@ def test_31_of_32_teams_checked_in_the_no_show_withdrawn_and_a_substitute_team_a
     prepare_session(event, 2)
     assert absent.pk not in set(_seated(event, 2).values_list("team_id", flat=True))
     # After Prepare the page lists who is missing and leads to Substitutions.
-    page = dclient.get(url).content.decode()
+    page = director_client.get(url).content.decode()
     assert 'id="not-checked-in"' in page and "Team 17" in page
     assert reverse("substitute", kwargs={"slug": event.slug, "number": 1}) in page
     assert 'name="present"' not in page
@@ -81,14 +67,14 @@ def test_31_of_32_teams_checked_in_the_no_show_withdrawn_and_a_substitute_team_a
 def test_check_in_is_exact_and_closed_once_prepared(director):
     event = _event(director, team_roster(8), name="Exact", slug="exact", sessions=2)
     teams = list(event.teams.all())
-    check_in(event, 1, [teams[0].pk, teams[1].pk], actor="dir")
-    check_in(event, 1, [teams[1].pk, teams[2].pk], actor="dir")
+    check_in(event, 1, [teams[0].pk, teams[1].pk], actor="director")
+    check_in(event, 1, [teams[1].pk, teams[2].pk], actor="director")
     assert set(CheckIn.objects.values_list("team_id", flat=True)) == {teams[1].pk, teams[2].pk}
-    assert check_in_all(event, 1, actor="dir") == 8
+    assert check_in_all(event, 1, actor="director") == 8
     prepare_session(event, 1)
     assert not event.teams.filter(withdrawn=True).exists()
     with pytest.raises(SetupError) as err:
-        check_in(event, 1, [], actor="dir")
+        check_in(event, 1, [], actor="director")
     assert err.value.field == "session" and "Substitutions" in err.value.message
 
 
@@ -98,10 +84,10 @@ def test_no_check_in_at_all_seats_everyone(director):
     assert not event.teams.filter(withdrawn=True).exists() and _seated(event).count() == 32
 
 
-def test_as_is_policy_with_a_no_show_says_to_change_the_policy(director, dclient):
+def test_as_is_policy_with_a_no_show_says_to_change_the_policy(director, director_client):
     event = _event(director, team_roster(8), name="Asis", slug="asis")
-    check_in(event, 1, [t.pk for t in event.teams.all()[:7]], actor="dir")
-    page = dclient.get(reverse("check-in", kwargs={"slug": event.slug, "number": 1})).content.decode()
+    check_in(event, 1, [t.pk for t in event.teams.all()[:7]], actor="director")
+    page = director_client.get(reverse("check-in", kwargs={"slug": event.slug, "number": 1})).content.decode()
     assert "as-is: 7 is not a multiple of 4 — change the policy in Settings." in page
     with pytest.raises(SetupError) as err:
         prepare_session(event, 1)
@@ -109,10 +95,10 @@ def test_as_is_policy_with_a_no_show_says_to_change_the_policy(director, dclient
     assert not event.teams.filter(withdrawn=True).exists()  # nothing stored on a refused Prepare
 
 
-def test_sit_out_policy_outlook(director, dclient):
+def test_sit_out_policy_outlook(director, director_client):
     event = _event(director, team_roster(12), name="Sit", slug="sit", sessions=3, entrant_policy="sit-out-datum")
-    check_in(event, 1, [t.pk for t in event.teams.all()[:10]], actor="dir")
-    page = dclient.get(reverse("check-in", kwargs={"slug": event.slug, "number": 1})).content.decode()
+    check_in(event, 1, [t.pk for t in event.teams.all()[:10]], actor="director")
+    page = director_client.get(reverse("check-in", kwargs={"slug": event.slug, "number": 1})).content.decode()
     assert "10 teams present." in page and "2 entrants will sit out each session in turn." in page
 
 
@@ -162,7 +148,7 @@ def test_individual_check_in_by_player(director):
     event = _event(director, individual_roster(17), name="Solo17", slug="solo17", entrant_policy="substitutes",
                    method="individual")
     missing = event.players.get(name="Player 17")
-    check_in(event, 1, [p.pk for p in event.players.exclude(pk=missing.pk)], actor="dir")
+    check_in(event, 1, [p.pk for p in event.players.exclude(pk=missing.pk)], actor="director")
     prepare_session(event, 1)
     missing.refresh_from_db()
     assert missing.withdrawn and not event.players.filter(substitute=True).exists()

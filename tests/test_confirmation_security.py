@@ -23,7 +23,7 @@ from scoring.actions.confirmation import confirm_result, dispute_result, unlock_
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
-from tournament.models import AuditEntry, EventRole, Table
+from tournament.models import AuditEntry, Table
 from tournament.services import table_schedule
 
 from factories import entering, first_set, login_as_table, pin, table_url
@@ -344,14 +344,6 @@ def test_the_entry_pin_refusal_is_translated(table, language):
 
 
 # Roles: a scorer acts at the tables of the role only; a confirmed result reopens by the director
-
-
-@pytest.fixture
-def scorer_of_table_1(team_event, table, django_user_model):
-    user = django_user_model.objects.create_user("scorer-t1", password="pw-scorer-1")
-    role = EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER)
-    role.tables.add(table)
-    return user
 
 
 def test_a_scorer_role_bound_to_table_1_is_refused_at_table_2_page_and_api(client, team_event, table, scorer_of_table_1):

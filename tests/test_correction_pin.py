@@ -18,7 +18,6 @@ from scoring.actions.confirmation import confirm_result, correct_result, dispute
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
-from tournament.models import EventRole
 from tournament.services import table_schedule
 
 from factories import client_for, entering, login_as_table, pin, table_url
@@ -210,14 +209,6 @@ def test_a_substitute_corrects_with_their_own_pin_only_on_the_sets_they_hold(tab
 
 
 # --- the API -----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def scorer_of_table_1(team_event, table, django_user_model):
-    user = django_user_model.objects.create_user("scorer-t1", password="pw-scorer-1")
-    role = EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER)
-    role.tables.add(table)
-    return user
 
 
 def test_the_api_correction_needs_the_correcting_seat_and_pin_for_a_scorer(team_event, table, scorer_of_table_1, director):

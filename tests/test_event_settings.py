@@ -21,11 +21,6 @@ SITE = "http://testserver/"
 
 
 @pytest.fixture
-def director(django_user_model):
-    return django_user_model.objects.create_user("dir", password="pw-dir-1")
-
-
-@pytest.fixture
 def event(director):
     """A published team event of 4 teams (one group), not seated, directed by ``director``."""
     event = create_event(name="Autumn Cup", slug="autumn", sessions=2)
@@ -94,7 +89,7 @@ def test_changes_are_stored_and_audited_old_and_new(client, page, event):
             event.entrant_policy, event.scorer_corrections) == (
         "Autumn Cup 2026", "https://mahjong.example.org/", 3, "ja", "a4-40", "substitutes", False)
     [entry] = settings_entries(event)
-    assert entry.actor == "dir"
+    assert entry.actor == "director"
     assert entry.detail == {
         "name": ["Autumn Cup", "Autumn Cup 2026"], "base_url": ["", "https://mahjong.example.org/"],
         "sessions_planned": [2, 3], "sheet_language": ["en", "ja"], "default_label_stock": ["", "a4-40"],
@@ -108,7 +103,7 @@ def test_nothing_changed_writes_nothing(client, page, event):
     response = client.post(page, form_data(client, page), follow=True)
     assert "Nothing changed." in response.content.decode()
     assert settings_entries(event) == []
-    update_settings(event, actor="dir", name="Autumn Cup", sessions_planned=2, tie_breaks=[])
+    update_settings(event, actor="director", name="Autumn Cup", sessions_planned=2, tie_breaks=[])
     assert settings_entries(event) == []
 
 
@@ -127,12 +122,12 @@ def test_hands_per_session_follow_the_rounds(client, page, event):
 
 def test_rounds_below_one_are_refused(event):
     with pytest.raises(SetupError) as refused:
-        update_settings(event, actor="dir", rounds=0)
+        update_settings(event, actor="director", rounds=0)
     assert refused.value.field == "rounds"
 
 
 def test_a_new_rule_set_and_conversion_method_before_walls(event):
-    update_settings(event, actor="dir", ruleset="riichi", conversion="mcr-mp")
+    update_settings(event, actor="director", ruleset="riichi", conversion="mcr-mp")
     event.refresh_from_db()
     assert event.ruleset_code == "riichi"
     assert event.get_ruleset() == get_ruleset("riichi")
@@ -147,7 +142,7 @@ def test_frozen_once_walls_exist(event, change):
     prepare_session(event, 1)
     before = Event.objects.get(pk=event.pk)
     with pytest.raises(SetupError) as refused:
-        update_settings(event, actor="dir", **change)
+        update_settings(event, actor="director", **change)
     (field,) = change
     assert refused.value.field == field
     assert refused.value.message  # says why
@@ -163,9 +158,9 @@ def test_seated_without_walls_freezes_sessions_and_policy_only(event):
     assert not event.wall_sets.exists()
     for change in ({"sessions_planned": 4}, {"entrant_policy": "sit-out-datum"}):
         with pytest.raises(SetupError) as refused:
-            update_settings(event, actor="dir", **change)
+            update_settings(event, actor="director", **change)
         assert "Session 1 is seated" in refused.value.message
-    update_settings(event, actor="dir", conversion="mcr-mp")
+    update_settings(event, actor="director", conversion="mcr-mp")
     assert ConversionTable.objects.current(event).code == "mcr-mp"
 
 
@@ -190,7 +185,7 @@ def test_the_page_shows_frozen_fields_read_only_with_the_reason(client, page, ev
 
 def test_the_name_is_not_frozen_by_play(event):
     prepare_session(event, 1)
-    update_settings(event, actor="dir", name="Renamed", sheet_language="zh", scorer_corrections=False,
+    update_settings(event, actor="director", name="Renamed", sheet_language="zh", scorer_corrections=False,
                     fouled_min_tables=3, fouled_adjusted_points=-2)
     event.refresh_from_db()
     assert (event.name, event.sheet_language, event.scorer_corrections, event.fouled_min_tables,
@@ -206,7 +201,7 @@ def test_the_name_is_not_frozen_by_play(event):
 ])
 def test_unusable_values_are_refused_naming_the_field(event, change, field):
     with pytest.raises(SetupError) as refused:
-        update_settings(event, actor="dir", **change)
+        update_settings(event, actor="director", **change)
     assert refused.value.field == field
     assert settings_entries(event) == []
 
@@ -235,7 +230,7 @@ def test_an_error_is_shown_on_its_field_and_nothing_is_stored(client, page, even
 def test_an_archived_event_keeps_its_settings(event):
     Event.objects.filter(pk=event.pk).update(status=Event.Status.ARCHIVED)
     with pytest.raises(SetupError) as refused:
-        update_settings(event, actor="dir", name="Renamed")
+        update_settings(event, actor="director", name="Renamed")
     assert refused.value.field == "status"
 
 

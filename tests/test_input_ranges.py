@@ -1,14 +1,14 @@
 """docs/security.md, "Threats and the tests that cover them": no typed number stops a set, and the payment rules refuse what they are not written
 for.
 
-- Finding 4: a score change of 30,000,000,000 was accepted at one table; on PostgreSQL the
+- A score change of 30,000,000,000 was accepted at one table; on PostgreSQL the
   group's last confirmation then overflowed ``SetScore.score_change`` (``integer out of range``,
   500) and the set could never be scored or released. Every typed change and deposit now has the
   rule set's range (the largest hand it pays times its seats), refused at entry on every path.
-- Finding 8 (one item): a 5,000-digit score field gave 500 (Python refuses to convert more than
+- A 5,000-digit score field gave 500 (Python refuses to convert more than
   4,300 digits); now a clear 400 naming the field, on the table page, the API (JSON number and
   string) and the service.
-- Finding 9: ``shield-tile`` and ``yangzhou`` settled a 2- or 3-seat custom rule set; riichi
+- ``shield-tile`` and ``yangzhou`` settled a 2- or 3-seat custom rule set; riichi
   accepted 2 han 25 fu on a self-draw (a self-drawn seven pairs is at least 3 han).
 """
 
@@ -41,7 +41,7 @@ def api_for(user):
     return api
 
 
-# --- finding 4: thirty billion ------------------------------------------------------------------
+# --- thirty billion ---------------------------------------------------------------------------
 
 
 def test_a_score_change_of_thirty_billion_is_refused_at_entry_naming_the_range():
@@ -90,7 +90,7 @@ def test_a_deposit_of_thirty_billion_is_refused_naming_the_deposit():
     assert not HandResult.objects.exists()
 
 
-# --- finding 8: a 5,000-digit score field -------------------------------------------------------
+# --- a 5,000-digit score field ----------------------------------------------------------------
 
 
 def test_a_5000_digit_score_change_on_the_table_page_is_a_form_error(client):
@@ -141,7 +141,7 @@ def test_a_5000_digit_number_given_to_the_service_is_refused_naming_the_field(en
     assert not HandResult.objects.exists()
 
 
-# --- finding 9: seat counts and 25 fu -----------------------------------------------------------
+# --- seat counts and 25 fu --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("rule", ["shield-tile", "yangzhou"])

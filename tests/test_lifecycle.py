@@ -26,11 +26,6 @@ ALLOWED = {
 }
 
 
-@pytest.fixture
-def director(django_user_model):
-    return django_user_model.objects.create_user("dir", password="pw-dir-1")
-
-
 def make_event(slug="spring", *, status=S.PUBLISHED, director=None, prepare=False) -> Event:
     event = create_event(name=slug.title() + " Cup", slug=slug, status=status)
     import_roster(event, team_roster(4))
@@ -67,15 +62,15 @@ def test_every_transition_is_allowed_or_refused_as_the_lifecycle_says(old, new):
     event = make_event()
     set_status(event, old)
     if old == new:
-        assert change_status(event, new, actor="dir").status == old
+        assert change_status(event, new, actor="director").status == old
         assert not AuditEntry.objects.filter(event=event, action="status-changed").exists()
     elif (old, new) in ALLOWED:
-        assert change_status(event, new, actor="dir").status == new
+        assert change_status(event, new, actor="director").status == new
         entry = AuditEntry.objects.get(event=event, action="status-changed")
-        assert (entry.actor, entry.detail) == ("dir", {"status": [old, new]})
+        assert (entry.actor, entry.detail) == ("director", {"status": [old, new]})
     else:
         with pytest.raises(SetupError) as refused:
-            change_status(event, new, actor="dir")
+            change_status(event, new, actor="director")
         assert refused.value.field == "status"
         event.refresh_from_db()
         assert event.status == old
@@ -85,7 +80,7 @@ def test_back_to_draft_only_while_no_result_exists():
     event = make_event(prepare=True)
     enter_one_result(event)
     with pytest.raises(SetupError) as refused:
-        change_status(event, S.DRAFT, actor="dir")
+        change_status(event, S.DRAFT, actor="director")
     assert "results" in refused.value.message
     assert Event.objects.get(pk=event.pk).status == S.PUBLISHED
 
@@ -181,7 +176,7 @@ def test_a_draft_opens_for_a_table_login(draft_world):
 
 def test_a_published_draft_is_public(draft_world):
     event, _users = draft_world
-    change_status(event, S.PUBLISHED, actor="dir")
+    change_status(event, S.PUBLISHED, actor="director")
     client = client_for()
     for name in ("event page", "standings", "API event", "table login"):
         assert client.get(draft_urls(event)[name]).status_code == 200, name
@@ -228,24 +223,24 @@ def test_the_director_s_export_of_a_finished_event_is_the_final_export(client, d
     assert Event.objects.get(pk=event.pk).final_export_at is None
     assert client.get(export).status_code == 200
     assert Event.objects.get(pk=event.pk).final_export_at is not None
-    assert AuditEntry.objects.filter(event=event, action="final-export", actor="dir").exists()
+    assert AuditEntry.objects.filter(event=event, action="final-export", actor="director").exists()
 
 
 def test_reopening_makes_the_final_export_stale():
     event = make_event(status=S.FINISHED)
-    record_final_export(event, actor="dir")
-    change_status(event, S.PUBLISHED, actor="dir")
+    record_final_export(event, actor="director")
+    change_status(event, S.PUBLISHED, actor="director")
     assert Event.objects.get(pk=event.pk).final_export_at is None
 
 
 def test_delete_is_refused_before_the_final_export():
     event = make_event()
     with pytest.raises(SetupError) as refused:
-        delete_event(event, confirm_slug=event.slug, actor="dir")
+        delete_event(event, confirm_slug=event.slug, actor="director")
     assert "finished" in refused.value.message
     set_status(event, S.FINISHED)
     with pytest.raises(SetupError) as refused:
-        delete_event(event, confirm_slug=event.slug, actor="dir")
+        delete_event(event, confirm_slug=event.slug, actor="director")
     assert "export" in refused.value.message
     assert Event.objects.filter(pk=event.pk).exists()
 
@@ -272,7 +267,7 @@ def test_the_delete_page_asks_for_the_short_name_and_deletes(client, director, c
         response = client.post(url, {"confirm_slug": event.slug}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("home")
     assert not Event.objects.filter(slug="spring").exists()
-    assert "spring" in caplog.text and "dir" in caplog.text
+    assert "spring" in caplog.text and "director" in caplog.text
     assert client.get(reverse("event", args=["spring"])).status_code == 404
 
 

@@ -25,13 +25,6 @@ CUSTOM = {
 }
 
 
-@pytest.fixture
-def organiser(client, django_user_model):
-    user = django_user_model.objects.create_user("org", password="pw-org-1", is_staff=True)
-    client.force_login(user)
-    return user
-
-
 def roster_file(text):
     return SimpleUploadedFile("roster.csv", text.encode(), content_type="text/csv")
 

@@ -9,15 +9,14 @@ import re
 
 import pytest
 from django.urls import reverse
+from factories import built_once, event_from, play_slots, prepared_event
 from openpyxl import load_workbook
+from oracles import convert, datum_of
 
 from scoring import reports
 from scoring.models import ConversionTable, HandResult, SetScore
 from tournament.models import Event, SeatAssignment
 from tournament.services import create_event
-
-from factories import play_slots, prepared_event
-from oracles import convert, datum_of
 
 pytestmark = pytest.mark.django_db
 
@@ -38,11 +37,18 @@ def team_totals(event, set_no):
     return totals
 
 
-@pytest.fixture
-def played(director):
-    event = cup("played", director)
+def _build_played():
+    event = cup("played")
     play_slots(event, random.Random(1), slots=range(4))
     return event
+
+
+_played_rows = built_once(_build_played, name="_played_rows")
+
+
+@pytest.fixture
+def played(director, _played_rows):
+    return event_from(_played_rows, _build_played, director)
 
 
 def test_every_public_page_answers_without_login(client, played):

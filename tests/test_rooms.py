@@ -6,7 +6,6 @@ refused with the reason before Prepare; the per-room seating list shows every se
 from collections import Counter, defaultdict
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from factories import prepared_event, team_roster
 
@@ -71,28 +70,28 @@ def test_rooms_that_cannot_hold_32_teams_even_staggered_are_refused_with_the_rea
 def test_rooms_are_renamed_and_resized_in_place_added_and_removed_with_an_audit():
     event = create_event(name="Rooms", slug="rooms")
     import_roster(event, team_roster(8))
-    quick_rooms(event, 2, 4, actor="dir")
+    quick_rooms(event, 2, 4, actor="director")
     first = event.rooms.get(number=1)
-    set_rooms(event, [(1, "Hall A", 5), (2, "Hall B", 4), (None, "Annex", 2)], actor="dir")
+    set_rooms(event, [(1, "Hall A", 5), (2, "Hall B", 4), (None, "Annex", 2)], actor="director")
     assert [(r.number, r.name, r.capacity) for r in event.rooms.all()] == [(1, "Hall A", 5), (2, "Hall B", 4), (3, "Annex", 2)]
     assert event.rooms.get(number=1).pk == first.pk  # in place
-    set_rooms(event, [(1, "Hall A", 5), (2, "Hall B", 4)], actor="dir")
+    set_rooms(event, [(1, "Hall A", 5), (2, "Hall B", 4)], actor="director")
     assert event.rooms.count() == 2
     changes = AuditEntry.objects.filter(event=event, action="rooms-changed")
     assert changes.count() == 3
-    set_rooms(event, [(1, "Hall A", 5), (2, "Hall B", 4)], actor="dir")  # the same again: nothing to audit
+    set_rooms(event, [(1, "Hall A", 5), (2, "Hall B", 4)], actor="director")  # the same again: nothing to audit
     assert changes.count() == 3
 
 
 def test_a_room_holding_seated_tables_cannot_be_removed():
     event = create_event(name="Rooms", slug="rooms", sessions=2)
     import_roster(event, team_roster(8))
-    quick_rooms(event, 2, 4, actor="dir")
+    quick_rooms(event, 2, 4, actor="director")
     prepare_session(event, 1)
     used = {t.room.number for t in Table.objects.filter(group__session__event=event)}
     assert used == {1, 2}
     with pytest.raises(SetupError) as err:
-        set_rooms(event, [(1, "Room 1", 4)], actor="dir")
+        set_rooms(event, [(1, "Room 1", 4)], actor="director")
     assert "Room 2" in err.value.message and event.rooms.count() == 2
 
 
@@ -102,14 +101,8 @@ def test_without_rooms_every_table_gets_a_room_of_its_own():
     assert len({t.room_id for t in tables}) == tables.count() == 8
 
 
-@pytest.fixture
-def director(client):
-    user = get_user_model().objects.create_user("dir", password="pw-dir-1")
-    client.force_login(user)
-    return user
-
-
-def test_rooms_page_shows_the_need_refuses_infeasible_rooms_and_saves(client, director):
+def test_rooms_page_shows_the_need_refuses_infeasible_rooms_and_saves(director_client, director):
+    client = director_client
     event = create_event(name="Rooms", slug="rooms")
     import_roster(event, team_roster(32))
     event.roles.create(user=director, role="director")
@@ -133,10 +126,11 @@ def test_rooms_page_shows_the_need_refuses_infeasible_rooms_and_saves(client, di
     assert set(event.rooms.values_list("capacity", flat=True)) == {4}
 
 
-def test_room_seating_page_lists_each_room_by_table_and_seat(client, director):
+def test_room_seating_page_lists_each_room_by_table_and_seat(director_client, director):
+    client = director_client
     event = create_event(name="Rooms", slug="rooms")
     import_roster(event, team_roster(8))
-    set_rooms(event, [(None, "Hall A", 4), (None, "Hall B", 4)], actor="dir")
+    set_rooms(event, [(None, "Hall A", 4), (None, "Hall B", 4)], actor="director")
     prepare_session(event, 1)
     rows = seating_list(event, 1)
     assert len(rows) == 32

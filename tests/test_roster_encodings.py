@@ -73,7 +73,7 @@ def _names(event):
     return set(event.players.values_list("name", flat=True)) | set(event.teams.values_list("name", flat=True))
 
 
-def test_finding_8_a_cp1252_roster_is_previewed_before_import_and_stored_right_once_confirmed(setup):
+def test_a_cp1252_roster_is_previewed_before_import_and_stored_right_once_confirmed(setup):
     event, client = setup
     url = reverse("entrants", kwargs={"slug": event.slug})
     response = client.post(url, {"action": "import", "roster": SimpleUploadedFile("danish.csv", CP1252, content_type="text/csv")})

@@ -132,13 +132,6 @@ BASE = {
 }
 
 
-@pytest.fixture
-def organiser(client, django_user_model):
-    user = django_user_model.objects.create_user("org", password="pw-org-1", is_staff=True)
-    client.force_login(user)
-    return user
-
-
 def _shift_jis_roster(teams: int) -> bytes:
     lines = ["チーム,選手"] + [f"チーム{t},選手{t}-{m}" for t in range(1, teams + 1) for m in range(1, 5)]
     return ("\r\n".join(lines) + "\r\n").encode("shift_jis")

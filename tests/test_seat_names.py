@@ -6,12 +6,18 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
+from factories import (
+    built_once,
+    demo_roster,
+    event_from,
+    individual_roster,
+    play_slots,
+    prepared_event,
+)
 
 from tournament import i18n
 from tournament.templatetags.regrouping_words import regrouping_method
 from tournament.templatetags.seats import pile_title
-
-from factories import demo_roster, individual_roster, play_slots, prepared_event
 
 NAMES = {
     "en": ("East", "South", "West", "North"),
@@ -66,14 +72,21 @@ def test_the_regrouping_method_is_said_in_the_page_language(stored, language, sh
 
 # --- pages -----------------------------------------------------------------------------------------
 
-@pytest.fixture
-def played(db, director):
-    """A 16-team event with its first movement slot played (sets scored), director holding the role."""
+def _build_played():
     import random
 
-    event = prepared_event(demo_roster(), name="Seat Cup", slug="seat-cup", director=director)
+    event = prepared_event(demo_roster(), name="Seat Cup", slug="seat-cup")
     play_slots(event, random.Random(5), slots=[0])
     return event
+
+
+_played_rows = built_once(_build_played, name="_played_rows")
+
+
+@pytest.fixture
+def played(director, _played_rows):
+    """A 16-team event with its first movement slot played (sets scored), director holding the role."""
+    return event_from(_played_rows, _build_played, director)
 
 
 def _get(client, url, language):

@@ -1,4 +1,4 @@
-"""docs/security.md, "Threats and the tests that cover them", threat 6 and the restore part of finding 8: the master seed cannot be lost by a
+"""docs/security.md, "Threats and the tests that cover them", threat 6 and the restore part of threat 8: the master seed cannot be lost by a
 deletion, a reveal checks the seed against the published commitment, and a restore keeps the
 audit log, the confirmation attempts (PIN locks) and the event roles.
 
@@ -16,44 +16,53 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from factories import (
+    built_once,
+    client_for,
+    demo_roster,
+    event_from,
+    first_table,
+    prepared_event,
+    team_roster,
+)
 
 from scoring.models import ConfirmationAttempt, HandResult
 from scoring.actions.confirmation import confirm_result, unlock_confirmation
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
+from tournament import exchange
 from tournament.demo import play_session
 from tournament.event_setup import change_status, delete_event
-from tournament import exchange
 from tournament.exchange import ExchangeError, export_event, import_event, public_export
 from tournament.models import AuditEntry, Event, EventRole, Table
 from tournament.seating import SetupError
 from tournament.services import reveal_seed, table_schedule
-from walls.derivation import lay_out, derive_wall
+from walls.derivation import derive_wall, lay_out
 from walls.models import WallSet
 from walls.verify import main as verify_main
 from walls.verify import verify_export
-
-from factories import client_for, demo_roster, first_table, prepared_event, team_roster
 
 pytestmark = pytest.mark.django_db
 
 SLUG = "seed-cup"
 
 
-@pytest.fixture
-def director(django_user_model):
-    return django_user_model.objects.create_user("seed-director", password="pw-seed-director-1")
-
-
-@pytest.fixture
-def finished(director):
-    """A one-session event of 4 teams, every set played and confirmed, status finished, the seed
-    not revealed; ``director`` holds its director role."""
-    event = prepared_event(demo_roster(4), name="Seed Cup", slug=SLUG, sessions=1, director=director)
+def _build_finished():
+    event = prepared_event(demo_roster(4), name="Seed Cup", slug=SLUG, sessions=1)
     play_session(event, 1, random.Random(25))
-    change_status(event, Event.Status.FINISHED, actor="seed-director")
+    change_status(event, Event.Status.FINISHED, actor="director")
     return Event.objects.get(pk=event.pk)
+
+
+_finished_rows = built_once(_build_finished, name="_finished_rows")
+
+
+@pytest.fixture
+def finished(director, _finished_rows):
+    """A one-session event of 4 teams, every set played and confirmed, status finished, the seed
+    not revealed; ``director`` holds its director role. Built once per test session."""
+    return event_from(_finished_rows, _build_finished, director)
 
 
 def wipe(event):
@@ -77,7 +86,7 @@ def stored_walls_match_the_seed(event, seed) -> int:
     return compared
 
 
-# --- finding 6: the issue's sequence ----------------------------------------------------------------
+# --- deleting a finished event whose seed is not revealed ---------------------------------------------
 
 
 def test_deleting_before_the_reveal_after_the_seedless_final_export_is_refused(finished, director):
@@ -92,7 +101,7 @@ def test_deleting_before_the_reveal_after_the_seedless_final_export_is_refused(f
     body = response.content.decode()
     assert "Reveal the master seed" in body and "export with the master seed" in body
     with pytest.raises(SetupError) as refused:
-        delete_event(finished, confirm_slug=SLUG, actor="seed-director")
+        delete_event(finished, confirm_slug=SLUG, actor="director")
     assert refused.value.field == "seed"
 
 
@@ -105,7 +114,7 @@ def test_the_reveal_of_an_event_imported_without_its_seed_refuses_the_empty_seed
     restored = import_event(export)
     assert restored.master_seed == ""
     with pytest.raises(SetupError) as refused:
-        reveal_seed(restored, actor="seed-director")
+        reveal_seed(restored, actor="director")
     assert refused.value.field == "seed" and "type the master seed" in refused.value.message
     api = client_for().get(f"/api/events/{SLUG}/").json()
     assert api["seed_revealed"] is False and api["master_seed"] is None
@@ -203,7 +212,7 @@ def test_the_secret_export_is_the_directors_only_and_only_after_play(finished, d
 
 
 def test_a_revealed_event_is_deleted_after_its_ordinary_final_export(finished, director):
-    reveal_seed(finished, actor="seed-director")
+    reveal_seed(finished, actor="director")
     client = client_for(director)
     assert client.get(reverse("event-export", args=[SLUG])).json()["walls"]["seed"] == finished.master_seed
     assert client.post(reverse("event-delete", args=[SLUG]), {"confirm_slug": SLUG}).status_code == 302
@@ -215,11 +224,11 @@ def test_an_ordinary_export_after_the_secret_one_asks_for_the_secret_one_again(f
     client.get(reverse("event-export-secret", args=[SLUG]))
     client.get(reverse("event-export", args=[SLUG]))
     with pytest.raises(SetupError) as refused:
-        delete_event(finished, confirm_slug=SLUG, actor="seed-director")
+        delete_event(finished, confirm_slug=SLUG, actor="director")
     assert refused.value.field == "seed"
 
 
-# --- finding 8: a restore loses nothing --------------------------------------------------------------
+# --- a restore loses nothing -----------------------------------------------------------------------
 
 
 def wrong_pin(table) -> str:

@@ -19,9 +19,19 @@ from fractions import Fraction
 import pytest
 from django.test import Client
 from django.urls import reverse
+from factories import (
+    built_once,
+    client_for,
+    event_from,
+    individual_roster,
+    play_slots,
+    prepared_event,
+    team_roster,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
+from oracles import ranked, round_half_away, tally, team_set_points
 
 from scoring import reports
 from scoring.conversion import ConversionTable as PlainTable
@@ -29,15 +39,10 @@ from scoring.conversion import ConversionTableError
 from scoring.conversion_versions import save_table_csv, save_table_version
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, conversion_in_use, event_standings, player_standings
-from scoring.actions.confirmation import confirm_result, correct_result
-from scoring.actions.entry import submit_result
+from scoring.actions.confirmation import correct_result
 from scoring.standings import ConvertedScore, IncrementalStandings, RankingRules, sit_out_credit, standings
 from tournament.exchange import export_event, public_export
-from tournament.models import AuditEntry, Event, SeatAssignment, Table
-from tournament.services import table_schedule
-
-from factories import client_for, individual_roster, play_slots, prepared_event, team_roster
-from oracles import ranked, round_half_away, tally, team_set_points
+from tournament.models import AuditEntry, Event, SeatAssignment
 
 
 def cs(points: int) -> ConvertedScore:
@@ -220,13 +225,20 @@ def names(event: Event) -> dict:
 # === substitutes ===================================================================================================
 
 
-@pytest.fixture
-def substitutes_event(director):
-    """5 teams of 4 under the substitutes policy: 3 substitute teams fill two groups of 4 teams
-    (4 tables each); session 1 played."""
-    event = new_event(team_roster(5), "subs", entrant_policy=Event.EntrantPolicy.SUBSTITUTES, director=director)
+def _build_substitutes_event():
+    event = new_event(team_roster(5), "subs", entrant_policy=Event.EntrantPolicy.SUBSTITUTES)
     play_slots(event, random.Random(21))
     return event
+
+
+_substitutes_event_rows = built_once(_build_substitutes_event, name="_substitutes_event_rows")
+
+
+@pytest.fixture
+def substitutes_event(director, _substitutes_event_rows):
+    """5 teams of 4 under the substitutes policy: 3 substitute teams fill two groups of 4 teams
+    (4 tables each); session 1 played."""
+    return event_from(_substitutes_event_rows, _build_substitutes_event, director)
 
 
 def test_substitutes_hold_no_rank_and_the_real_teams_keep_places_1_to_5(substitutes_event):
@@ -309,16 +321,23 @@ def sitting(event: Event) -> dict[int, set]:
     return out
 
 
-@pytest.fixture
-def sit_out_event(director):
-    """5 teams under sit-out-average, 2 sessions of one group of 4 teams: one team sits out each
-    session; both sessions played."""
+def _build_sit_out_event():
     event = new_event(team_roster(5), "sit", prepare=(1, 2), sessions=2,
-                      entrant_policy=Event.EntrantPolicy.SIT_OUT_AVERAGE, director=director)
+                      entrant_policy=Event.EntrantPolicy.SIT_OUT_AVERAGE)
     rng = random.Random(4)
     play_slots(event, rng, session=1)
     play_slots(event, rng, session=2)
     return event
+
+
+_sit_out_event_rows = built_once(_build_sit_out_event, name="_sit_out_event_rows")
+
+
+@pytest.fixture
+def sit_out_event(director, _sit_out_event_rows):
+    """5 teams under sit-out-average, 2 sessions of one group of 4 teams: one team sits out each
+    session; both sessions played."""
+    return event_from(_sit_out_event_rows, _build_sit_out_event, director)
 
 
 def test_a_team_that_sat_out_session_1_totals_twice_its_session_2_points(sit_out_event):
@@ -425,16 +444,11 @@ def test_sit_out_datum_shows_the_sets_sat_out_and_scores_them_0(director):
     assert page.count("sat out 16 sets: scored 0 (the datum)") == 2
 
 
-def _play_individual(event: Event, session: int, rng: random.Random) -> None:
-    """Two-seat typed results (zero-sum) at every table of ``session``, confirmed by the director."""
-    for table in Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number"):
-        for _, sets in table_schedule(table):
-            for set_no in sets:
-                value = rng.choice((0, 1000, 2000, 3900, 8000, 12000))
-                winner = rng.choice("ES")
-                changes = {"E": value if winner == "E" else -value, "S": value if winner == "S" else -value}
-                result = submit_result(table, set_no, changes=changes, actor="t")
-                confirm_result(result, actor="t", director=True)
+def _two_seat_changes(rng: random.Random, seats) -> dict:
+    """A zero-sum two-seat typed result: E or S wins one of a few point values from the other."""
+    value = rng.choice((0, 1000, 2000, 3900, 8000, 12000))
+    winner = rng.choice("ES")
+    return {"E": value if winner == "E" else -value, "S": value if winner == "S" else -value}
 
 
 def test_individual_player_standings_apply_the_sit_out_credit_as_the_event_standings_do(director):
@@ -442,8 +456,8 @@ def test_individual_player_standings_apply_the_sit_out_credit_as_the_event_stand
                       method=Event.Method.INDIVIDUAL, entrant_policy=Event.EntrantPolicy.SIT_OUT_AVERAGE,
                       director=director)
     rng = random.Random(8)
-    _play_individual(event, 1, rng)
-    _play_individual(event, 2, rng)
+    play_slots(event, rng, session=1, changes=_two_seat_changes, director=True)
+    play_slots(event, rng, session=2, changes=_two_seat_changes, director=True)
     seated = {s: set(SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=s)
                      .values_list("player_id", flat=True)) for s in (1, 2)}
     players = set(event.players.values_list("pk", flat=True))
@@ -470,11 +484,18 @@ STEEP = [{"from": 0, "to": 3, "points": 0}, {"from": 4, "to": 19, "points": 2}, 
          {"from": 60, "to": None, "points": 11}]
 
 
-@pytest.fixture
-def played(director):
-    event = new_event(team_roster(4), "versions", director=director)
+def _build_played():
+    event = new_event(team_roster(4), "versions")
     play_slots(event, random.Random(3))
     return event
+
+
+_played_rows = built_once(_build_played, name="_played_rows")
+
+
+@pytest.fixture
+def played(director, _played_rows):
+    return event_from(_played_rows, _build_played, director)
 
 
 def test_a_save_rescores_every_score_with_the_new_version_and_is_audited(played):

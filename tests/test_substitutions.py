@@ -8,7 +8,6 @@ import random
 from collections import defaultdict
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from factories import (
     client_for,
@@ -40,29 +39,8 @@ from tournament.substitutions import SubstitutionError, substitute
 pytestmark = pytest.mark.django_db
 
 
-def play_rest(event, session=1, rng=None):
-    """Enter and confirm every set still without a result in ``session``, slot by slot, each
-    confirmed with the PIN of whoever holds the second seat on that set."""
-    rng = rng or random.Random(7)
-    seats = tuple(event.get_ruleset().seats)
-    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number"))
-    schedules = {t.pk: table_schedule(t) for t in tables}
-    for slot in range(max(len(s) for s in schedules.values())):
-        for table in tables:
-            for set_no in schedules[table.pk][slot][1]:
-                if HandResult.objects.filter(table=table, set_no=set_no).exists():
-                    continue
-                result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor="t")
-                confirm_result(result, actor="t", pin=table_plan(table).holders(table, set_no)[seats[1]].pin)
-
-
 def seat_at(table, seat):
     return SeatAssignment.objects.get(table=table, seat=seat)
-
-
-@pytest.fixture
-def director():
-    return get_user_model().objects.create_user("sub-director")
 
 
 @pytest.fixture
@@ -83,7 +61,7 @@ def test_team_substitution_credits_sets_to_whoever_sat_there_and_keeps_the_team_
     played_before = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
     schedule = [s for _slot, block in table_schedule(table) for s in block]
     assert sub.sets == [s for s in schedule if s not in played_before] and sub.sets
-    play_rest(event)
+    play_slots(event, random.Random(7), skip_entered=True)
 
     # the team's score on each set is still the sum of its seats' changes (seating's team column)
     results = {(r.table_id, r.set_no): r.changes for r in HandResult.objects.filter(event=event)}
@@ -150,7 +128,7 @@ def test_refusals_and_a_repeated_form(team_event):
     with pytest.raises(SubstitutionError) as caught:
         substitute(event, 1, player_out=out, name="Someone Else", reason="ill", actor="d")
     assert caught.value.field == "player_out"  # holds no seat now
-    play_rest(event)
+    play_slots(event, random.Random(7), skip_entered=True)
     with pytest.raises(SubstitutionError) as caught:
         substitute(event, 1, player_out=first.player_in, name="Third", reason="ill", actor="d")
     assert caught.value.field == "player_out" and "nothing left" in caught.value.message
@@ -164,7 +142,7 @@ def test_individual_replacement_is_unranked_and_the_replaced_player_keeps_played
     out = seat_at(table, "E").player
     sub = substitute(event, 1, player_out=out, name="Walk In", reason="no-show after set 4", actor="d")
     assert sub.player_in.substitute and sub.player_in.team_id is None
-    play_rest(event)
+    play_slots(event, random.Random(7), skip_entered=True)
     rows = {r["key"]: r for r in event_standings(event)}
     schedule = [s for _slot, block in table_schedule(table) for s in block]
     assert rows[sub.player_in.pk]["rank"] is None and rows[sub.player_in.pk]["substitute"]
@@ -181,7 +159,7 @@ def test_for_good_seats_the_replacement_in_session_2(team_event):
     sub = substitute(event, 1, player_out=out, name="Mo Stay", for_good=True, reason="went home", actor="d")
     out.refresh_from_db()
     assert out.replaced_by_id == sub.player_in_id
-    play_rest(event)
+    play_slots(event, random.Random(7), skip_entered=True)
     prepare_session(event, 2)
     seated = set(SeatAssignment.objects.filter(table__group__session__event=event, table__group__session__number=2)
                  .values_list("player_id", flat=True))
@@ -215,7 +193,7 @@ def test_substitutions_and_check_ins_survive_export_and_import(team_event):
     released = {tuple(pair) for pair in public["released"]}
     assert all((1, s) in released for entry in public["substitutions"] for s in entry["sets"])
     assert "check_ins" not in public
-    play_rest(event)
+    play_slots(event, random.Random(7), skip_entered=True)
     per_player = {r["name"]: r for r in player_standings(event, public=False)}
     before = export_event(event, include_secret=True)
     assert before["substitutions"][0]["sets"] == sub.sets

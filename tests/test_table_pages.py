@@ -22,14 +22,6 @@ pytestmark = pytest.mark.django_db
 ZERO = {"E": 0, "S": 0, "W": 0, "N": 0}
 
 
-@pytest.fixture
-def scorer(client, table):
-    """A browser logged in with the table's code."""
-    response = login_as_table(client, table)
-    assert response.status_code == 302
-    return client
-
-
 def enter_by_outcome(client, table, entered_by_seat="E", **extra):
     data = {"set_no": str(first_set(table)), "mode": "outcome", "kind": "discard", "winners": "E",
             "discarder": "S", "value_E": "10", **entering(table, entered_by_seat), **extra}
@@ -61,46 +53,46 @@ def test_the_table_page_without_the_code_sends_to_the_login(client, table):
     assert response["Location"] == reverse("table-login") + "?" + urlencode({"next": table_url(table)})
 
 
-def test_table_page_queries_do_not_grow_with_the_results(scorer, table):
+def test_table_page_queries_do_not_grow_with_the_results(table_client, table):
     url = table_url(table)
     with CaptureQueriesContext(connection) as empty:
-        assert scorer.get(url).status_code == 200
+        assert table_client.get(url).status_code == 200
     sets = table_schedule(table)[0][1]
     for set_no in sets[:3]:
         result = submit_result(table, set_no, changes=ZERO, actor="t", entered_by_seat="E")
         if set_no != sets[0]:
             confirm_result(result, actor="d", director=True)
     with CaptureQueriesContext(connection) as busy:
-        assert scorer.get(url).status_code == 200
+        assert table_client.get(url).status_code == 200
     assert len(busy) == len(empty)
 
 
-def test_entry_by_outcome_stores_the_paid_changes_and_asks_for_confirmation(scorer, table):
-    response = enter_by_outcome(scorer, table, entered_by_seat="E")
+def test_entry_by_outcome_stores_the_paid_changes_and_asks_for_confirmation(table_client, table):
+    response = enter_by_outcome(table_client, table, entered_by_seat="E")
     result = HandResult.objects.get()
     assert response["Location"] == f"{table_url(table)}?confirm={result.pk}#confirm-{result.pk}"
     assert result.changes == {"E": 34, "S": -18, "W": -8, "N": -8}
     assert result.outcome["entered_by_seat"] == "E" and result.entered_by == f"{table.seats.get(seat='E').player.name} (E), {table}"
-    page = scorer.get(response["Location"]).content.decode()
+    page = table_client.get(response["Location"]).content.decode()
     assert f'id="confirm-{result.pk}"' in page and "Entered by seat E" in page
     assert f'name="revision" value="{result.revision}"' in page
 
 
-def test_the_entering_seats_pin_is_refused_and_another_seats_pin_confirms(scorer, table):
-    enter_by_outcome(scorer, table, entered_by_seat="E")
+def test_the_entering_seats_pin_is_refused_and_another_seats_pin_confirms(table_client, table):
+    enter_by_outcome(table_client, table, entered_by_seat="E")
     result = HandResult.objects.get()
     url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
-    refused = scorer.post(url, {"pin": pin(table, "E"), "revision": result.revision}, follow=True)
+    refused = table_client.post(url, {"pin": pin(table, "E"), "revision": result.revision}, follow=True)
     assert "seat E entered this result" in refused.content.decode()
     assert HandResult.objects.get().status == "entered"
-    confirmed = scorer.post(url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
+    confirmed = table_client.post(url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
     assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
     result.refresh_from_db()
     assert result.status == "confirmed" and result.confirmed_by.endswith("(W), Table 1")
 
 
-def test_a_second_device_with_the_same_code_sees_the_pending_result_and_confirms_it(scorer, table):
-    enter_by_outcome(scorer, table, entered_by_seat="N")
+def test_a_second_device_with_the_same_code_sees_the_pending_result_and_confirms_it(table_client, table):
+    enter_by_outcome(table_client, table, entered_by_seat="N")
     result = HandResult.objects.get()
     second = Client()
     login_as_table(second, table)
@@ -112,13 +104,13 @@ def test_a_second_device_with_the_same_code_sees_the_pending_result_and_confirms
     assert result.status == "confirmed" and result.confirmed_by.endswith("(S), Table 1")
 
 
-def test_a_confirmation_of_a_result_changed_meanwhile_is_refused(scorer, table):
-    enter_by_outcome(scorer, table)
+def test_a_confirmation_of_a_result_changed_meanwhile_is_refused(table_client, table):
+    enter_by_outcome(table_client, table)
     result = HandResult.objects.get()
     seen = result.revision
     correct_result(result, actor="scorer", reason="", director=False, changes={"E": 48, "S": -16, "W": -16, "N": -16},
                    **entering(table, "N"))
-    response = scorer.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]),
+    response = table_client.post(reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk]),
                            {"pin": pin(table, "S"), "revision": seen}, follow=True)
     assert "the result changed while you confirmed it" in response.content.decode()
     assert HandResult.objects.get().status == "entered"
@@ -133,14 +125,14 @@ def test_the_director_confirms_on_the_table_page_without_a_pin(client, director,
     assert result.status == "confirmed" and result.confirmed_by == director.username
 
 
-def test_result_page_shows_the_history_and_takes_a_dispute(scorer, table):
-    enter_by_outcome(scorer, table)
+def test_result_page_shows_the_history_and_takes_a_dispute(table_client, table):
+    enter_by_outcome(table_client, table)
     result = HandResult.objects.get()
     url = reverse("result", args=[table.group.session.event.slug, result.pk])
-    refused = scorer.post(url, {"action": "dispute", "reason": ""})
+    refused = table_client.post(url, {"action": "dispute", "reason": ""})
     assert refused.status_code == 400 and 'data-field="reason"' in refused.content.decode()
-    scorer.post(url, {"action": "dispute", "reason": "S says W discarded"})
-    page = scorer.get(url).content.decode()
+    table_client.post(url, {"action": "dispute", "reason": "S says W discarded"})
+    page = table_client.get(url).content.decode()
     assert "S says W discarded" in page and "dispute" in page
     assert HandResult.objects.get().status == "disputed"
 
@@ -157,12 +149,12 @@ def test_director_corrects_on_the_result_page_and_the_history_keeps_before_and_a
     assert rows[-1] == ("correct", {"E": 24, "S": -8, "W": -8, "N": -8}, "E had 16 fan")
 
 
-def test_scanning_a_set_label_opens_the_table_page_on_that_set(scorer, team_event, table):
+def test_scanning_a_set_label_opens_the_table_page_on_that_set(table_client, team_event, table):
     set_no = table_schedule(table)[0][1][2]
     payload = SetId(team_event.slug, 1, set_no).payload
-    response = scorer.get(reverse("scan", args=[payload]))
+    response = table_client.get(reverse("scan", args=[payload]))
     assert response["Location"] == f"{table_url(table)}?set={set_no}"
-    page = scorer.get(response["Location"]).content.decode()
+    page = table_client.get(response["Location"]).content.decode()
     assert f'<option value="{set_no}" selected>' in page
 
 
@@ -219,16 +211,16 @@ def test_live_json_shows_the_fan_check_flag(client, director, team_event, table)
     assert "fan entered 26, the hand counts 28" in page
 
 
-def test_table_page_flags_a_fan_that_differs_from_the_hand(scorer, table):
+def test_table_page_flags_a_fan_that_differs_from_the_hand(table_client, table):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
-    response = enter_by_outcome(scorer, table, value_E="26", hand="123456789m 11z 22z +1z")
-    page = scorer.get(response["Location"]).content.decode()
+    response = enter_by_outcome(table_client, table, value_E="26", hand="123456789m 11z 22z +1z")
+    page = table_client.get(response["Location"]).content.decode()
     assert "fan entered 26, the hand counts 28" in page
 
 
-def test_the_live_page_and_its_data_are_for_the_director_only(scorer, team_event):
-    assert scorer.get(reverse("live", args=[team_event.slug])).status_code == 403
-    assert scorer.get(reverse("live-json", args=[team_event.slug])).status_code == 403
+def test_the_live_page_and_its_data_are_for_the_director_only(table_client, team_event):
+    assert table_client.get(reverse("live", args=[team_event.slug])).status_code == 403
+    assert table_client.get(reverse("live-json", args=[team_event.slug])).status_code == 403
 
 
 def test_a_seated_player_reads_the_result_page_but_cannot_change_it(client, django_user_model, table):
@@ -245,7 +237,7 @@ def test_a_seated_player_reads_the_result_page_but_cannot_change_it(client, djan
     assert HandResult.objects.get().status == "entered"
 
 
-def test_the_table_pages_post_and_redirect_read_the_table_plan_once(scorer, table):
+def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client, table):
     """An entry from the table page costs the table login's check, one table plan read (the
     session's group count, the seats, the substitutions) and the write; the page it redirects to,
     the same login check and plan read and the page's own reads. Pinned so the plan is never read
@@ -253,10 +245,10 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(scorer, tabl
     data = {"set_no": str(first_set(table)), "mode": "outcome", "kind": "discard", "winners": "E",
             "discarder": "S", "value_E": "10", **entering(table, "E")}
     with CaptureQueriesContext(connection) as post:
-        response = scorer.post(table_url(table), data)
+        response = table_client.post(table_url(table), data)
     assert response.status_code == 302
     with CaptureQueriesContext(connection) as redirected:
-        assert scorer.get(response["Location"]).status_code == 200
+        assert table_client.get(response["Location"]).status_code == 200
 
     def reads(captured, table_name):
         return sum(f'FROM "{table_name}"' in q["sql"] for q in captured.captured_queries)

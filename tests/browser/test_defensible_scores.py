@@ -21,7 +21,7 @@ staff user, not a superuser, logged in through the login page):
 An anonymous visitor and a player logged in at table 5 then see nothing of the reserve wall or
 the fouled mark while the set is unreleased (traveller, wall list, wall page, public export);
 once table 1's result is in, they see both. Any console or page error fails the test.
-Screenshots go to /tmp/i17-shots/.
+Screenshots go to /tmp/defensible-scores-shots/.
 
 The browser steps hold no ORM call: Django reads and writes run in a thread of their own, on a
 connection outside the test's transaction, as the live server does.
@@ -57,7 +57,7 @@ from tests.browser.test_rule_sets_at_table import delete_event, in_own_connectio
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
-SHOTS = Path("/tmp/i17-shots")
+SHOTS = Path("/tmp/defensible-scores-shots")
 SLUG = "defensible"
 REASON_RESERVE = "Two tiles of the set dropped face up at table 1 before play"
 REASON_FOULED = "E and S draw piles swapped when the set was laid at table 5"
@@ -92,13 +92,13 @@ def _enter(table, set_no: int, changes: dict) -> None:
     from scoring.actions.confirmation import confirm_result
     from scoring.actions.entry import submit_result
 
-    confirm_result(submit_result(table, set_no, changes=changes, actor="i17"), actor="i17", director=True)
+    confirm_result(submit_result(table, set_no, changes=changes, actor="acceptance"), actor="acceptance", director=True)
 
 
 def build(director: str) -> Built:
     """Create and play the event (see the module's docstring) and work out what the pages must show."""
     from django.contrib.auth import get_user_model
-    from test_issue17_acceptance import comparisons
+    from acceptance import comparisons
 
     from scoring.models import ConversionTable
     from tournament.models import Table

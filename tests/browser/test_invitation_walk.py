@@ -1,4 +1,4 @@
-"""docs/security.md, "Threats and the tests that cover them" in Debian's Chromium, as the people meet it (findings 3 and 8).
+"""docs/security.md, "Threats and the tests that cover them" in Debian's Chromium, as the people meet it (threats 3 and 8).
 
 A staff user creates an event from a roster saved by a Western European Windows spreadsheet
 (Windows-1252: "Ærøskøbing"): the form names the guessed encoding and previews the names before
@@ -87,7 +87,7 @@ def test_a_guessed_roster_is_previewed_and_an_existing_account_accepts_its_invit
         director.on("pageerror", lambda e: errors.append(f"page error: {e}"))
         log_in(director, base, DIRECTOR)
 
-        # Finding 8: the Windows-1252 roster is previewed before anything is stored.
+        # The Windows-1252 roster is previewed before anything is stored.
         director.goto(base + "/events/new/")
         director.fill("#id_name", "Danish Open")
         director.fill("#id_slug", SLUG)
@@ -119,7 +119,7 @@ def test_a_guessed_roster_is_previewed_and_an_existing_account_accepts_its_invit
         expect(director.locator("#entrants")).to_contain_text("Bjørn Køg")
         shot(director, "03-entrants-stored-right")
 
-        # Finding 3: an existing account, typed in another case, waits for its owner.
+        # An existing account, typed in another case, waits for its owner.
         people = f"{base}/e/{SLUG}/director/people/"
         director.goto(people)
         director.fill("#id_username", "Rin.Ota")

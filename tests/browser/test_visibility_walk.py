@@ -35,7 +35,8 @@ import pytest
 from playwright.sync_api import expect
 
 from factories import (
-    confirm_with_pin, demo_roster, fill_discard_win, login_as_table_in_browser, prepared_event, say_who_is_entering,
+    confirm_with_pin, demo_roster, fill_discard_win, login_as_table_in_browser, play_slots, prepared_event,
+    say_who_is_entering,
     standings_rows,
 )
 from tests.browser.conftest import DESKTOP, PHONE
@@ -43,7 +44,6 @@ from tests.browser.conftest import DESKTOP, PHONE
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 FIRST_BLOCK = (1, 2, 3, 4)
-SEATS = ("E", "S", "W", "N")
 
 
 @dataclass(frozen=True)
@@ -64,27 +64,6 @@ class Walk:
     tables_total: int
 
 
-def _play_until_first_block(tables, rng, skip=()):
-    """Enter (seat E) and confirm (seat S's PIN) results at each table in its play order until it
-    has played every set of the first block; ``skip``: (table pk, set) pairs already entered."""
-    from scoring.actions.confirmation import confirm_result
-    from scoring.actions.entry import submit_result
-    from tournament.demo import plausible_outcome
-    from tournament.services import table_schedule
-
-    for table in tables:
-        pin = table.seats.select_related("player").get(seat="S").player.pin
-        for _, sets in table_schedule(table):
-            for set_no in sets:
-                if (table.pk, set_no) in skip:
-                    continue
-                result = submit_result(table, set_no, outcome=plausible_outcome(rng, SEATS), actor="walk setup",
-                                       entered_by_seat="E")
-                confirm_result(result, actor="walk setup", pin=pin)
-            if set(FIRST_BLOCK) <= set(sets):
-                break
-
-
 @pytest.fixture(scope="module")
 def walk(demo_site, browser, django_db_blocker):
     from django.contrib.auth import get_user_model
@@ -101,7 +80,8 @@ def walk(demo_site, browser, django_db_blocker):
         group1 = list(groups[0].tables.select_related("group__session__event").order_by("position"))
         group2 = list(groups[1].tables.select_related("group__session__event").order_by("position"))
         assert len(group1) == len(group2) == 4
-        _play_until_first_block(group1, random.Random(2015))
+        play_slots(event, random.Random(2015), groups=[1], through_set=FIRST_BLOCK[-1], entered_by_seat="E",
+                   actor="walk setup")
 
         def teams(tables):
             return tuple(sorted({s.team.name for t in tables for s in t.seats.select_related("team")}))
@@ -151,12 +131,12 @@ def standings_of(slug, *, public):
     return event_standings(Event.objects.get(slug=slug), public=public)
 
 
-def group2_finishes_the_first_block(slug, skip):
-    from tournament.models import Table
+def group2_finishes_the_first_block(slug):
+    """Group 2's tables play the rest of the first block (sets already entered are left as they are)."""
+    from tournament.models import Event
 
-    tables = list(Table.objects.filter(group__session__event__slug=slug, group__number=2)
-                  .select_related("group__session__event").order_by("position"))
-    _play_until_first_block(tables, random.Random(2016), skip=skip)
+    play_slots(Event.objects.get(slug=slug), random.Random(2016), groups=[2], through_set=FIRST_BLOCK[-1],
+               entered_by_seat="E", skip_entered=True, actor="walk setup")
 
 
 class Console:
@@ -329,7 +309,7 @@ def test_the_visibility_rule_walked_by_a_player_a_table_and_the_director(browser
     shots.take(director, "director-traveller")
 
     # 4. Group 2 finishes the first block.
-    in_own_thread(group2_finishes_the_first_block, walk.slug, skip={(walk.table_id, 1)})
+    in_own_thread(group2_finishes_the_first_block, walk.slug)
     public = in_own_thread(standings_of, walk.slug, public=True)
     assert all(r["sets_played"] == len(FIRST_BLOCK) for r in public)
 

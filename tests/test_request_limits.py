@@ -56,7 +56,7 @@ def clock(monkeypatch):
 
 
 
-# --- finding 5: table login -----------------------------------------------------------------
+# --- table login --------------------------------------------------------------------------
 
 def test_a_right_code_gets_in_after_120_wrong_codes_from_other_addresses(table, team_event, clock):
     url = reverse("event-table-login", args=[team_event.slug])
@@ -126,7 +126,7 @@ def test_in_total_past_the_limit_codes_are_checked_at_a_bounded_rate(table, cloc
     assert login_as_table(Client(), table, REMOTE_ADDR="10.6.200.1").status_code == 302
 
 
-# --- finding 7: the public export -----------------------------------------------------------
+# --- the public export --------------------------------------------------------------------
 
 def test_the_public_export_is_built_once_per_release_state(client, team_event):
     import random
@@ -175,7 +175,7 @@ def test_anonymous_loops_on_public_downloads_get_429_and_the_director_is_not_lim
         assert {client.get(url, REMOTE_ADDR="10.30.0.1").status_code for _ in range(8)} == {200}, url
 
 
-# --- finding 8: query parameters and deep JSON ----------------------------------------------
+# --- query parameters and deep JSON -------------------------------------------------------
 
 BAD_NUMBERS = ["²", "-1", "99999999999999999999", "abc", "1.5", "0"]
 
