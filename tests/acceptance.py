@@ -31,7 +31,7 @@ from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from tournament.exchange import export_event, public_export
 from tournament.models import Event, SeatAssignment, Table
-from tournament.services import table_schedule
+from factories import blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 FEW = settings(max_examples=8, deadline=None, derandomize=True,
@@ -74,7 +74,7 @@ def enter(table: Table, set_no: int, changes: dict) -> HandResult:
 
 def sets_per_session(event: Event) -> int:
     table = Table.objects.filter(group__session__event=event).first()
-    return sum(len(sets) for _, sets in table_schedule(table))
+    return sum(len(sets) for _, sets in blocks(table))
 
 
 # --- the raw data and the oracle's scores ---------------------------------------------------------------

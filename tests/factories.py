@@ -24,7 +24,7 @@ from scoring.actions.entry import submit_result
 from tournament.api_tokens import issue_token
 from tournament.demo import ROSTER, plausible_outcome
 from tournament.models import Event, EventRole, Table
-from tournament.services import create_event, import_roster, prepare_session, table_schedule
+from tournament.services import create_event, import_roster, prepare_session
 from tournament.table_plan import table_plan
 
 # --- events ---------------------------------------------------------------------------------------
@@ -91,7 +91,7 @@ def play_slots(event: Event, rng: random.Random, *, session: int = 1, slots: Ite
     if groups is not None:
         tables = tables.filter(group__number__in=groups)
     tables = list(tables.select_related("group__session__event"))
-    schedules = {t.pk: table_schedule(t) for t in tables}
+    schedules = {t.pk: blocks(t) for t in tables}
     plans = {t.pk: table_plan(t) for t in tables}
     last = {t.pk: len(schedules[t.pk]) - 1 for t in tables}
     if through_set is not None:
@@ -120,7 +120,7 @@ def play_up_to(tables: list[Table], set_no: int, enter) -> None:
     slot in movement order: each table enters every set of its blocks before the one holding
     ``set_no``, then ``set_no`` itself, skipping sets it already has a result on.
     ``enter(table, set_no)`` stores (and, as the test needs, confirms) one result."""
-    schedules = {t.pk: table_schedule(t) for t in tables}
+    schedules = {t.pk: blocks(t) for t in tables}
     for slot in range(max(len(s) for s in schedules.values())):
         for table in tables:
             target = next(i for i, (_, sets) in enumerate(schedules[table.pk]) if set_no in sets)
@@ -135,7 +135,7 @@ def sets_through(table: Table, set_no: int) -> list[int]:
     """The sets ``table`` plays, in movement order, from its first up to the end of the block
     that holds ``set_no``. Raises ValueError when the table does not play ``set_no``."""
     played = []
-    for _, sets in table_schedule(table):
+    for _, sets in blocks(table):
         played += sets
         if set_no in sets:
             return played
@@ -270,9 +270,15 @@ def first_table(event: Event) -> Table:
     return Table.objects.filter(group__session__event=event).order_by("number").first()
 
 
+def blocks(table: Table) -> list[tuple[int, tuple[int, ...]]]:
+    """``table``'s blocks of sets in play order, ``[(block, (set_no, ...))]``, from its table plan
+    (:meth:`tournament.table_plan.SessionPlan.blocks`)."""
+    return table_plan(table).blocks(table)
+
+
 def first_set(table: Table) -> int:
     """The first set ``table`` plays: the first of its first block in movement order."""
-    return table_schedule(table)[0][1][0]
+    return blocks(table)[0][1][0]
 
 
 def pin(table: Table, seat: str) -> str:

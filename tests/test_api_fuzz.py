@@ -20,7 +20,7 @@ from scoring.payments import validate_score_changes
 from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from tournament.models import EventRole, Table
-from tournament.services import table_schedule
+from factories import blocks
 
 from factories import api_key, first_table, table_url
 
@@ -34,7 +34,7 @@ FUZZ = settings(max_examples=25, deadline=None, derandomize=True, database=None,
 def fuzz_event(team_event, director):
     """The test event with an entered and a confirmed result for the generated ids to land on."""
     table = first_table(team_event)
-    first, second = table_schedule(table)[0][1][:2]
+    first, second = blocks(table)[0][1][:2]
     confirm_result(submit_result(table, first, changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t"),
                    actor="d", director=True)
     submit_result(table, second, changes={"E": -8, "S": 24, "W": -8, "N": -8}, actor="t")

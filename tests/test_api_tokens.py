@@ -38,9 +38,9 @@ from tournament import api_tokens
 from tournament.admin import GuardedAdmin
 from tournament.event_setup import change_status, deletion_refusal, record_final_export
 from tournament.models import ApiToken, AuditEntry, Event, EventRole, Player, Table, Team
-from tournament.services import create_event, table_schedule
+from tournament.services import create_event
 
-from factories import api_key, client_for, first_set, first_table, prepared_event, team_roster
+from factories import api_key, client_for, first_set, first_table, prepared_event, team_roster, blocks
 
 pytestmark = pytest.mark.django_db
 
@@ -274,7 +274,7 @@ def test_token_auth_works_with_the_key_and_a_revoked_token_gets_401(world):
     answer = api.get(results)
     assert answer.status_code == 200 and answer.wsgi_request.user == world.scorer
     assert {row["table"] for row in answer.json()} == {world.table.number}
-    set_no = table_schedule(world.table)[0][1][1]
+    set_no = blocks(world.table)[0][1][1]
     write = api.post(results, json.dumps({"table": world.table.number, "set_no": set_no,
                                           "changes": {"E": 48, "S": -16, "W": -16, "N": -16}}), content_type="application/json")
     assert write.status_code == 201  # the scorer's token writes at the scorer's table

@@ -24,7 +24,7 @@ from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
 from tournament.models import AuditEntry, Table
-from tournament.services import table_schedule
+from factories import blocks
 
 from factories import entering, first_set, login_as_table, pin, table_url
 
@@ -40,7 +40,7 @@ def wrong_pin(table):
 
 
 def enter(table, slot_index=0, seat="E"):
-    return submit_result(table, table_schedule(table)[0][1][slot_index], changes=CHANGES, actor="scorer", entered_by_seat=seat)
+    return submit_result(table, blocks(table)[0][1][slot_index], changes=CHANGES, actor="scorer", entered_by_seat=seat)
 
 
 def attempt(result, code):
@@ -260,7 +260,7 @@ def test_a_pin_without_the_seat_it_belongs_to_is_refused(client, director, table
 
 
 def test_wrong_entry_pins_count_towards_the_table_lock_and_the_eleventh_is_refused_even_when_right(client, director, table):
-    sets = table_schedule(table)[0][1]
+    sets = blocks(table)[0][1]
     for _ in range(10):
         with pytest.raises(ResultError) as err:
             submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=wrong_pin(table))
@@ -320,7 +320,7 @@ def test_the_api_refuses_a_wrong_entry_pin(team_event, table, scorer_of_table_1)
     api = APIClient()
     api.force_authenticate(scorer_of_table_1)
     url = f"/api/events/{team_event.slug}/results/"
-    sets = table_schedule(table)[0][1]
+    sets = blocks(table)[0][1]
     body = {"table": table.number, "set_no": sets[0], "changes": CHANGES, "entered_by_seat": "S"}
     refused = api.post(url, {**body, "entry_pin": pin(table, "E")}, format="json")
     assert refused.status_code == 400

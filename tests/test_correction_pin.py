@@ -18,7 +18,7 @@ from scoring.actions.confirmation import confirm_result, correct_result, dispute
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
-from tournament.services import table_schedule
+from factories import blocks
 
 from factories import client_for, entering, login_as_table, pin, table_url
 
@@ -41,7 +41,7 @@ def name(table, seat):
 
 def enter_as(table, seat, set_no=None, outcome=E_WINS):
     """Seat ``seat`` enters with its own PIN, from a table login."""
-    return submit_result(table, set_no or table_schedule(table)[0][1][0], outcome=outcome, actor=f"scorer {table}",
+    return submit_result(table, set_no or blocks(table)[0][1][0], outcome=outcome, actor=f"scorer {table}",
                          **entering(table, seat))
 
 
@@ -69,7 +69,7 @@ def result_form(outcome: dict, **extra) -> dict:
 
 def test_the_issues_attack_a_correction_without_a_pin_then_the_correctors_own_confirmation_is_refused(client, table):
     login_as_table(client, table)
-    saved = client.post(table_url(table), {"set_no": str(table_schedule(table)[0][1][0]), "mode": "outcome", "kind": "discard",
+    saved = client.post(table_url(table), {"set_no": str(blocks(table)[0][1][0]), "mode": "outcome", "kind": "discard",
                                            "winners": ["E"], "discarder": "N", "value_E": "8", **entering(table, "S")})
     assert saved.status_code == 302
     result = HandResult.objects.get()
@@ -172,7 +172,7 @@ def test_the_history_names_seat_and_player_of_every_change(table, django_user_mo
         ("enter", f"{name(table, 'S')} (S), Table 1"), ("correct", f"{name(table, 'W')} (W), Table 1"),
         ("dispute", f"{north.name} (N), Table 1"), ("dispute", f"scorer {table}"),
     ]
-    other = submit_result(table, table_schedule(table)[0][1][1], outcome=E_WINS, actor="td")  # the director, no PIN
+    other = submit_result(table, blocks(table)[0][1][1], outcome=E_WINS, actor="td")  # the director, no PIN
     assert history(other) == [("enter", "td")]
 
 
@@ -192,7 +192,7 @@ def test_the_director_corrects_a_confirmed_result_without_a_pin_and_a_scorer_can
 def test_a_substitute_corrects_with_their_own_pin_only_on_the_sets_they_hold(table):
     from tournament.substitutions import substitute
 
-    sets = table_schedule(table)[0][1]
+    sets = blocks(table)[0][1]
     before = enter_as(table, "S", sets[0])
     west = table.seats.get(seat="W").player
     sub = substitute(table.group.session.event, 1, player_out=west, name="Sub Stitute", reason="ill", actor="td")

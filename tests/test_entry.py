@@ -11,7 +11,7 @@ from scoring.actions.confirmation import confirm_result, correct_result, dispute
 from scoring.actions.describe import result_notes
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from tournament.services import table_schedule
+from factories import blocks
 
 from factories import api_key, first_set, first_table
 
@@ -61,14 +61,14 @@ def test_outcome_is_paid_the_mcr_way(team_event):
     table = first_table(team_event)
     discard = submit_result(table, first_set(table), outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10]}, actor="t")
     assert discard.changes == {"E": 34, "S": -18, "W": -8, "N": -8}
-    second = table_schedule(table)[0][1][1]
+    second = blocks(table)[0][1][1]
     self_draw = submit_result(table, second, outcome={"kind": "self_draw", "winners": ["W"], "discarder": None, "fans": [8]}, actor="t")
     assert self_draw.changes == {"E": -16, "S": -16, "W": 48, "N": -16}
 
 
 def test_a_set_held_by_another_table_is_refused_naming_that_table(team_event):
     table = first_table(team_event)
-    later_set = table_schedule(table)[1][1][0]
+    later_set = blocks(table)[1][1][0]
     with pytest.raises(ResultError) as err:
         submit_result(table, later_set, changes={"E": 0, "S": 0, "W": 0, "N": 0}, actor="t")
     assert err.value.field == "set"
@@ -125,7 +125,7 @@ def test_api_enters_and_confirms_with_token_auth(team_event, director):
     again = api.post(url, {"table": table.number, "set_no": first_set(table),
                            "changes": {"E": 24, "S": -8, "W": -8, "N": -8}}, format="json")
     assert again.status_code == 409 and again.json()["existing"] == result_id
-    bad = api.post(url, {"table": table.number, "set_no": table_schedule(table)[0][1][1],
+    bad = api.post(url, {"table": table.number, "set_no": blocks(table)[0][1][1],
                          "changes": {"E": 24, "S": -8, "W": -8, "X": -8}}, format="json")
     assert bad.status_code == 400 and "changes.X" in bad.json()
     confirmed = api.post(f"{url}{result_id}/confirm/", {}, format="json")

@@ -13,7 +13,7 @@ from scoring.models import HandResult, ResultRevision
 from scoring.actions.entry import find_table, submit_result
 from scoring.actions.errors import ResultError
 from tournament.models import Table
-from tournament.services import table_schedule
+from factories import blocks
 
 from factories import entering, first_set, login_as_table, table_url
 
@@ -83,7 +83,7 @@ CASES = {
 
 
 def resolve(table, set_no):
-    schedule = table_schedule(table)
+    schedule = blocks(table)
     return {"first": schedule[0][1][0], "later": schedule[1][1][0]}.get(set_no, set_no)
 
 

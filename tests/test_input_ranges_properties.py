@@ -26,7 +26,7 @@ from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from tournament.models import Table
-from tournament.seating import table_schedule
+from factories import blocks
 from walls.rulesets import PRESETS, get_ruleset
 
 from factories import individual_roster, prepared_event, rolled_back
@@ -65,7 +65,7 @@ def stages(django_db_setup, django_db_blocker):
             tables = list(Table.objects.filter(group__session__event=event).order_by("position"))
             zero = dict.fromkeys(ruleset.seats, 0)
             for table in tables:
-                schedule = table_schedule(table)
+                schedule = blocks(table)
                 target = next(slot for slot, (_, sets) in enumerate(schedule) if SET_NO in sets)
                 for _, sets in schedule[:target]:
                     for set_no in sets:

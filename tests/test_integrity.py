@@ -40,8 +40,8 @@ from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
-from tournament.services import draw_reserve, table_schedule
-from factories import client_for, login_as_table, prepared_event, rolled_back, team_roster
+from tournament.services import draw_reserve
+from factories import client_for, login_as_table, prepared_event, rolled_back, team_roster, blocks
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name
 
@@ -102,14 +102,14 @@ def world(django_db_setup, django_db_blocker):
         for slot in range(4):
             for table in group1:
                 confirmer = table.seats.select_related("player").get(seat="S").player
-                for set_no in table_schedule(table)[slot][1]:
+                for set_no in blocks(table)[slot][1]:
                     if not results:  # one result entered by its outcome, with the winning hand
                         result = submit_result(table, set_no, outcome={"kind": "discard", "winners": ["E"], "discarder": "S",
                                                                        "fans": [8], "hand": HAND}, actor="t", entered_by_seat="E")
                     else:
                         result = submit_result(table, set_no, changes=_changes(rng, used, shown), actor="t", entered_by_seat="E")
                     results.append(confirm_result(result, actor="t", pin=confirmer.pin))
-        first = table_schedule(group2[0])[0][1][0]
+        first = blocks(group2[0])[0][1][0]
         entry_used: set[int] = set()
         entry2 = submit_result(group2[0], first, changes=_changes(rng, entry_used, shown | used), actor="t", entered_by_seat="E")
         users = {}
@@ -451,7 +451,7 @@ def test_admin_shows_no_secret_to_a_staff_viewer(world):
 def test_a_release_makes_the_set_public_and_a_later_dispute_does_not_hide_it_again(world):
     """Group 2 finishes set 1: it is released, everyone sees it; the director then reopens a
     result of it: it stays public (docs/security.md)."""
-    set_no = table_schedule(world.group2_tables[0])[0][1][0]
+    set_no = blocks(world.group2_tables[0])[0][1][0]
     assert set_no == world.entry2.set_no
     for table in world.group2_tables:
         result = HandResult.objects.filter(table=table, set_no=set_no).first()

@@ -12,9 +12,9 @@ from scoring.actions.entry import submit_result
 from tournament.event_setup import change_status, delete_event, record_final_export
 from tournament.models import AuditEntry, Event, EventRole
 from tournament.seating import SetupError
-from tournament.services import create_event, import_roster, prepare_session, table_schedule
+from tournament.services import create_event, import_roster, prepare_session
 
-from factories import client_for, first_table, team_roster
+from factories import client_for, first_table, team_roster, blocks
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ def set_status(event, status):
 
 def enter_one_result(event):
     table = first_table(event)
-    submit_result(table, table_schedule(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
+    submit_result(table, blocks(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
 
 
 # --- status ------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from tournament.api_tokens import create_token
 from tournament.models import Event, EventRole, Table
-from tournament.services import table_schedule
+from factories import blocks
 
 from factories import api_key, client_for, demo_roster, prepared_event, rolled_back
 
@@ -77,7 +77,7 @@ def world(django_db_setup, django_db_blocker):
         seat = table.seats.select_related("player").get(seat="S")
         seat.player.user = users["player"]
         seat.player.save(update_fields=["user"])
-        first_sets = table_schedule(table)[0][1]
+        first_sets = blocks(table)[0][1]
         confirmed = submit_result(table, first_sets[0], changes=CHANGES, actor="setup")
         confirm_result(confirmed, actor="setup", director=True)
         entered = submit_result(table, first_sets[1], changes=CHANGES, actor="setup")
@@ -136,7 +136,7 @@ ENDPOINTS = {
                              {"director"}),
     "table page: enter a result": (
         lambda w: ("post", reverse("table", args=[w.event.slug, w.table.pk]),
-                   {"mode": "changes", "set_no": table_schedule(w.table)[0][1][2], "entered_by_seat": "S", "entry_pin": w.pin,
+                   {"mode": "changes", "set_no": blocks(w.table)[0][1][2], "entered_by_seat": "S", "entry_pin": w.pin,
                     **{f"seat_{seat}": value for seat, value in CHANGES.items()}}),
         {"director", "scorer", "table_scorer"}),
     "table page: confirm with a PIN": (
@@ -191,7 +191,7 @@ ENDPOINTS = {
     "API result (entered)": (lambda w: ("get", f"{_api_results(w)}{w.entered.pk}/", None),
                              {"director", "staff", "scorer", "player"}),
     "API results create": (
-        lambda w: ("post", _api_results(w), {"table": w.table.number, "set_no": table_schedule(w.table)[0][1][2], "changes": CHANGES}),
+        lambda w: ("post", _api_results(w), {"table": w.table.number, "set_no": blocks(w.table)[0][1][2], "changes": CHANGES}),
         {"director", "scorer"}),
     "API confirm": (lambda w: ("post", f"{_api_results(w)}{w.entered.pk}/confirm/", {"pin": w.pin}), {"director", "scorer"}),
     "API correct (entered)": (
@@ -262,7 +262,7 @@ def test_refused_writes_store_nothing(world):
     for role in ("staff", "player", "other_director", "anonymous"):
         response = as_role(role, world).post(
             _api_results(world),
-            json.dumps({"table": world.table.number, "set_no": table_schedule(world.table)[0][1][2], "changes": CHANGES}),
+            json.dumps({"table": world.table.number, "set_no": blocks(world.table)[0][1][2], "changes": CHANGES}),
             content_type="application/json",
         )
         assert response.status_code in (401, 403)
@@ -281,7 +281,7 @@ def test_a_form_post_without_its_csrf_token_is_refused(world):
 
 
 def test_a_session_api_post_without_csrf_is_refused_but_a_token_post_needs_none(world):
-    body = json.dumps({"table": world.table.number, "set_no": table_schedule(world.table)[0][1][2], "changes": CHANGES})
+    body = json.dumps({"table": world.table.number, "set_no": blocks(world.table)[0][1][2], "changes": CHANGES})
     session_client = Client(enforce_csrf_checks=True)
     session_client.force_login(world.users["scorer"])
     assert session_client.post(_api_results(world), body, content_type="application/json").status_code == 403

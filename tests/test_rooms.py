@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 
 import pytest
 from django.urls import reverse
-from factories import prepared_event, team_roster
+from factories import prepared_event, team_roster, blocks
 
 from tournament.models import AuditEntry, Room, Table
 from tournament.rooms import quick_rooms, rooms_problem, set_rooms
@@ -17,7 +17,6 @@ from tournament.services import (
     create_event,
     import_roster,
     prepare_session,
-    table_schedule,
 )
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +28,7 @@ def _clashes(event, session=1):
     tables = list(Table.objects.filter(group__session__event=event, group__session__number=session).select_related("room"))
     playing = defaultdict(list)
     for table in tables:
-        schedule = table_schedule(table)
+        schedule = blocks(table)
         block = len(schedule[0][1])
         for slot, sets in schedule:
             for hand, set_no in enumerate(sets):

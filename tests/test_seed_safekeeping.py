@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 from factories import (
+    blocks,
     built_once,
     client_for,
     demo_roster,
@@ -37,7 +38,7 @@ from tournament.event_setup import change_status, delete_event
 from tournament.exchange import ExchangeError, export_event, import_event, public_export
 from tournament.models import AuditEntry, Event, EventRole, Table
 from tournament.seating import SetupError
-from tournament.services import reveal_seed, table_schedule
+from tournament.services import reveal_seed
 from walls.derivation import derive_wall, lay_out
 from walls.models import WallSet
 from walls.verify import main as verify_main
@@ -255,12 +256,12 @@ def in_play(django_user_model):
         player = table.seats.get(seat=seat).player
         player.user = users.create_user(name, password=f"pw-{name}-1")
         player.save(update_fields=["user"])
-    result = submit_result(table, table_schedule(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
+    result = submit_result(table, blocks(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
     for _ in range(5):
         with pytest.raises(ResultError):
             confirm_result(result, actor="phone", pin=wrong_pin(table))
     assert result.pk in confirmation_locks(table)["results"]
-    entry = submit_result(other, table_schedule(other)[0][1][0], changes={"E": 8, "S": -8, "W": 0, "N": 0}, actor="t")
+    entry = submit_result(other, blocks(other)[0][1][0], changes={"E": 8, "S": -8, "W": 0, "N": 0}, actor="t")
     with pytest.raises(ResultError):
         confirm_result(entry, actor="phone", pin=wrong_pin(other))
     unlock_confirmation(other, entry, actor="Dora.Director")

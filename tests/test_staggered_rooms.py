@@ -10,12 +10,12 @@ from collections import defaultdict
 
 import pytest
 
-from factories import play_slots, team_roster
+from factories import play_slots, team_roster, blocks
 from scoring.models import SetScore
 from tournament.models import Table
 from tournament.movement import MovementError, place_tables
 from tournament.rooms import quick_rooms
-from tournament.services import create_event, import_roster, prepare_session, table_schedule
+from tournament.services import create_event, import_roster, prepare_session
 from walls.print_kinds.tables import movement_rows, score_sheets
 from walls.rulesets import get_ruleset
 from walls.setcode import SetId
@@ -36,7 +36,7 @@ def _hand_plays(tables):
     """(hand time, set) → the tables holding it then, from each table's stored schedule."""
     plays = defaultdict(list)
     for table in tables:
-        schedule = table_schedule(table)
+        schedule = blocks(table)
         block = len(schedule[0][1])
         for slot, sets in schedule:
             for hand, set_no in enumerate(sets):
@@ -56,7 +56,7 @@ def test_four_rooms_of_eight_hold_32_teams_without_two_tables_of_one_room_on_the
         rooms = [t.room_id for t in holders]
         assert len(rooms) == len(set(rooms)), f"set {set_no} at hand {time + 1} twice in one room"
     for table in tables:
-        played = [s for _slot, sets in table_schedule(table) for s in sets]
+        played = [s for _slot, sets in blocks(table) for s in sets]
         assert sorted(played) == list(range(1, 17))
     by_group_time = defaultdict(list)
     for (time, set_no), holders in _hand_plays(tables).items():
@@ -67,17 +67,17 @@ def test_four_rooms_of_eight_hold_32_teams_without_two_tables_of_one_room_on_the
 
 def test_score_sheets_and_movement_sheet_follow_each_tables_turned_order(staggered_event):
     tables = {t.number: t for t in Table.objects.filter(group__session__event=staggered_event).select_related("group__session__event")}
-    orders = {t.number: [s for _slot, sets in table_schedule(t) for s in sets] for t in tables.values()}
+    orders = {t.number: [s for _slot, sets in blocks(t) for s in sets] for t in tables.values()}
     assert len({tuple(o) for o in orders.values()}) > 4, "staggered groups play in more than the 4 unstaggered orders"
     for sheet in score_sheets(staggered_event, 1):
         assert sheet.sets == [SetId("stagger-cup", 1, s).code for s in orders[int(sheet.table_label)]]
     for row in movement_rows(staggered_event, 1):
         table = tables[row["table"]]
-        assert row["sets"] == list(table_schedule(table)[row["slot"] - 1][1])
+        assert row["sets"] == list(blocks(table)[row["slot"] - 1][1])
         if row["next_table"] is not None:
             nxt = tables[row["next_table"]]
             assert nxt.group_id == table.group_id
-            assert set(row["sets"]) == set(table_schedule(nxt)[row["slot"]][1])
+            assert set(row["sets"]) == set(blocks(nxt)[row["slot"]][1])
 
 
 def test_a_staggered_session_plays_through_and_every_set_is_scored(staggered_event):
@@ -104,8 +104,8 @@ def test_a_substitute_at_a_staggered_table_comes_in_from_the_first_set_the_table
     from tournament.substitutions import substitute
 
     tables = Table.objects.filter(group__session__event=staggered_event).select_related("group__session__event")
-    table = next(t for t in tables if list(table_schedule(t)[0][1]) != sorted(table_schedule(t)[0][1]))
-    order = [s for _slot, sets in table_schedule(table) for s in sets]
+    table = next(t for t in tables if list(blocks(t)[0][1]) != sorted(blocks(t)[0][1]))
+    order = [s for _slot, sets in blocks(table) for s in sets]
     player = table.seats.get(seat="S").player
     substitute(staggered_event, 1, player_out=player, name="Late Reserve", reason="ill", actor="td")
     row = next(r for r in seating_list(staggered_event, 1) if r["table"] == table.number and r["seat"] == "S")

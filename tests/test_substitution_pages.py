@@ -9,7 +9,7 @@ from factories import prepared_event, team_roster
 from scoring.actions.entry import submit_result
 from tournament.models import Table
 from tournament.table_plan import seating_list
-from tournament.services import table_schedule
+from factories import blocks
 from tournament.substitutions import substitute
 from tournament.table_plan import itineraries
 
@@ -20,11 +20,11 @@ pytestmark = pytest.mark.django_db
 def substituted():
     event = prepared_event(team_roster(4), name="Sub Cup", slug="sub-cup")
     table = Table.objects.filter(group__session__event=event).order_by("number").first()
-    first = table_schedule(table)[0][1][0]
+    first = blocks(table)[0][1][0]
     submit_result(table, first, changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")  # played by the original East
     east = table.seats.get(seat="E").player
     sub = substitute(event, 1, player_out=east, name="Hanako Reserve", reason="taken ill", actor="td")
-    sub.first_set = [s for _slot, sets in table_schedule(table) for s in sets][1]  # the next set the table plays
+    sub.first_set = [s for _slot, sets in blocks(table) for s in sets][1]  # the next set the table plays
     return event, table, east, sub
 
 

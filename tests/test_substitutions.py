@@ -32,7 +32,7 @@ from scoring.visibility import Viewer
 from tournament.demo import plausible_outcome
 from tournament.exchange import export_event, import_event, public_export
 from tournament.models import AuditEntry, CheckIn, Event, Player, SeatAssignment, Table
-from tournament.seating import table_schedule
+from factories import blocks
 from tournament.services import prepare_session
 from tournament.substitutions import SubstitutionError, substitute
 
@@ -59,7 +59,7 @@ def test_team_substitution_credits_sets_to_whoever_sat_there_and_keeps_the_team_
     incoming = sub.player_in
     assert (incoming.team_id, incoming.member, incoming.substitute) == (out.team_id, out.member, False)
     played_before = set(HandResult.objects.filter(table=table).values_list("set_no", flat=True))
-    schedule = [s for _slot, block in table_schedule(table) for s in block]
+    schedule = [s for _slot, block in blocks(table) for s in block]
     assert sub.sets == [s for s in schedule if s not in played_before] and sub.sets
     play_slots(event, random.Random(7), skip_entered=True)
 
@@ -144,7 +144,7 @@ def test_individual_replacement_is_unranked_and_the_replaced_player_keeps_played
     assert sub.player_in.substitute and sub.player_in.team_id is None
     play_slots(event, random.Random(7), skip_entered=True)
     rows = {r["key"]: r for r in event_standings(event)}
-    schedule = [s for _slot, block in table_schedule(table) for s in block]
+    schedule = [s for _slot, block in blocks(table) for s in block]
     assert rows[sub.player_in.pk]["rank"] is None and rows[sub.player_in.pk]["substitute"]
     assert rows[sub.player_in.pk]["sets_played"] == len(sub.sets)
     assert rows[out.pk]["sets_played"] == len(schedule) - len(sub.sets) and rows[out.pk]["rank"] is not None

@@ -24,7 +24,7 @@ from scoring.actions.entry import submit_result
 from scoring.table_access import TABLE_SESSION_KEY
 from tournament.models import EventRole, Table, display_code
 from tournament.permissions import normalise_code
-from tournament.services import table_schedule
+from factories import blocks
 from walls.print_kinds.tables import score_sheets
 
 from factories import demo_roster, login_as_table, prepared_event, table_url
@@ -168,7 +168,7 @@ def test_behind_the_proxy_the_limit_follows_the_reported_client_address(table, s
 def finish_session(event, session_number=1, unconfirmed=None):
     """Enter and confirm every set at every table, except ``unconfirmed`` ((table, set): entered only)."""
     for table in Table.objects.filter(group__session__event=event, group__session__number=session_number):
-        for _, sets in table_schedule(table):
+        for _, sets in blocks(table):
             for set_no in sets:
                 if not HandResult.objects.filter(table=table, set_no=set_no).exists():
                     result = submit_result(table, set_no, changes=ZERO, actor="t", entered_by_seat="E")
@@ -191,7 +191,7 @@ def test_a_session_with_one_result_unconfirmed_is_not_finished(client, table, te
     """The session runs until every set of it is released (docs/security.md): one set still
     waiting for its last confirmation keeps every table login of the session."""
     login_as_table(client, table)
-    last = table_schedule(table)[-1][1][-1]
+    last = blocks(table)[-1][1][-1]
     finish_session(team_event, unconfirmed=(table, last))
     assert HandResult.objects.get(table=table, set_no=last).status == HandResult.Status.ENTERED
     assert not visibility.session_finished(team_event, 1)

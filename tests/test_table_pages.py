@@ -12,7 +12,7 @@ from django.utils.http import urlencode
 from scoring.models import HandResult
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.entry import submit_result
-from tournament.services import table_schedule
+from factories import blocks
 from walls.setcode import SetId
 
 from factories import entering, first_set, login_as_table, pin, table_url
@@ -57,7 +57,7 @@ def test_table_page_queries_do_not_grow_with_the_results(table_client, table):
     url = table_url(table)
     with CaptureQueriesContext(connection) as empty:
         assert table_client.get(url).status_code == 200
-    sets = table_schedule(table)[0][1]
+    sets = blocks(table)[0][1]
     for set_no in sets[:3]:
         result = submit_result(table, set_no, changes=ZERO, actor="t", entered_by_seat="E")
         if set_no != sets[0]:
@@ -150,7 +150,7 @@ def test_director_corrects_on_the_result_page_and_the_history_keeps_before_and_a
 
 
 def test_scanning_a_set_label_opens_the_table_page_on_that_set(table_client, team_event, table):
-    set_no = table_schedule(table)[0][1][2]
+    set_no = blocks(table)[0][1][2]
     payload = SetId(team_event.slug, 1, set_no).payload
     response = table_client.get(reverse("scan", args=[payload]))
     assert response["Location"] == f"{table_url(table)}?set={set_no}"
@@ -173,7 +173,7 @@ def test_a_mistyped_set_label_is_refused(client, team_event):
 
 def test_live_json_reports_each_cells_state_the_counts_and_late_tables(client, director, team_event, table):
     group_tables = list(table.group.tables.order_by("number"))
-    sets = table_schedule(table)[0][1]
+    sets = blocks(table)[0][1]
     confirmed = confirm_result(submit_result(table, sets[0], changes=ZERO, actor="t"), actor="d", director=True)
     entered = submit_result(table, sets[1], changes=ZERO, actor="t")
     disputed = dispute_result(submit_result(table, sets[2], changes=ZERO, actor="t"), actor="W", reason="check", director=False)

@@ -33,7 +33,6 @@ from tournament.movement import (
 )
 from tournament.regrouping import entrant_options, regroup, sit_out_schedule
 from tournament.roster import RosterEntry, RosterError
-from tournament import table_plan
 from tournament.seats import balance_seats, individual_group_seating, team_group_seating
 
 
@@ -368,12 +367,6 @@ def sitting_out(event: Event, session_number: int) -> list:
     plan = event.grouping_plan or {}
     entrants = _entrants(event)
     return [entrants[i] for i in (plan.get("sit_outs") or [[]] * session_number)[session_number - 1]]
-
-
-def table_schedule(table: Table) -> list[tuple[int, tuple[int, ...]]]:
-    """``table``'s blocks of sets in play order (:meth:`tournament.table_plan.SessionPlan.blocks`),
-    for callers that have no plan at hand (the demo's and the tests' play)."""
-    return table_plan.table_plan(table).blocks(table)
 
 
 def refuse_after_reveal(event: Event, error: type[ValueError] = SetupError) -> None:

@@ -28,7 +28,6 @@ from tournament.seating import (  # noqa: F401 (re-exported: the event's write p
     refuse_after_reveal,
     seat_session,
     sitting_out,
-    table_schedule,
 )
 from walls.derivation import DerivationError
 from walls.derivation import commitment as seed_commitment

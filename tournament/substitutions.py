@@ -42,7 +42,7 @@ def substitute(event: Event, session_number: int, *, player_out: Player, name: s
     """Replace ``player_out``, seated in session ``session_number``, by a new player ``name``.
 
     The replacement plays, at ``player_out``'s table and seat, every set of the table's schedule
-    (:func:`tournament.seating.table_schedule`, in play order) that has no result there yet
+    (:meth:`tournament.table_plan.SessionPlan.sets`, in play order) that has no result there yet
     (:attr:`Substitution.sets`). Team events: the new player joins ``player_out``'s team in the
     same member slot (not a substitute); individual events: the new player is a substitute (not
     ranked, no team). ``for_good``: ``player_out.replaced_by`` is set, so later sessions seat the

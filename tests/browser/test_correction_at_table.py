@@ -48,7 +48,7 @@ def cup(demo_site, browser, django_db_blocker):
     from django.contrib.auth import get_user_model
 
     from tournament.models import Event
-    from tournament.services import table_schedule
+    from factories import blocks
 
     with django_db_blocker.unblock():
         director = get_user_model().objects.get(username=demo_site.director)
@@ -56,7 +56,7 @@ def cup(demo_site, browser, django_db_blocker):
         table = event.sessions.get(number=1).groups.order_by("number").first().tables.order_by("position").first()
         seats = {s.seat: s.player for s in table.seats.select_related("player")}
         values = Table(slug=event.slug, table_id=table.pk, label=str(table), code=table.login_code,
-                       set_no=table_schedule(table)[0][1][0], names={seat: p.name for seat, p in seats.items()},
+                       set_no=blocks(table)[0][1][0], names={seat: p.name for seat, p in seats.items()},
                        pins={seat: p.pin for seat, p in seats.items()})
     yield values
     with django_db_blocker.unblock():

@@ -102,17 +102,17 @@ def build(director: str) -> Built:
 
     from scoring.models import ConversionTable
     from tournament.models import Table
-    from tournament.services import table_schedule
+    from factories import blocks
 
     user = get_user_model().objects.get(username=director)
     event = prepared_event(team_roster(5), name="Defensible scores", slug=SLUG, sessions=1, conversion="mcr-mp",
                            entrant_policy="substitutes", director=user)
     tables = list(Table.objects.filter(group__session__event=event).order_by("number"))
     first = tables[0]
-    held_back = table_schedule(first)[-1][1][-1]
+    held_back = blocks(first)[-1][1][-1]
     rng = random.Random(1717)
     for table in tables:
-        for _, sets in table_schedule(table):
+        for _, sets in blocks(table):
             for set_no in sets:
                 if not (table.pk == first.pk and set_no == held_back):
                     _enter(table, set_no, _random_changes(rng))

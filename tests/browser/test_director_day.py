@@ -498,7 +498,7 @@ def build_draft() -> None:
     from scoring.actions.entry import submit_result
     from tournament.demo import plausible_outcome
     from tournament.models import Event, Table
-    from tournament.services import table_schedule
+    from factories import blocks
 
     user = get_user_model().objects.get(username=DIRECTOR)
     event = prepared_event(team_roster(8), name="Projector draft", slug=DRAFT, sessions=1, director=user)
@@ -506,10 +506,10 @@ def build_draft() -> None:
     play_slots(event, rng, groups=[1])
     seats = tuple(event.get_ruleset().seats)
     tables = list(Table.objects.filter(group__session__event=event, group__number=2).order_by("position"))
-    held = (tables[0].pk, table_schedule(tables[0])[-1][1][-1])
+    held = (tables[0].pk, blocks(tables[0])[-1][1][-1])
     for table in tables:
         pin = table.seats.select_related("player").get(seat=seats[1]).player.pin
-        for _, sets in table_schedule(table):
+        for _, sets in blocks(table):
             for set_no in sets:
                 if (table.pk, set_no) != held:
                     result = submit_result(table, set_no, outcome=plausible_outcome(rng, seats), actor="draft setup")

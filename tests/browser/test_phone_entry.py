@@ -51,7 +51,7 @@ def cup(demo_site, browser, django_db_blocker):
     from scoring.actions.confirmation import confirm_result
     from scoring.actions.entry import submit_result
     from tournament.models import Event
-    from tournament.services import table_schedule
+    from factories import blocks
 
     with django_db_blocker.unblock():
         director = get_user_model().objects.get(username=demo_site.director)
@@ -59,7 +59,7 @@ def cup(demo_site, browser, django_db_blocker):
         group = event.sessions.get(number=1).groups.order_by("number").first()
         tables = list(group.tables.select_related("group__session__event").order_by("position"))
         table = tables[0]
-        first_block = table_schedule(table)[0][1]
+        first_block = blocks(table)[0][1]
         target = first_block[0]
         for other in tables[1:]:
             for set_no in sets_through(other, target):

@@ -359,11 +359,11 @@ def set_up_other_tables(slug: str, table_number: int, family: Family) -> Built:
     from scoring.actions.confirmation import confirm_result
     from scoring.actions.entry import submit_result
     from tournament.models import Table
-    from tournament.services import table_schedule
+    from factories import blocks
 
     table = Table.objects.select_related("group").get(group__session__event__slug=slug, number=table_number)
     tables = list(table.group.tables.order_by("number").prefetch_related("seats__player", "seats__team"))
-    sets = tuple(s for _, block in table_schedule(table) for s in block)[:3]
+    sets = tuple(s for _, block in blocks(table) for s in block)[:3]
     seating = {t.number: {a.seat: a.team.name for a in sorted(t.seats.all(), key=lambda a: family.seats.index(a.seat))}
                for t in tables}
     pins = {a.seat: a.player.pin for a in table.seats.all()}

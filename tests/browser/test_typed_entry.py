@@ -26,11 +26,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 
 def _table_values(event):
-    from tournament.services import table_schedule
+    from factories import blocks
 
     table = event.sessions.get(number=1).groups.first().tables.order_by("position").first()
     pins = {s.seat: s.player.pin for s in table.seats.select_related("player")}
-    return table.login_code, f"/e/{event.slug}/table/{table.pk}/", pins, table_schedule(table)[0][1][0]
+    return table.login_code, f"/e/{event.slug}/table/{table.pk}/", pins, blocks(table)[0][1][0]
 
 
 @pytest.fixture(scope="module", params=["riichi-duplicate", "shiragiku-3p"])

@@ -50,7 +50,8 @@ from scoring.models import HandResult
 from tournament.api_tokens import issue_token
 from tournament.demo import plausible_outcome
 from tournament.models import EventRole, Table
-from tournament.services import create_event, import_roster, prepare_session, table_schedule
+from tournament.services import create_event, import_roster, prepare_session
+from tournament.table_plan import table_plan
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository root: gunicorn serves the project from it
 GOAL_RPS = 300
@@ -219,7 +220,7 @@ def build_event(*, scorers: int, sessions: int, seed: int = 9):
                 continue
             role.tables.add(table)
             pin = next(s.player.pin for s in table.seats.all() if s.seat == seats[1])
-            for _, sets in table_schedule(table):
+            for _, sets in table_plan(table).blocks(table):
                 hands += [Hand(table.group.session.number, table.number, s, plausible_outcome(rng, seats), pin) for s in sets]
         plans.append(ScorerPlan(issue_token(user), hands))
     return event, plans
