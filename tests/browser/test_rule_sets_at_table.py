@@ -474,12 +474,16 @@ def check_live_grid(page, demo_site, built: Built, expected: dict) -> None:
             title = cell.get_attribute("title")
             for seat, team in seats.items():
                 assert f"{seat} {team} {expected[set_no][team][1]:+d}" in title, f"table {number}, set {set_no}: {title!r}"
-    sets = [int(text) for text in page.locator("#converted thead th.num").all_inner_texts()[:-1]]
+    sets = [int(text) for text in page.locator("#converted thead th.num").all_inner_texts()[1:-1]]  # after Rank
     assert set(built.sets) <= set(sets), sets
     teams = sorted({team for scores in expected.values() for team in scores})
     rows = page.locator("#converted tbody tr")
-    shown = {rows.nth(i).locator("th").inner_text().strip(): [c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
+    cells = {rows.nth(i).locator("th").inner_text().strip(): [c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
              for i in range(rows.count())}
+    shown = {team: row[1:] for team, row in cells.items()}
+    # ranked as the standings rank them (docs/scoring.md, "Standings"): the rank cell comes first, in rank order
+    ranks = [int(row[0]) for row in cells.values()]
+    assert ranks == sorted(ranks) and ranks[0] == 1, cells
     want = {team: [f"{expected[s][team][1]:+d}" if s in expected else "·" for s in sets]
             + [f"{sum(expected[s][team][1] for s in built.sets):+d}"] for team in teams}
     assert shown == want
