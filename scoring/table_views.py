@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from scoring import fan_check, login_throttle, table_access, visibility
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result, unlock_confirmation
 from scoring.actions.describe import describe_outcome, describe_result, result_notes
-from scoring.actions.entry import submit_result
+from scoring.actions.entry import sets_not_arrived, submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
@@ -167,7 +167,10 @@ def _table_context(request, event, table, form, plan, director):
         for slot, sets in plan.blocks(table)
     ]
     pending = [s for _, sets in schedule for s, _, r in sets if r is None]
-    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (pending[0] if pending else None)
+    current = next((sets for _, sets in schedule if any(r is None for _s, _c, r in sets)), [])
+    waiting = sets_not_arrived(plan, table, [s for s, _c, r in current if r is None])  # still at the table before
+    ready = [s for s in pending if s not in waiting]
+    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready or pending or [None])[0]
     locks = confirmation_locks(table)
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     unconfirmed = [
@@ -179,7 +182,7 @@ def _table_context(request, event, table, form, plan, director):
     return {
         "event": event, "table": table, "ruleset": ruleset, "form": form, "rule": form.rule,
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
-        "schedule": schedule, "chosen": chosen, "typed": form.typed_only,
+        "schedule": schedule, "chosen": chosen, "typed": form.typed_only, "waiting": waiting,
         "fan_check": form.rule.fan_check and fan_check.available(),
         "unconfirmed": unconfirmed, "played": played, "focus": int_param(request, "confirm"),
         "is_director": director, "table_locked": locks["table"],

@@ -101,3 +101,30 @@ def test_in_a_staggered_session_a_copy_goes_from_group_to_group_within_a_block(s
     assert f"Table {before.table.number}" in refused.value.message
     _bring(plan, before.table, shared.set_no)
     assert _enter(shared.table, shared.set_no).table_id == shared.table.pk
+
+
+def test_the_set_list_says_which_sets_are_still_at_the_table_before(team_event):
+    """What the phone's Set list shows between two blocks: the next block's sets are marked as
+    still at the table before until that table has entered them, and the first that has arrived is
+    the one proposed."""
+    import re
+
+    plan = session_plan(team_event, 1)
+    t1, t2 = _tables(team_event)[:2]
+    first, second = (sets for _block, sets in plan.blocks(t1)[:2])
+    for set_no in first:
+        _enter(t1, set_no)
+    phone = Client()
+    login_as_table(phone, t1)
+
+    def options():
+        page = phone.get(table_url(t1)).content.decode()
+        return {int(m[1]): (bool(m[2]), m[3]) for m in re.finditer(
+            r'<option value="(\d+)"( selected)?[^>]*>([^<]*)</option>', page)}
+
+    shown = options()
+    assert all("still at the table before" in shown[s][1] for s in second)
+    _enter(t2, second[1])  # table 2 finished the block's second set first
+    shown = options()
+    assert shown[second[1]][0] and "still at the table before" not in shown[second[1]][1]
+    assert "still at the table before" in shown[second[0]][1]

@@ -194,6 +194,22 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
                       % {"set": set_no, "holder": holder, "table": table.number, "sets": now})
 
 
+def sets_not_arrived(plan: SessionPlan, table: Table, sets: list[int]) -> set[int]:
+    """Those of ``sets`` whose physical copy is still at the table that plays it before ``table``
+    (that table has not entered it: :meth:`tournament.table_plan.SessionPlan.previous_play`), so an
+    entry of them at the table would be refused for now. One query (none when no set of ``sets``
+    comes from another table)."""
+    before = {s: plan.previous_play(table, s) for s in sets}
+    before = {s: p for s, p in before.items() if p is not None}
+    if not before:
+        return set()
+    wanted = Q()
+    for set_no, play in before.items():
+        wanted |= Q(table__group__number=play.group, table__position=play.position, set_no=set_no)
+    entered = set(HandResult.objects.filter(wanted, table__group__session=table.group.session).values_list("set_no", flat=True))
+    return set(before) - entered
+
+
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> None:
     ResultRevision.objects.create(
         result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
