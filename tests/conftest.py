@@ -108,6 +108,22 @@ def team_event(db, director, _team_event_snapshot):
 
 
 @pytest.fixture
+def staggered_event(db):
+    """32 teams in 4 rooms of 8 tables, session 1 prepared: 8 groups, staggered, two groups to a
+    copy (docs/seating.md, "Rooms")."""
+    from factories import team_roster
+
+    from tournament.rooms import quick_rooms
+    from tournament.services import create_event, import_roster, prepare_session
+
+    event = create_event(name="Stagger Cup", slug="stagger-cup", sessions=2, entrant_policy="substitutes")
+    import_roster(event, team_roster(32))
+    quick_rooms(event, 4, 8, actor="director")
+    prepare_session(event, 1)
+    return event
+
+
+@pytest.fixture
 def table(team_event):
     """``team_event``'s table 1 (session 1)."""
     from factories import first_table

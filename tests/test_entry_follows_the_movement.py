@@ -24,21 +24,6 @@ def _tables(event):
                 .select_related("group__session__event").order_by("position"))
 
 
-@pytest.fixture
-def staggered_event():
-    """32 teams in 4 rooms of 8 tables: 8 groups, staggered, two groups to a copy."""
-    from tournament.rooms import quick_rooms
-    from tournament.services import create_event, import_roster, prepare_session
-
-    from factories import team_roster
-
-    event = create_event(name="Stagger Entry", slug="stagger-entry", sessions=1, entrant_policy="substitutes")
-    import_roster(event, team_roster(32))
-    quick_rooms(event, 4, 8, actor="director")
-    prepare_session(event, 1)
-    return event
-
-
 def _bring(plan, table, set_no):
     """Enter ``set_no`` at ``table`` the way play goes: first at every table the copy visits before."""
     previous = plan.previous_play(table, set_no)

@@ -10,27 +10,14 @@ from collections import Counter
 
 import pytest
 
-from factories import team_roster
 from pdfcheck import decode_qr, page_count, render_pages
 from tournament.models import Table
-from tournament.rooms import quick_rooms
 from tournament.movement import ruleset_movement
-from tournament.services import create_event, import_roster, prepare_session
 from walls.print_jobs import request_print
 from walls.print_kinds.walls import first_tables, printable_sets, sticker_sets
 from walls.setcode import parse_payload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staggered_event():
-    """32 teams in 4 rooms of 8 tables: 8 groups, staggered two to a copy."""
-    event = create_event(name="Stagger Cup", slug="stagger-cup", sessions=2, entrant_policy="substitutes")
-    import_roster(event, team_roster(32))
-    quick_rooms(event, 4, 8, actor="director")
-    prepare_session(event, 1)
-    return event
 
 
 def _first_plays(movement, event, session_number):

@@ -10,26 +10,15 @@ from collections import defaultdict
 
 import pytest
 
-from factories import play_slots, team_roster, blocks
+from factories import play_slots, blocks
 from scoring.models import SetScore
 from tournament.models import Table
 from tournament.movement import MovementError, place_tables
-from tournament.rooms import quick_rooms
-from tournament.services import create_event, import_roster, prepare_session
 from walls.print_kinds.tables import movement_rows, score_sheets
 from walls.rulesets import get_ruleset
 from walls.setcode import SetId
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staggered_event():
-    event = create_event(name="Stagger Cup", slug="stagger-cup", sessions=2, entrant_policy="substitutes")
-    import_roster(event, team_roster(32))
-    quick_rooms(event, 4, 8, actor="director")
-    prepare_session(event, 1)
-    return event
 
 
 def _hand_plays(tables):
