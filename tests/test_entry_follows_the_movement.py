@@ -32,6 +32,19 @@ def _bring(plan, table, set_no):
     return _enter(table, set_no)
 
 
+def _first_block_played(event):
+    """Table 1 of ``event`` has entered its first block; a phone is logged in with its code.
+    Returns ``(table 1, table 2, first block's sets, second block's sets, the phone's client)``."""
+    plan = session_plan(event, 1)
+    t1, t2 = _tables(event)[:2]
+    first, second = (sets for _block, sets in plan.blocks(t1)[:2])
+    for set_no in first:
+        _enter(t1, set_no)
+    phone = Client()
+    login_as_table(phone, t1)
+    return t1, t2, first, second, phone
+
+
 def _enter(table, set_no):
     return submit_result(table, set_no, changes=ZERO, actor="t", entered_by_seat="E",
                          entry_pin=table.seats.get(seat="E").player.pin)
@@ -56,13 +69,7 @@ def test_a_table_cannot_enter_a_set_still_at_the_table_before_it(team_event):
 
 
 def test_the_table_page_says_where_the_set_is_and_stores_nothing(team_event):
-    plan = session_plan(team_event, 1)
-    t1, t2 = _tables(team_event)[:2]
-    first, second = (sets for _block, sets in plan.blocks(t1)[:2])
-    for set_no in first:
-        _enter(t1, set_no)
-    phone = Client()
-    login_as_table(phone, t1)
+    t1, t2, first, second, phone = _first_block_played(team_event)
     response = phone.post(table_url(t1), {"set_no": str(second[0]), "mode": "outcome", "kind": "discard",
                                           "winners": "E", "discarder": "S", "value_E": "10", **entering(t1, "E")})
     assert response.status_code == 400
@@ -94,13 +101,7 @@ def test_the_set_list_says_which_sets_are_still_at_the_table_before(team_event):
     the one proposed."""
     import re
 
-    plan = session_plan(team_event, 1)
-    t1, t2 = _tables(team_event)[:2]
-    first, second = (sets for _block, sets in plan.blocks(t1)[:2])
-    for set_no in first:
-        _enter(t1, set_no)
-    phone = Client()
-    login_as_table(phone, t1)
+    t1, t2, first, second, phone = _first_block_played(team_event)
 
     def options():
         page = phone.get(table_url(t1)).content.decode()

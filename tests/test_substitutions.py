@@ -204,3 +204,17 @@ def test_substitutions_and_check_ins_survive_export_and_import(team_event):
     assert after == before
     assert {r["name"]: r for r in player_standings(restored, public=False)} == \
         {name: {**row, "player": Player.objects.get(event=restored, name=name).pk} for name, row in per_player.items()}
+
+
+def test_a_substitute_with_an_account_reads_their_own_tables_results_and_no_other(team_event, django_user_model):
+    """The visibility rule's viewer (docs/security.md, "Who sees what"): a player seated at a table
+    reads its results, released or not; a substitute who came in there is seated at it too, and
+    still reads nothing of another table."""
+    from scoring.visibility import viewer_for
+
+    t1, t2 = (Table.objects.get(group__session__event=team_event, number=n) for n in (1, 2))
+    sub = substitute(team_event, 1, player_out=seat_at(t1, "E").player, name="Kai New", reason="ill", actor="d")
+    account = django_user_model.objects.create_user("kai-new", password="pw-kai-new-1")
+    Player.objects.filter(pk=sub.player_in.pk).update(user=account)
+    seen = viewer_for(account, team_event)
+    assert t1.pk in seen.tables and t2.pk not in seen.tables and not seen.secrets
