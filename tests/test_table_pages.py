@@ -257,7 +257,7 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client
         assert reads(captured, "tournament_seatassignment") == 1
         assert reads(captured, "tournament_substitution") == 1
     login, plan = 4, 3  # login: the table, the session, the login's table and its session's releases
-    write = 10  # savepoints, the set's place in the movement, the table's PIN lock, the PIN limit, the rows written
+    write = 11  # savepoints, the set's place in the movement, the table's PIN lock, the PIN limit, the rows written, the version bump
     page = 4  # the table's results, its reserve walls, the PIN locks, the menu's table
     assert len(post) == login + plan + write, [q["sql"][:80] for q in post.captured_queries]
     assert len(redirected) == login + plan + page, [q["sql"][:80] for q in redirected.captured_queries]

@@ -131,6 +131,12 @@ class Event(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        adding = self._state.adding
+        super().save(*args, **kwargs)
+        if adding:  # its version row, so the first change is one UPDATE like every other (changed())
+            EventVersion.objects.get_or_create(event_id=self.pk)
+
     def log(self, action: str, actor: object, /, **detail) -> "AuditEntry":
         """Audit ``action`` (a short code, e.g. ``"reveal-seed"``) done by ``actor`` (a name, a
         username, or a user: cut to the 150 characters the log keeps) in this event, with
@@ -138,7 +144,29 @@ class Event(models.Model):
         pretix's ``LoggingMixin.log_action``); result revisions keep their own history
         (:class:`scoring.models.ResultRevision`). Returns the stored :class:`AuditEntry`."""
         name = actor.get_username() if hasattr(actor, "get_username") else str(actor or "")
-        return AuditEntry.objects.create(event=self, action=action, actor=name[:150], detail=detail)
+        entry = AuditEntry.objects.create(event=self, action=action, actor=name[:150], detail=detail)
+        self.changed()
+        return entry
+
+    def changed(self) -> None:
+        """Bump the event's content version (:class:`EventVersion`) in the current transaction:
+        every write that changes what a page, a download or the API shows calls it (an audited
+        action through :meth:`log`, a result stored, a set rescored or released). One UPDATE
+        (three statements the first time, when the row is made).
+
+        Lock order: the version row is the last lock a write takes, so call it at the end of the
+        write's transaction (two writes never wait for each other's version row while holding a
+        lock the other needs)."""
+        if EventVersion.objects.filter(event_id=self.pk).update(number=models.F("number") + 1):
+            return
+        EventVersion.objects.bulk_create([EventVersion(event_id=self.pk, number=0)], ignore_conflicts=True)
+        EventVersion.objects.filter(event_id=self.pk).update(number=models.F("number") + 1)
+
+    def content_version(self) -> int:
+        """The event's content version (:class:`EventVersion`): a number that grows with every
+        change of what its pages show, read in one query (0 before the first change). Pages and
+        downloads are cached under it and send it as their ETag."""
+        return EventVersion.objects.filter(event_id=self.pk).values_list("number", flat=True).first() or 0
 
     def get_ruleset(self):
         """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
@@ -151,6 +179,19 @@ class Event(models.Model):
     @property
     def needs_public_value(self) -> bool:
         return bool(self.public_value_source) and not self.public_value
+
+
+class EventVersion(models.Model):
+    """The content version of an event: a counter bumped (:meth:`Event.changed`) in the
+    transaction of every write that changes what its pages show. A reader reads the version
+    first and the data after, so a value cached under a version is never older than it; caches
+    keyed by it need no invalidation."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, primary_key=True, related_name="version_row")
+    number = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.event_id}: {self.number}"
 
 
 class EventRole(models.Model):

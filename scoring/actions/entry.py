@@ -292,6 +292,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
             _revision(result, "enter", result.entered_by)
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
+            result.event.changed()  # the director's live grid shows entered results
     if refusal is not None:
         raise refusal
     return result

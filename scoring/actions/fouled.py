@@ -58,9 +58,9 @@ def mark_fouled(event: Event, table: Table, set_no: int, *, version: int = 1, re
     else:
         fouled.version, fouled.reason, fouled.marked_by = version, reason, str(actor)[:150]
         fouled.save(update_fields=["version", "reason", "marked_by"])
-    event.log("fouled-marked", actor, table=table.number, table_id=table.pk, session=session_number, set=set_no,
-              version=version, reason=reason, previous_version=previous)
     rescore_set(event, session_number, set_no, table.group_id)
+    event.log("fouled-marked", actor, table=table.number, table_id=table.pk, session=session_number, set=set_no,
+              version=version, reason=reason, previous_version=previous)  # last: it bumps the version row
     return fouled
 
 
@@ -88,6 +88,6 @@ def clear_fouled(fouled: FouledPlay, *, actor: str, reason: str = "") -> None:
     if found is None:
         return
     found.delete()
+    rescore_set(event, found.session_number, found.set_no, table.group_id)
     event.log("fouled-cleared", actor, table=table.number, table_id=table.pk, session=found.session_number,
               set=found.set_no, version=found.version, marked_reason=found.reason, reason=str(reason or "").strip())
-    rescore_set(event, found.session_number, found.set_no, table.group_id)

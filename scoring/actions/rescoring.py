@@ -76,6 +76,7 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
                 for score in scores)
             stored += len(scores)
     visibility.release_if_finished(event, session_number, set_no)
+    event.changed()  # the last lock of the write (tournament.models.Event.changed)
     return stored
 
 
