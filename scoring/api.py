@@ -22,6 +22,7 @@ from scoring.actions.entry import find_table, submit_result
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.permissions import is_director
 from tournament.query import int_param
+from tournament.table_plan import table_plan_by_number
 
 
 WIDEST = widest()
@@ -178,9 +179,10 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular reads the model while building the schema
             return HandResult.objects.none()
         event = self.get_event()
-        qs = HandResult.objects.filter(event=event).select_related("table", "event")
-        if self.action in ("list", "retrieve"):  # the actions re-read the result under a lock
-            qs = qs.prefetch_related("revisions")
+        # the actions re-read the row under a lock and answer with this history and the revision
+        # they add (no read after the commit): scoring.actions.confirmation
+        qs = HandResult.objects.filter(event=event).select_related("table__group__session__event", "event")
+        qs = qs.prefetch_related("revisions")
         return visibility.visible_results(table_access.viewer(self.request, event), qs)
 
     def filter_queryset(self, queryset):
@@ -195,12 +197,14 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        table = find_table(self.get_event(), data["table"]["number"], data.get("session_number"))
+        event = self.get_event()
+        found = table_plan_by_number(event, data["table"]["number"], data.get("session_number"))  # the table and its plan at once
+        table, plan = found or (find_table(event, data["table"]["number"], data.get("session_number")), None)
         self.check_object_permissions(request, table)
         result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
-                               deposit=data.get("deposit"), actor=self._actor(),
+                               deposit=data.get("deposit"), actor=self._actor(), plan=plan,
                                entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
-        return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)
+        return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)  # from the rows written
 
     def _act(self, body_class, act):
         """One action on the URL's result: read ``body_class`` from the request, call

@@ -233,6 +233,7 @@ def table_confirm(request, event, table, result_id):
     revision the page showed, so a result changed meanwhile is not confirmed unseen. The director
     unlocks a result's PIN confirmation here too (``action=unlock``)."""
     result = get_object_or_404(HandResult, pk=result_id, table=table)
+    result.table = table  # with its group, session and event: the confirmation reads no more of them
     director = is_director(request.user, event)
     back = reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
     if request.POST.get("action") == "unlock":

@@ -13,8 +13,9 @@ stored session:
 Result entry, confirmation and the PIN checks, the director's live grid, the seating pages and
 lists, players' itineraries and cards, substitutions and the print data all ask a plan instead of
 reading ``SeatAssignment`` and ``Substitution`` themselves. Build one with :func:`session_plan`
-(a whole session: three queries), :func:`table_plan` (one table: three queries when the table's
-group, session and event are loaded) or :func:`event_plans`
+(a whole session: three queries), :func:`table_plan` (one table: one query when the table's
+group, session and event are loaded, two when it has a substitution),
+:func:`table_plan_by_number` (the same, finding the table by its number) or :func:`event_plans`
 (every seated session: four queries).
 
 Terms: a *block* is the period between two moves of the sets (``Movement.slots`` of them, block
@@ -27,7 +28,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tournament.models import Event, Player, SeatAssignment, Session, Substitution, Table
+from django.db import connection
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+
+from tournament.models import Event, Group, Player, SeatAssignment, Session, Substitution, Table
 from tournament.movement import Movement, ruleset_movement
 from tournament.seats import seat_holders
 
@@ -255,12 +259,83 @@ def event_plans(event: Event) -> dict[int, SessionPlan]:
     return _load(sessions, tables)
 
 
-def table_plan(table: Table) -> SessionPlan:
-    """The plan of ``table``'s session holding ``table`` alone: its blocks, seats and holders, and
-    the places (group, position) of the other tables' plays. Three queries when ``table`` comes with
-    ``group__session__event`` loaded (three: its seats, its substitutions, the session's group count)."""
+def _groups_of(session_pk: int | OuterRef) -> Subquery:
+    """The number of groups of the session ``session_pk``, as a scalar subquery."""
+    return Subquery(Group.objects.filter(session_id=session_pk).order_by().values("session_id")
+                    .annotate(n=Count("pk")).values("n")[:1])
+
+
+def _one_table(table: Table, seats: list[SeatAssignment]) -> SessionPlan:
+    """The plan of ``table`` (loaded with ``group__session__event``) from its ``seats`` as read by
+    :func:`_seat_rows` (annotated with ``n_groups`` and ``substituted``): one more query, the
+    substitutions, only when the table has one."""
     session = table.group.session
-    return _load([session], [table], n_groups={session.pk: session.groups.count()})[session.number]
+    if not seats:  # a table without seats (nothing to annotate): the general reader
+        return _load([session], [table], n_groups={session.pk: session.groups.count()})[session.number]
+    changes: dict[int, list[tuple[str, list[int], Player]]] = {}
+    if seats[0].substituted:
+        for sub in Substitution.objects.filter(table_id=table.pk).select_related(*_player_query("player_in")).order_by("id"):
+            changes.setdefault(table.pk, []).append((sub.seat, list(sub.sets), sub.player_in))
+    groups = seats[0].n_groups or 1
+    movement = ruleset_movement(session.event.get_ruleset(), n_groups=groups, stagger=session.staggered)
+    return SessionPlan(session, movement, groups, [table], {table.pk: {a.seat: a.player for a in seats}}, changes)
+
+
+def _seat_rows(seats: QuerySet, session_pk: int | OuterRef, table_ref: int | OuterRef) -> QuerySet:
+    """``seats`` (a SeatAssignment queryset of one table) with their players (team and user
+    loaded), each row annotated with its session's group count (``n_groups``) and whether the
+    table ``table_ref`` (an id or an OuterRef) has a substitution (``substituted``)."""
+    return seats.select_related(*_player_query("player")).annotate(
+        n_groups=_groups_of(session_pk), substituted=Exists(Substitution.objects.filter(table_id=table_ref)))
+
+
+def table_plan(table: Table, *, lock: str | None = None) -> SessionPlan:
+    """The plan of ``table``'s session holding ``table`` alone: its blocks, seats and holders, and
+    the places (group, position) of the other tables' plays. ``table`` comes with
+    ``group__session__event`` loaded. One query (its seats with their players, the session's
+    group count and whether the table has a substitution), two when it has a substitution (the
+    substitutions); three for a table without seats.
+
+    ``lock``: also lock a row in the same statement (``SELECT ... FOR UPDATE`` where the
+    database has row locks): ``"table"`` the table's row (``FOR NO KEY UPDATE``: rows referring
+    to the table may still be inserted), ``"group"`` its group's row, ``"session"`` its session's
+    row (the comparison scope, as :func:`scoring.actions.locks.lock_scope` locks it; one more
+    query for a table without seats, whose lock is then taken alone). None: no lock."""
+    session = table.group.session
+    seats = SeatAssignment.objects.filter(table_id=table.pk)
+    if lock is not None:
+        path = {"table": "table", "group": "table__group", "session": "table__group__session"}[lock]
+        seats = seats.select_related(path).select_for_update(of=(path,), no_key=lock == "table"
+                                                              and connection.features.has_select_for_no_key_update)
+    rows = list(_seat_rows(seats, session.pk, table.pk))
+    if lock is not None and not rows:  # no seat row carried the lock: take it alone
+        rows_of: dict[str, QuerySet] = {"table": Table.objects.filter(pk=table.pk), "group": Group.objects.filter(pk=table.group_id),
+                                        "session": Session.objects.filter(pk=session.pk)}
+        no_key = lock == "table" and connection.features.has_select_for_no_key_update
+        list(rows_of[lock].select_for_update(no_key=no_key).values_list("pk", flat=True))
+    return _one_table(table, rows)
+
+
+def table_plan_by_number(event: Event, number: int, session_number: int | None = None) -> tuple[Table, SessionPlan] | None:
+    """The table with event-wide ``number`` in session ``session_number`` of ``event`` (default:
+    the latest seated session) and its plan (:func:`table_plan`), read together: one query (two
+    when the table has a substitution). None when no such table has seats (the caller then names
+    the tables that exist)."""
+    seats = SeatAssignment.objects.filter(table__number=number, table__group__session__event=event)
+    if session_number is None:
+        seats = seats.filter(table__group__session__number=Subquery(
+            Session.objects.filter(event=event).order_by("-number").values("number")[:1]))
+    else:
+        seats = seats.filter(table__group__session__number=session_number)
+    rows = list(_seat_rows(seats.select_related("table__group__session", "table__room"),
+                           OuterRef("table__group__session_id"), OuterRef("table_id")))
+    if not rows:
+        return None
+    table = rows[0].table
+    table.group.session.event = event
+    for a in rows:
+        a.table = table
+    return table, _one_table(table, rows)
 
 
 def plans_for_tables(tables: Iterable[Table]) -> dict[int, SessionPlan]:

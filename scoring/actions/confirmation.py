@@ -12,33 +12,113 @@ a confirmation given for revision *n* is refused once a correction made revision
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.conf import settings
 from django.db import transaction
+from django.db.models import OuterRef, Q
 from django.utils.translation import gettext as _
 
 from scoring.actions.describe import _describe, result_notes
-from scoring.actions.entry import _check_entry_pin, _prepare, _revision
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision, count_of, set_history
 from scoring.actions.errors import ResultError
-from scoring.actions.locks import lock_scope
 from scoring.actions.rescoring import rescore_set
-from scoring.actions.seats import account_seat, confirmation_locks, holder_for_pin, seat_actor
-from scoring.models import ConfirmationAttempt, HandResult
+from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
+from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from tournament.i18n import seat_label
-from tournament.models import Table
+from tournament.models import Event, Group, Session, Table
 from tournament.table_plan import SessionPlan, table_plan
 
 
-def _lock(result: HandResult) -> HandResult:
-    """Lock the result's comparison scope (:func:`scoring.actions.locks.lock_scope`: its group, or
-    its session when the whole field is compared), then the result row, and return the row as
-    stored now.
+@dataclass(frozen=True)
+class Locked:
+    """A result locked for a change (:func:`_lock`): the row as stored now (with its table, group,
+    session and event loaded), the table's plan, and what the change needs to know, read under
+    the locks: the table's and the result's wrong PINs not yet cleared (``settings.CONFIRM_PIN_LIMIT_PER_TABLE``
+    and ``CONFIRM_PIN_LIMIT_PER_RESULT`` limit them: :func:`~scoring.actions.seats.confirmation_locks`),
+    how many tables the result's comparison scope has and how many of the others have a confirmed
+    result on its set."""
+
+    result: HandResult
+    plan: SessionPlan
+    wrong_at_table: int
+    wrong_for_result: int
+    scope_tables: int
+    others_confirmed: int
+
+    def complete(self, confirmed: bool) -> bool:
+        """Whether the comparison of the result's set is complete (every table of the scope has a
+        confirmed result on it) when the result is ``confirmed`` or not."""
+        return self.others_confirmed + int(confirmed) >= self.scope_tables
+
+
+def _table_of(result: HandResult) -> Table:
+    """``result``'s table with its group, session and event: as the caller loaded it, else read
+    (one query)."""
+    table = result.table if HandResult.table.is_cached(result) else None
+    if table is None or not Table.group.is_cached(table) or not Group.session.is_cached(table.group) \
+            or not Session.event.is_cached(table.group.session):
+        table = Table.objects.select_related("group__session__event").get(pk=result.table_id)
+    return table
+
+
+def _lock(result: HandResult) -> Locked:
+    """Lock the result's comparison scope (its group, or its session when the whole field is
+    compared: :func:`scoring.actions.locks.lock_scope`), then the result row, and return the row
+    as stored now with what the change needs (:class:`Locked`). Two queries when ``result`` comes
+    with ``table__group__session__event`` loaded (one more otherwise): the table's plan read with
+    the scope's lock (:func:`tournament.table_plan.table_plan`; one more when the table has a
+    substitution), then the result row locked with the wrong PINs and the scope's counts.
 
     Confirm, dispute and correct all take the locks in this order, so two of them on the same set
     run one after the other: the later one sees the earlier one's result when it rescores the set
     (otherwise the last two confirmations of a set, each seeing the other uncommitted, would both
     leave it unscored), and they cannot deadlock.
     """
-    lock_scope(result.event, result.table_id)
-    return HandResult.objects.select_for_update(of=("self",)).select_related("event", "table__group__session__event").get(pk=result.pk)
+    table = _table_of(result)
+    session = table.group.session
+    field = session.event.comparison == Event.Comparison.FIELD
+    plan = table_plan(table, lock="session" if field else "group")
+    scope = Q(group__session_id=session.pk) if field else Q(group_id=table.group_id)
+    scope_results = Q(table__group__session_id=session.pk) if field else Q(table__group_id=table.group_id)
+    attempts = ConfirmationAttempt.objects.filter(table_id=table.pk, ok=False, cleared=False)
+    locked = HandResult.objects.select_for_update(of=("self",)).annotate(
+        wrong_at_table=count_of(attempts),
+        wrong_for_result=count_of(attempts.filter(result_id=result.pk)),
+        scope_tables=count_of(Table.objects.filter(scope)),
+        others_confirmed=count_of(HandResult.objects.filter(scope_results, set_no=OuterRef("set_no"),
+                                                            status=HandResult.Status.CONFIRMED).exclude(pk=result.pk)),
+    ).get(pk=result.pk)
+    locked.table, locked.event = table, session.event
+    return Locked(locked, plan, locked.wrong_at_table or 0, locked.wrong_for_result or 0, locked.scope_tables or 0,
+                  locked.others_confirmed or 0)
+
+
+def _keep_history(given: HandResult, locked: HandResult, revision) -> None:
+    """When the caller read ``given`` with its history (``prefetch_related("revisions")``, as the
+    API does) and nothing changed it before the lock, give the ``locked`` row that history and the
+    new ``revision`` (the answer needs no read after the commit); when it changed, read the
+    history again (one query, inside the transaction)."""
+    history = getattr(given, "_prefetched_objects_cache", {}).get("revisions")
+    if history is None:
+        return
+    if given.revision + 1 != locked.revision:  # changed between the caller's read and the lock
+        set_history(locked, list(ResultRevision.objects.filter(result_id=locked.pk).order_by("revision", "id")))
+    else:
+        set_history(locked, [*history, revision])
+
+
+def _rescore_if_complete(lock: Locked, was_confirmed: bool, now_confirmed: bool) -> None:
+    """Rescore the result's set (:func:`scoring.actions.rescoring.rescore_set`, which bumps the
+    event's version last) when its comparison was complete before the change or is complete
+    after it: only then can a converted score or a release change (an incomplete comparison has
+    no converted scores). Otherwise only the version is bumped (:meth:`tournament.models.Event.changed`:
+    the live grid shows every state), the last statement of the write."""
+    result = lock.result
+    if lock.complete(was_confirmed) or lock.complete(now_confirmed):
+        rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    else:
+        result.event.changed()
 
 
 def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
@@ -80,8 +160,10 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     (``pin``, 400).
     """
     refusal = None
+    given = result
     with transaction.atomic():
-        result = _lock(result)
+        lock = _lock(result)
+        result = lock.result
         if result.status == HandResult.Status.CONFIRMED:
             raise ResultError("status", _("this result was already confirmed by %(who)s") % {"who": result.confirmed_by},
                               existing=result, status=409)
@@ -95,16 +177,15 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             if not str(pin or "").strip():  # nothing typed: no attempt, so empty requests cannot lock a table
                 raise ResultError("pin", _("type your 4-digit PIN"))
             table = result.table
-            plan = plan or table_plan(table)
+            plan = lock.plan
             entering = result_notes(result)["entered_by_seat"]
             if not entering and result.entered_by:
                 known = account_seat(plan, table, result.set_no, result.entered_by)
                 entering = known.seat if known else None
-            locks = confirmation_locks(table)
             seat = None
-            if result.pk in locks["results"]:
+            if lock.wrong_for_result >= settings.CONFIRM_PIN_LIMIT_PER_RESULT:
                 refusal = ResultError("pin", _("too many wrong PINs for this result: ask the director to unlock it"), status=429)
-            elif locks["table"]:
+            elif lock.wrong_at_table >= settings.CONFIRM_PIN_LIMIT_PER_TABLE:
                 refusal = ResultError("pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
             else:
                 seat = holder_for_pin(plan, table, pin, exclude_seat=entering, set_no=result.set_no)
@@ -123,8 +204,8 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             result.confirmed_by = actor
             result.revision += 1
             result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
-            _revision(result, "confirm", actor)
-            rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+            _keep_history(given, result, _revision(result, "confirm", actor))
+            _rescore_if_complete(lock, False, True)
     if refusal is not None:
         raise refusal
     return result
@@ -158,15 +239,18 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     director."""
     if not reason.strip():
         raise ResultError("reason", _("say what is disputed"))
-    result = _lock(result)
+    given = result
+    lock = _lock(result)
+    result = lock.result
     if result.status == HandResult.Status.CONFIRMED and not director:
         raise ResultError("status", _("this result is confirmed: only the director can dispute it now"), status=403)
+    was_confirmed = result.status == HandResult.Status.CONFIRMED
     result.status = HandResult.Status.DISPUTED
     result.revision += 1
     result.save(update_fields=["status", "revision", "updated_at"])
-    known = None if director else account_seat(plan or table_plan(result.table), result.table, result.set_no, actor)
-    _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason)
-    rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+    known = None if director else account_seat(plan or lock.plan, result.table, result.set_no, actor)
+    _keep_history(given, result, _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason))
+    _rescore_if_complete(lock, was_confirmed, False)
     return result
 
 
@@ -204,8 +288,10 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     """
     entry_pin = str(entry_pin or "").strip()
     refusal = None
+    given = result
     with transaction.atomic():
-        result = _lock(result)
+        lock = _lock(result)
+        result = lock.result
         if not director and not result.event.scorer_corrections:
             raise ResultError("status", _("only the director corrects results in this event (the setting “scorers may correct "
                                           "unconfirmed results” is off): dispute the result instead"), status=403)
@@ -228,7 +314,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
                                             entered_by_seat=entering)
         seat = None
         if entry_pin and not director:
-            seat, refusal = _check_entry_pin(plan or table_plan(result.table), result.table, entered_by_seat, entry_pin,
+            seat, refusal = _check_entry_pin(plan or lock.plan, result.table, entered_by_seat, entry_pin,
                                              actor, result.set_no)
         if refusal is None:
             who = seat_actor(seat, result.table) if seat is not None else actor
@@ -240,11 +326,11 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
                 result.entered_by = who
             result.revision += 1
             result.save()
-            _revision(result, "correct", who, previous=previous, reason=reason)
+            _keep_history(given, result, _revision(result, "correct", who, previous=previous, reason=reason))
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=result.table, result=result, seat=seat.seat, ok=True,
                                                    actor=(actor or "")[:150])
-            rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+            _rescore_if_complete(lock, confirmed, director)
     if refusal is not None:
         raise refusal
     return result

@@ -13,8 +13,9 @@ Concurrency: the unique constraint on (table, set) decides between two simultane
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, F, Func, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
@@ -154,14 +155,54 @@ def find_table(event: Event, number, session_number: int | None = None) -> Table
         raise ResultError("table", message) from None
 
 
-def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool) -> None:
+def count_of(queryset: QuerySet) -> Func:
+    """The number of rows of ``queryset`` as a scalar subquery (``SELECT COUNT(id) ...``, 0 for
+    none), to annotate onto another query's row."""
+    return Subquery(queryset.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")[:1])
+
+
+def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool,
+                        count_wrong: bool = False) -> int:
+    """Refuse a set the movement has not brought to ``table`` (the rule of
+    :func:`_refuse_set_not_here`, which names the table holding it); with ``count_wrong``, return
+    the table's wrong PINs not yet cleared (what ``settings.CONFIRM_PIN_LIMIT_PER_TABLE`` limits:
+    :func:`~scoring.actions.seats.confirmation_locks`), else 0.
+
+    One query in all (the table's results on the sets of its earlier blocks, whether the copy's
+    previous table has entered the set, the wrong PINs), none when there is nothing to ask (a
+    set of the table's first block that no table plays before it, no PINs to count); a refusal
+    reads more to name the table holding the set."""
+    block = plan.block_of(table, set_no)
+    if block is None:
+        _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
+    earlier = [s for b, sets in plan.blocks(table) if block is not None and b < block for s in sets]
+    previous = plan.previous_play(table, set_no) if at_the_table else None
+    asked: dict = {}
+    if earlier:
+        asked["earlier"] = count_of(HandResult.objects.filter(table_id=table.pk, set_no__in=earlier))
+    if previous is not None:
+        asked["arrived"] = Exists(HandResult.objects.filter(
+            table__group__session_id=table.group.session_id, table__group__number=previous.group,
+            table__position=previous.position, set_no=set_no))
+    if count_wrong:
+        asked["wrong"] = count_of(ConfirmationAttempt.objects.filter(table_id=table.pk, ok=False, cleared=False))
+    if not asked:
+        return 0
+    found = Table.objects.filter(pk=table.pk).annotate(**asked).values(*asked).get()
+    if found.get("earlier", len(earlier)) < len(earlier) or found.get("arrived", True) is False:
+        _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
+    return found.get("wrong") or 0
+
+
+def _refuse_set_not_here(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool) -> None:
     """Refuse a set the movement has not brought to ``table`` (docs/seating.md, "The table plan"),
     naming the table that holds it: a set of a later block than the table's current one (the
     first with a set not entered), or, for an entry made ``at_the_table`` (a seated player's PIN),
     a set whose physical copy is still at the table that plays it before (that table has not
     entered it). The director, typing from paper score sheets, may enter a block's sets in any
     order. One query (the results of the table and of the
-    copy's previous table); one more to name a table in a refusal."""
+    copy's previous table); one more to name a table in a refusal. Raises the refusal; returns
+    None when the set is at the table after all (:func:`_check_set_at_table` asked first)."""
     blocks = plan.blocks(table)
     block = plan.block_of(table, set_no)
     if block is None:
@@ -210,8 +251,9 @@ def sets_not_arrived(plan: SessionPlan, table: Table, sets: list[int]) -> set[in
     return set(before) - entered
 
 
-def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> None:
-    ResultRevision.objects.create(
+def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> ResultRevision:
+    """Store the history row of ``result`` as it is now (one INSERT) and return it."""
+    return ResultRevision.objects.create(
         result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
         previous=previous, outcome=result.outcome, actor=actor, reason=reason,
     )
@@ -263,14 +305,17 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     """
     entry_pin = str(entry_pin or "").strip()
     refusal = None
-    plan = plan or table_plan(table)
     with transaction.atomic():
-        _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin))
+        if plan is None:  # the plan read locks the table's row for a PIN check (_check_entry_pin)
+            plan = table_plan(table, lock="table" if entry_pin else None)
+        elif entry_pin:
+            _lock_table(table)
+        wrong = _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin), count_wrong=bool(entry_pin))
         cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
                                             entered_by_seat=entered_by_seat)
         seat = None
         if entry_pin:
-            seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no)
+            seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no, wrong=wrong)
         if refusal is None:
             try:
                 with transaction.atomic():
@@ -289,7 +334,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 else:
                     message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
                 raise ResultError("set", message, existing=existing, status=409) from None
-            _revision(result, "enter", result.entered_by)
+            set_history(result, [_revision(result, "enter", result.entered_by)])
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
             result.event.changed()  # the director's live grid shows entered results
@@ -298,21 +343,41 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     return result
 
 
+def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
+    """Give ``result`` its history ``revisions`` (oldest first) as if read with
+    ``prefetch_related("revisions")``: what the API answers with, from what the write has in
+    hand (no read after the commit)."""
+    history = ResultRevision.objects.filter(result=result)
+    history._result_cache, history._prefetch_done = list(revisions), True  # as prefetch_related leaves it
+    result._prefetched_objects_cache = {**getattr(result, "_prefetched_objects_cache", {}), "revisions": history}
+
+
+def _lock_table(table: Table) -> None:
+    """Lock ``table``'s row (``FOR NO KEY UPDATE`` where the database has it: inserts referring to
+    the table are not blocked): PIN checks at a table run one after the other. One query."""
+    no_key = connection.features.has_select_for_no_key_update
+    list(Table.objects.select_for_update(no_key=no_key).filter(pk=table.pk).values_list("pk", flat=True))
+
+
 def _check_entry_pin(plan: SessionPlan, table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
-                     set_no: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
+                     set_no: int | None = None, *, wrong: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
     """Check the entering (or correcting: :func:`~scoring.actions.confirmation.correct_result`) player's PIN
     (:func:`submit_result`): ``(the seat assignment, None)`` when ``entry_pin`` is the PIN of the
     player at ``entered_by_seat``, else ``(None, the refusal)`` after storing a wrong attempt of
-    the table (``result`` None). The table's row is locked first (``FOR NO KEY UPDATE`` where the
-    database has it: inserts referring to the table are not blocked), so two entries or
-    corrections with a PIN at a table are checked one after the other and the limit holds. The
-    player at the seat is the one holding it on ``set_no`` in the table plan ``plan`` (a substitute
-    enters with their own PIN, on the sets they hold)."""
+    the table (``result`` None). The table's row is locked first (:func:`_lock_table`), so two
+    entries or corrections with a PIN at a table are checked one after the other and the limit
+    holds. ``wrong``: the table's wrong PINs not yet cleared, when the caller has locked the
+    table's row and counted them since (:func:`_check_set_at_table`); None: lock and count here
+    (two queries). The player at the seat is the one holding it on ``set_no`` in the table plan
+    ``plan`` (a substitute enters with their own PIN, on the sets they hold)."""
     if not entered_by_seat:
         raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
-    no_key = connection.features.has_select_for_no_key_update
-    list(Table.objects.select_for_update(no_key=no_key).filter(pk=table.pk).values_list("pk", flat=True))
-    if confirmation_locks(table)["table"]:
+    if wrong is None:
+        _lock_table(table)
+        locked = confirmation_locks(table)["table"]
+    else:
+        locked = wrong >= settings.CONFIRM_PIN_LIMIT_PER_TABLE
+    if locked:
         seat = None
         refusal = ResultError("entry_pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
     else:

@@ -8,6 +8,7 @@ module             measures                                    run with
 ``walls``          deriving and storing 1,024 wall sets        ``python manage.py bench walls``
 ``standings``      standings of a 1,000-player event           ``python manage.py bench standings``
 ``printing``       stickers and set labels of 64 MCR sets      ``python manage.py bench printing``
+``entry``          result entry and confirmation per request   ``python manage.py bench entry``
 ``loadtest``       result entry by 50 concurrent scorers       ``python manage.py loadtest``
 =================  ==========================================  =====================================
 

@@ -1,4 +1,4 @@
-"""``python manage.py bench [walls|seating|standings|printing|export]``: benchmarks printed as figures and
+"""``python manage.py bench [walls|seating|standings|printing|export|entry]``: benchmarks printed as figures and
 ratios against a baseline measured in the same run (never timed unit tests).
 
 A thin adapter: the benchmarks live in ``tests/perf`` of a source checkout (:mod:`tests.perf`),
@@ -9,7 +9,7 @@ application without them still loads and lists the command, and running it says 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-BENCHES = ("walls", "seating", "standings", "printing", "export")
+BENCHES = ("walls", "seating", "standings", "printing", "export", "entry")
 NOT_INSTALLED = "the benchmarks live in tests/perf of a source checkout; install with pip install -e '.[bench]'"
 # What a missing source checkout or a missing ``bench`` extra fails to import.
 DEV_ONLY = ("tests", "httpx", "psutil")
@@ -32,6 +32,7 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown benchmark {', '.join(unknown)}: choose from {', '.join(BENCHES)}")
         try:  # a development-only package, imported here rather than at module level (see the docstring)
+            from tests.perf.entry import bench_entry
             from tests.perf.exports import bench_export
             from tests.perf.printing import bench_printing
             from tests.perf.seating import bench_seating
@@ -42,7 +43,7 @@ class Command(BaseCommand):
                 raise CommandError(f"{NOT_INSTALLED} ({exc})") from exc
             raise
         run = {"walls": bench_walls, "seating": bench_seating, "standings": bench_standings, "printing": bench_printing,
-               "export": bench_export}
+               "export": bench_export, "entry": bench_entry}
         call_command("migrate", interactive=False, verbosity=0)  # the walls bench stores sets
         for name in names or BENCHES:
             self.stdout.write(f"== bench {name}")
