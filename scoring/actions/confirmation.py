@@ -2,7 +2,17 @@
 PIN confirmation at a table.
 
 Every function is one transaction; every change writes a :class:`~scoring.models.ResultRevision`
-(who, when, before, after, why) and rescores the set (:func:`scoring.actions.rescoring.rescore_set`).
+(who, when, before, after, why) and rescores the set (:func:`scoring.actions.rescoring.rescore_set`)
+when its comparison was complete before the change or is complete after it (only then can a
+converted score or a release change); otherwise it bumps the event's version alone. A
+confirmation that leaves its comparison open is six statements (the table plan read with the
+scope's lock, the result row locked with its wrong PINs and the scope's counts, the PIN's
+attempt, the result, its revision, the version: one more when the table has a substitution); the
+one that completes it adds the set's scoring for the scope, bounded by the scope's size.
+
+**The answer without a read after the commit.** When the caller read the result with its
+history (``prefetch_related("revisions")``, as the API does) the returned result carries that
+history and the new revision, so the API answers from what is in hand.
 
 Concurrency: confirm, dispute and correct lock the comparison scope (group or session row,
 :func:`scoring.actions.locks.lock_scope`) and then the result row (``select_for_update``): they
@@ -126,7 +136,8 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     """Confirm an entered result: the director, or a PIN of a player seated at the table at
     another seat than the one that entered it (bridge: the opponents confirm). ``revision``: the
     revision the confirming player saw; if the result changed since, nothing is confirmed. Then
-    rescores the set. ``actor``: who is typing (the account, or the table's scorer), for the
+    rescores the set when this confirmation completes its comparison (every table of the scope
+    has a confirmed result on the set); otherwise nothing is scored or removed. ``actor``: who is typing (the account, or the table's scorer), for the
     attempt's record; a PIN confirmation is recorded as by the PIN's player.
 
     **The entering seat.** The PIN of the seat that entered the result never confirms it. Every
@@ -151,8 +162,8 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     store none. Wrong PINs typed by the player entering (:func:`~scoring.actions.entry.submit_result`) count towards the
     table's limit too.
 
-    ``plan``: the table's plan when the caller has read it (:func:`tournament.table_plan.table_plan`,
-    read here otherwise when a PIN is checked): who holds each seat on the result's set.
+    ``plan``: unused (kept for callers that pass it): the plan is read here with the scope's lock
+    (:func:`_lock`), who holds each seat on the result's set.
 
     Raises ResultError: already confirmed (``status``, 409), disputed and not the director
     (``status``, 409), changed since ``revision`` (``revision``, 409), no PIN (``pin``, 400),
@@ -231,7 +242,7 @@ def unlock_confirmation(table: Table, result: HandResult | None = None, *, actor
 def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool,
                    plan: SessionPlan | None = None) -> HandResult:
     """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
-    ``plan``: the table's plan when the caller has read it (read here otherwise).
+    ``plan``: the table's plan when the caller has read it (the lock reads it anyway: :func:`_lock`).
     Once a result is confirmed only the director reopens it. When ``actor`` is the account of a
     player seated at the table on that set, the history names that player and seat
     (:func:`~scoring.actions.seats.seat_actor`); a table login's dispute carries no seat. Raises ResultError
@@ -258,7 +269,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
                    outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
                    entry_pin: str | None = None, plan: SessionPlan | None = None) -> HandResult:
     """Change a stored result, keeping the old one in the history. ``plan``: the table's plan when
-    the caller has read it (:func:`tournament.table_plan.table_plan`; read here otherwise).
+    the caller has read it (:func:`tournament.table_plan.table_plan`; the lock reads it anyway: :func:`_lock`).
 
     **The director** may always correct, without a PIN (the result stays or becomes confirmed,
     the entering seat stays recorded; ``entered_by_seat`` and ``entry_pin`` are ignored).

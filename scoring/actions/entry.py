@@ -265,8 +265,16 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     """Store a table's result on a set (status *entered*); returns it.
 
     ``plan``: ``table``'s table plan when the caller has read it (:func:`tournament.table_plan.table_plan`,
-    read here otherwise): who holds each seat on ``set_no``, and whether the movement has brought
-    the set to the table (docs/seating.md, "The table plan").
+    read here otherwise, with the table's lock when a PIN is checked): who holds each seat on
+    ``set_no``, and whether the movement has brought the set to the table (docs/seating.md, "The
+    table plan"). ``table`` comes with ``group__session__event`` loaded.
+
+    **Statements.** At most six besides transaction control: the plan read (with the table's lock
+    for a PIN; the lock alone when the plan is given), the checks in one (the movement, the
+    table's wrong PINs: :func:`_check_set_at_table`), the result, its revision, the PIN's right
+    attempt, the version bump (:meth:`tournament.models.Event.changed`, the last). One more when
+    the table has a substitution and the plan is read here. The returned result carries its
+    history (:func:`set_history`): the API answers without a read after the commit.
 
     ``changes``: seat → score change (points), with ``deposit`` (points left on the table, default
     0), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw", "winners": [...], "discarder":
