@@ -13,6 +13,7 @@ rescored.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
@@ -114,9 +115,11 @@ def rescore_event(event: Event) -> int:
     SetScore.objects.filter(doomed, event=event).delete()
     stored = []
     for session_number, set_no in sorted(sets):
-        plan = plans.get(session_number)
+        if session_number not in plans:
+            continue  # no tables: nothing compared (as rescore_set)
+        plan = plans[session_number]
         labels = versions.get((session_number, set_no), {})
-        for group, tables in scopes.get(session_number, []):
+        for group, tables in scopes[session_number]:
             seating = {t.pk: TableSeats(session_number, t.group.number, t.number,
                                         {seat: (p.pk, p.team_id) for seat, p in plan.holders(t, set_no).items()})
                        for t in tables}
@@ -150,7 +153,7 @@ def _scopes(tables: list[Table], field: bool) -> list[tuple[Group | None, list[T
     return list(by_group.items())
 
 
-def _play_versions(event: Event) -> dict[tuple[int, int], dict[int, str]]:
+def _play_versions(event: Event) -> dict[tuple[int, int], dict[Hashable, str]]:
     """:func:`scoring.actions.rescoring.play_versions` for every set of ``event`` at once:
     ``{(session, set): {table id: label}}``. Two queries."""
     reserves: dict[tuple[int, int], list] = defaultdict(list)
