@@ -133,3 +133,29 @@ def test_import_event_issues_the_same_statements_at_any_number_of_teams_and_roun
     assert n == IMPORT
     assert _export_without_time(restored) == exported
     assert Player.objects.get(event=restored, number=5).replaced_by.number == 6
+
+
+@pytest.mark.django_db
+def test_an_import_finds_accounts_ignoring_case_in_one_query_each_kind_of_name(django_user_model):
+    from tournament.exchange import restore_event
+    from tournament.models import EventRole
+
+    event = _event(4, "accounts")
+    import_roster(event, team_roster(4))
+    prepare_session(event, 1)
+    zoe, scorer = django_user_model.objects.create_user("Zoë"), django_user_model.objects.create_user("Scorer")
+    EventRole.objects.create(event=event, user=zoe, role=EventRole.Role.DIRECTOR)
+    EventRole.objects.create(event=event, user=scorer, role=EventRole.Role.SCORER).tables.add(
+        Table.objects.get(group__session__event=event, number=2))
+    Player.objects.filter(event=event, number=3).update(user=scorer)
+    data = export_event(event, include_secret=True)
+    data["roles"].append({"username": "nobody", "role": "scorer", "tables": []})
+    for role in data["roles"]:
+        role["username"] = role["username"].upper() if role["username"] == "Scorer" else role["username"]
+    Event.objects.filter(pk=event.pk).delete()
+    restored = restore_event(data)
+    assert sorted((r["username"], r["role"], r["tables"]) for r in restored.roles) == [
+        ("Scorer", "scorer", [[1, 2]]), ("Zoë", "director", [])]
+    assert restored.missing_roles == [{"username": "nobody", "role": "scorer", "tables": []}]
+    assert Player.objects.get(event=restored.event, number=3).user == scorer
+    assert list(EventRole.objects.get(event=restored.event, user=scorer).tables.values_list("number", flat=True)) == [2]
