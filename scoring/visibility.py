@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from scoring.models import HandResult, SetRelease
 from tournament.models import Event, EventRole, Session, Table
@@ -138,15 +138,28 @@ def release_if_finished(event: Event, session_number: int, set_no: int) -> bool:
 @transaction.atomic
 def sync_releases(event: Event) -> int:
     """Release every set of ``event`` that is complete (after an import); returns how many were
-    added. Never withdraws a release."""
+    added. Never withdraws a release. Five statements, however large the event."""
     hands = event.get_ruleset().hands_per_session
-    added = 0
-    for session_number in event.sessions.values_list("number", flat=True):
-        for set_no in range(1, hands + 1):
-            if not is_public(event, session_number, set_no) and _complete(event, session_number, set_no):
-                SetRelease.objects.get_or_create(event=event, session_number=session_number, set_no=set_no)
-                added += 1
-    return added
+    tables = dict(Table.objects.filter(group__session__event=event).order_by().values_list("group__session__number")
+                  .annotate(n=Count("id")).values_list("group__session__number", "n"))
+    confirmed = {(s, n): count for s, n, count in HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED)
+                 .order_by().values_list("session_number", "set_no").annotate(n=Count("id"))
+                 .values_list("session_number", "set_no", "n")}
+    complete = {(s, n) for s in event.sessions.values_list("number", flat=True) for n in range(1, hands + 1)
+                if tables.get(s) and confirmed.get((s, n)) == tables[s]}
+    return release_sets(event, complete)
+
+
+def release_sets(event: Event, sets: set[tuple[int, int]]) -> int:
+    """Release each of ``sets`` (``{(session, set)}``, every one complete: each table of its
+    session has a confirmed result on it, as the caller checked) that is not released yet, in
+    at most two statements; returns how many were added. For the writes that release many sets
+    at once (an import, a rescore of the whole event); one confirmation releases through
+    :func:`release_if_finished`."""
+    new = sorted(set(sets) - released_sets(event)) if sets else []
+    SetRelease.objects.bulk_create([SetRelease(event=event, session_number=s, set_no=n) for s, n in new],
+                                   ignore_conflicts=True)
+    return len(new)
 
 
 # --- querysets ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
+from scoring.models import HandResult, ResultRevision
 from tournament.api_tokens import issue_token
 from tournament.demo import ROSTER, plausible_outcome
 from tournament.models import Event, EventRole, Table
@@ -113,6 +114,42 @@ def play_slots(event: Event, rng: random.Random, *, session: int = 1, slots: Ite
                     confirm_result(result, actor=actor, director=True)
                 else:
                     confirm_result(result, actor=actor, pin=plans[table.pk].holders(table, set_no)[seats[1]].pin)
+
+
+def bulk_results(event: Event, rng: random.Random, *, session: int = 1, actor: str = "t") -> int:
+    """Store a confirmed result of every set at every table of ``session`` in a few statements, as
+    a room would have entered and confirmed them (each with its "enter" and "confirm" revisions),
+    without going through entry: for tests and benchmarks that need a played event of hundreds of
+    tables (scores and releases are left to :func:`scoring.conversion_versions.rescore_event`).
+    Each hand is an MCR hand drawn from ``rng`` (:func:`tournament.demo.plausible_outcome`): the
+    winner takes the fan value from the discarder and 8 from every other seat (or the fan value
+    plus 8 from every seat on a self-draw); a draw changes nothing. Returns the number of results."""
+    seats = tuple(event.get_ruleset().seats)
+    sets = event.get_ruleset().hands_per_session
+    tables = list(Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number"))
+    results = []
+    for table in tables:
+        for set_no in range(1, sets + 1):
+            outcome = plausible_outcome(rng, seats)
+            changes = dict.fromkeys(seats, 0)
+            if outcome["kind"] != "draw":
+                winner, fan = outcome["winners"][0], outcome["fans"][0]
+                for seat in seats:
+                    if seat != winner:
+                        paid = fan + 8 if outcome["kind"] == "self_draw" or seat == outcome["discarder"] else 8
+                        changes[seat] -= paid
+                        changes[winner] += paid
+            results.append(HandResult(event=event, table=table, session_number=session, set_no=set_no, changes=changes,
+                                      outcome=outcome, status=HandResult.Status.CONFIRMED, revision=1,
+                                      entered_by=actor, confirmed_by=actor))
+    results = HandResult.objects.bulk_create(results)
+    if any(r.pk is None for r in results):  # a backend that returns no ids from a bulk insert
+        results = list(HandResult.objects.filter(event=event, session_number=session))
+    ResultRevision.objects.bulk_create(
+        ResultRevision(result=r, revision=1, action=action, status=status, changes=r.changes, outcome=r.outcome,
+                       actor=actor)
+        for r in results for action, status in (("enter", HandResult.Status.ENTERED), ("confirm", HandResult.Status.CONFIRMED)))
+    return len(results)
 
 
 def play_up_to(tables: list[Table], set_no: int, enter) -> None:

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scoring.models import (
@@ -282,59 +285,62 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         raise ExchangeError(f"event.uid: this event ({fields['uid']}) is already in the database")
     walls = data["walls"]
     event = Event.objects.create(ruleset=data["ruleset"], master_seed=_checked_seed(data), **fields)
-    tables = {}
     current = next((i for i, t in enumerate(data["conversion_tables"]) if t.get("current")), None)
-    for i, t in enumerate(data["conversion_tables"]):
-        row = ConversionTable.objects.create(event=event, code=t["code"], name=t["name"], source=t["source"],
-                                             version=t["version"], rows=t["rows"], current=i == current)
-        tables[(t["code"], t["version"])] = row
+    tables = {(t["code"], t["version"]): row for t, row in zip(data["conversion_tables"], ConversionTable.objects.bulk_create(
+        ConversionTable(event=event, code=t["code"], name=t["name"], source=t["source"], version=t["version"], rows=t["rows"],
+                        current=i == current)
+        for i, t in enumerate(data["conversion_tables"])))}
     WallSet.objects.bulk_create([
         WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"]) for w in walls["sets"]
     ])
-    rooms = {r["number"]: Room.objects.create(event=event, **r) for r in data["rooms"]}
-    teams = {t["number"]: Team.objects.create(event=event, number=t["number"], name=t["name"],
-                                              substitute=t.get("substitute", False), withdrawn=t.get("withdrawn", False))
-             for t in data["teams"]}
-    players = {
-        p["number"]: Player.objects.create(event=event, number=p["number"], name=p["name"], member=p["member"],
-                                           pin=p["pin"], team=teams.get(p["team"]), substitute=p.get("substitute", False),
-                                           withdrawn=p.get("withdrawn", False))
-        for p in data["players"]
-    }
+    rooms = {r["number"]: row for r, row in zip(data["rooms"], Room.objects.bulk_create(Room(event=event, **r) for r in data["rooms"]))}
+    teams = {t["number"]: row for t, row in zip(data["teams"], Team.objects.bulk_create(
+        Team(event=event, number=t["number"], name=t["name"], substitute=t.get("substitute", False),
+             withdrawn=t.get("withdrawn", False))
+        for t in data["teams"]))}
+    new_players = [Player(event=event, number=p["number"], name=p["name"], member=p["member"], pin=p["pin"],
+                          team=teams.get(p["team"]), substitute=p.get("substitute", False), withdrawn=p.get("withdrawn", False))
+                   for p in data["players"]]
+    Player.unique_pins(new_players, set())  # as Player.save does, one by one in the export's order
+    players = {p["number"]: row for p, row in zip(data["players"], Player.objects.bulk_create(new_players))}
+    replaced = []
     for p in data["players"]:
         if p.get("replaced_by") is not None:
-            Player.objects.filter(pk=players[p["number"]].pk).update(replaced_by=players[p["replaced_by"]])
-    table_rows, group_rows = {}, {}
-    for s in data["sessions"]:
-        session = Session.objects.create(event=event, number=s["number"], regrouping_method=s["regrouping_method"],
-                                         repeat_meetings=s["repeat_meetings"], repeat_lower_bound=s["repeat_lower_bound"])
-        for g in s["groups"]:
-            group = Group.objects.create(session=session, number=g["number"])
-            group_rows[(s["number"], g["number"])] = group
-            for t in g["tables"]:
-                table = Table.objects.create(group=group, position=t["position"], number=t["number"],
-                                             room=rooms.get(t["room"]), login_code=_login_code_of(t))
-                table_rows[(s["number"], t["number"])] = table
-                SeatAssignment.objects.bulk_create([
-                    SeatAssignment(table=table, seat=seat, player=players[number], team=players[number].team)
-                    for seat, number in t["seats"].items()
-                ])
-    for r in walls.get("reserves", []):  # older exports: none
-        reserve = ReserveWall.objects.create(event=event, session_number=r["session"], set_no=r["set"], number=r["reserve"],
-                                             piles=r["piles"], reason=r.get("reason", ""), drawn_by=r.get("drawn_by", ""))
-        reserve.tables.set([table_rows[(r["session"], n)] for n in r.get("tables", [])])
-    result_rows = {}
-    for r in data["results"]:
-        result = HandResult.objects.create(
-            event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
-            changes=r["changes"], outcome=r["outcome"], deposit=r["deposit"], status=r["status"],
-            revision=r["revision"], entered_by=r["entered_by"], confirmed_by=r["confirmed_by"],
-        )
-        HandResult.objects.filter(pk=result.pk).update(created_at=r["created_at"])
-        result_rows[(r["session"], r["table"], r["set"])] = result
-        for h in r["history"]:
-            rev = ResultRevision.objects.create(result=result, **{k: v for k, v in h.items() if k != "at"})
-            ResultRevision.objects.filter(pk=rev.pk).update(at=h["at"])
+            players[p["number"]].replaced_by = players[p["replaced_by"]]
+            replaced.append(players[p["number"]])
+    Player.objects.bulk_update(replaced, ["replaced_by"])
+    sessions = Session.objects.bulk_create(
+        Session(event=event, number=s["number"], regrouping_method=s["regrouping_method"],
+                repeat_meetings=s["repeat_meetings"], repeat_lower_bound=s["repeat_lower_bound"])
+        for s in data["sessions"])
+    group_rows = {(s["number"], g["number"]): row for s, g, row in zip(
+        [s for s in data["sessions"] for _ in s["groups"]], [g for s in data["sessions"] for g in s["groups"]],
+        Group.objects.bulk_create(Group(session=session, number=g["number"])
+                                  for s, session in zip(data["sessions"], sessions) for g in s["groups"]))}
+    exported_tables = [(s["number"], g["number"], t) for s in data["sessions"] for g in s["groups"] for t in g["tables"]]
+    table_rows = {(number, t["number"]): row for (number, _, t), row in zip(exported_tables, Table.objects.bulk_create(
+        Table(group=group_rows[(number, group)], position=t["position"], number=t["number"], room=rooms.get(t["room"]),
+              login_code=_login_code_of(t))
+        for number, group, t in exported_tables))}
+    SeatAssignment.objects.bulk_create(
+        SeatAssignment(table=table_rows[(number, t["number"])], seat=seat, player=players[player], team=players[player].team)
+        for number, _, t in exported_tables for seat, player in t["seats"].items())
+    reserves = walls.get("reserves", [])  # older exports: none
+    reserve_rows = ReserveWall.objects.bulk_create(
+        ReserveWall(event=event, session_number=r["session"], set_no=r["set"], number=r["reserve"], piles=r["piles"],
+                    reason=r.get("reason", ""), drawn_by=r.get("drawn_by", ""))
+        for r in reserves)
+    ReserveWall.tables.through.objects.bulk_create(
+        ReserveWall.tables.through(reservewall=reserve, table=table_rows[(r["session"], n)])
+        for r, reserve in zip(reserves, reserve_rows) for n in dict.fromkeys(r.get("tables", [])))
+    result_rows = {(r["session"], r["table"], r["set"]): row for r, row in zip(data["results"], _bulk_dated(HandResult, "created_at", [
+        (HandResult(event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
+                    changes=r["changes"], outcome=r["outcome"], deposit=r["deposit"], status=r["status"], revision=r["revision"],
+                    entered_by=r["entered_by"], confirmed_by=r["confirmed_by"]), r["created_at"])
+        for r in data["results"]]))}
+    _bulk_dated(ResultRevision, "at", [
+        (ResultRevision(result=result_rows[(r["session"], r["table"], r["set"])], **{k: v for k, v in h.items() if k != "at"}), h["at"])
+        for r in data["results"] for h in r["history"]])
     SetScore.objects.bulk_create([
         SetScore(event=event, session_number=s["session"], set_no=s["set"],
                  group=group_rows.get((s["session"], s["group"])), team=teams.get(s["team"]),
@@ -344,114 +350,160 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                  version=s.get("version", ""), adjusted=s.get("adjusted", False))
         for s in data["scores"]
     ])
-    for f in data.get("fouled", []):
-        fouled = FouledPlay.objects.create(event=event, table=table_rows[(f["session"], f["table"])], session_number=f["session"],
-                                           set_no=f["set"], version=f["version"], reason=f["reason"], marked_by=f["marked_by"])
-        FouledPlay.objects.filter(pk=fouled.pk).update(marked_at=f["marked_at"])
-    for a in data.get("adjustments", []):  # older exports: none
-        adjustment = Adjustment.objects.create(
-            event=event, team=teams.get(a["team"]) if a.get("team") is not None else None,
-            player=players.get(a["player"]) if a.get("player") is not None else None, session_number=a.get("session"),
-            unit=a["unit"], amount=a["amount"], reason=a["reason"], actor=a.get("actor", ""),
-            undone_at=a.get("undone_at"), undone_by=a.get("undone_by", ""))
-        if a.get("at"):
-            Adjustment.objects.filter(pk=adjustment.pk).update(at=a["at"])
-    for sub in data.get("substitutions", []):
-        substitution = Substitution.objects.create(
-            event=event, session_number=sub["session"], table=table_rows[(sub["session"], sub["table"])], seat=sub["seat"],
-            player_out=players[sub["player_out"]], player_in=players[sub["player_in"]], sets=sub["sets"],
-            for_good=sub.get("for_good", False), reason=sub.get("reason", ""), actor=sub.get("actor", ""))
-        if sub.get("at"):
-            Substitution.objects.filter(pk=substitution.pk).update(at=sub["at"])
-    for c in data.get("check_ins", []):
-        check_in = CheckIn.objects.create(event=event, session_number=c["session"],
-                                          team=teams.get(c["team"]) if c.get("team") is not None else None,
-                                          player=players.get(c["player"]) if c.get("player") is not None else None,
-                                          by=c.get("by", ""))
-        if c.get("at"):
-            CheckIn.objects.filter(pk=check_in.pk).update(at=c["at"])
+    _bulk_dated(FouledPlay, "marked_at", [
+        (FouledPlay(event=event, table=table_rows[(f["session"], f["table"])], session_number=f["session"], set_no=f["set"],
+                    version=f["version"], reason=f["reason"], marked_by=f["marked_by"]), f["marked_at"])
+        for f in data.get("fouled", [])])
+    _bulk_dated(Adjustment, "at", [  # older exports: none
+        (Adjustment(event=event, team=teams.get(a["team"]) if a.get("team") is not None else None,
+                    player=players.get(a["player"]) if a.get("player") is not None else None, session_number=a.get("session"),
+                    unit=a["unit"], amount=a["amount"], reason=a["reason"], actor=a.get("actor", ""),
+                    undone_at=a.get("undone_at"), undone_by=a.get("undone_by", "")), a.get("at"))
+        for a in data.get("adjustments", [])])
+    _bulk_dated(Substitution, "at", [
+        (Substitution(event=event, session_number=sub["session"], table=table_rows[(sub["session"], sub["table"])],
+                      seat=sub["seat"], player_out=players[sub["player_out"]], player_in=players[sub["player_in"]],
+                      sets=sub["sets"], for_good=sub.get("for_good", False), reason=sub.get("reason", ""),
+                      actor=sub.get("actor", "")), sub.get("at"))
+        for sub in data.get("substitutions", [])])
+    _bulk_dated(CheckIn, "at", [
+        (CheckIn(event=event, session_number=c["session"], team=teams.get(c["team"]) if c.get("team") is not None else None,
+                 player=players.get(c["player"]) if c.get("player") is not None else None, by=c.get("by", "")), c.get("at"))
+        for c in data.get("check_ins", [])])
     SetRelease.objects.bulk_create([SetRelease(event=event, session_number=n, set_no=k) for n, k in _released(data)])
     visibility.sync_releases(event)  # exports made before releases were stored
-    _restore_dated(AuditEntry, [
+    _bulk_dated(AuditEntry, "at", [
         (AuditEntry(event=event, action=a["action"], actor=a.get("actor", ""), detail=a.get("detail") or {}), a.get("at"))
         for a in data.get("audit_log", [])])  # older exports: none
-    _restore_dated(ConfirmationAttempt, [
+    _bulk_dated(ConfirmationAttempt, "at", [
         (ConfirmationAttempt(table=table_rows[(c["session"], c["table"])],
                              result=result_rows[(c["session"], c["table"], c["set"])] if c.get("set") is not None else None,
                              seat=c.get("seat", ""), ok=c["ok"], cleared=c.get("cleared", False), actor=c.get("actor", "")),
          c.get("at"))
         for c in data.get("confirmation_attempts", [])])  # older exports: none
     restored = Restored(event)
-    _restore_roles(restored, data.get("roles", []), table_rows)
-    _restore_invitations(restored, data.get("invitations", []), table_rows)  # older exports: none
+    roles, invitations = data.get("roles", []), data.get("invitations", [])  # older exports: none
+    accounts = _accounts([entry["username"] for entry in roles]
+                         + [entry.get("account") or entry["username"] for entry in invitations]
+                         + [p["user"] for p in data["players"] if p.get("user")])
+    _restore_roles(restored, roles, table_rows, accounts)
+    _restore_invitations(restored, invitations, table_rows, accounts)
+    linked = []
     for p in data["players"]:
         if p.get("user"):  # older exports: none
-            account = _account(p["user"])
-            if isinstance(account, list):
+            account = accounts.get(p["user"].lower(), [])
+            if len(account) != 1:
                 restored.missing_players.append({"player": p["number"], "username": p["user"]})
             else:
-                Player.objects.filter(pk=players[p["number"]].pk).update(user=account)
+                players[p["number"]].user = account[0]
+                linked.append(players[p["number"]])
+    Player.objects.bulk_update(linked, ["user"])
     return restored
 
 
-def _account(username: str):
-    """The one account whose username equals ``username`` ignoring case, or the list of the
-    accounts that match (none, or several differing only in case)."""
+def _accounts(usernames: list[str]) -> dict[str, list]:
+    """The accounts whose username equals one of ``usernames`` ignoring case (the database's
+    ``iexact``), by lowercased username: ``{username.lower(): [account, …]}``. A name with one
+    account there has its account; none or several (differing only in case): not attached
+    (:func:`restore_event`). One query for the names in ASCII (``LOWER(username) IN …``), and one
+    per 200 of the others (rare: ``iexact`` each, as the database folds their case); none
+    without usernames."""
+    wanted = {name.lower(): name for name in usernames}
     model = get_user_model()
-    matches = list(model.objects.filter(**{f"{model.USERNAME_FIELD}__iexact": username})[:2])
-    return matches[0] if len(matches) == 1 else matches
+    field = model.USERNAME_FIELD
+    ascii_names = [key for key in wanted if key.isascii()]
+    others = [name for key, name in wanted.items() if not key.isascii()]
+    found: dict[int, Any] = {}
+    if ascii_names:
+        found.update((a.pk, a) for a in model.objects.annotate(_lower=Lower(field)).filter(_lower__in=ascii_names))
+    for start in range(0, len(others), 200):
+        match = Q()
+        for name in others[start:start + 200]:
+            match |= Q(**{f"{field}__iexact": name})
+        found.update((a.pk, a) for a in model.objects.filter(match))
+    out: dict[str, list] = {}
+    for pk in sorted(found):
+        account = found[pk]
+        out.setdefault(account.get_username().lower(), []).append(account)
+    return out
 
 
-def _restore_dated(model, rows: list) -> None:
-    """Store ``rows`` (``[(unsaved instance, ISO time or None)]``) of a model whose ``at`` is set
-    on creation, then give each its exported time."""
+def _bulk_dated(model, field: str, rows: list) -> list:
+    """Store ``rows`` (``[(unsaved instance, ISO time or None)]``) of a model whose ``field`` is set
+    to now on creation (``auto_now_add``) in one bulk insert, then give each row with a time its
+    exported one in one UPDATE per 10,000 rows (``UPDATE … FROM (VALUES …)``, PostgreSQL and
+    SQLite 3.33 on); returns the stored instances, in order, with their ids."""
     created = model.objects.bulk_create([obj for obj, _ in rows])
+    if any(obj.pk is None for obj in created):
+        raise ExchangeError(f"{model._meta.db_table}: this database does not return the ids of a bulk insert")
+    column = model._meta.get_field(field)
     dated = []
     for obj, (_, at) in zip(created, rows):
         if at:
-            obj.at = at
-            dated.append(obj)
-    if dated:
-        model.objects.bulk_update(dated, ["at"])
+            value = column.to_python(at)
+            setattr(obj, field, value)
+            dated.append((obj.pk, column.get_db_prep_value(value, connection)))
+    quote = connection.ops.quote_name
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    with connection.cursor() as cursor:
+        for start in range(0, len(dated), 10000):
+            chunk = dated[start:start + 10000]
+            cursor.execute(
+                f"UPDATE {table} SET {quote(column.column)} = v.column2 FROM (VALUES {', '.join(['(%s, %s)'] * len(chunk))}) AS v "
+                f"WHERE {table}.{pk} = v.column1",
+                [value for row in chunk for value in row])
+    return created
 
 
-def _restore_roles(restored: Restored, roles: list, table_rows: dict) -> None:
+def _restore_roles(restored: Restored, roles: list, table_rows: dict, accounts: dict[str, list]) -> None:
     """Attach each exported role (``{"username", "role", "tables": [[session, table], …]}``) to
-    the one account whose username equals it ignoring case; list the others in ``restored``."""
+    the one account whose username equals it ignoring case (``accounts``: :func:`_accounts`);
+    list the others in ``restored``. A role named twice for one account is stored once, with the
+    tables of its last entry. Two bulk inserts (the roles, their tables)."""
+    stored: dict[tuple[int, str], tuple[EventRole, list]] = {}
     for entry in roles:
         if entry.get("role") not in EventRole.Role.values:
             raise ExchangeError(f"roles: {entry.get('role')!r} is not one of {', '.join(EventRole.Role.values)}: fix or remove it")
         report = {"username": entry["username"], "role": entry["role"], "tables": [list(t) for t in entry.get("tables", [])]}
-        account = _account(entry["username"])
-        if isinstance(account, list):
+        account = accounts.get(entry["username"].lower(), [])
+        if len(account) != 1:
             (restored.ambiguous_roles if account else restored.missing_roles).append(report)
             continue
-        role, _ = EventRole.objects.get_or_create(event=restored.event, user=account, role=entry["role"])
-        role.tables.set([table_rows[tuple(t)] for t in report["tables"]])
-        restored.roles.append(report | {"username": account.get_username()})
+        key = (account[0].pk, entry["role"])
+        role = stored[key][0] if key in stored else EventRole(event=restored.event, user=account[0], role=entry["role"])
+        stored[key] = (role, [table_rows[tuple(t)] for t in report["tables"]])
+        restored.roles.append(report | {"username": account[0].get_username()})
+    EventRole.objects.bulk_create([role for role, _ in stored.values()])
+    EventRole.tables.through.objects.bulk_create(
+        EventRole.tables.through(eventrole=role, table=table) for role, tables in stored.values() for table in dict.fromkeys(tables))
 
 
-def _restore_invitations(restored: Restored, invitations: list, table_rows: dict) -> None:
+def _restore_invitations(restored: Restored, invitations: list, table_rows: dict, accounts: dict[str, list]) -> None:
     """Store each exported invitation (``{"username", "account", "role", "tables", "invited_by",
     "created", "status", "decided_at"}``) again for the one account whose username equals
-    ``account`` ignoring case, so a pending invitation still waits for its owner after a restore
-    and the history of the others is kept; the others are listed in
-    ``restored.missing_invitations`` (``[{"username", "role", "status"}]``). Raises ExchangeError
-    for an unknown role or status."""
+    ``account`` ignoring case (``accounts``: :func:`_accounts`), so a pending invitation still
+    waits for its owner after a restore and the history of the others is kept; the others are
+    listed in ``restored.missing_invitations`` (``[{"username", "role", "status"}]``). Raises
+    ExchangeError for an unknown role or status. Two bulk inserts (the invitations, their tables)."""
+    stored: list[tuple[Invitation, list]] = []
     for entry in invitations:
         if entry.get("role") not in EventRole.Role.values:
             raise ExchangeError(f"invitations: {entry.get('role')!r} is not one of {', '.join(EventRole.Role.values)}: fix or remove it")
         if entry.get("status") not in Invitation.Status.values:
             raise ExchangeError(f"invitations: status {entry.get('status')!r} is not one of {', '.join(Invitation.Status.values)}: fix or remove it")
-        account = _account(entry.get("account") or entry["username"])
-        if isinstance(account, list):
+        account = accounts.get((entry.get("account") or entry["username"]).lower(), [])
+        if len(account) != 1:
             restored.missing_invitations.append({"username": entry["username"], "role": entry["role"], "status": entry["status"]})
             continue
-        invitation = Invitation.objects.create(
-            event=restored.event, username=entry["username"], user=account, role=entry["role"],
+        invitation = Invitation(
+            event=restored.event, username=entry["username"], user=account[0], role=entry["role"],
             invited_by=entry.get("invited_by", ""), status=entry["status"],
             **({"created": entry["created"]} if entry.get("created") else {}), decided_at=entry.get("decided_at"))
-        invitation.tables.set([table_rows[tuple(t)] for t in entry.get("tables", [])])
+        stored.append((invitation, [table_rows[tuple(t)] for t in entry.get("tables", [])]))
+    Invitation.objects.bulk_create([invitation for invitation, _ in stored])
+    Invitation.tables.through.objects.bulk_create(
+        Invitation.tables.through(invitation=invitation, table=table)
+        for invitation, tables in stored for table in dict.fromkeys(tables))
 
 
 def _login_code_of(table: dict) -> str:

@@ -319,12 +319,20 @@ class Player(models.Model):
         """A new player's PIN is unique in the event: two players of one table sharing a PIN
         would let one confirm as the other (docs/security.md)."""
         if self._state.adding and self.event_id:
-            taken = set(Player.objects.filter(event_id=self.event_id).values_list("pin", flat=True))
-            for _ in range(100):  # 10,000 PINs: free ones are found at once below thousands of players
-                if self.pin not in taken:
-                    break
-                self.pin = _pin()
+            Player.unique_pins([self], set(Player.objects.filter(event_id=self.event_id).values_list("pin", flat=True)))
         super().save(*args, **kwargs)
+
+    @staticmethod
+    def unique_pins(players: list["Player"], taken: set[str]) -> None:
+        """Give each of ``players`` (new, unsaved) a PIN that is not in ``taken`` (the PINs of the
+        event's stored players) nor another's of ``players``, drawing again where its PIN is: what
+        :meth:`save` does for one player, for a bulk insert. ``taken`` grows with the PINs given."""
+        for player in players:
+            for _attempt in range(100):  # 10,000 PINs: free ones are found at once below thousands of players
+                if player.pin not in taken:
+                    break
+                player.pin = _pin()
+            taken.add(player.pin)
 
 
 class Session(models.Model):

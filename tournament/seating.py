@@ -9,6 +9,8 @@ is :mod:`tournament.services`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -95,19 +97,21 @@ def import_roster(event: Event, text: str) -> int:
         error = entrant_policy_error(event, len(teams))
         if error is not None:
             raise error
-        number = 0
-        for t, (team_name, members) in enumerate(teams.items(), start=1):
-            team = Team.objects.create(event=event, number=t, name=team_name)
-            for m, player in enumerate(members):
-                number += 1
-                Player.objects.create(event=event, team=team, number=number, member=m, name=player)
-        return number
+        rows = Team.objects.bulk_create(Team(event=event, number=t, name=name) for t, name in enumerate(teams, start=1))
+        players = [Player(event=event, team=team, member=m, name=player)
+                   for team, members in zip(rows, teams.values()) for m, player in enumerate(members)]
+        for number, player in enumerate(players, start=1):
+            player.number = number
+        Player.unique_pins(players, set())  # the event has no players yet (checked above)
+        Player.objects.bulk_create(players)
+        return len(players)
     error = entrant_policy_error(event, len(entries))
     if error is not None:
         raise error
-    for number, entry in enumerate(entries, start=1):
-        Player.objects.create(event=event, number=number, name=entry.player)
-    return len(entries)
+    players = [Player(event=event, number=number, name=entry.player) for number, entry in enumerate(entries, start=1)]
+    Player.unique_pins(players, set())
+    Player.objects.bulk_create(players)
+    return len(players)
 
 
 def _replacement_ids(event: Event) -> set[int]:
@@ -118,13 +122,14 @@ def _replacement_ids(event: Event) -> set[int]:
     return ids | set(Substitution.objects.filter(event=event).values_list("player_in_id", flat=True))
 
 
-def _chain_end(player: Player) -> Player:
+def _chain_end(player: Player, players: dict[int, Player] | None = None) -> Player:
     """The end of ``player``'s ``replaced_by`` chain: who plays in their place from now on
-    (``player`` itself when never replaced for good). Stops at a loop."""
+    (``player`` itself when never replaced for good). Stops at a loop. ``players`` (the event's
+    players by id), when given, is where the chain is followed instead of one query a step."""
     seen = {player.pk}
     while player.replaced_by_id is not None and player.replaced_by_id not in seen:
         seen.add(player.replaced_by_id)
-        player = player.replaced_by
+        player = players[player.replaced_by_id] if players is not None else player.replaced_by
     return player
 
 
@@ -170,12 +175,35 @@ def team_member(team: Team, member: int) -> Player:
     lowest-numbered player with that member index who is not itself a replacement).
     Raises SetupError when the team has no player for the slot."""
     candidates = list(team.players.filter(member=member).order_by("number"))
-    replacements = _replacement_ids(team.event)
+    return _slot_player(team, member, candidates, _replacement_ids(team.event))
+
+
+def _slot_player(team: Team, member: int, candidates: list[Player], replacements: set[int],
+                 players: dict[int, Player] | None = None) -> Player:
+    """:func:`team_member`'s rule on the team's players of slot ``member`` (``candidates``, by
+    number), the ids of the players who came in by a substitution (``replacements``) and, when
+    given, the event's players by id to follow ``replaced_by`` in (:func:`_chain_end`)."""
     originals = [p for p in candidates if p.pk not in replacements] or candidates
     if not originals:
         raise SetupError("roster", _("team %(team)s has no player for seat %(member)s: edit the team")
                          % {"team": team.name, "member": member + 1})
-    return _chain_end(originals[0])
+    return _chain_end(originals[0], players)
+
+
+def team_members(event: Event) -> Callable[[Team, int], Player]:
+    """:func:`team_member` for every team of ``event`` at once: a function of (team, member)
+    answering from the event's players read here (three queries in all, none a call). Raises
+    SetupError, as :func:`team_member` does, when a team has no player for the slot asked."""
+    players = {p.pk: p for p in event.players.order_by("number")}
+    replacements = _replacement_ids(event)
+    slots: dict[tuple[int, int], list[Player]] = {}
+    for p in players.values():
+        slots.setdefault((p.team_id, p.member), []).append(p)
+
+    def member_of(team: Team, member: int) -> Player:
+        return _slot_player(team, member, slots.get((team.pk, member), []), replacements, players)
+
+    return member_of
 
 
 def _withdraw_no_shows(event: Event, actor: str) -> list[str]:
@@ -287,7 +315,7 @@ def _rooms_for(event: Event, n_groups: int) -> tuple[list[Room], bool]:
     total_tables = len(ruleset.seats) * n_groups
     rooms = list(event.rooms.order_by("number"))
     if not rooms:  # docs/rules.md, "Duplicate MCR: rooms and separation": every table in a room of its own, table k in room k
-        return [Room.objects.create(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)], False
+        return Room.objects.bulk_create(Room(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)), False
     if len(rooms) >= total_tables and all(r.capacity == 1 for r in rooms):
         return rooms[:total_tables], False  # a room each: no two tables can clash
     try:
@@ -342,23 +370,22 @@ def seat_session(event: Event, session_number: int, *, actor: str = "prepare") -
         repeat_meetings=plan["repeats"], repeat_lower_bound=plan["lower_bound"], staggered=staggered,
     )
     seats = ruleset.seats
-    table_number = 0
-    for g, members in enumerate(groups, start=1):
-        group = Group.objects.create(session=session, number=g)
-        tables = []
-        for position in range(n):
-            tables.append(Table.objects.create(group=group, position=position, number=table_number + 1, room=rooms[table_number]))
-            table_number += 1
-        rows = []
-        if event.method == Event.Method.TEAM:
+    group_rows = Group.objects.bulk_create(Group(session=session, number=g) for g in range(1, len(groups) + 1))
+    table_rows = Table.objects.bulk_create(
+        Table(group=group, position=position, number=g * n + position + 1, room=rooms[g * n + position])
+        for g, group in enumerate(group_rows) for position in range(n))
+    member_of = team_members(event) if event.method == Event.Method.TEAM else None
+    rows = []
+    for g, members in enumerate(groups):
+        tables = table_rows[g * n:(g + 1) * n]
+        if member_of is not None:
             for p in team_group_seating(n, session_number - 1):
                 team = entrants[members[p.team_slot]]
-                player = team_member(team, p.member)
-                rows.append(SeatAssignment(table=tables[p.table], seat=seats[p.seat], player=player, team=team))
+                rows.append(SeatAssignment(table=tables[p.table], seat=seats[p.seat], player=member_of(team, p.member), team=team))
         else:
             for table, seat, slot in individual_group_seating(n, session_number - 1):
                 rows.append(SeatAssignment(table=tables[table], seat=seats[seat], player=entrants[members[slot]]))
-        SeatAssignment.objects.bulk_create(rows)
+    SeatAssignment.objects.bulk_create(rows)
     return session
 
 

@@ -9,6 +9,7 @@ module             measures                                    run with
 ``standings``      standings of a 1,000-player event           ``python manage.py bench standings``
 ``printing``       stickers and set labels of 64 MCR sets      ``python manage.py bench printing``
 ``entry``          result entry and confirmation per request   ``python manage.py bench entry``
+``writes``         bulk writes' statements, import vs export   ``python manage.py bench writes``
 ``loadtest``       result entry by 50 concurrent scorers       ``python manage.py loadtest``
 =================  ==========================================  =====================================
 

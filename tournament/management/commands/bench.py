@@ -1,4 +1,4 @@
-"""``python manage.py bench [walls|seating|standings|printing|export|entry]``: benchmarks printed as figures and
+"""``python manage.py bench [walls|seating|standings|printing|export|entry|writes]``: benchmarks printed as figures and
 ratios against a baseline measured in the same run (never timed unit tests).
 
 A thin adapter: the benchmarks live in ``tests/perf`` of a source checkout (:mod:`tests.perf`),
@@ -9,7 +9,7 @@ application without them still loads and lists the command, and running it says 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-BENCHES = ("walls", "seating", "standings", "printing", "export", "entry")
+BENCHES = ("walls", "seating", "standings", "printing", "export", "entry", "writes")
 NOT_INSTALLED = "the benchmarks live in tests/perf of a source checkout; install with pip install -e '.[bench]'"
 # What a missing source checkout or a missing ``bench`` extra fails to import.
 DEV_ONLY = ("tests", "httpx", "psutil")
@@ -38,12 +38,13 @@ class Command(BaseCommand):
             from tests.perf.seating import bench_seating
             from tests.perf.standings import bench_standings
             from tests.perf.walls import bench_walls
+            from tests.perf.writes import bench_writes
         except ModuleNotFoundError as exc:
             if missing_dev_only(exc):
                 raise CommandError(f"{NOT_INSTALLED} ({exc})") from exc
             raise
         run = {"walls": bench_walls, "seating": bench_seating, "standings": bench_standings, "printing": bench_printing,
-               "export": bench_export, "entry": bench_entry}
+               "export": bench_export, "entry": bench_entry, "writes": bench_writes}
         call_command("migrate", interactive=False, verbosity=0)  # the walls bench stores sets
         for name in names or BENCHES:
             self.stdout.write(f"== bench {name}")
