@@ -11,25 +11,9 @@ runs (as ``manage.py bench`` does) and its absence is reported as a CommandError
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import OperationalError, connection
+from django.db import connection
 
-from tournament.management.commands.bench import NOT_INSTALLED, missing_dev_only
-
-
-def ensure_database() -> None:
-    """Create the PostgreSQL database named by ``DATABASE_URL`` if it does not exist yet."""
-    import psycopg
-    from psycopg import sql
-
-    try:
-        connection.ensure_connection()
-        return
-    except OperationalError:
-        pass
-    s = connection.settings_dict
-    with psycopg.connect(dbname="postgres", user=s["USER"] or None, password=s["PASSWORD"] or None,
-                         host=s["HOST"] or None, port=s["PORT"] or None, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(s["NAME"])))
+from tournament.management.commands.bench import NOT_INSTALLED, ensure_database, missing_dev_only
 
 
 class Command(BaseCommand):

@@ -1,0 +1,722 @@
+"""The event-day simulation behind ``python manage.py bench event-day``: result entry at 256 tables
+and 1,000 phones reading pages, open loop, against the production layout (nginx in front of two
+gunicorn pools, docs/deploy.md "Reserved capacity for result entry") on PostgreSQL. A benchmark
+that prints what it measured beside a baseline of the same run, never a timed unit test.
+
+**The day it simulates** (real seconds from the start of a run; every arrival is on a schedule
+drawn before the run and sent at its time whether or not earlier requests were answered):
+
+- *Play* (``play_minutes`` of the event, default 6, compressed by ``time_scale``, default 12:
+  30 s): each table enters one hand every ``hand_minutes`` (6) of event time, so 256 tables send
+  256 hands spread at random over the phase. Phones read little while their players play: one
+  page per phone every ``phone_play_interval`` seconds (300) on average (Poisson arrivals).
+- *Round end* (``burst_seconds``, 20, not compressed): every table enters the hand that ends the
+  round, 256 hands at random within the 20 s. Every phone then reads the standings, its team's
+  page and its player's page (3 to 8 s apart), starting at random within ``phone_burst_seconds``
+  (45) of the round's end.
+- *Break* (``break_seconds``, 30): phones poll, one page per phone every ``phone_break_interval``
+  seconds (60) on average, mostly the standings. ``projectors`` projectors (2) poll
+  ``projector.json`` every 10 s throughout.
+
+Each entry (``POST /api/events/<slug>/results/`` with the table's scorer's token) is confirmed
+2 to 6 s after its answer by a seated player's PIN (``POST .../results/<id>/confirm/``). A phone
+that was given an ETag for a page sends ``If-None-Match`` the next time it reads that page.
+
+``scale`` multiplies the load: hands per phase (the extra hands are the tables' next sets) and
+phones. The *baseline* is the same schedule with the writers only, in the same run, against the
+same servers.
+
+**Failures**: an entry or confirmation fails unless answered 201 (entry) or 200 (confirm) within
+``timeout`` seconds (10); a page read fails unless answered 200 or 304 within it. Goals
+(:data:`GOAL_ENTRY_P99_MS`, :data:`GOAL_PAGE_P99_MS`): no failed entry or confirmation, entry p99
+under 150 ms, page p99 under 250 ms. ``find_max`` looks for the highest ``scale`` that meets them.
+
+**Layout**: nginx (when installed) with deploy/nginx/dmj-pools.conf, the production routing, in
+front of two gunicorn pools started with deploy/gunicorn.conf.py: the write pool and the read pool,
+the read pool's processes at a lower CPU priority (``nice``, the bench's stand-in for the
+production units' ``CPUWeight``). Without nginx the client routes each request itself with the same
+map (:func:`pool_for`) and says so. Server CPU is measured with psutil over both pools, nginx and
+every PostgreSQL process; the client's own CPU is printed apart (it shares the machine).
+
+Needs the ``bench`` extra (httpx, psutil) and PostgreSQL (``DATABASE_URL``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from scoring.models import HandResult
+from tournament.api_tokens import issue_token
+from tournament.demo import plausible_outcome
+from tournament.models import EventRole, Player
+from tournament.services import create_event, import_roster, prepare_session
+from tournament.table_plan import session_plan
+
+from tests.perf.loadtest import free_port, percentile, roster_csv, wait_ready
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+POOLS_MAP = DEPLOY / "nginx" / "dmj-pools.conf"
+GOAL_ENTRY_P99_MS = 150.0
+GOAL_PAGE_P99_MS = 250.0
+TABLES_PER_SCORER = 8
+SESSIONS_PLANNED = 60
+
+
+# --- routing: the production map, read from deploy/nginx/dmj-pools.conf -------------------------
+
+def pool_rules(text: str | None = None) -> list[tuple[re.Pattern, str]]:
+    """The regex lines of the nginx ``map`` in deploy/nginx/dmj-pools.conf as ``[(pattern, pool
+    upstream name)]`` in order (the first match wins), plus the default as a pattern matching
+    everything. Raises ValueError when the file has no map or no default."""
+    text = POOLS_MAP.read_text(encoding="utf-8") if text is None else text
+    rules, default = [], None
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if m := re.fullmatch(r'"~(.+)"\s+(\w+);', line):
+            rules.append((re.compile(m.group(1)), m.group(2)))
+        elif m := re.fullmatch(r"default\s+(\w+);", line):
+            default = m.group(1)
+    if default is None or not rules:
+        raise ValueError(f"{POOLS_MAP}: no map with a default and regex lines")
+    return [*rules, (re.compile(""), default)]
+
+
+def pool_for(method: str, path: str, rules: list[tuple[re.Pattern, str]] | None = None) -> str:
+    """The upstream (``dmj_write`` or ``dmj_read``) the production proxy sends ``method path``
+    to (nginx matches ``"$request_method $uri"`` against the map's lines in order)."""
+    subject = f"{method.upper()} {path}"
+    return next(pool for pattern, pool in (rules or pool_rules()) if pattern.search(subject))
+
+
+# --- the event ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hand:
+    """One result to enter: session, event-wide table number, set, outcome, the confirming PIN and
+    the token of the table's scorer."""
+
+    session: int
+    table: int
+    set_no: int
+    outcome: dict
+    pin: str
+    token: str
+
+
+class DayEvent:
+    """The simulated event: ``tables`` teams of four on ``tables`` tables a session, one scorer
+    (event role and API token) per :data:`TABLES_PER_SCORER` tables, sessions prepared as hands
+    are needed. :meth:`next_hand` gives a table's next set in play order (the next session's
+    first once a session is used up)."""
+
+    def __init__(self, tables: int, seed: int = 27):
+        stamp = f"eventday-{int(time.time())}-{secrets.token_hex(2)}"
+        self.event = create_event(name=f"Event day {stamp}", slug=stamp, sessions=SESSIONS_PLANNED)
+        self.seats = tuple(self.event.get_ruleset().seats)
+        import_roster(self.event, roster_csv(tables, len(self.seats)))
+        self.tables = tables
+        self.rng = random.Random(seed)
+        users = get_user_model().objects
+        self.roles, self.tokens = [], []
+        for index in range(math.ceil(tables / TABLES_PER_SCORER)):
+            user = users.create_user(f"{stamp}-scorer-{index + 1}")  # no password: tokens only
+            self.roles.append(EventRole.objects.create(event=self.event, user=user, role=EventRole.Role.SCORER))
+            self.tokens.append(issue_token(user))
+        self.queues: dict[int, list[Hand]] = {n: [] for n in range(1, tables + 1)}
+        self.prepared = 0
+        players = Player.objects.filter(event=self.event).select_related("team").order_by("number")
+        self.people = [(p.number, p.team.number) for p in players]
+
+    def _prepare_next(self) -> None:
+        self.prepared += 1
+        if self.prepared > SESSIONS_PLANNED:
+            raise RuntimeError(f"the simulation needs more than {SESSIONS_PLANNED} sessions: lower --scale")
+        number = self.prepared
+        prepare_session(self.event, number)
+        plan = session_plan(self.event, number)
+        for table in plan.tables:
+            scorer = (table.number - 1) // TABLES_PER_SCORER
+            self.roles[scorer].tables.add(table)
+            pin = plan.seated[table.pk][self.seats[1]].pin
+            self.queues[table.number] += [Hand(number, table.number, s, plausible_outcome(self.rng, self.seats), pin,
+                                        self.tokens[scorer]) for s in plan.sets(table)]
+
+    def next_hand(self, table: int) -> Hand:
+        """The next hand table ``table`` (1..tables) enters, preparing a session when needed."""
+        while not self.queues[table]:
+            self._prepare_next()
+        return self.queues[table].pop(0)
+
+    def count_stored(self) -> tuple[int, int]:
+        """(results stored, results stored as confirmed)."""
+        results = HandResult.objects.filter(event=self.event)
+        return results.count(), results.filter(status=HandResult.Status.CONFIRMED).count()
+
+    def delete(self) -> None:
+        get_user_model().objects.filter(username__startswith=f"{self.event.slug}-scorer-").delete()
+        self.event.delete()
+
+
+# --- the schedule ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Day:
+    """The simulated day's parameters (see the module's docstring). Times in seconds unless named
+    minutes (event time, divided by ``time_scale`` for the run)."""
+
+    tables: int = 256
+    phones: int = 1000
+    projectors: int = 2
+    scale: float = 1.0
+    time_scale: float = 12.0
+    hand_minutes: float = 6.0
+    play_minutes: float = 6.0
+    burst_seconds: float = 20.0
+    break_seconds: float = 30.0
+    phone_play_interval: float = 300.0
+    phone_burst_seconds: float = 45.0
+    phone_break_interval: float = 60.0
+    projector_interval: float = 10.0
+    confirm_delay: tuple[float, float] = (2.0, 6.0)
+    timeout: float = 10.0
+    seed: int = 27
+
+    @property
+    def play_seconds(self) -> float:
+        return self.play_minutes * 60 / self.time_scale
+
+    @property
+    def length(self) -> float:
+        return self.play_seconds + self.burst_seconds + self.break_seconds
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """One scheduled request: at ``at`` seconds from the start, an entry of ``hand`` (then its
+    confirmation) or a read of ``url`` by phone ``phone`` (-1: a projector)."""
+
+    at: float
+    hand: Hand | None = None
+    url: str = ""
+    phone: int = 0
+
+
+def _poisson(rng: random.Random, rate: float, start: float, end: float) -> list[float]:
+    times, at = [], start
+    while rate > 0:
+        at += rng.expovariate(rate)
+        if at >= end:
+            return times
+        times.append(at)
+    return times
+
+
+def schedule(day: Day, event: DayEvent, *, phones: bool) -> list[Arrival]:
+    """The run's arrivals, sorted by time: the writers' hands (play phase and round-end burst)
+    and, when ``phones``, the phones' and projectors' reads."""
+    rng = random.Random(day.seed + (1 if phones else 0))
+    out: list[Arrival] = []
+    play, burst = day.play_seconds, day.burst_seconds
+    order = list(range(1, day.tables + 1))
+    rng.shuffle(order)
+    k = 0
+    for start, length, count in ((0.0, play, round(day.tables * day.scale * day.play_minutes / day.hand_minutes)),
+                                 (play, burst, round(day.tables * day.scale))):
+        for _ in range(count):
+            out.append(Arrival(start + rng.uniform(0, length), hand=event.next_hand(order[k % len(order)])))
+            k += 1
+    if phones:
+        slug = event.event.slug
+        people = event.people
+        n = round(day.phones * day.scale)
+        end_of_burst = play + burst
+
+        def page(phone: int, kind: str) -> str:
+            player, team = people[phone % len(people)]
+            return {"standings": f"/e/{slug}/standings/", "team": f"/e/{slug}/teams/{team}/",
+                    "player": f"/e/{slug}/players/{player}/"}[kind]
+
+        for phone in range(n):
+            for at in _poisson(rng, 1 / day.phone_play_interval, 0.0, play):
+                out.append(Arrival(at, url=page(phone, rng.choice(("standings", "team", "player"))), phone=phone))
+            at = play + rng.uniform(0, day.phone_burst_seconds)
+            for kind in ("standings", "team", "player"):
+                out.append(Arrival(at, url=page(phone, kind), phone=phone))
+                at += rng.uniform(3, 8)
+            for at in _poisson(rng, 1 / day.phone_break_interval, end_of_burst, day.length):
+                out.append(Arrival(at, url=page(phone, rng.choices(("standings", "team", "player"), (3, 1, 1))[0]),
+                                   phone=phone))
+        for projector in range(max(1, round(day.projectors * day.scale)) if day.projectors else 0):
+            at = rng.uniform(0, day.projector_interval)
+            while at < day.length:
+                out.append(Arrival(at, url=f"/e/{slug}/projector.json", phone=-1 - projector))
+                at += day.projector_interval
+    return sorted(out, key=lambda a: a.at)
+
+
+# --- the servers ----------------------------------------------------------------------------------
+
+@dataclass
+class Layout:
+    """The running servers: the two gunicorn pools and nginx (None: the client routes itself)."""
+
+    read: subprocess.Popen
+    write: subprocess.Popen
+    nginx: subprocess.Popen | None
+    ports: dict[str, int]
+    read_shape: tuple[int, int]
+    write_shape: tuple[int, int]
+    read_nice: int
+    cache: str
+    tmp: Path
+
+    def base_url(self, method: str, path: str, rules) -> str:
+        """Where the client sends ``method path``: nginx, or the pool the map names."""
+        if self.nginx is not None:
+            return f"http://127.0.0.1:{self.ports['proxy']}"
+        pool = "write" if pool_for(method, path, rules) == "dmj_write" else "read"
+        return f"http://127.0.0.1:{self.ports[pool]}"
+
+    def describe(self) -> str:
+        proxy = "nginx (deploy/nginx/dmj-pools.conf)" if self.nginx else "no nginx: the client routes by deploy/nginx/dmj-pools.conf"
+        return (f"logs in {self.tmp}; {proxy} -> write pool {self.write_shape[0]}x{self.write_shape[1]}, read pool "
+                f"{self.read_shape[0]}x{self.read_shape[1]} (nice {self.read_nice}), gunicorn -c deploy/gunicorn.conf.py; "
+                f"cache {self.cache}")
+
+
+def _redis_reachable() -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def _start_pool(pool: str, port: int, workers: int, threads: int, env: dict, log: Path, nice: int) -> subprocess.Popen:
+    pool_env = {**env, "DMJ_POOL": pool, "DMJ_BIND": f"127.0.0.1:{port}", "DMJ_WORKERS": str(workers),
+                "DMJ_THREADS": str(threads)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn.conf.py"), "--log-level", "warning"],
+        cwd=ROOT, env=pool_env, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
+    )
+
+
+def collect_static(env: dict, log: Path) -> str:
+    """A STATIC_ROOT for the servers: with DEBUG off they serve the hashed files collectstatic
+    writes (docs/deploy.md, step 5). Kept in the temporary directory between runs and collected
+    again (about 15 s) only when a file of the project's ``static/`` is newer than its manifest."""
+    root = Path(tempfile.gettempdir()) / "dmj-bench-static"
+    manifest = root / "staticfiles.json"
+    newest = max((p.stat().st_mtime for d in (ROOT / "static", *ROOT.glob("*/static")) for p in d.rglob("*") if p.is_file()),
+                 default=0.0)
+    if not manifest.exists() or manifest.stat().st_mtime < newest:
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT,
+                       env={**env, "STATIC_ROOT": str(root)}, check=True, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    return str(root)
+
+
+def nginx_config(tmp: Path, *, proxy: int, read: int, write: int) -> str:
+    """An nginx.conf for the bench: the production map and proxy headers (deploy/nginx/) in front of
+    the two pools on loopback, logs and temporary files under ``tmp``."""
+    temps = "\n".join(f"    {name}_temp_path {tmp / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""daemon off;
+worker_processes 1;
+pid {tmp / 'nginx.pid'};
+error_log {tmp / 'nginx-error.log'} warn;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+{temps}
+    include {POOLS_MAP};
+    upstream dmj_write {{ server 127.0.0.1:{write}; keepalive 16; }}
+    upstream dmj_read {{ server 127.0.0.1:{read}; keepalive 32; }}
+    server {{
+        listen 127.0.0.1:{proxy} backlog=4096;
+        location / {{
+            proxy_pass http://$dmj_pool;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            include {DEPLOY / 'nginx' / 'dmj-proxy.conf'};
+        }}
+    }}
+}}
+"""
+
+
+def start_layout(*, read_shape: tuple[int, int], write_shape: tuple[int, int], read_nice: int,
+                 use_nginx: bool = True) -> Layout:
+    """Start both pools (DEBUG off, behind a proxy, persistent connections, the public download
+    limit lifted: every phone of the simulation has the address 127.0.0.1) and nginx in front of
+    them when it is installed and ``use_nginx``. Cache: ``CACHE_URL`` if set, else Redis on
+    127.0.0.1:6379 when reachable (a key prefix of this run), else each process's local memory.
+    Raises RuntimeError when a server does not start."""
+    tmp = Path(tempfile.mkdtemp(prefix="dmj-eventday-"))
+    cache = os.environ.get("CACHE_URL") or (
+        f"redis://127.0.0.1:6379/13?key_prefix={tmp.name}" if _redis_reachable() else "locmemcache://")
+    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+           "CONN_MAX_AGE": os.environ.get("CONN_MAX_AGE", "60"), "LOG_LEVEL": "ERROR", "SECURE": "0",
+           "BEHIND_PROXY": "1", "PUBLIC_DOWNLOAD_RATE": "1000000/m", "CACHE_URL": cache}
+    ports = {"read": free_port(), "write": free_port(), "proxy": free_port()}
+    log = tmp / "gunicorn.log"
+    env["STATIC_ROOT"] = collect_static(env, log)
+    write = _start_pool("write", ports["write"], *write_shape, env, log, 0)
+    read = _start_pool("read", ports["read"], *read_shape, env, log, read_nice)
+    nginx = None
+    binary = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.path.exists(p)), None)
+    layout = Layout(read, write, None, ports, read_shape, write_shape, read_nice, cache.split("?")[0], tmp)
+    try:
+        wait_ready(f"http://127.0.0.1:{ports['write']}", write)
+        wait_ready(f"http://127.0.0.1:{ports['read']}", read)
+        if use_nginx and binary:
+            conf = tmp / "nginx.conf"
+            conf.write_text(nginx_config(tmp, proxy=ports["proxy"], read=ports["read"], write=ports["write"]))
+            nginx = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp)], stdout=(tmp / "nginx.out").open("ab"),
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+            layout.nginx = nginx
+            wait_ready(f"http://127.0.0.1:{ports['proxy']}", nginx)
+    except Exception:
+        stop_layout(layout)
+        raise
+    return layout
+
+
+def _stop(process: subprocess.Popen | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def stop_layout(layout: Layout) -> None:
+    """Stop nginx and both pools (their process groups), and clear this run's Redis cache keys."""
+    for process in (layout.nginx, layout.read, layout.write):
+        _stop(process)
+    if layout.cache.startswith("redis://127.0.0.1:6379/13"):
+        try:
+            import redis
+
+            client = redis.Redis.from_url(layout.cache)
+            for key in client.scan_iter(f"{layout.tmp.name}:*"):
+                client.delete(key)
+        except Exception:  # noqa: BLE001 - tidying only
+            pass
+    for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        shutil.rmtree(layout.tmp / name, ignore_errors=True)
+
+
+def cpu_seconds(layout: Layout) -> dict[str, float | dict[int, float]]:
+    """CPU seconds (user + system) used so far by each part: the write pool, the read pool, nginx
+    (each with its children), the ``postgres`` processes (``{pid: seconds}``: backends come and go,
+    :func:`cpu_used` subtracts per process) and this process (the client)."""
+    import psutil
+
+    def used(process) -> float:
+        try:
+            times = process.cpu_times()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            return 0.0
+        return times.user + times.system
+
+    def tree(popen: subprocess.Popen | None) -> float:
+        if popen is None:
+            return 0.0
+        try:
+            root = psutil.Process(popen.pid)
+            return used(root) + sum(used(child) for child in root.children(recursive=True))
+        except psutil.NoSuchProcess:
+            return 0.0
+
+    postgres = {p.pid: used(p) for p in psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("postgres")}
+    own = os.times()
+    return {"write pool": tree(layout.write), "read pool": tree(layout.read), "nginx": tree(layout.nginx),
+            "postgresql": postgres, "client": own.user + own.system}
+
+
+def cpu_used(before: dict, after: dict) -> dict[str, float]:
+    """CPU seconds each part used between two :func:`cpu_seconds` readings (a PostgreSQL backend
+    that ended in between is not counted; one that started counts whole)."""
+    out = {}
+    for name, value in after.items():
+        if isinstance(value, dict):
+            out[name] = sum(max(0.0, v - before[name].get(pid, 0.0)) for pid, v in value.items())
+        else:
+            out[name] = value - before[name]
+    return out
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+@dataclass
+class Figures:
+    """What one run measured: latencies in ms by kind, failures with a few samples, page answers
+    304, the client's worst lateness against the schedule (s), CPU seconds by part and the wall
+    time (s)."""
+
+    label: str
+    entry: list[float] = field(default_factory=list)
+    confirm: list[float] = field(default_factory=list)
+    page: list[float] = field(default_factory=list)
+    failed: dict[str, int] = field(default_factory=lambda: {"entry": 0, "confirm": 0, "page": 0})
+    samples: list[str] = field(default_factory=list)
+    not_modified: int = 0
+    lag: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    wall: float = 0.0
+    stored: tuple[int, int] = (0, 0)
+
+    def fail(self, kind: str, what: str) -> None:
+        self.failed[kind] += 1
+        if len(self.samples) < 6:
+            self.samples.append(f"{kind}: {what}")
+
+    @property
+    def server_cpu(self) -> float:
+        return sum(v for k, v in self.cpu.items() if k != "client")
+
+    def p(self, kind: str, q: int) -> float:
+        return percentile(getattr(self, kind), q)
+
+    def misses(self) -> list[str]:
+        """The goals this run missed (empty: all met)."""
+        out = []
+        if self.failed["entry"] or self.failed["confirm"]:
+            out.append(f"{self.failed['entry']} failed entries, {self.failed['confirm']} failed confirmations")
+        if self.p("entry", 99) >= GOAL_ENTRY_P99_MS:
+            out.append(f"entry p99 {self.p('entry', 99):.0f} ms >= {GOAL_ENTRY_P99_MS:.0f}")
+        if self.page and self.p("page", 99) >= GOAL_PAGE_P99_MS:
+            out.append(f"page p99 {self.p('page', 99):.0f} ms >= {GOAL_PAGE_P99_MS:.0f}")
+        return out
+
+
+async def _drive(day: Day, slug: str, arrivals: list[Arrival], layout: Layout, out: Figures) -> None:
+    rules = pool_rules()
+    limits = httpx.Limits(max_connections=20000, max_keepalive_connections=2000)
+    etags: dict[tuple[int, str], str] = {}
+    rng = random.Random(day.seed + 7)
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task] = set()
+
+    async def timed(client: httpx.AsyncClient, method: str, path: str, **kwargs) -> tuple[float, httpx.Response | str]:
+        began = loop.time()
+        try:
+            response = await client.request(method, layout.base_url(method, path, rules) + path, **kwargs)
+        except httpx.HTTPError as exc:
+            return (loop.time() - began) * 1000, f"{method} {path}: {type(exc).__name__}"
+        return (loop.time() - began) * 1000, response
+
+    async def write(client: httpx.AsyncClient, hand: Hand) -> None:
+        path = f"/api/events/{slug}/results/"
+        headers = {"Authorization": f"Token {hand.token}"}
+        body = {"session_number": hand.session, "table": hand.table, "set_no": hand.set_no, "outcome": hand.outcome}
+        ms, answer = await timed(client, "POST", path, json=body, headers=headers)
+        if isinstance(answer, str) or answer.status_code != 201:
+            out.fail("entry", answer if isinstance(answer, str) else f"{answer.status_code} {answer.text[:160]}")
+            return
+        out.entry.append(ms)
+        result = answer.json()["id"]
+        await asyncio.sleep(rng.uniform(*day.confirm_delay))
+        ms, answer = await timed(client, "POST", f"{path}{result}/confirm/", json={"pin": hand.pin}, headers=headers)
+        if isinstance(answer, str) or answer.status_code != 200:
+            out.fail("confirm", answer if isinstance(answer, str) else f"{answer.status_code} {answer.text[:160]}")
+            return
+        out.confirm.append(ms)
+
+    async def read(client: httpx.AsyncClient, phone: int, url: str) -> None:
+        etag = etags.get((phone, url))
+        ms, answer = await timed(client, "GET", url, headers={"If-None-Match": etag} if etag else {})
+        if isinstance(answer, str) or answer.status_code not in (200, 304):
+            out.fail("page", answer if isinstance(answer, str) else f"{url}: {answer.status_code}")
+            return
+        out.page.append(ms)
+        if answer.status_code == 304:
+            out.not_modified += 1
+        elif answer.headers.get("ETag"):
+            etags[(phone, url)] = answer.headers["ETag"]
+
+    timeout = httpx.Timeout(day.timeout)
+    async with httpx.AsyncClient(limits=limits, timeout=timeout) as writers, \
+            httpx.AsyncClient(limits=limits, timeout=timeout) as phones:
+        start = loop.time()
+        for arrival in arrivals:
+            delay = start + arrival.at - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            else:
+                out.lag = max(out.lag, -delay)
+            coroutine = write(writers, arrival.hand) if arrival.hand else read(phones, arrival.phone, arrival.url)
+            task = asyncio.create_task(coroutine)
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        if tasks:
+            await asyncio.wait(set(tasks))
+
+
+def warm_up(event: DayEvent, layout: Layout, hands: int = 12, reads: int = 40) -> None:
+    """Unmeasured requests before the first run, as a server that has been up all day has had:
+    ``hands`` entries and confirmations one at a time, and ``reads`` page reads of every kind."""
+    rules, slug = pool_rules(), event.event.slug
+    person, team = event.people[0]
+    pages = [f"/e/{slug}/standings/", f"/e/{slug}/teams/{team}/", f"/e/{slug}/players/{person}/", f"/e/{slug}/projector.json"]
+    with httpx.Client(timeout=60) as client:
+        for n in range(hands):
+            hand = event.next_hand(n % event.tables + 1)
+            path = f"/api/events/{slug}/results/"
+            headers = {"Authorization": f"Token {hand.token}"}
+            body = {"session_number": hand.session, "table": hand.table, "set_no": hand.set_no, "outcome": hand.outcome}
+            answer = client.post(layout.base_url("POST", path, rules) + path, json=body, headers=headers)
+            if answer.status_code == 201:
+                confirm = f"{path}{answer.json()['id']}/confirm/"
+                client.post(layout.base_url("POST", confirm, rules) + confirm, json={"pin": hand.pin}, headers=headers)
+        for n in range(reads):
+            page = pages[n % len(pages)]
+            client.get(layout.base_url("GET", page, rules) + page)
+
+
+def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: str) -> Figures:
+    """Draw the schedule, send it, and return what was measured (stored results counted after)."""
+    arrivals = schedule(day, event, phones=phones)
+    out = Figures(label)
+    before, began = cpu_seconds(layout), time.perf_counter()
+    asyncio.run(_drive(day, event.event.slug, arrivals, layout, out))
+    out.wall = time.perf_counter() - began
+    after = cpu_seconds(layout)
+    out.cpu = cpu_used(before, after)
+    out.stored = event.count_stored()
+    return out
+
+
+def _ms(values: list[float], q: int) -> str:
+    return f"{percentile(values, q):.0f}" if values else "-"
+
+
+def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -> list[str]:
+    """The printed figures: one column for the baseline, one per loaded run, the ratio of the
+    first loaded run to the baseline, and the goal verdicts."""
+    cores = os.cpu_count()
+    lines = [
+        f"event-day: {day.tables} tables (a hand every ~{day.hand_minutes:g} min, time scale {day.time_scale:g}: "
+        f"{day.play_minutes:g} min of play in {day.play_seconds:.0f} s), round end: {day.tables} hands in "
+        f"{day.burst_seconds:g} s, break {day.break_seconds:g} s; {day.phones} phones, {day.projectors} projectors; "
+        f"PostgreSQL; os.cpu_count() = {cores}",
+        f"layout: {layout.describe()}",
+    ]
+    columns = [baseline, *loaded]
+    rows = [("", [c.label for c in columns])]
+
+    def row(name: str, cell: Callable[[Figures], str]) -> None:
+        rows.append((name, [cell(c) for c in columns]))
+
+    row("entries (hands sent)", lambda c: f"{len(c.entry) + c.failed['entry']}")
+    row("entry p50 / p99 ms", lambda c: f"{_ms(c.entry, 50)} / {_ms(c.entry, 99)}")
+    row("confirm p50 / p99 ms", lambda c: f"{_ms(c.confirm, 50)} / {_ms(c.confirm, 99)}")
+    row("failed entries / confirms", lambda c: f"{c.failed['entry']} / {c.failed['confirm']}")
+    row("page reads (304)", lambda c: f"{len(c.page) + c.failed['page']} ({c.not_modified})" if c.page or c.failed["page"] else "-")
+    row("page p50 / p99 ms", lambda c: f"{_ms(c.page, 50)} / {_ms(c.page, 99)}")
+    row("failed pages", lambda c: f"{c.failed['page']}")
+    row("server CPU s (cores)", lambda c: f"{c.server_cpu:.1f} ({c.server_cpu / c.wall:.2f})" if c.wall else "-")
+    row("  write/read/pg/nginx s", lambda c: " / ".join(f"{c.cpu.get(k, 0):.1f}" for k in ("write pool", "read pool", "postgresql", "nginx")))
+    row("client CPU s", lambda c: f"{c.cpu.get('client', 0):.1f}")
+    row("wall s, client late max s", lambda c: f"{c.wall:.0f}, {c.lag:.2f}")
+    row("goal", lambda c: "met" if not c.misses() else "NOT met")
+    width = max(len(name) for name, _ in rows) + 2
+    cell = max(14, *(len(v) + 2 for _, values in rows for v in values))
+    for name, values in rows:
+        lines.append(name.ljust(width) + "".join(v.rjust(cell) for v in values))
+    if loaded and baseline.entry and loaded[0].entry:
+        first = loaded[0]
+        lines.append(f"ratio {first.label} / baseline: entry p99 {first.p('entry', 99) / baseline.p('entry', 99):.1f}x, "
+                     f"confirm p99 {first.p('confirm', 99) / max(baseline.p('confirm', 99), 1e-9):.1f}x, "
+                     f"server CPU {first.server_cpu / max(baseline.server_cpu, 1e-9):.1f}x")
+    for c in columns:
+        for miss in c.misses():
+            lines.append(f"  {c.label}: {miss}")
+        for sample in c.samples:
+            lines.append(f"  {c.label} sample failure: {sample}")
+    lines.append(f"goals: no failed entry or confirmation, entry p99 < {GOAL_ENTRY_P99_MS:.0f} ms, "
+                 f"page p99 < {GOAL_PAGE_P99_MS:.0f} ms")
+    return lines
+
+
+def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tuple[int, int] | None = None,
+        write_shape: tuple[int, int] = (2, 4), read_nice: int = 10, use_nginx: bool = True, keep: bool = False,
+        say: Callable[[str], None] = print) -> list[str]:
+    """Build the event, start the layout, run the baseline (writers only) and the loaded run at
+    ``day.scale`` (or, with ``find_max``, loaded runs at rising then bisected scales, at most
+    ``max_runs``), stop everything; returns the report's lines. Raises RuntimeError when the
+    database is not PostgreSQL or a server does not start."""
+    if connection.vendor != "postgresql":
+        raise RuntimeError("the event-day simulation runs against PostgreSQL: set DATABASE_URL=postgres://... (a scratch database)")
+    read_shape = read_shape or ((os.cpu_count() or 1) + 1, 8)
+    say(f"building the event ({day.tables} tables) on {connection.settings_dict['NAME']}...")
+    event = DayEvent(day.tables, seed=day.seed)
+    layout = start_layout(read_shape=read_shape, write_shape=write_shape, read_nice=read_nice, use_nginx=use_nginx)
+    say(f"layout: {layout.describe()}")
+    try:
+        warm_up(event, layout)
+        baseline_day = Day(**{**day.__dict__, "scale": day.scale if not find_max else 1.0})
+        say(f"baseline (writers only, scale {baseline_day.scale:g}): {baseline_day.length - baseline_day.break_seconds:.0f} s...")
+        baseline = run_once(Day(**{**baseline_day.__dict__, "break_seconds": 0.0}), event, layout, phones=False,
+                            label="baseline")
+        loaded: list[Figures] = []
+
+        def attempt(scale: float) -> bool:
+            at = Day(**{**day.__dict__, "scale": scale})
+            say(f"with phones, scale {scale:g} ({round(at.phones * scale)} phones): {at.length:.0f} s...")
+            figures = run_once(at, event, layout, phones=True, label=f"x{scale:g}")
+            loaded.append(figures)
+            say(f"  entry p99 {figures.p('entry', 99):.0f} ms, page p99 {figures.p('page', 99):.0f} ms, "
+                f"failed {figures.failed}: " + ("met" if not figures.misses() else "not met"))
+            return not figures.misses()
+
+        if not find_max:
+            attempt(day.scale)
+            best = None
+        else:
+            best, worst, scale = 0.0, math.inf, day.scale
+            while len(loaded) < max_runs:
+                if attempt(scale):
+                    best = scale
+                else:
+                    worst = scale
+                if worst is math.inf:
+                    scale *= 2
+                elif best == 0.0 and len(loaded) < max_runs:
+                    scale = worst / 2
+                else:
+                    scale = round((best + worst) / 2, 2)
+                    if worst - best <= max(0.25, best * 0.15):
+                        break
+        lines = report(day, layout, baseline, loaded)
+        if find_max:
+            lines.append(f"highest multiple meeting the goals: {best:g}" if best else
+                         f"no multiple tried meets the goals (lowest tried: {min(f.label for f in loaded)})")
+        return lines
+    finally:
+        stop_layout(layout)
+        if not keep:
+            event.delete()
