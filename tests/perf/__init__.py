@@ -10,6 +10,9 @@ module             measures                                    run with
 ``printing``       stickers and set labels of 64 MCR sets      ``python manage.py bench printing``
 ``entry``          result entry and confirmation per request   ``python manage.py bench entry``
 ``writes``         bulk writes' statements, import vs export   ``python manage.py bench writes``
+``exports``        public export downloads at 64 teams         ``python manage.py bench export``
+``event_day``      256 tables and 1,000 phones, open loop,     ``python manage.py bench event-day``
+                   nginx + two gunicorn pools + PostgreSQL     (PostgreSQL: ``DATABASE_URL``)
 ``loadtest``       result entry by 50 concurrent scorers       ``python manage.py loadtest``
 =================  ==========================================  =====================================
 

@@ -6,14 +6,14 @@ that prints what it measured beside a baseline of the same run, never a timed un
 **The day it simulates** (real seconds from the start of a run; every arrival is on a schedule
 drawn before the run and sent at its time whether or not earlier requests were answered):
 
-- *Play* (``play_minutes`` of the event, default 6, compressed by ``time_scale``, default 12:
-  30 s): each table enters one hand every ``hand_minutes`` (6) of event time, so 256 tables send
-  256 hands spread at random over the phase. Phones read little while their players play: one
+- *Play* (the last ``play_minutes`` of the round, default 3, compressed by ``time_scale``,
+  default 6: 30 s): each table enters one hand every ``hand_minutes`` (6) of event time, so 256
+  tables send 128 hands spread at random over the phase (6 times the rate of the real day). Phones read little while their players play: one
   page per phone every ``phone_play_interval`` seconds (300) on average (Poisson arrivals).
 - *Round end* (``burst_seconds``, 20, not compressed): every table enters the hand that ends the
   round, 256 hands at random within the 20 s. Every phone then reads the standings, its team's
   page and its player's page (3 to 8 s apart), starting at random within ``phone_burst_seconds``
-  (45) of the round's end.
+  (30) of the round's end.
 - *Break* (``break_seconds``, 30): phones poll, one page per phone every ``phone_break_interval``
   seconds (60) on average, mostly the standings. ``projectors`` projectors (2) poll
   ``projector.json`` every 10 s throughout.
@@ -44,6 +44,7 @@ Needs the ``bench`` extra (httpx, psutil) and PostgreSQL (``DATABASE_URL``).
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 import random
@@ -188,13 +189,13 @@ class Day:
     phones: int = 1000
     projectors: int = 2
     scale: float = 1.0
-    time_scale: float = 12.0
+    time_scale: float = 6.0
     hand_minutes: float = 6.0
-    play_minutes: float = 6.0
+    play_minutes: float = 3.0
     burst_seconds: float = 20.0
     break_seconds: float = 30.0
     phone_play_interval: float = 300.0
-    phone_burst_seconds: float = 45.0
+    phone_burst_seconds: float = 30.0
     phone_break_interval: float = 60.0
     projector_interval: float = 10.0
     confirm_delay: tuple[float, float] = (2.0, 6.0)
@@ -290,12 +291,15 @@ class Layout:
     cache: str
     tmp: Path
 
-    def base_url(self, method: str, path: str, rules) -> str:
-        """Where the client sends ``method path``: nginx, or the pool the map names."""
+    def port_for(self, method: str, path: str, rules) -> int:
+        """The port the client sends ``method path`` to: nginx's, or that of the pool the map names."""
         if self.nginx is not None:
-            return f"http://127.0.0.1:{self.ports['proxy']}"
-        pool = "write" if pool_for(method, path, rules) == "dmj_write" else "read"
-        return f"http://127.0.0.1:{self.ports[pool]}"
+            return self.ports["proxy"]
+        return self.ports["write" if pool_for(method, path, rules) == "dmj_write" else "read"]
+
+    def base_url(self, method: str, path: str, rules) -> str:
+        """``http://127.0.0.1:<port>`` of :meth:`port_for`."""
+        return f"http://127.0.0.1:{self.port_for(method, path, rules)}"
 
     def describe(self) -> str:
         proxy = "nginx (deploy/nginx/dmj-pools.conf)" if self.nginx else "no nginx: the client routes by deploy/nginx/dmj-pools.conf"
@@ -432,7 +436,8 @@ def stop_layout(layout: Layout) -> None:
 def cpu_seconds(layout: Layout) -> dict[str, float | dict[int, float]]:
     """CPU seconds (user + system) used so far by each part: the write pool, the read pool, nginx
     (each with its children), the ``postgres`` processes (``{pid: seconds}``: backends come and go,
-    :func:`cpu_used` subtracts per process) and this process (the client)."""
+    :func:`cpu_used` subtracts per process), this process (the client) and the whole machine
+    (every process: what the others used shows as the difference)."""
     import psutil
 
     def used(process) -> float:
@@ -453,8 +458,10 @@ def cpu_seconds(layout: Layout) -> dict[str, float | dict[int, float]]:
 
     postgres = {p.pid: used(p) for p in psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("postgres")}
     own = os.times()
+    machine = psutil.cpu_times()
+    busy = machine.user + machine.system + getattr(machine, "nice", 0.0) + getattr(machine, "irq", 0.0) + getattr(machine, "softirq", 0.0)
     return {"write pool": tree(layout.write), "read pool": tree(layout.read), "nginx": tree(layout.nginx),
-            "postgresql": postgres, "client": own.user + own.system}
+            "postgresql": postgres, "client": own.user + own.system, "machine": busy}
 
 
 def cpu_used(before: dict, after: dict) -> dict[str, float]:
@@ -496,7 +503,13 @@ class Figures:
 
     @property
     def server_cpu(self) -> float:
-        return sum(v for k, v in self.cpu.items() if k != "client")
+        return sum(v for k, v in self.cpu.items() if k not in ("client", "machine"))
+
+    @property
+    def other_cpu(self) -> float:
+        """CPU seconds used meanwhile by processes that are not part of the run (other work on the
+        machine: it makes the figures noisier)."""
+        return max(0.0, self.cpu.get("machine", 0.0) - self.server_cpu - self.cpu.get("client", 0.0))
 
     def p(self, kind: str, q: int) -> float:
         return percentile(getattr(self, kind), q)
@@ -513,70 +526,124 @@ class Figures:
         return out
 
 
+@dataclass(frozen=True)
+class Answer:
+    """An HTTP answer as the simulated client reads it: status, headers (lower-case names), body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+async def request(port: int, method: str, path: str, *, headers: dict[str, str] | None = None,
+                  body: dict | None = None) -> Answer:
+    """One HTTP/1.1 request to 127.0.0.1:``port`` on a connection of its own (``Connection: close``:
+    the answer ends with the connection). A few hundred microseconds of the client's CPU, where an
+    httpx client takes milliseconds: on a two-core machine the client shares the CPU with the
+    servers it measures. Raises OSError or ValueError on a broken connection or answer."""
+    data = json.dumps(body).encode() if body is not None else b""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close", "Accept: */*",
+             *(f"{k}: {v}" for k, v in (headers or {}).items())]
+    if body is not None:
+        lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+        raw = await reader.read(-1)
+    finally:
+        writer.close()
+    head, _, content = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    parts = status_line.split(" ", 2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise ValueError(f"no HTTP answer ({len(raw)} bytes)")
+    fields = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        fields[name.strip().lower()] = value.strip()
+    if fields.get("transfer-encoding", "").lower() == "chunked":
+        content = _unchunk(content)
+    return Answer(int(parts[1]), fields, content)
+
+
+def _unchunk(data: bytes) -> bytes:
+    out, at = bytearray(), 0
+    while True:
+        end = data.index(b"\r\n", at)
+        size = int(data[at:end].split(b";")[0], 16)
+        if size == 0:
+            return bytes(out)
+        out += data[end + 2:end + 2 + size]
+        at = end + 2 + size + 2
+
+
 async def _drive(day: Day, slug: str, arrivals: list[Arrival], layout: Layout, out: Figures) -> None:
     rules = pool_rules()
-    limits = httpx.Limits(max_connections=20000, max_keepalive_connections=2000)
     etags: dict[tuple[int, str], str] = {}
     rng = random.Random(day.seed + 7)
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task] = set()
 
-    async def timed(client: httpx.AsyncClient, method: str, path: str, **kwargs) -> tuple[float, httpx.Response | str]:
+    async def timed(method: str, path: str, **kwargs) -> tuple[float, Answer | str]:
+        """The answer and its latency (ms), or what went wrong: no answer within ``day.timeout``
+        seconds (the whole request: a phone gives up) or a broken connection."""
         began = loop.time()
+        port = layout.port_for(method, path, rules)
         try:
-            response = await client.request(method, layout.base_url(method, path, rules) + path, **kwargs)
-        except httpx.HTTPError as exc:
-            return (loop.time() - began) * 1000, f"{method} {path}: {type(exc).__name__}"
-        return (loop.time() - began) * 1000, response
+            answer = await asyncio.wait_for(request(port, method, path, **kwargs), day.timeout)
+        except TimeoutError:
+            return (loop.time() - began) * 1000, f"{method} {path}: no answer within {day.timeout:g} s"
+        except (OSError, ValueError) as exc:
+            return (loop.time() - began) * 1000, f"{method} {path}: {type(exc).__name__}: {exc}"
+        return (loop.time() - began) * 1000, answer
 
-    async def write(client: httpx.AsyncClient, hand: Hand) -> None:
+    def failure(answer: Answer | str) -> str:
+        return answer if isinstance(answer, str) else f"{answer.status} {answer.body[:160].decode(errors='replace')}"
+
+    async def write(hand: Hand) -> None:
         path = f"/api/events/{slug}/results/"
         headers = {"Authorization": f"Token {hand.token}"}
         body = {"session_number": hand.session, "table": hand.table, "set_no": hand.set_no, "outcome": hand.outcome}
-        ms, answer = await timed(client, "POST", path, json=body, headers=headers)
-        if isinstance(answer, str) or answer.status_code != 201:
-            out.fail("entry", answer if isinstance(answer, str) else f"{answer.status_code} {answer.text[:160]}")
+        ms, answer = await timed("POST", path, body=body, headers=headers)
+        if isinstance(answer, str) or answer.status != 201:
+            out.fail("entry", failure(answer))
             return
         out.entry.append(ms)
-        result = answer.json()["id"]
+        result = json.loads(answer.body)["id"]
         await asyncio.sleep(rng.uniform(*day.confirm_delay))
-        ms, answer = await timed(client, "POST", f"{path}{result}/confirm/", json={"pin": hand.pin}, headers=headers)
-        if isinstance(answer, str) or answer.status_code != 200:
-            out.fail("confirm", answer if isinstance(answer, str) else f"{answer.status_code} {answer.text[:160]}")
+        ms, answer = await timed("POST", f"{path}{result}/confirm/", body={"pin": hand.pin}, headers=headers)
+        if isinstance(answer, str) or answer.status != 200:
+            out.fail("confirm", failure(answer))
             return
         out.confirm.append(ms)
 
-    async def read(client: httpx.AsyncClient, phone: int, url: str) -> None:
+    async def read(phone: int, url: str) -> None:
         etag = etags.get((phone, url))
-        ms, answer = await timed(client, "GET", url, headers={"If-None-Match": etag} if etag else {})
-        if isinstance(answer, str) or answer.status_code not in (200, 304):
-            out.fail("page", answer if isinstance(answer, str) else f"{url}: {answer.status_code}")
+        ms, answer = await timed("GET", url, headers={"If-None-Match": etag} if etag else {})
+        if isinstance(answer, str) or answer.status not in (200, 304):
+            out.fail("page", f"{url}: {failure(answer)[:80]}")
             return
         out.page.append(ms)
-        if answer.status_code == 304:
+        if answer.status == 304:
             out.not_modified += 1
-        elif answer.headers.get("ETag"):
-            etags[(phone, url)] = answer.headers["ETag"]
+        elif answer.headers.get("etag"):
+            etags[(phone, url)] = answer.headers["etag"]
 
-    timeout = httpx.Timeout(day.timeout)
-    async with httpx.AsyncClient(limits=limits, timeout=timeout) as writers, \
-            httpx.AsyncClient(limits=limits, timeout=timeout) as phones:
-        start = loop.time()
-        for arrival in arrivals:
-            delay = start + arrival.at - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            else:
-                out.lag = max(out.lag, -delay)
-            coroutine = write(writers, arrival.hand) if arrival.hand else read(phones, arrival.phone, arrival.url)
-            task = asyncio.create_task(coroutine)
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-        if tasks:
-            await asyncio.wait(set(tasks))
+    start = loop.time()
+    for arrival in arrivals:
+        delay = start + arrival.at - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        else:
+            out.lag = max(out.lag, -delay)
+        task = asyncio.create_task(write(arrival.hand) if arrival.hand else read(arrival.phone, arrival.url))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    if tasks:
+        await asyncio.wait(set(tasks))
 
 
-def warm_up(event: DayEvent, layout: Layout, hands: int = 12, reads: int = 40) -> None:
+def warm_up(event: DayEvent, layout: Layout, hands: int = 12, reads: int = 16) -> None:
     """Unmeasured requests before the first run, as a server that has been up all day has had:
     ``hands`` entries and confirmations one at a time, and ``reads`` page reads of every kind."""
     rules, slug = pool_rules(), event.event.slug
@@ -622,7 +689,7 @@ def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -
         f"event-day: {day.tables} tables (a hand every ~{day.hand_minutes:g} min, time scale {day.time_scale:g}: "
         f"{day.play_minutes:g} min of play in {day.play_seconds:.0f} s), round end: {day.tables} hands in "
         f"{day.burst_seconds:g} s, break {day.break_seconds:g} s; {day.phones} phones, {day.projectors} projectors; "
-        f"PostgreSQL; os.cpu_count() = {cores}",
+        f"PostgreSQL; os.cpu_count() = {cores}; load average before the run {os.getloadavg()[0]:.1f}",
         f"layout: {layout.describe()}",
     ]
     columns = [baseline, *loaded]
@@ -641,6 +708,7 @@ def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -
     row("server CPU s (cores)", lambda c: f"{c.server_cpu:.1f} ({c.server_cpu / c.wall:.2f})" if c.wall else "-")
     row("  write/read/pg/nginx s", lambda c: " / ".join(f"{c.cpu.get(k, 0):.1f}" for k in ("write pool", "read pool", "postgresql", "nginx")))
     row("client CPU s", lambda c: f"{c.cpu.get('client', 0):.1f}")
+    row("other processes' CPU s", lambda c: f"{c.other_cpu:.1f}")
     row("wall s, client late max s", lambda c: f"{c.wall:.0f}, {c.lag:.2f}")
     row("goal", lambda c: "met" if not c.misses() else "NOT met")
     width = max(len(name) for name, _ in rows) + 2

@@ -57,9 +57,9 @@ class Command(BaseCommand):
         day.add_argument("--tables", type=int, default=256, help="tables, one team each (default 256)")
         day.add_argument("--phones", type=int, default=1000, help="phones reading pages (default 1000)")
         day.add_argument("--projectors", type=int, default=2, help="projectors polling projector.json (default 2)")
-        day.add_argument("--time-scale", type=float, default=12.0,
-                         help="event time compressed by this factor during play (default 12; 1 = real time)")
-        day.add_argument("--play-minutes", type=float, default=6.0, help="event minutes of play before the round's end (default 6)")
+        day.add_argument("--time-scale", type=float, default=6.0,
+                         help="event time compressed by this factor during play (default 6; 1 = real time)")
+        day.add_argument("--play-minutes", type=float, default=3.0, help="event minutes of play before the round's end (default 3)")
         day.add_argument("--burst-seconds", type=float, default=20.0, help="the round-end burst of hands, seconds (default 20)")
         day.add_argument("--break-seconds", type=float, default=30.0, help="the break after the burst, seconds (default 30)")
         day.add_argument("--timeout", type=float, default=10.0, help="a request unanswered after this many seconds fails (default 10)")
