@@ -1,0 +1,114 @@
+"""The pure parts of the event-day simulation behind ``manage.py bench event-day``
+(tests/perf/event_day.py, docs/performance.md): the schedule it sends, the goals it judges, the
+client's HTTP parsing. The simulation itself is a benchmark run by hand, never a timed test."""
+
+import asyncio
+from collections import Counter
+from types import SimpleNamespace
+
+import pytest
+
+from tests.perf import event_day
+from tests.perf.event_day import Day, Figures, Hand, schedule
+
+
+class StubEvent:
+    """What :func:`schedule` asks of the event: its slug, tables, people and each table's next hand."""
+
+    def __init__(self, tables: int, players: int):
+        self.tables = tables
+        self.event = SimpleNamespace(slug="day")
+        self.people = [(n, (n - 1) // 4 + 1) for n in range(1, players + 1)]
+        self.given: Counter = Counter()
+
+    def next_hand(self, table: int) -> Hand:
+        self.given[table] += 1
+        return Hand(1, table, self.given[table], {}, "1234", "token")
+
+
+def test_the_writers_send_the_play_phase_and_the_round_end_burst():
+    day = Day(tables=16, phones=0, scale=1.0, time_scale=6, play_minutes=3, burst_seconds=20)
+    stub = StubEvent(16, 64)
+    arrivals = schedule(day, stub, phones=False)
+    hands = [a for a in arrivals if a.hand]
+    assert len(hands) == len(arrivals) == 8 + 16  # 3 of 6 minutes: half the tables; then every table
+    assert [a.at for a in arrivals] == sorted(a.at for a in arrivals)
+    burst = [a for a in hands if a.at >= day.play_seconds]
+    assert len(burst) == 16 and all(a.at < day.play_seconds + day.burst_seconds for a in burst)
+    assert {a.hand.table for a in burst} == set(range(1, 17))
+    assert max(stub.given.values()) == 2  # a table's second hand is its next set
+
+
+def test_scale_multiplies_hands_and_phones():
+    day = Day(tables=16, phones=10, projectors=1, scale=2.0)
+    arrivals = schedule(day, StubEvent(16, 64), phones=True)
+    hands = [a for a in arrivals if a.hand]
+    assert len(hands) == 2 * (8 + 16)
+    phones = {a.phone for a in arrivals if not a.hand and a.phone >= 0}
+    assert phones == set(range(20))
+    end_reads = Counter(a.phone for a in arrivals if not a.hand and a.phone >= 0
+                        and day.play_seconds <= a.at and "projector" not in a.url)
+    assert all(count >= 3 for count in end_reads.values())  # standings, team and player page at least
+
+
+def test_every_phone_reads_its_pages_at_the_round_end():
+    day = Day(tables=16, phones=8, projectors=2, phone_play_interval=1e9, phone_break_interval=1e9)
+    arrivals = schedule(day, StubEvent(16, 64), phones=True)
+    reads = [a for a in arrivals if not a.hand]
+    phone_reads = [a for a in reads if a.phone >= 0]
+    assert len(phone_reads) == 8 * 3
+    assert {a.url for a in phone_reads if a.phone == 4} == {"/e/day/standings/", "/e/day/teams/2/", "/e/day/players/5/"}
+    projector = [a for a in reads if a.phone < 0]
+    assert projector and all(a.url == "/e/day/projector.json" for a in projector)
+    assert all(a.at < day.length for a in projector)
+
+
+def test_the_goals_fail_on_a_failed_entry_or_a_slow_p99():
+    met = Figures("x1", entry=[20.0] * 100, confirm=[30.0] * 100, page=[100.0] * 100)
+    assert met.misses() == []
+    failed = Figures("x1", entry=[20.0] * 100, page=[100.0] * 100)
+    failed.fail("confirm", "no answer within 10 s")
+    assert failed.misses() == ["0 failed entries, 1 failed confirmations"]
+    slow = Figures("x1", entry=[20.0] * 98 + [400.0] * 2, page=[100.0] * 98 + [900.0] * 2)
+    assert [m.split(" ")[0] for m in slow.misses()] == ["entry", "page"]
+
+
+def test_the_cpu_of_ended_database_processes_is_not_subtracted():
+    before = {"write pool": 1.0, "read pool": 0.0, "nginx": 0.0, "postgresql": {10: 5.0, 11: 2.0}, "client": 1.0, "machine": 50.0}
+    after = {"write pool": 3.0, "read pool": 1.0, "nginx": 0.5, "postgresql": {10: 6.0, 12: 0.5}, "client": 1.5, "machine": 60.0}
+    used = event_day.cpu_used(before, after)
+    assert used["postgresql"] == pytest.approx(1.5) and used["write pool"] == 2.0
+    figures = Figures("x1", cpu=used)
+    assert figures.server_cpu == pytest.approx(5.0) and figures.other_cpu == pytest.approx(4.5)
+
+
+def test_the_client_reads_length_and_chunked_answers():
+    answers = [
+        b"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"id\": 7}",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nETag: \"v3\"\r\n\r\n4\r\nabcd\r\n3\r\nefg\r\n0\r\n\r\n",
+        b"HTTP/1.1 304 Not Modified\r\nETag: \"v3\"\r\n\r\n",
+    ]
+    seen = []
+
+    async def main():
+        async def serve(reader, writer):
+            seen.append(await reader.readuntil(b"\r\n\r\n"))
+            writer.write(answers[len(seen) - 1])
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            first = await event_day.request(port, "POST", "/api/x/", body={"a": 1}, headers={"Authorization": "Token t"})
+            second = await event_day.request(port, "GET", "/e/x/standings/")
+            third = await event_day.request(port, "GET", "/e/x/standings/", headers={"If-None-Match": '"v3"'})
+        return first, second, third
+
+    first, second, third = asyncio.run(main())
+    assert (first.status, first.body) == (201, b'{"id": 7}')
+    assert (second.status, second.body, second.headers["etag"]) == (200, b"abcdefg", '"v3"')
+    assert third.status == 304 and third.body == b""
+    assert b"Authorization: Token t" in seen[0] and b"Content-Length: 8" in seen[0]
+    assert b'If-None-Match: "v3"' in seen[2]
+
