@@ -664,9 +664,26 @@ def warm_up(event: DayEvent, layout: Layout, hands: int = 12, reads: int = 16) -
             client.get(layout.base_url("GET", page, rules) + page)
 
 
+def settle(layout: Layout, *, quiet: float = 0.2, longest: float = 120.0) -> float:
+    """Wait until both pools are idle (less than ``quiet`` CPU seconds in a second) or ``longest``
+    seconds have passed: requests a client gave up on are still served, and the next run must not
+    inherit them. Returns the seconds waited."""
+    began = time.monotonic()
+    last = cpu_seconds(layout)
+    while time.monotonic() - began < longest:
+        time.sleep(1.0)
+        now = cpu_seconds(layout)
+        busy = sum(now[pool] - last[pool] for pool in ("write pool", "read pool"))
+        last = now
+        if busy < quiet:
+            break
+    return time.monotonic() - began
+
+
 def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: str) -> Figures:
     """Draw the schedule, send it, and return what was measured (stored results counted after)."""
     arrivals = schedule(day, event, phones=phones)
+    settle(layout)
     out = Figures(label)
     before, began = cpu_seconds(layout), time.perf_counter()
     asyncio.run(_drive(day, event.event.slug, arrivals, layout, out))
