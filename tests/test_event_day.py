@@ -112,3 +112,22 @@ def test_the_client_reads_length_and_chunked_answers():
     assert b"Authorization: Token t" in seen[0] and b"Content-Length: 8" in seen[0]
     assert b'If-None-Match: "v3"' in seen[2]
 
+
+
+def test_find_max_doubles_then_bisects_and_stops_on_a_narrow_interval():
+    tried, best, worst, scale = [], 0.0, float("inf"), 1.0
+    while scale is not None and len(tried) < 10:
+        tried.append(scale)
+        if scale <= 2.6:  # a server that meets the goals up to 2.6 times the load
+            best = scale
+        else:
+            worst = scale
+        scale = event_day.next_scale(best, worst)
+    assert tried[:3] == [1.0, 2.0, 4.0] and tried[3] == 3.0
+    assert 2.0 <= best <= 2.6 and worst - best <= max(0.25, best * 0.15)
+
+
+def test_find_max_halves_when_the_first_multiple_misses():
+    assert event_day.next_scale(0.0, 1.0) == 0.5
+    assert event_day.next_scale(0.5, 1.0) == 0.75
+    assert event_day.next_scale(0.75, 1.0) is None

@@ -747,6 +747,20 @@ def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -
     return lines
 
 
+def next_scale(best: float, worst: float) -> float | None:
+    """The next multiple ``--find-max`` tries, given the highest that met the goals so far
+    (``best``, 0 for none) and the lowest that missed them (``worst``, infinite for none): double
+    until one misses, halve until one meets, then bisect; None once the interval is narrow
+    (0.25, or 15 % of ``best``)."""
+    if math.isinf(worst):
+        return best * 2
+    if best == 0.0:
+        return worst / 2
+    if worst - best <= max(0.25, best * 0.15):
+        return None
+    return round((best + worst) / 2, 2)
+
+
 def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tuple[int, int] | None = None,
         write_shape: tuple[int, int] = (2, 4), read_nice: int = 10, use_nginx: bool = True, keep: bool = False,
         say: Callable[[str], None] = print) -> list[str]:
@@ -778,28 +792,25 @@ def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tupl
                 f"failed {figures.failed}: " + ("met" if not figures.misses() else "not met"))
             return not figures.misses()
 
+        best = 0.0
         if not find_max:
             attempt(day.scale)
-            best = None
         else:
-            best, worst, scale = 0.0, math.inf, day.scale
+            worst, scale = math.inf, day.scale
             while len(loaded) < max_runs:
                 if attempt(scale):
                     best = scale
                 else:
                     worst = scale
-                if worst is math.inf:
-                    scale *= 2
-                elif best == 0.0 and len(loaded) < max_runs:
-                    scale = worst / 2
-                else:
-                    scale = round((best + worst) / 2, 2)
-                    if worst - best <= max(0.25, best * 0.15):
-                        break
+                following = next_scale(best, worst)
+                if following is None:
+                    break
+                scale = following
         lines = report(day, layout, baseline, loaded)
         if find_max:
             lines.append(f"highest multiple meeting the goals: {best:g}" if best else
-                         f"no multiple tried meets the goals (lowest tried: {min(f.label for f in loaded)})")
+                         "no multiple tried meets the goals (lowest tried: x"
+                         f"{min(float(f.label[1:]) for f in loaded):g})")
         return lines
     finally:
         stop_layout(layout)
