@@ -342,7 +342,9 @@ def collect_static(env: dict, log: Path) -> str:
 
 def nginx_config(tmp: Path, *, proxy: int, read: int, write: int) -> str:
     """An nginx.conf for the bench: the production map and proxy headers (deploy/nginx/) in front of
-    the two pools on loopback, logs and temporary files under ``tmp``."""
+    the two pools on loopback, logs and temporary files under ``tmp``. Like the production site, no
+    keep-alive connections to gunicorn: gunicorn closes an idle one after 2 s, and a POST nginx
+    sends on a connection closing under it is answered 502, not retried."""
     temps = "\n".join(f"    {name}_temp_path {tmp / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     return f"""daemon off;
 worker_processes 1;
@@ -353,14 +355,12 @@ http {{
     access_log off;
 {temps}
     include {POOLS_MAP};
-    upstream dmj_write {{ server 127.0.0.1:{write}; keepalive 16; }}
-    upstream dmj_read {{ server 127.0.0.1:{read}; keepalive 32; }}
+    upstream dmj_write {{ server 127.0.0.1:{write}; }}
+    upstream dmj_read {{ server 127.0.0.1:{read}; }}
     server {{
         listen 127.0.0.1:{proxy} backlog=4096;
         location / {{
             proxy_pass http://$dmj_pool;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
             include {DEPLOY / 'nginx' / 'dmj-proxy.conf'};
         }}
     }}
