@@ -58,10 +58,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import httpx
+import redis
 from django.contrib.auth import get_user_model
 from django.db import connection
 
@@ -422,8 +423,6 @@ def stop_layout(layout: Layout) -> None:
         _stop(process)
     if layout.cache.startswith("redis://127.0.0.1:6379/13"):
         try:
-            import redis
-
             client = redis.Redis.from_url(layout.cache)
             for key in client.scan_iter(f"{layout.tmp.name}:*"):
                 client.delete(key)
@@ -777,14 +776,14 @@ def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tupl
     say(f"layout: {layout.describe()}")
     try:
         warm_up(event, layout)
-        baseline_day = Day(**{**day.__dict__, "scale": day.scale if not find_max else 1.0})
+        baseline_day = replace(day, scale=1.0 if find_max else day.scale)
         say(f"baseline (writers only, scale {baseline_day.scale:g}): {baseline_day.length - baseline_day.break_seconds:.0f} s...")
-        baseline = run_once(Day(**{**baseline_day.__dict__, "break_seconds": 0.0}), event, layout, phones=False,
+        baseline = run_once(replace(baseline_day, break_seconds=0.0), event, layout, phones=False,
                             label="baseline")
         loaded: list[Figures] = []
 
         def attempt(scale: float) -> bool:
-            at = Day(**{**day.__dict__, "scale": scale})
+            at = replace(day, scale=scale)
             say(f"with phones, scale {scale:g} ({round(at.phones * scale)} phones): {at.length:.0f} s...")
             figures = run_once(at, event, layout, phones=True, label=f"x{scale:g}")
             loaded.append(figures)
