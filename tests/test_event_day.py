@@ -131,3 +131,15 @@ def test_find_max_halves_when_the_first_multiple_misses():
     assert event_day.next_scale(0.0, 1.0) == 0.5
     assert event_day.next_scale(0.5, 1.0) == 0.75
     assert event_day.next_scale(0.75, 1.0) is None
+
+
+@pytest.mark.parametrize("title, database", [
+    ("postgres: 15/main: postgres dmj_bench 127.0.0.1(55360) idle", "dmj_bench"),
+    ("postgres: dmj dmj_bench [local] idle in transaction", "dmj_bench"),
+    ("postgres: 15/main: postgres test_dmj_ci_77 ::1(4242) SELECT", "test_dmj_ci_77"),
+    ("postgres: 15/main: checkpointer ", None),
+    ("postgres: 15/main: walwriter ", None),
+])
+def test_the_database_of_a_postgresql_backend_is_read_from_its_title(title, database):
+    found = event_day.BACKEND_TITLE.match(title)
+    assert (found.group(2) if found else None) == database

@@ -81,6 +81,8 @@ POOLS_MAP = DEPLOY / "nginx" / "dmj-pools.conf"
 GOAL_ENTRY_P99_MS = 150.0
 GOAL_PAGE_P99_MS = 250.0
 TABLES_PER_SCORER = 8
+# A PostgreSQL backend's process title: "postgres: [cluster: ]<user> <database> <client> <state>".
+BACKEND_TITLE = re.compile(r"postgres: (?:\S+: )?(\S+) (\S+) (?:\S*\(\d+\)|\[local\])")
 SESSIONS_PLANNED = 60
 
 
@@ -435,7 +437,8 @@ def stop_layout(layout: Layout) -> None:
 def cpu_seconds(layout: Layout) -> dict[str, float | dict[int, float]]:
     """CPU seconds (user + system) used so far by each part: the write pool, the read pool, nginx
     (each with its children), the ``postgres`` processes (``{pid: seconds}``: backends come and go,
-    :func:`cpu_used` subtracts per process), this process (the client) and the whole machine
+    :func:`cpu_used` subtracts per process; backends of other databases are left out: other work
+    on the same server), this process (the client) and the whole machine
     (every process: what the others used shows as the difference)."""
     import psutil
 
@@ -455,7 +458,15 @@ def cpu_seconds(layout: Layout) -> dict[str, float | dict[int, float]]:
         except psutil.NoSuchProcess:
             return 0.0
 
-    postgres = {p.pid: used(p) for p in psutil.process_iter(["name"]) if (p.info["name"] or "").startswith("postgres")}
+    database = connection.settings_dict["NAME"]
+    postgres = {}
+    for process in psutil.process_iter(["name", "cmdline"]):
+        if not (process.info["name"] or "").startswith("postgres"):
+            continue
+        # count this run's database's backends and the server's own processes (WAL writer, ...)
+        backend = BACKEND_TITLE.match(" ".join(process.info["cmdline"] or []))
+        if backend is None or backend.group(2) == database:
+            postgres[process.pid] = used(process)
     own = os.times()
     machine = psutil.cpu_times()
     busy = machine.user + machine.system + getattr(machine, "nice", 0.0) + getattr(machine, "irq", 0.0) + getattr(machine, "softirq", 0.0)
