@@ -197,6 +197,10 @@ if not CELERY_BROKER_URL:
 PRINT_IN_THREAD = env.bool("PRINT_IN_THREAD", default=True)
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# A CACHE_URL's "?key_prefix=NAME" (installations or test runs sharing one Redis, docs/deploy.md):
+# django-environ leaves it under a lower-case key, which Django's cache ignores.
+if "key_prefix" in CACHES["default"]:
+    CACHES["default"]["KEY_PREFIX"] = CACHES["default"].pop("key_prefix")
 
 # SECURE: the site is served over HTTPS (cookies only over HTTPS, HTTP redirected, HSTS).
 # BEHIND_PROXY: a reverse proxy sets X-Forwarded-Proto and X-Real-IP (docs/deploy.md); never
