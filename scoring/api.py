@@ -15,10 +15,12 @@ from rest_framework.views import APIView
 from scoring import table_access, visibility
 from scoring.models import HandResult, ResultRevision
 from scoring.payments import widest
+from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.describe import result_notes
 from scoring.actions.entry import find_table, submit_result
+from tournament import page_cache
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.permissions import is_director
 from tournament.query import int_param
@@ -282,7 +284,16 @@ class StandingsView(EventFromURL, APIView):
 
     @extend_schema(responses=StandingRowSerializer(many=True))
     def get(self, request, event_slug):
+        """The rows, serialised once per content version and scope, with an ETag (a poll with
+        nothing new is answered 304: :mod:`tournament.page_cache`)."""
         event = self.get_event()
-        rows = cached_standings(event, int_param(request, "session"),
-                                public=table_access.standings_public(request, event))
-        return Response(StandingRowSerializer(rows, many=True).data)
+        session = int_param(request, "session")
+        public = table_access.standings_public(request, event)
+        variant = f"{session}:{'public' if public else 'all'}"
+
+        def build() -> Response:
+            data = reports_cache.cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
+                cached_standings(event, session, public=public), many=True).data))
+            return Response(data)
+
+        return page_cache.respond(request, event, "api-standings", variant, build, html=False)

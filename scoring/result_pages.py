@@ -12,6 +12,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import get_language, gettext_lazy
@@ -24,7 +26,7 @@ from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Table, Team
-from tournament import public_downloads
+from tournament import page_cache, public_downloads
 from tournament.query import int_param
 from tournament.table_plan import itineraries
 
@@ -57,15 +59,29 @@ def travellers(request, event):
 @result_page
 def traveller(request, event, session, set_no):
     """One set's traveller (every table's result, the datum, each converted score) with the hand
-    record beside it once the wall is public."""
+    record beside it once the wall is public. Its body is cached per content version and viewer
+    (public, the tables whose own entries the viewer sees, or director and staff), with an
+    ETag; the director's (with its forms to mark a play fouled) is rendered afresh."""
     hands = event.get_ruleset().hands_per_session
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
         raise Http404(_("no such set in this event"))
     viewer = table_access.viewer(request, event)
-    report = reports.traveller_report(event, session, set_no, viewer)
-    return render(request, "scoring/traveller.html", {"event": event, "report": report, "hands": hands,
-                                                      "team_method": event.method == Event.Method.TEAM,
-                                                      "can_mark_fouled": viewer.director})
+    scope = "all" if viewer.secrets else "public:" + ",".join(map(str, sorted(viewer.tables)))
+    variant = f"{session}:{set_no}:{scope}"
+
+    def context() -> dict:
+        return {"event": event, "report": reports.traveller_report(event, session, set_no, viewer), "hands": hands,
+                "team_method": event.method == Event.Method.TEAM, "can_mark_fouled": viewer.director}
+
+    def build():
+        if viewer.director:  # its forms carry the request's CSRF token
+            content = mark_safe(render_to_string("scoring/_traveller_body.html", context(), request=request))  # noqa: S308
+        else:
+            content = page_cache.body(event, "traveller", variant, "scoring/_traveller_body.html", context)
+        return render(request, "scoring/traveller.html", {
+            "event": event, "body": content, "report": {"session": session, "set_no": set_no}})
+
+    return page_cache.respond(request, event, "traveller", variant, build, conditional=not viewer.director)
 
 
 @require_POST
@@ -104,55 +120,95 @@ def traveller_fouled(request, event, session, set_no):
 @result_page
 def players(request, event):
     """Per-player standings inside a team event (an individual event's standings are per player
-    already: redirected there). ``?order=score`` sorts by score-change total."""
+    already: redirected there). ``?order=score`` sorts by score-change total. Body cached per
+    content version and scope, with an ETag."""
     if event.method != Event.Method.TEAM:
         return redirect("standings", slug=event.slug)
     order = "score" if request.GET.get("order") == "score" else "points"
     public = _public(request, event)
-    return render(request, "scoring/players.html", {
-        "event": event, "rows": reports.player_standings(event, public=public, order=order), "order": order,
-        "public": public,
-    })
+    variant = f"{order}:{_scope(public)}"
+
+    def context() -> dict:
+        return {"event": event, "rows": reports.player_standings(event, public=public, order=order), "order": order,
+                "public": public}
+
+    return page_cache.respond(request, event, "players", variant, lambda: render(request, "scoring/players.html", {
+        "event": event, "body": page_cache.body(event, "players", variant, "scoring/_players_body.html", context)}))
+
+
+def _scope(public: bool) -> str:
+    """The visibility scope part of a cached page's variant (:mod:`tournament.page_cache`)."""
+    return "public" if public else "all"
+
+
+def _entrant_page(request, event, name: str, variant: str, page: dict, context, players=None) -> HttpResponse:
+    """A team's, a player's or the index page (``scoring/team.html``, ``page``: its title's
+    values): its body cached (``context()`` on a miss), the logged-in player's next seat
+    (:func:`_my_next_seat` among ``players``, a callable; None: not shown) put in per request."""
+    def build():
+        content = page_cache.body(event, name, variant, "scoring/_team_body.html", context)
+        card = ""
+        if players is not None and request.user.is_authenticated:
+            card = render_to_string("scoring/_next_seat.html", {
+                "event": event, "next_seat": _my_next_seat(request, event, players())})
+        return render(request, "scoring/team.html", {
+            "event": event, "body": mark_safe(content.replace(NEXT_SEAT_MARK, card, 1)), **page})  # noqa: S308
+
+    return page_cache.respond(request, event, name, variant, build)
+
+
+NEXT_SEAT_MARK = "<!--next-seat-->"
 
 
 @result_page
 def teams(request, event):
     """The running-total chart of every team (individual events: the leading players) and the
-    list of entrants to open "my team" / "my results"."""
+    list of entrants to open "my team" / "my results". Body cached per content version and
+    scope, with an ETag."""
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
-    return render(request, "scoring/team.html", {
-        "event": event, "mode": "index", "team_method": team_method, "public": public,
-        "chart": reports.event_chart(event, public=public),
-        "entrants": event.teams.all() if team_method else event.players.all(),
-    })
+    page = {"mode": "index", "team_method": team_method}
+
+    def context() -> dict:
+        return {"event": event, **page, "public": public, "chart": reports.event_chart(event, public=public),
+                "entrants": list(event.teams.all() if team_method else event.players.all())}
+
+    return _entrant_page(request, event, "teams", _scope(public), page, context)
 
 
 @result_page
 def team(request, event, number):
-    """One team's page: standing, members, set-by-set results, its line on the chart."""
+    """One team's page: standing, members, set-by-set results, its line on the chart. Body
+    cached per content version, team and scope, with an ETag; the logged-in member's next seat
+    is added per request."""
     found = get_object_or_404(Team, event=event, number=number)
     public = _public(request, event)
-    return render(request, "scoring/team.html", {
-        "event": event, "mode": "team", "team_method": True, "team": found, "public": public,
-        "next_seat": _my_next_seat(request, event, found.players.all()),
-        "report": reports.team_report(event, found, public=public),
-        "chart": reports.event_chart(event, public=public, highlight=found.pk),
-    })
+    page = {"mode": "team", "team_method": True, "team": found}
+
+    def context() -> dict:
+        return {"event": event, **page, "public": public,
+                "report": reports.team_report(event, found, public=public),
+                "chart": reports.event_chart(event, public=public, highlight=found.pk)}
+
+    return _entrant_page(request, event, "team", f"{found.pk}:{_scope(public)}", page, context,
+                         lambda: list(found.players.all()))
 
 
 @result_page
 def player(request, event, number):
-    """One player's results: each set against the same seat, and their standing."""
+    """One player's results: each set against the same seat, and their standing. Body cached per
+    content version, player and scope, with an ETag; their next seat is added per request."""
     found = get_object_or_404(Player.objects.select_related("team"), event=event, number=number)
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
-    return render(request, "scoring/team.html", {
-        "event": event, "mode": "player", "team_method": team_method, "player": found, "public": public,
-        "next_seat": _my_next_seat(request, event, [found]),
-        "report": reports.player_report(event, found, public=public),
-        "chart": None if team_method else reports.event_chart(event, public=public, highlight=found.pk),
-    })
+    page = {"mode": "player", "team_method": team_method, "player": found}
+
+    def context() -> dict:
+        return {"event": event, **page, "public": public,
+                "report": reports.player_report(event, found, public=public),
+                "chart": None if team_method else reports.event_chart(event, public=public, highlight=found.pk)}
+
+    return _entrant_page(request, event, "player", f"{found.pk}:{_scope(public)}", page, context, lambda: [found])
 
 
 @result_page
@@ -212,36 +268,41 @@ def my_results(request, event):
     return redirect("player-results", slug=event.slug, number=mine.number)
 
 
+def _standings_file(request, event, name: str, content_type: str, build) -> HttpResponse:
+    """The standings download ``name`` (``standings.csv`` or ``standings.xlsx``; ``?session=N``
+    for one session): ``build(session, public)`` gives its bytes, cached per content version,
+    scope and language, with an ETag; the public file rate-limited per address
+    (:mod:`tournament.public_downloads`)."""
+    session = _session(request)
+    public = table_access.standings_public(request, event)
+    variant = f"{session}:{_scope(public)}:{get_language()}"
+
+    def respond() -> HttpResponse:
+        refused = public_downloads.limited(request, event, name)
+        if refused is not None:
+            return refused
+        body = public_downloads.cached_public(event, f"{name}:{variant}", lambda: build(session, public))
+        response = HttpResponse(body, content_type=content_type)
+        stem, extension = name.rsplit(".", 1)
+        suffix = f"-session{session}" if session else ""
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}-{stem}{suffix}.{extension}"'
+        return response
+
+    return page_cache.respond(request, event, name, variant, respond, html=False)
+
+
 @result_page
 def standings_csv(request, event):
-    """The standings (``?session=N`` for one session) as CSV; the public file cached per release
-    state and rate-limited per address (:mod:`tournament.public_downloads`)."""
-    session = _session(request)
-    refused = public_downloads.limited(request, event, "standings.csv")
-    if refused is not None:
-        return refused
-    public = table_access.standings_public(request, event)
-    build = lambda: reports.standings_csv(event, session, public=public).encode()  # noqa: E731
-    body = public_downloads.cached_public(event, f"standings.csv:{session}:{get_language()}", build) if public else build()
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.csv"'
-    return response
+    """The standings (``?session=N`` for one session) as CSV (:func:`_standings_file`)."""
+    return _standings_file(request, event, "standings.csv", "text/csv; charset=utf-8",
+                           lambda session, public: reports.standings_csv(event, session, public=public).encode())
 
 
 @result_page
 def standings_xlsx(request, event):
-    """The standings (``?session=N`` for one session) as an XLSX workbook; the public file cached
-    per release state and rate-limited per address (:mod:`tournament.public_downloads`)."""
-    session = _session(request)
-    refused = public_downloads.limited(request, event, "standings.xlsx")
-    if refused is not None:
-        return refused
-    public = table_access.standings_public(request, event)
-    build = lambda: reports.standings_xlsx(event, session, public=public)  # noqa: E731
-    body = public_downloads.cached_public(event, f"standings.xlsx:{session}:{get_language()}", build) if public else build()
-    response = HttpResponse(body, content_type=XLSX_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings{f"-session{session}" if session else ""}.xlsx"'
-    return response
+    """The standings (``?session=N`` for one session) as an XLSX workbook (:func:`_standings_file`)."""
+    return _standings_file(request, event, "standings.xlsx", XLSX_TYPE,
+                           lambda session, public: reports.standings_xlsx(event, session, public=public))
 
 
 class ConversionForm(forms.Form):

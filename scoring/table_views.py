@@ -11,6 +11,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -23,8 +24,10 @@ from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, SetScore
+from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
 from scoring.table_access import can_enter_for, can_read_table, login_table
+from tournament import page_cache
 from tournament.access import DIRECTOR, event_view, table_login_url, table_view, visible_or_404
 from tournament.i18n import seat_label
 from tournament.models import Event, Table, display_code
@@ -402,14 +405,29 @@ def live_state(event: Event, session_number: int) -> dict:
 def live(request, event):
     """The director's live grid (polls :func:`live_json` every few seconds). Before any session
     is seated: the page with an empty grid of session 1 and what to do (prepare it on the
-    director's page)."""
+    director's page). Its body is cached per content version and session (the director's scope:
+    a name no public page uses), with an ETag (:mod:`tournament.page_cache`)."""
     sessions = list(event.sessions.values_list("number", flat=True))
     session = int_param(request, "session") or (sessions[-1] if sessions else 1)
-    return render(request, "scoring/live.html", {"event": event, "state": live_state(event, session), "sessions": sessions})
+    variant = f"{session}:director"
+
+    def context() -> dict:
+        return {"event": event, "state": cached_live_state(event, session), "sessions": sessions}
+
+    return page_cache.respond(request, event, "live", variant, lambda: render(request, "scoring/live.html", {
+        "event": event, "state": {"session": session}, "sessions": sessions,
+        "body": page_cache.body(event, "live", variant, "scoring/_live_body.html", context)}))
+
+
+def cached_live_state(event: Event, session_number: int) -> dict:
+    """:func:`live_state` cached per content version, session and language (the seats' labels)."""
+    return reports_cache.cached(event, f"live:{session_number}:{get_language()}", lambda: live_state(event, session_number))
 
 
 @event_view(roles=(DIRECTOR,))
 def live_json(request, event):
-    """The live grid's data (:func:`live_state`) as JSON, for the live page's polling."""
+    """The live grid's data (:func:`live_state`) as JSON, for the live page's polling: cached per
+    content version, with an ETag, so a poll with nothing new is answered 304."""
     session = int_param(request, "session") or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
-    return JsonResponse(live_state(event, session))
+    return page_cache.respond(request, event, "live.json", f"{session}:director:{get_language()}",
+                              lambda: JsonResponse(cached_live_state(event, session)), html=False)

@@ -11,6 +11,7 @@ from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.forms import ResultForm
 from scoring.reports import cached_standings, conversion_in_use
+from tournament import page_cache
 from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
 from tournament.permissions import is_director
@@ -21,16 +22,27 @@ from tournament.query import int_param
 def standings(request, event):
     """Public standings (no login): released sets only (:mod:`scoring.visibility`); the director
     and staff add ``?all=1`` for every scored set. Names the conversion table version(s) the
-    scores counted were converted with, warning when they mix (:func:`conversion_in_use`)."""
+    scores counted were converted with, warning when they mix (:func:`conversion_in_use`).
+    Its body is cached per content version, scope and viewer's role, with an ETag
+    (:mod:`tournament.page_cache`)."""
     session = int_param(request, "session")
     public = table_access.standings_public(request, event)
-    return render(request, "scoring/standings.html", {
-        "event": event, "rows": cached_standings(event, session, public=public), "session": session,
-        "sessions": event.sessions.all(), "public": public, "can_see_all": table_access.viewer(request, event).secrets,
-        "released": len(visibility.released_sets(event)),
-        "planned_sets": visibility.planned_sets(event),
-        "conversions": conversion_in_use(event, public=public), "director": is_director(request.user, event),
-    })
+    can_see_all = table_access.viewer(request, event).secrets
+    director = is_director(request.user, event)
+    variant = f"{session}:{'public' if public else 'all'}:{int(can_see_all)}:{int(director)}"
+
+    def context() -> dict:
+        return {
+            "event": event, "rows": cached_standings(event, session, public=public), "session": session,
+            "sessions": list(event.sessions.all()), "public": public, "can_see_all": can_see_all,
+            "released": len(visibility.released_sets(event)),
+            "planned_sets": visibility.planned_sets(event),
+            "conversions": conversion_in_use(event, public=public), "director": director,
+        }
+
+    return page_cache.respond(request, event, "standings", variant, lambda: render(request, "scoring/standings.html", {
+        "event": event, "body": page_cache.body(event, "standings", variant, "scoring/_standings_body.html", context),
+    }))
 
 
 @event_view(roles=(DIRECTOR, TABLE), denied=gettext_lazy("log in as the director or with your table's code"))

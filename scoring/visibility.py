@@ -138,7 +138,8 @@ def release_if_finished(event: Event, session_number: int, set_no: int) -> bool:
 @transaction.atomic
 def sync_releases(event: Event) -> int:
     """Release every set of ``event`` that is complete (after an import); returns how many were
-    added. Never withdraws a release. Five statements, however large the event."""
+    added. Never withdraws a release. Five statements, however large the event, and one more
+    (the content version bumped: :meth:`tournament.models.Event.changed`) when it adds one."""
     hands = event.get_ruleset().hands_per_session
     tables = dict(Table.objects.filter(group__session__event=event).order_by().values_list("group__session__number")
                   .annotate(n=Count("id")).values_list("group__session__number", "n"))
@@ -147,7 +148,10 @@ def sync_releases(event: Event) -> int:
                  .values_list("session_number", "set_no", "n")}
     complete = {(s, n) for s in event.sessions.values_list("number", flat=True) for n in range(1, hands + 1)
                 if tables.get(s) and confirmed.get((s, n)) == tables[s]}
-    return release_sets(event, complete)
+    added = release_sets(event, complete)
+    if added:
+        event.changed()  # the last lock of the write (tournament.models.Event.changed)
+    return added
 
 
 def release_sets(event: Event, sets: set[tuple[int, int]]) -> int:

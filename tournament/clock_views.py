@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import reports
+from scoring.reports import cache as reports_cache
 from tournament import clock
 from tournament.access import DIRECTOR, event_view
 from tournament import public_downloads
@@ -83,16 +84,25 @@ def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
     """What the projector shows, as plain JSON values: ``{"event": name, "announcement": text,
     "clock": clock.clock_state(...) or None, "standings": [{"rank", "tied", "name", "points",
     "score_total"}] (the first ``rows`` ranked rows of the PUBLIC standings), "updated": ISO
-    time}``. Public standings whoever asks (module docstring)."""
+    time}``. Public standings whoever asks (module docstring). All but the clock and the time
+    are cached per content version (the clock's remaining time changes by itself: read afresh,
+    one query)."""
     session = clock.projector_session(event)
+    return {
+        **reports_cache.cached(event, f"projector:{rows}", lambda: _projector_content(event, rows)),
+        "clock": clock.clock_state(session) if session else None,
+        "updated": timezone.now().isoformat(),
+    }
+
+
+def _projector_content(event, rows: int) -> dict:
+    """The part of :func:`projector_data` the content version covers."""
     standings = [r for r in reports.cached_standings(event, public=True) if r["rank"] is not None][:rows]
     return {
         "event": event.name,
         "announcement": event.announcement,
-        "clock": clock.clock_state(session) if session else None,
         "standings": [{"rank": r["rank"], "tied": r["tied"], "name": r["name"], "points": r["points"],
                        "score_total": r["score_total"]} for r in standings],
-        "updated": timezone.now().isoformat(),
     }
 
 
@@ -113,6 +123,7 @@ def projector_json(request, event):
     refused = public_downloads.limited(request, event, "projector.json")
     if refused is not None:
         return refused
-    response = JsonResponse(projector_data(event, _rows(request)), json_dumps_params={"ensure_ascii": False})
-    response["Cache-Control"] = "no-store"
+    with reports_cache.pinned_version(event):
+        response = JsonResponse(projector_data(event, _rows(request)), json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-store"  # the clock counts down between changes: never a 304
     return response

@@ -78,7 +78,7 @@ def import_roster(event: Event, text: str) -> int:
     entrants do not fill the groups and the event's policy is "as-is", the import is refused
     with the choices (:func:`entrant_policy_error`, field "entrant_policy"): the director
     chooses a policy before the day rather than at Prepare. Raises SetupError (and stores
-    nothing) otherwise.
+    nothing) otherwise. Bumps the event's content version.
     """
     entries = parse_roster(text)
     seats = len(event.get_ruleset().seats)
@@ -104,6 +104,7 @@ def import_roster(event: Event, text: str) -> int:
             player.number = number
         Player.unique_pins(players, set())  # the event has no players yet (checked above)
         Player.objects.bulk_create(players)
+        event.changed()  # the last lock of the write (tournament.models.Event.changed)
         return len(players)
     error = entrant_policy_error(event, len(entries))
     if error is not None:
@@ -111,6 +112,7 @@ def import_roster(event: Event, text: str) -> int:
     players = [Player(event=event, number=number, name=entry.player) for number, entry in enumerate(entries, start=1)]
     Player.unique_pins(players, set())
     Player.objects.bulk_create(players)
+    event.changed()
     return len(players)
 
 

@@ -112,9 +112,11 @@ def prepare_session(event: Event, session_number: int, *, actor: str = "prepare"
     Raises SetupError (from :func:`seat_session`, e.g. once the master seed is revealed) or
     WallError (from :func:`walls.services.generate_walls`, e.g. the public value still missing);
     nothing is stored then. ``actor`` (who pressed Prepare) signs the check-in's audit entry.
+    Bumps the event's content version (the tables seated show on the public pages).
     """
     session = seat_session(event, session_number, actor=actor)
     generate_walls(event, session_number)
+    event.changed()  # the last lock of the write (tournament.models.Event.changed)
     return session
 
 
@@ -134,6 +136,7 @@ def set_public_value(event: Event, value: str) -> Event:
         raise SetupError("public_value", _("walls are already generated; the public value can no longer change them"))
     event.public_value = value.strip()
     event.save(update_fields=["public_value"])
+    event.changed()  # shown in the public export
     return event
 
 

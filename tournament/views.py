@@ -18,7 +18,7 @@ from scoring.visibility import sets_to_play
 from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
 from tournament.event_setup import DELETABLE, record_final_export
-from tournament import public_downloads
+from tournament import page_cache, public_downloads
 from tournament.exchange import export_event
 from tournament.forms import CUSTOM, EventForm
 from tournament.i18n import catalogue_text
@@ -124,20 +124,26 @@ def event_export(request, event):
     """The event as JSON: complete for the director and staff, redacted for everyone else
     (:func:`tournament.exchange.public_export`). The director's or staff's download of a finished
     or archived event is its final export (:func:`tournament.event_setup.record_final_export`),
-    which allows deleting the event. The public export is cached per release state and
-    rate-limited per address (:mod:`tournament.public_downloads`)."""
+    which allows deleting the event. The public export is cached per content version, with an
+    ETag (:mod:`tournament.page_cache`), and rate-limited per address
+    (:mod:`tournament.public_downloads`)."""
     full = table_access.viewer(request, event).secrets
     if full:
         if event.status in DELETABLE and is_staff_or_director(request.user, event):
             record_final_export(event, actor=request.user.get_username())
         response = JsonResponse(export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 1})
-    else:
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+        return response
+
+    def public() -> HttpResponse:
         refused = public_downloads.limited(request, event, "export.json")
         if refused is not None:
             return refused
         response = HttpResponse(public_downloads.public_export_bytes(event), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
-    return response
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+        return response
+
+    return page_cache.respond(request, event, "export.json", "public", public, html=False)
 
 
 @event_view(roles=(DIRECTOR,), login=True)

@@ -30,8 +30,9 @@ from scoring.reports.cache import (
     conversion_in_use,
     event_standings,
     ranking_rules,
+    content_version,
+    pinned_version,
     score_state,
-    state_digest,
 )
 from scoring.reports.chart import CHART_COLOURS, CHART_TOP, event_chart, line_chart, running_totals
 from scoring.reports.entrant_reports import player_report, player_standings, team_report
@@ -43,6 +44,6 @@ __all__ = [
     "CACHE_PREFIX", "CACHE_SECONDS", "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
     "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "conversion_in_use", "event_chart", "event_scopes",
     "event_standings", "export_scopes", "hand_record", "line_chart", "player_report", "player_standings",
-    "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
-    "state_digest", "team_comparisons", "team_report", "traveller_index", "traveller_report",
+    "pinned_version", "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
+    "content_version", "team_comparisons", "team_report", "traveller_index", "traveller_report",
 ]

@@ -1,14 +1,20 @@
-"""The score-state cache and the standings rows.
+"""The version-keyed cache and the standings rows.
 
-**Caching.** Every cached value is keyed by the event's *score state*: for each scored
-comparison (session, set, group), the number of its SetScore rows and their largest id
-(:func:`score_state`). ``rescore_set`` replaces a comparison's rows with new ones, and ids are
-never reused, so any change of a converted score changes the state: a stale value is never
-read, and no signal is needed. Values live in Django's cache (shared by every process).
+**Caching.** Every cached value is keyed by the event's *content version*
+(:meth:`tournament.models.Event.content_version`: one query), which every write that changes
+what a page shows bumps in its own transaction (an audited action, a result stored, a set
+rescored or released, a check-in...). A reader reads the version first and the data after, so
+a value cached under a version is never older than it, and a stale value is never read: no
+signal, no digest of the data. Values live in Django's cache (shared by every process), each
+computed once per version and scope (public or every scored set). Within one request the
+version may be read once and *pinned* (:func:`pinned_version`), so the several values a page
+reads cost that one query together.
+
 Standings are also kept incrementally in each process
 (:class:`scoring.standings.IncrementalStandings`): after a change only the comparisons whose
-state changed are read and replaced, so a confirmed result costs the size of its set, not of
-the event.
+score state (:func:`score_state`: rows and largest id per comparison, one query) changed are
+read and replaced, so the first standings after a confirmed result cost the size of its set,
+not of the event.
 
 **Standings rows** are built by one function for both readers: :func:`event_standings`
 (uncached: the export and the demo) and :func:`cached_standings` (pages and the API), under
@@ -16,21 +22,20 @@ the event's entrant policy (:func:`ranking_rules`): substitutes are listed but n
 a sit-out is credited as the policy says (docs/seating.md); the director's active adjustments
 (:func:`active_adjustments`, docs/scoring.md "Penalties and adjustments") and the event's
 tie-breaks (``Event.tie_breaks``) are applied there too, the one place ranking rules are built.
-A cached standings value is keyed by the score state *and* a digest of those rules
-(:func:`rules_digest`), so adding or undoing an adjustment or changing the tie-breaks is seen at
-once. :func:`conversion_in_use` names the conversion table versions the stored scores were
-converted with.
+An adjustment, a tie-break or an entrant changed is an audited action, so it bumps the version
+like a result. :func:`conversion_in_use` names the conversion table versions the stored scores
+were converted with.
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from django.core.cache import cache
-from django.db.models import Count, F, IntegerField, Max, QuerySet, Value
+from django.db.models import Count, Max, QuerySet
 
 from scoring import visibility
 from scoring.models import Adjustment, ConversionTable, SetScore
@@ -43,19 +48,20 @@ from scoring.standings import (
     standings,
     tie_break_codes,
 )
-from tournament.models import AuditEntry, Event
+from tournament.models import Event
 
 CACHE_PREFIX = "scoring-reports"
 CACHE_SECONDS = 6 * 3600
 KEPT_TALLIES = 16
 
 
-# --- score state and caching -------------------------------------------------------------------
+# --- content version and caching -----------------------------------------------------------------
 
 def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, int | None], tuple[int, int]]:
     """The event's score state: ``{(session, set_no, group id or None): (rows, largest row id)}``
     over its SetScore rows (one query); ``public``: of released sets only. Any rescore changes the
-    entry of its comparison."""
+    entry of its comparison. What the incremental standings compare to find the comparisons to
+    read again; never a cache key (the content version is)."""
     scores = SetScore.objects.filter(event=event)
     if public:
         scores = visibility.visible_scores(visibility.PUBLIC, scores)
@@ -64,35 +70,70 @@ def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, i
     return {(r["session_number"], r["set_no"], r["group_id"]): (r["n"], r["last"]) for r in rows}
 
 
-def state_digest(event: Event, state: Mapping) -> str:
-    """A short key for ``state``. A public value's state holds only released sets, so its key
-    changes with every release too. A value that also depends on the current conversion table
-    (the per-player comparison) names the table in its cache name."""
-    text = repr(sorted(state.items(), key=repr))
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+_PINNED = "_pinned_content_version"
 
 
-def cache_key(event: Event, name: str, state: Mapping) -> str:
-    """The cache key of the value ``name`` of ``event`` at score state ``state``."""
-    return f"{CACHE_PREFIX}:{event.uid}:{name}:{state_digest(event, state)}"
+def content_version(event: Event) -> int:
+    """The event's content version: the one pinned for this request (:func:`pinned_version`), or
+    read now (:meth:`~tournament.models.Event.content_version`, one query)."""
+    pinned = event.__dict__.get(_PINNED)
+    return pinned if pinned is not None else event.content_version()
 
 
-def public_state(event: Event, public: bool) -> tuple[dict, frozenset]:
-    """The score state (of released sets only when ``public``: one query) and the released sets
-    ``{(session, set_no)}`` it covers (empty when not ``public``)."""
-    state = score_state(event, public=public)
-    return state, frozenset((k[0], k[1]) for k in state) if public else frozenset()
+@contextmanager
+def pinned_version(event: Event) -> Iterator[int]:
+    """Read ``event``'s content version once (one query) and use it for every cached value read
+    inside the block (one page's request, which writes nothing); yields the version. A nested
+    block keeps the outer version."""
+    if event.__dict__.get(_PINNED) is not None:
+        yield event.__dict__[_PINNED]
+        return
+    event.__dict__[_PINNED] = version = event.content_version()
+    try:
+        yield version
+    finally:
+        event.__dict__.pop(_PINNED, None)
 
 
-def cached(event: Event, name: str, state: Mapping, compute: Callable[[], object]):
-    """The value ``name`` of ``event`` at score state ``state``: from Django's cache, or
-    ``compute()`` stored there for :data:`CACHE_SECONDS`."""
-    key = cache_key(event, name, state)
+def cache_key(event: Event, name: str) -> str:
+    """The cache key of the value ``name`` of ``event`` at its content version
+    (:func:`content_version`). The primary key is part of it with the uid: an event deleted and
+    restored from its export keeps its uid but starts its version again."""
+    return f"{CACHE_PREFIX}:{event.uid}:{event.pk}:v{content_version(event)}:{name}"
+
+
+def cached(event: Event, name: str, compute: Callable[[], object]):
+    """The value ``name`` of ``event`` at its content version: from Django's cache, or
+    ``compute()`` (never None) stored there for :data:`CACHE_SECONDS`. The version is read
+    before ``compute`` reads the data, so the value is never older than its key."""
+    key = cache_key(event, name)
     value = cache.get(key)
     if value is None:
         value = compute()
         cache.set(key, value, CACHE_SECONDS)
     return value
+
+
+def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default=None):
+    """One part of the value ``name`` of ``event`` at its content version: ``compute()`` builds
+    every part at once (``{part: value}``, e.g. one per team and one for the whole list), stored
+    under a key each, so a page that shows one team's rows reads those rows, not the event's.
+    ``default`` when ``compute`` has no such part."""
+    prefix = cache_key(event, name)
+    value = cache.get(f"{prefix}:{part}")
+    if value is not None:
+        return value
+    parts = compute()
+    cache.set_many({f"{prefix}:{k}": v for k, v in parts.items()}, CACHE_SECONDS)
+    return parts.get(part, default)
+
+
+def released(event: Event, public: bool) -> frozenset[tuple[int, int]] | None:
+    """The released sets ``{(session, set_no)}`` when ``public`` (cached under the version),
+    else None (every scored set counts)."""
+    if not public:
+        return None
+    return cached(event, "released", lambda: visibility.released_sets(event))
 
 
 def entrant_field(event: Event) -> str:
@@ -105,21 +146,19 @@ def entrants(event: Event) -> QuerySet:
     return event.teams.all() if event.method == Event.Method.TEAM else event.players.all()
 
 
-def set_scores(event: Event, public: bool) -> list[dict]:
-    """Every stored converted score as a dict ``{"session_number", "set_no", "group__number",
+SET_SCORE_FIELDS = ("session_number", "set_no", "group__number", "team_id", "player_id", "score_change", "datum",
+                    "difference", "points", "conversion_table__name", "conversion_table__version")
+
+
+def set_scores(event: Event, public: bool, **only) -> list[dict]:
+    """The stored converted scores as dicts ``{"session_number", "set_no", "group__number",
     "team_id", "player_id", "score_change", "datum", "difference", "points",
     "conversion_table__name", "conversion_table__version"}`` in set order, limited to released
-    sets if ``public``; cached under the score state."""
-    state, released = public_state(event, public)
-
-    def compute():
-        finished = released if public else None
-        rows = SetScore.objects.filter(event=event).order_by("session_number", "set_no").values(
-            "session_number", "set_no", "group__number", "team_id", "player_id", "score_change", "datum", "difference",
-            "points", "conversion_table__name", "conversion_table__version")
-        return [r for r in rows if finished is None or (r["session_number"], r["set_no"]) in finished]
-
-    return cached(event, f"scores:{int(public)}", state, compute)
+    sets if ``public``; ``only``: SetScore filters (e.g. ``team_id=5``: one entrant's rows, read
+    in one indexed query, the cost of the output). Not cached: callers cache what they build."""
+    finished = released(event, public)
+    rows = SetScore.objects.filter(event=event, **only).order_by("session_number", "set_no").values(*SET_SCORE_FIELDS)
+    return [r for r in rows if finished is None or (r["session_number"], r["set_no"]) in finished]
 
 
 def conversion_in_use(event: Event, *, public: bool = True) -> list[dict]:
@@ -213,58 +252,6 @@ def adjustments_in(adjustments: Iterable[dict], session_number: int | None) -> l
     ``session_number`` (None: the event total, where every adjustment counts; a session: only
     the adjustments given for that session)."""
     return [a for a in adjustments if session_number is None or a["session"] == session_number]
-
-
-def rules_digest(event: Event, marks: Iterable) -> str:
-    """A short digest of what the ranking rules depend on besides the scores and the entrants:
-    the event's tie-breaks and entrant policy, and ``marks`` (:func:`standings_state`: the ids of
-    the active adjustments, which never change once given, only get undone, and the current
-    conversion table that converts those in points). Part of every standings cache key."""
-    text = repr((event_tie_breaks(event), event.entrant_policy, sorted(marks)))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-_ADJUSTMENT, _CONVERSION, _AUDIT, _ENTRANTS = 0, -1, -2, -3  # the "session" column of standings_state's rows that are not scores
-
-
-def standings_state(event: Event, public: bool) -> tuple[dict, list[tuple[int, int]]]:
-    """The score state (:func:`score_state`) and the marks of the ranking rules' inputs
-    (``[(kind, n, id)]``: each active adjustment, the current conversion table, the count and last
-    id of the event's audit entries and of its entrants) in ONE query (a union), so a repeated
-    standings view costs one query and still sees at once an adjustment added or undone, an
-    entrant renamed, added or withdrawn."""
-    scores = SetScore.objects.filter(event=event)
-    if public:
-        scores = visibility.visible_scores(visibility.PUBLIC, scores)
-    number = IntegerField()
-    state_rows = (scores.values_list("session_number", "set_no", "group_id")
-                  .annotate(n=Count("id"), last=Max("id")).order_by())
-    adjustments = (Adjustment.objects.filter(event=event, undone_at__isnull=True)
-                   .annotate(s=Value(_ADJUSTMENT, output_field=number), k=Value(0, output_field=number),
-                             g=Value(0, output_field=number), n=F("pk"), last=F("pk"))
-                   .values_list("s", "k", "g", "n", "last").order_by())
-    tables = (ConversionTable.objects.filter(event=event, current=True)
-              .annotate(s=Value(_CONVERSION, output_field=number), k=Value(0, output_field=number),
-                        g=Value(0, output_field=number), n=F("pk"), last=F("pk"))
-              .values_list("s", "k", "g", "n", "last").order_by())
-    # the entrants as listed (names, substitutes, withdrawals): every change of them is audited
-    # (renames, late entrants, no-shows withdrawn, substitutions) or adds an entrant (substitute
-    # teams at Prepare), so the audit trail's and the entrants' counts and last ids mark them
-    audit = (AuditEntry.objects.filter(event=event).values("event_id")
-             .annotate(s=Value(_AUDIT, output_field=number), k=Value(0, output_field=number),
-                       g=Value(0, output_field=number), n=Count("id"), last=Max("id"))
-             .values_list("s", "k", "g", "n", "last").order_by())
-    listed = (entrants(event).values("event_id")
-              .annotate(s=Value(_ENTRANTS, output_field=number), k=Value(0, output_field=number),
-                        g=Value(0, output_field=number), n=Count("id"), last=Max("id"))
-              .values_list("s", "k", "g", "n", "last").order_by())
-    state, marks = {}, []
-    for session, set_no, group, n, last in state_rows.union(adjustments, tables, audit, listed, all=True):
-        if session in (_ADJUSTMENT, _CONVERSION, _AUDIT, _ENTRANTS):
-            marks.append((session, n, last))
-        else:
-            state[(session, set_no, group)] = (n, last)
-    return state, marks
 
 
 def ranking_rules(event: Event, entrant_keys: Sequence, substitutes: Iterable, scored_sets: Iterable[tuple[int, int]],
@@ -399,32 +386,29 @@ def _up_to_date(event: Event, name: str, state: dict) -> IncrementalStandings:
 
 def cached_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:
     """The rows of :func:`event_standings` (same rows, same order, ``public`` as there), cached
-    and brought up to date incrementally: the pages and the API.
+    under the event's content version (:func:`cached`): the pages and the API. A repeated view
+    costs the version's query and the cache read.
 
-    Each call reads the score state and the active adjustments (one query:
-    :func:`standings_state`) and looks the rows up in the cache under them and the tie-breaks
-    (:func:`rules_digest`); a repeated view stops there. After a change, the process's kept
-    :class:`~scoring.standings.IncrementalStandings` replaces only the comparisons whose state
-    changed (reading just their SetScore rows), and the new rows are cached for every process.
-    One session's standings under the sit-out-average policy also depend on the other
-    sessions (the average a session sat out is credited with), so they are keyed by the whole
-    score state and bring the overall tally up to date too.
+    After a change the first reader reads the score state (:func:`score_state`, one query) and
+    the process's kept :class:`~scoring.standings.IncrementalStandings` replaces only the
+    comparisons whose state changed (reading just their SetScore rows); the new rows are cached
+    for every process. One session's standings under the sit-out-average policy also depend on
+    the other sessions (the average a session sat out is credited with), so they bring the
+    overall tally up to date too.
     """
-    whole, marks = standings_state(event, public)
-    state = whole if session_number is None else {k: v for k, v in whole.items() if k[0] == session_number}
-    elsewhere = _average_elsewhere(event, session_number)
     scope = "public" if public else "all"
     name = f"standings:{session_number or 'all'}:{scope}"
-    key = cache_key(event, f"{name}:{rules_digest(event, marks)}", whole if elsewhere else state)
-    rows = cache.get(key)
-    if rows is not None:
-        return rows
-    counted = adjustments_in(active_adjustments(event), session_number)
-    listed = entrant_list(event)
-    with _TALLIES.lock:
-        tally = _up_to_date(event, name, state)
-        average_over = _up_to_date(event, f"standings:all:{scope}", whole).totals() if elsewhere else None
-        ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over, counted))
-    rows = _standing_rows(ranking, listed, counted)
-    cache.set(key, rows, CACHE_SECONDS)
-    return rows
+
+    def compute() -> list[dict]:
+        whole = score_state(event, public=public)
+        state = whole if session_number is None else {k: v for k, v in whole.items() if k[0] == session_number}
+        elsewhere = _average_elsewhere(event, session_number)
+        counted = adjustments_in(active_adjustments(event), session_number)
+        listed = entrant_list(event)
+        with _TALLIES.lock:
+            tally = _up_to_date(event, name, state)
+            average_over = _up_to_date(event, f"standings:all:{scope}", whole).totals() if elsewhere else None
+            ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over, counted))
+        return _standing_rows(ranking, listed, counted)
+
+    return cached(event, name, compute)

@@ -8,7 +8,7 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable
 
-from scoring.reports.cache import entrant_field, entrants, set_scores, sit_outs
+from scoring.reports.cache import cached, entrant_field, entrants, set_scores, sit_outs
 from scoring.standings import sit_out_credit
 from tournament.models import Event
 
@@ -26,7 +26,12 @@ def running_totals(event: Event, *, public: bool = True) -> dict:
     a set keeps its total. Under the sit-out-average policy each value is the total the
     standings would show after that set: the points so far plus the sit-out credit
     (:func:`scoring.standings.sit_out_credit`) of the sets sat out so far at the average so far,
-    so the last value equals the standings' points. ``public``: only sets finished everywhere."""
+    so the last value equals the standings' points. ``public``: only sets finished everywhere.
+    Computed once per content version (:func:`~scoring.reports.cache.cached`)."""
+    return cached(event, f"running:{int(public)}", lambda: _running_totals(event, public))
+
+
+def _running_totals(event: Event, public: bool) -> dict:
     scores = set_scores(event, public)
     field = entrant_field(event)
     sets = sorted({(s["session_number"], s["set_no"]) for s in scores})
@@ -109,7 +114,13 @@ def line_chart(labels: list[str], series: list[dict], *, width: int = 760, heigh
 def event_chart(event: Event, *, public: bool = True, highlight: Hashable | None = None, top: int = CHART_TOP) -> dict | None:
     """The chart of each entrant's running total by set (:func:`running_totals`, :func:`line_chart`),
     or None before any set is scored. With more than ``top`` entrants (individual events) the
-    ``top`` leaders are drawn, plus ``highlight`` wherever it stands."""
+    ``top`` leaders are drawn, plus ``highlight`` wherever it stands. Cached per content version,
+    scope and highlight."""
+    return cached(event, f"chart:{int(public)}:{highlight}:{top}",
+                  lambda: {"chart": _event_chart(event, public, highlight, top)})["chart"]
+
+
+def _event_chart(event: Event, public: bool, highlight: Hashable | None, top: int) -> dict | None:
     totals = running_totals(event, public=public)
     if not totals["sets"]:
         return None

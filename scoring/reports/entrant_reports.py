@@ -15,10 +15,10 @@ from scoring.models import ConversionTable
 from scoring.reports.cache import (
     active_adjustments,
     adjustments_in,
-    cached,
+    cached_parts,
     cached_standings,
-    public_state,
     ranking_rules,
+    released,
     set_scores,
 )
 from scoring.reports.scopes import event_scopes
@@ -26,19 +26,21 @@ from scoring.standings import ConvertedScore, RankingRules, StandingRow, standin
 from tournament.models import Event, Player, Team
 
 
-def _seat_results(event: Event, public: bool) -> list[dict]:
+def _seat_results(event: Event, public: bool, player: int | None = None) -> list[dict]:
     """Every player's per-seat comparison on every complete comparison (released sets only if
     ``public``): ``[{"session", "set_no", "group", "seat", "table", "player", "team",
-    "score_change", "datum", "difference", "points"}]`` by session, set, table and seat; cached
-    under the score state and the current conversion table (they convert with it)."""
-    state, released = public_state(event, public)
-    table_row = ConversionTable.objects.current(event)
+    "score_change", "datum", "difference", "points"}]`` by session, set, table and seat, converted
+    with the event's current conversion table; ``player`` (a pk): that player's rows only.
+    Computed once per content version and cached whole and per player
+    (:func:`~scoring.reports.cache.cached_parts`)."""
 
-    def compute():
+    def compute() -> dict[str, list[dict]]:
+        table_row = ConversionTable.objects.current(event)
         table = table_row.as_table()
         scopes = event_scopes(event)
-        if public:
-            scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in released}
+        finished = released(event, public)
+        if finished is not None:
+            scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in finished}
         out = []
         for (session, set_no, group), rows in scopes.items():
             at = {r.player: r for r in rows}
@@ -49,12 +51,18 @@ def _seat_results(event: Event, public: bool) -> list[dict]:
                             "score_change": score.score_change, "datum": score.converted.datum,
                             "difference": score.converted.difference, "points": score.converted.points})
         out.sort(key=lambda r: (r["session"], r["set_no"], r["table"], r["seat"]))
-        return out
+        parts: dict[str, list[dict]] = {"all": out}
+        for pk in Player.objects.filter(event=event).values_list("pk", flat=True):
+            parts[f"player:{pk}"] = []
+        for r in out:
+            parts.setdefault(f"player:{r['player']}", []).append(r)
+        return parts
 
-    return cached(event, f"seats:{int(public)}:{table_row.pk if table_row else 0}", state, compute)
+    return cached_parts(event, f"seats:{int(public)}", "all" if player is None else f"player:{player}", compute, [])
 
 
-def player_standings(event: Event, *, public: bool = True, order: str = "points") -> list[dict]:
+def player_standings(event: Event, *, public: bool = True, order: str = "points", team_number: int | None = None,
+                     player: int | None = None) -> list[dict]:
     """Per-player standings: every player's score-change total and sets played, and as extra
     information their comparison with the same seat of the same set (the individual method of
     docs/rules.md, "Duplicate MCR: individual event" applied inside a team event, converted with the event's current table).
@@ -69,10 +77,21 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
     ``points`` including ``sit_out_points``. ``order``: ``"points"`` (default) or ``"score"``
     (score-change total first, then points; substitutes still after the ranked players).
     ``public``: only sets finished everywhere. Players with no set yet are listed last,
-    unranked (substitutes with no set are left out). Raises ValueError for an unknown ``order``.
+    unranked (substitutes with no set are left out). ``team_number``: only that team's rows;
+    ``player`` (a pk): only that player's row (a list of at most one). The whole event is ranked
+    once per content version and cached whole and per team and player, so one team's page reads
+    its own four rows. Raises ValueError for an unknown ``order``.
     """
     if order not in ("points", "score"):
         raise ValueError(f"unknown order {order!r}: use points or score")
+    part = order if team_number is None and player is None else (
+        f"team:{team_number}" if player is None else f"player:{player}")
+    return cached_parts(event, f"players:{int(public)}", part, lambda: _player_standings_parts(event, public), [])
+
+
+def _player_standings_parts(event: Event, public: bool) -> dict[str, list[dict]]:
+    """The parts of :func:`player_standings`: ``{"points": rows, "score": rows, "team:N": that
+    team's rows in points order, "player:PK": [that player's row]}``."""
     seat_rows = _seat_results(event, public)
     differences: dict[int, float] = defaultdict(float)
     per_set = []
@@ -82,6 +101,7 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
                         ConvertedScore(r["difference"], r["datum"], r["points"]), r["score_change"]))
     players = {p.pk: p for p in Player.objects.filter(event=event).select_related("team").order_by("number")}
     ranked = standings(per_set, _player_rules(event, players, [key for _, key, _, _ in per_set]))
+
     def line(row: StandingRow, substitute: bool) -> dict:
         player = players[row.key]
         return {**row.figures(), "player": player.pk, "number": player.number, "name": player.name,
@@ -89,11 +109,21 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
                 "difference_total": differences.get(row.key, 0.0), "substitute": substitute}
 
     out = [line(row, players[row.key].substitute) for row in ranked]
-    if order == "score":
-        out.sort(key=lambda r: (r["substitute"], -r["score_total"], -r["points"], r["number"]))
+    by_score = sorted(out, key=lambda r: (r["substitute"], -r["score_total"], -r["points"], r["number"]))
     seen = {r["player"] for r in out}
-    out += [line(StandingRow.unscored(p.pk), False) for p in players.values() if p.pk not in seen and not p.substitute]
-    return out
+    unscored = [line(StandingRow.unscored(p.pk), False) for p in players.values() if p.pk not in seen and not p.substitute]
+    out += unscored
+    by_score += unscored
+    parts: dict[str, list[dict]] = {"points": out, "score": by_score}
+    for p in players.values():
+        parts[f"player:{p.pk}"] = []
+        if p.team:
+            parts[f"team:{p.team.number}"] = []
+    for r in out:
+        parts[f"player:{r['player']}"] = [r]
+        if r["team_number"] is not None:
+            parts[f"team:{r['team_number']}"].append(r)
+    return parts
 
 
 def _player_rules(event: Event, players: dict[int, Player], scored_sets: list[tuple[int, int]]) -> RankingRules:
@@ -117,14 +147,15 @@ def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
     """A team's page: its standings row, its members' totals and seat comparisons (as
     :func:`player_standings`) and its set-by-set results ``[{"session", "set_no", "group",
     "score_change", "datum", "difference", "points", "running", "table_version"}]`` (running =
-    points so far). ``public``: only sets finished everywhere."""
+    points so far). ``public``: only sets finished everywhere. Reads the team's own rows (its
+    members' cached part, its SetScore rows), not the event's."""
     row = next((r for r in cached_standings(event, public=public) if r["key"] == team.pk), None)
-    members = [r for r in player_standings(event, public=public) if r["team_number"] == team.number]
+    members = player_standings(event, public=public, team_number=team.number)
     sets = _with_running(
         {"session": s["session_number"], "set_no": s["set_no"], "group": s["group__number"],
          "score_change": s["score_change"], "datum": s["datum"], "difference": s["difference"], "points": s["points"],
          "table_version": f"{s['conversion_table__name']} v{s['conversion_table__version']}"}
-        for s in set_scores(event, public) if s["team_id"] == team.pk
+        for s in set_scores(event, public, team_id=team.pk)
     )
     return {"standing": row, "members": members, "sets": sets}
 
@@ -134,12 +165,13 @@ def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
     individual event, and their set-by-set results against the same seat ``[{"session",
     "set_no", "group", "table", "seat", "score_change", "datum", "difference", "points",
     "running"}]``. In an individual event the points are the stored converted scores; in a team
-    event they are the per-player comparison (extra information)."""
-    row = next((r for r in player_standings(event, public=public) if r["player"] == player.pk), None)
+    event they are the per-player comparison (extra information). Reads the player's own cached
+    rows."""
+    row = next(iter(player_standings(event, public=public, player=player.pk)), None)
     standing = None
     if event.method == Event.Method.INDIVIDUAL:
         standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)
-    sets = _with_running(s for s in _seat_results(event, public) if s["player"] == player.pk)
+    sets = _with_running(_seat_results(event, public, player=player.pk))
     return {"row": row, "standing": standing, "sets": sets}
 
 

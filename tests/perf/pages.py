@@ -1,0 +1,138 @@
+"""Read pages benchmark: CPU per request of every page whose content changes only with the
+event's content version, at 256 teams (1,024 players) beside the same page at 16 teams.
+
+Run ``python manage.py bench pages`` (with ``DATABASE_URL`` naming PostgreSQL and ``CACHE_URL``
+naming Redis to measure the production layout; the defaults work too). Builds two team events,
+16 and 256 teams, 8 sessions of 4 sets each played, confirmed, scored and released
+(:func:`tests.factories.played_event`), each inside a transaction rolled back at the end, so the
+database is left as it was. For each page, through Django's test client in this process (CPU
+time of this thread: the view, the templates, the cache and the database client; the database
+server's own time is not counted, the number of queries is printed instead):
+
+- *first*: the first request after a change (a team renamed: an audited action that bumps the
+  content version), which computes what the page shows;
+- *second*: the next request of the same kind for another entrant or set (another team's page
+  after the first team's: the whole-event data already computed, its own body not yet);
+- *warm*: the median of repeated requests of the same page at an unchanged version (the body
+  read from the cache);
+- *304*: the same with the ETag sent back (``If-None-Match``).
+
+Each figure at 256 teams is printed beside the same page at 16 teams, the baseline, with the
+ratio; the goal is a ratio within 1.5 warm (docs/performance.md). Times depend on the machine;
+its core count is printed.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext, override_settings
+from django.urls import reverse
+
+from tests.factories import played_event
+from tournament.entrants import rename_team
+from tournament.models import EventRole
+
+SIZES = (16, 256)
+SESSIONS = 8
+REPEATS = 15
+
+
+def _pages(event) -> list[tuple[str, str, str, bool]]:
+    """``(name, first URL, second URL, director)`` of each page measured."""
+    slug = event.slug
+    team = lambda n: reverse("team", args=[slug, n])  # noqa: E731
+    player = lambda n: reverse("player-results", args=[slug, n])  # noqa: E731
+    traveller = lambda s, k: reverse("traveller", args=[slug, s, k])  # noqa: E731
+    standings = reverse("standings", args=[slug])
+    api = reverse("api-standings", args=[slug])
+    return [
+        ("standings", standings, standings + "?session=8", False),
+        ("standings API", api, api + "?session=8", False),
+        ("team page", team(1), team(2), False),
+        ("player page", player(1), player(5), False),
+        ("players", reverse("players", args=[slug]), reverse("players", args=[slug]) + "?order=score", False),
+        ("traveller", traveller(8, 4), traveller(8, 3), False),
+        ("projector.json", reverse("projector-json", args=[slug]), reverse("projector-json", args=[slug]) + "?rows=20", False),
+        ("live grid", reverse("live", args=[slug]), reverse("live", args=[slug]) + "?session=7", True),
+        ("live.json", reverse("live-json", args=[slug]), reverse("live-json", args=[slug]) + "?session=7", True),
+        ("export.json", reverse("event-export", args=[slug]), reverse("event-export", args=[slug]), False),
+        ("standings.csv", reverse("standings-csv", args=[slug]), reverse("standings-csv", args=[slug]) + "?session=8", False),
+        ("standings.xlsx", reverse("standings-xlsx", args=[slug]), reverse("standings-xlsx", args=[slug]) + "?session=8", False),
+    ]
+
+
+def _cpu(fn: Callable[[], object]) -> tuple[float, object, int]:
+    """CPU milliseconds of this thread spent in ``fn()``, its result and the queries it made."""
+    with CaptureQueriesContext(connection) as queries:
+        start = time.thread_time()
+        value = fn()
+        spent = time.thread_time() - start
+    return 1000 * spent, value, len(queries)
+
+
+def _measure(event, director) -> dict[str, dict[str, float]]:
+    """``{page: {"first", "second", "warm", "304" (ms), "queries" (warm)}}`` for ``event``."""
+    public, staff = Client(), Client()
+    staff.force_login(director)
+    out = {}
+    for n, (name, first, second, as_director) in enumerate(_pages(event)):
+        client = staff if as_director else public
+        rename_team(event.teams.get(number=1), name=f"Renamed {n}", actor="bench")  # a change: the version grows
+        cold, response, _ = _cpu(lambda url=first: client.get(url))
+        assert response.status_code == 200, (name, response.status_code)
+        other, _, _ = _cpu(lambda url=second: client.get(url))
+        warm, queries = [], 0
+        for _ in range(REPEATS):
+            spent, response, queries = _cpu(lambda url=first: client.get(url))
+            warm.append(spent)
+        tag = response.headers.get("ETag")
+        revalidate = []
+        if tag:
+            for _ in range(REPEATS):
+                spent, answer, _ = _cpu(lambda url=first: client.get(url, HTTP_IF_NONE_MATCH=tag))
+                assert answer.status_code == 304, (name, answer.status_code)
+                revalidate.append(spent)
+        out[name] = {"first": cold, "second": other, "warm": statistics.median(warm),
+                     "304": statistics.median(revalidate) if revalidate else float("nan"), "queries": queries,
+                     "bytes": len(response.content)}
+    return out
+
+
+def bench_pages(write: Callable[[str], object]) -> dict:
+    """Measure every page at each size of :data:`SIZES` (module docstring); ``write`` each figure
+    as a line. Returns ``{teams: {page: figures}}``."""
+    figures: dict[int, dict] = {}
+    user = get_user_model()
+    with override_settings(PUBLIC_DOWNLOAD_RATE=None):
+        for teams in SIZES:
+            with transaction.atomic():
+                started = time.perf_counter()
+                stamp = f"bench-pages-{teams}-{int(time.time())}"
+                event = played_event(teams, SESSIONS, slug=stamp)
+                director = user.objects.create_user(username=f"{stamp}-director")
+                EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+                write(f"built {teams} teams, {SESSIONS} sessions played in {time.perf_counter() - started:.0f} s")
+                cache.clear()
+                figures[teams] = _measure(event, director)
+                transaction.set_rollback(True)
+            cache.clear()
+    small, large = figures[SIZES[0]], figures[SIZES[-1]]
+    write(f"CPU ms per request (this thread), {SIZES[-1]} teams beside {SIZES[0]} (the baseline); "
+          f"os.cpu_count() = {os.cpu_count()}")
+    write(f"{'page':<15} {'kind':<7} {SIZES[0]:>9} {SIZES[-1]:>9} {'ratio':>7}")
+    for name in small:
+        for kind in ("first", "second", "warm", "304"):
+            a, b = small[name][kind], large[name][kind]
+            ratio = b / a if a == a and a > 0 else float("nan")
+            write(f"{name:<15} {kind:<7} {a:>9.2f} {b:>9.2f} {ratio:>6.2f}x")
+        write(f"{name:<15} queries {small[name]['queries']:>9} {large[name]['queries']:>9}   "
+              f"bytes {small[name]['bytes']} / {large[name]['bytes']}")
+    return figures

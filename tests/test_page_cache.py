@@ -1,0 +1,255 @@
+"""Pages served from the cache keyed by the event's content version (tournament.page_cache):
+query counts that do not grow with the event, 304 answers to a repeated ETag, a director's
+cached page never served to the public, and every director action that changes a page bumping
+the version so the page changes with it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.actions.confirmation import confirm_result
+from scoring.actions.entry import submit_result
+from scoring.adjustments import add_adjustment, undo_adjustment
+from scoring.conversion_versions import save_table_csv
+from scoring.models import Adjustment, ConversionTable, SetScore
+from scoring.reports import cached_standings, event_standings
+from tests.factories import login_as_table, play_slots, played_event, rolled_back
+from tournament import clock
+from tournament.check_in import check_in
+from tournament.entrants import rename_team, update_player
+from tournament.event_setup import update_settings
+from tournament.models import Event, EventRole, Table
+from tournament.services import prepare_session
+from tournament.substitutions import substitute
+from tournament.table_plan import table_plan
+
+# --- one small and one large played event per module ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sizes(django_db_setup, django_db_blocker):
+    """``{16: event, 256: event}``: team events with session 1 played, built once for the module
+    (rolled back after it)."""
+    with rolled_back(django_db_blocker):
+        yield {teams: played_event(teams, 1, slug=f"sizes-{teams}") for teams in (16, 256)}
+
+
+def _count(client: Client, url: str) -> tuple[int, object]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(queries), response
+
+
+PAGES = {
+    "team": lambda slug: reverse("team", args=[slug, 3]),
+    "player": lambda slug: reverse("player-results", args=[slug, 9]),
+    "standings": lambda slug: reverse("standings", args=[slug]),
+}
+# queries of an anonymous request: first after a change (computing what the page shows), then
+# repeated (the event, the version, the page's own lookups, the body from the cache)
+FIRST = {"team": 19, "player": 16, "standings": 11}
+WARM = {"team": 3, "player": 3, "standings": 2}
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_a_page_costs_the_same_queries_at_16_and_256_teams(sizes, django_db_blocker, page):
+    counts = {}
+    with django_db_blocker.unblock():
+        for teams, event in sizes.items():
+            cache.clear()
+            client = Client()
+            url = PAGES[page](event.slug)
+            first, response = _count(client, url)
+            warm, again = _count(client, url)
+            assert again.content == response.content
+            counts[teams] = (first, warm)
+    assert counts[16] == counts[256] == (FIRST[page], WARM[page])
+
+
+def test_the_team_page_shows_its_members_from_the_whole_event_ranking(sizes, django_db_blocker):
+    with django_db_blocker.unblock():
+        event = sizes[16]
+        cache.clear()
+        html = Client().get(reverse("team", args=[event.slug, 2])).content.decode()
+        names = list(event.players.filter(team__number=2).values_list("name", flat=True))
+    assert names and all(name in html for name in names)
+
+
+# --- ETags --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small(db):
+    return played_event(4, 2, slug="small-played")
+
+
+def test_a_repeated_etag_is_answered_304_until_the_event_changes(small):
+    client = Client()
+    url = reverse("standings", args=[small.slug])
+    first = client.get(url)
+    tag = first.headers["ETag"]
+    assert tag.startswith('W/"') and "no-cache" in first.headers["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.headers["ETag"] == tag and not again.content
+
+    rename_team(small.teams.get(number=1), name="Renamed Team", actor="director")
+    changed = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert "Renamed Team" in changed.content.decode()
+
+
+@pytest.mark.parametrize("name", ["api-standings", "standings-csv", "event-export"])
+def test_json_and_downloads_answer_304_too(small, name, settings):
+    settings.PUBLIC_DOWNLOAD_RATE = None
+    client = Client()
+    url = reverse(name, args=[small.slug])
+    tag = client.get(url).headers["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    update_player(small.players.get(number=1), name="Someone Else", actor="director")
+    assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+
+
+def test_a_logged_in_page_gets_no_etag(small, director):
+    EventRole.objects.create(event=small, user=director, role=EventRole.Role.DIRECTOR)
+    client = Client()
+    client.force_login(director)
+    response = client.get(reverse("standings", args=[small.slug]))
+    assert response.status_code == 200 and "ETag" not in response.headers
+
+
+# --- secrecy: a director's cached page never reaches the public -----------------------------------
+
+
+@pytest.fixture
+def half_played(db, director):
+    """Session 1 played everywhere; session 2 prepared and played by group 1 only: its sets are
+    scored in group 1 but not released."""
+    event = played_event(8, 1, slug="half-played")
+    event.sessions_planned = 2
+    event.save(update_fields=["sessions_planned"])
+    prepare_session(event, 2)
+    play_slots(event, random.Random(3), session=2, groups=[1])
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    assert SetScore.objects.filter(event=event, session_number=2).exists()
+    return event
+
+
+def test_the_public_never_gets_the_directors_cached_standings(half_played, director):
+    staff = Client()
+    staff.force_login(director)
+    url = reverse("standings", args=[half_played.slug])
+    secret = staff.get(url + "?all=1").content.decode()
+    assert "Director's view" in secret
+    public = Client().get(url + "?all=1")  # asking for everything does not make it so
+    html = public.content.decode()
+    assert "Director's view" not in html
+    public_rows = event_standings(half_played, public=True)
+    every_rows = event_standings(half_played, public=False)
+    assert public_rows != every_rows  # the unreleased session counts for the director only
+    assert cached_standings(half_played, public=True) == public_rows
+    api = json.loads(Client().get(reverse("api-standings", args=[half_played.slug]) + "?all=1").content)
+    assert [r["points"] for r in api] == [r["points"] for r in public_rows]
+
+
+def test_the_public_never_gets_the_live_grid_or_an_unreleased_traveller(half_played, director):
+    staff = Client()
+    staff.force_login(director)
+    live = reverse("live", args=[half_played.slug]) + "?session=2"
+    assert staff.get(live).status_code == 200
+    assert Client().get(live).status_code in (302, 403)
+    assert Client().get(reverse("live-json", args=[half_played.slug]) + "?session=2").status_code in (302, 403)
+
+    traveller = reverse("traveller", args=[half_played.slug, 2, 1])
+    table = Table.objects.get(group__session__event=half_played, group__session__number=2, number=1)
+    secret = staff.get(traveller).content.decode()
+    public = Client().get(traveller).content.decode()
+    assert secret != public
+    # the table's own scorer sees its own entry, nobody else's before the release
+    scorer = Client()
+    login_as_table(scorer, table)
+    own = scorer.get(traveller).content.decode()
+    assert own != public and own != secret
+
+
+# --- every change of what a page shows bumps the version ------------------------------------------
+
+
+def _page(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def test_director_actions_bump_the_version_and_the_cached_pages_follow(db, director, settings):
+    settings.PUBLIC_DOWNLOAD_RATE = None
+    event = played_event(8, 1, slug="actions")
+    event.sessions_planned = 2
+    event.save(update_fields=["sessions_planned"])
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    public = Client()
+    slug = event.slug
+    standings = reverse("standings", args=[slug])
+    team = reverse("team", args=[slug, 1])
+    projector = reverse("projector-json", args=[slug])
+    export = reverse("event-export", args=[slug])
+
+    def changes(action, url, before_after=None):
+        """Run ``action``; the version grows and the page at ``url`` (None: no page to check)
+        changes."""
+        version = event.content_version()
+        before = _page(public, url) if url else None
+        action()
+        assert event.content_version() > version, action
+        if url is None:
+            return
+        after = _page(public, url)
+        assert after != before, action
+        if before_after:
+            assert before_after(after), action
+
+    team_row = event.teams.get(number=1)
+    changes(lambda: rename_team(team_row, name="The Renamed", actor="d"), team, lambda html: "The Renamed" in html)
+    player = event.players.get(number=1)
+    changes(lambda: update_player(player, name="Ada Renamed", actor="d"), team, lambda html: "Ada Renamed" in html)
+    changes(lambda: add_adjustment(event, team=team_row, unit="mp", amount=-7, reason="late", actor="d"), standings)
+    adjustment = Adjustment.objects.get(event=event)
+    changes(lambda: undo_adjustment(adjustment, actor="d"), standings)
+    changes(lambda: update_settings(event, actor="d", tie_breaks=["positive_sets", "score_total"]), standings)
+    changes(lambda: clock.set_announcement(event, "Lunch at one", actor="d"), projector,
+            lambda text: "Lunch at one" in text)
+    csv_text = ConversionTable.objects.current(event).as_table().to_csv()
+    changes(lambda: save_table_csv(event, csv_text, name="Edited table", actor="d"), standings,
+            lambda html: "Edited table" in html)
+    changes(lambda: check_in(event, 2, list(event.teams.values_list("pk", flat=True)), actor="d"), None)
+    changes(lambda: prepare_session(event, 2), export)
+    seated = Table.objects.filter(group__session__event=event, group__session__number=2).first()
+    out = table_plan(seated).holders(seated, 1)["E"]
+    changes(lambda: substitute(event, 2, player_out=out, name="Sub Stitute", reason="ill", actor="d"), export,
+            lambda text: "Sub Stitute" in text)
+    # a result entered and confirmed: the director's live grid follows (a new version each time)
+    staff = Client()
+    staff.force_login(director)
+    live = reverse("live-json", args=[slug]) + "?session=2"
+    before = staff.get(live).content
+    version = event.content_version()
+    result = submit_result(seated, 1, actor="t", changes={"E": 30, "S": -10, "W": -10, "N": -10})
+    assert event.content_version() > version
+    entered = staff.get(live).content
+    assert entered != before
+    confirm_result(result, actor="t", director=True)
+    assert staff.get(live).content != entered
+    # the clock is not cached: it shows at once, and its actions are audited (version bumped too)
+    session = event.sessions.get(number=2)
+    version = event.content_version()
+    clock.start_clock(session, minutes=90, actor="d")
+    assert event.content_version() > version
+    assert json.loads(_page(public, projector))["clock"]["running"] is True

@@ -1,0 +1,104 @@
+"""Pages, JSON and downloads served from a cache keyed by the event's content version, with
+ETags: the one place a read view's response is cached or answered 304.
+
+**What is cached.** The part of a response that depends only on the event's content
+(:meth:`tournament.models.Event.content_version`, bumped by every write that changes what a page
+shows) and on a *variant* the view names: the scope (``public``, or ``all`` for the director
+and staff: :mod:`scoring.visibility`), the language, the page's own arguments (a team, a set, a
+session) and, for a table login or a seated player who sees their own table's entries before a
+set is public, those tables. A variant never leaves out what makes two viewers see different
+things, so a public viewer is never served what was built for the director (the scope is always
+part of it). For an HTML page the cached part is the page's body (:func:`body`), rendered
+without the request (no CSRF token, no header); the header, messages and anything about the
+logged-in person (their next seat) are rendered per request around it.
+
+**ETags.** :func:`respond` reads the version once (pinned for the request:
+:func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
+variant>"`` and answers ``304 Not Modified`` to a request whose ``If-None-Match`` holds it,
+before anything is built: a phone polling an unchanged page costs one query. An HTML page gets
+an ETag only for an anonymous visitor with no message waiting (a logged-in header shows
+per-account things, such as pending invitations, that are not in the version); the browser's
+table logins are part of its digest. Responses are ``Cache-Control: private, no-cache``: kept by
+the browser, always revalidated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.contrib.messages import get_messages
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from scoring.reports import cache as reports_cache
+from scoring.table_access import TABLE_SESSION_KEY
+from tournament.models import Event
+
+
+def body(event: Event, name: str, variant: str, template: str, context: Callable[[], dict]) -> SafeString:
+    """The HTML of ``template`` rendered with ``context()`` (called only on a miss), cached
+    under the event's content version, ``name``, ``variant`` and the active language; rendered
+    without the request, so it must hold nothing about the viewer beyond ``variant``."""
+    html = reports_cache.cached(event, f"page:{name}:{variant}:{get_language()}",
+                                lambda: render_to_string(template, context()))
+    return mark_safe(html)  # noqa: S308 - rendered by the template engine, which escaped it
+
+
+def _personal(request: HttpRequest) -> bool:
+    """Whether an HTML page for ``request`` shows things the version does not cover: a logged-in
+    account's header, or a message waiting to be shown."""
+    if getattr(request, "user", None) is not None and request.user.is_authenticated:
+        return True
+    return bool(len(get_messages(request)))
+
+
+def etag(event: Event, name: str, variant: str, request: HttpRequest | None = None) -> str:
+    """The weak ETag of ``name`` in ``variant`` at the event's (pinned) content version; with
+    ``request`` (an HTML page), its table logins and its CSRF cookie (the page's forms carry a
+    token made from it) are part of it too."""
+    parts = [event.uid, name, variant, get_language() or ""]
+    if request is not None:
+        session = getattr(request, "session", None)
+        parts.append(repr(sorted((session.get(TABLE_SESSION_KEY) or {}).items())) if session is not None else "")
+        # the CSRF secret the page's forms were made from (set by the middleware from the cookie,
+        # or by the page itself when it makes a new one)
+        parts.append(request.META.get("CSRF_COOKIE", ""))
+    digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()
+    return f'W/"{reports_cache.content_version(event)}-{digest}"'
+
+
+def _matches(request: HttpRequest, tag: str) -> bool:
+    """Whether ``If-None-Match`` of ``request`` names ``tag`` (weak comparison) or ``*``."""
+    header = request.headers.get("If-None-Match", "")
+    wanted = tag.removeprefix("W/")
+    return any(t.strip() == "*" or t.strip().removeprefix("W/") == wanted for t in header.split(","))
+
+
+def respond(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse], *,
+            html: bool = True, conditional: bool = True) -> HttpResponse:
+    """The response of a read view: ``build()`` (which may use :func:`body` and every cached
+    report) with the event's content version pinned, its ETag set, or 304 when the client has it
+    already (module docstring). ``html``: an HTML page (no ETag for a personal one);
+    ``conditional`` False: never 304 nor ETag (a response that changes with time). A response
+    that is not 200 gets no ETag."""
+    with reports_cache.pinned_version(event):
+        tag = None
+        if conditional and request.method in ("GET", "HEAD") and not (html and _personal(request)):
+            tag = etag(event, name, variant, request if html else None)
+            if _matches(request, tag):
+                response: HttpResponse = HttpResponseNotModified()
+                response["ETag"] = tag
+                patch_cache_control(response, private=True, no_cache=True)
+                return response
+        response = build()
+        if tag is not None and response.status_code == 200:
+            response["ETag"] = etag(event, name, variant, request if html else None)  # a new CSRF secret counts
+    if response.status_code == 200:
+        patch_cache_control(response, private=True, no_cache=True)
+        if html:
+            patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
