@@ -21,12 +21,13 @@ from scoring.adjustments import add_adjustment, undo_adjustment
 from scoring.conversion_versions import save_table_csv
 from scoring.models import Adjustment, ConversionTable, SetScore
 from scoring.reports import cached_standings, event_standings
+from scoring.reports.entrant_reports import forget_kept
 from tests.factories import login_as_table, play_slots, played_event, rolled_back
 from tournament import clock
 from tournament.check_in import check_in
 from tournament.entrants import rename_team, update_player
 from tournament.event_setup import update_settings
-from tournament.models import Event, EventRole, Table
+from tournament.models import EventRole, Table
 from tournament.services import prepare_session
 from tournament.substitutions import substitute
 from tournament.table_plan import table_plan
@@ -66,6 +67,7 @@ def test_a_page_costs_the_same_queries_at_16_and_256_teams(sizes, django_db_bloc
     with django_db_blocker.unblock():
         for teams, event in sizes.items():
             cache.clear()
+            forget_kept()
             client = Client()
             url = PAGES[page](event.slug)
             first, response = _count(client, url)

@@ -365,6 +365,13 @@ class _Tallies:
 _TALLIES = _Tallies()
 
 
+def forget_tallies() -> None:
+    """Drop this process's kept standings tallies (tests that count a first computation's
+    queries)."""
+    with _TALLIES.lock:
+        _TALLIES._kept.clear()
+
+
 def _up_to_date(event: Event, name: str, state: dict) -> IncrementalStandings:
     """The process's kept tally ``name`` of ``event`` brought to score state ``state``: only the
     comparisons whose state changed are read (one query, none when nothing changed) and

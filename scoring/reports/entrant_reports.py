@@ -8,7 +8,8 @@ docs/rules.md, "Duplicate MCR: individual event", converted with the event's cur
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 
 from scoring.comparisons import converted_scores
 from scoring.models import ConversionTable
@@ -17,13 +18,80 @@ from scoring.reports.cache import (
     adjustments_in,
     cached_parts,
     cached_standings,
+    forget_tallies,
     ranking_rules,
     released,
+    score_state,
     set_scores,
 )
-from scoring.reports.scopes import event_scopes
+from scoring.reports.scopes import session_scopes
 from scoring.standings import ConvertedScore, RankingRules, StandingRow, standings
 from tournament.models import Event, Player, Team
+
+
+KEPT_SESSIONS = 64
+
+
+class _KeptSessions:
+    """The per-seat rows of each session this process computed, ``{(event uid, pk, session,
+    token): rows}`` (token: what they depend on: the session's score state, the conversion table,
+    the datum method and comparison), the least recently used dropped beyond
+    :data:`KEPT_SESSIONS`. In memory, like the standings tallies: after a change only the
+    sessions whose score state changed are computed again, and nothing is unpickled."""
+
+    def __init__(self):
+        self._kept: OrderedDict[tuple, list[dict]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> list[dict] | None:
+        with self.lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        return None
+
+    def put(self, key: tuple, rows: list[dict]) -> None:
+        with self.lock:
+            self._kept[key] = rows
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT_SESSIONS:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self._kept.clear()
+
+
+_SESSIONS = _KeptSessions()
+
+
+def forget_kept() -> None:
+    """Drop what this process keeps in memory (per-session seat rows, standings tallies): for
+    tests that count the queries of a first computation."""
+    _SESSIONS.clear()
+    forget_tallies()
+
+
+def _session_seat_rows(event: Event, session_number: int, token: tuple, table) -> list[dict]:
+    """The per-seat comparison rows of one session's complete comparisons (released or not),
+    from this process's memory when ``token`` is unchanged, else computed (four queries:
+    :func:`~scoring.reports.scopes.session_scopes`)."""
+    key = (event.uid, event.pk, session_number, token)
+    found = _SESSIONS.get(key)
+    if found is not None:
+        return found
+    out = []
+    for (session, set_no, group), rows in session_scopes(event, session_number).items():
+        at = {r.player: r for r in rows}
+        for score in converted_scores(rows, table, event.datum_method, by_team=False):
+            row = at[score.key]
+            out.append({"session": session, "set_no": set_no, "group": group, "seat": score.seat,
+                        "table": row.table, "player": score.key, "team": row.team,
+                        "score_change": score.score_change, "datum": score.converted.datum,
+                        "difference": score.converted.difference, "points": score.converted.points})
+    out.sort(key=lambda r: (r["set_no"], r["table"], r["seat"]))
+    _SESSIONS.put(key, out)
+    return out
 
 
 def _seat_results(event: Event, public: bool, player: int | None = None) -> list[dict]:
@@ -31,26 +99,22 @@ def _seat_results(event: Event, public: bool, player: int | None = None) -> list
     ``public``): ``[{"session", "set_no", "group", "seat", "table", "player", "team",
     "score_change", "datum", "difference", "points"}]`` by session, set, table and seat, converted
     with the event's current conversion table; ``player`` (a pk): that player's rows only.
-    Computed once per content version and cached whole and per player
-    (:func:`~scoring.reports.cache.cached_parts`)."""
+    Cached once per content version, whole and per player
+    (:func:`~scoring.reports.cache.cached_parts`); computing it after a change reads the score
+    state (one query) and computes again only the sessions whose state changed
+    (:func:`_session_seat_rows`)."""
 
     def compute() -> dict[str, list[dict]]:
         table_row = ConversionTable.objects.current(event)
         table = table_row.as_table()
-        scopes = event_scopes(event)
+        state = score_state(event)
         finished = released(event, public)
-        if finished is not None:
-            scopes = {k: v for k, v in scopes.items() if (k[0], k[1]) in finished}
         out = []
-        for (session, set_no, group), rows in scopes.items():
-            at = {r.player: r for r in rows}
-            for score in converted_scores(rows, table, event.datum_method, by_team=False):
-                row = at[score.key]
-                out.append({"session": session, "set_no": set_no, "group": group, "seat": score.seat,
-                            "table": row.table, "player": score.key, "team": row.team,
-                            "score_change": score.score_change, "datum": score.converted.datum,
-                            "difference": score.converted.difference, "points": score.converted.points})
-        out.sort(key=lambda r: (r["session"], r["set_no"], r["table"], r["seat"]))
+        for session in sorted({k[0] for k in state}):
+            token = (table_row.pk, event.datum_method, event.comparison,
+                     tuple(sorted((k, v) for k, v in state.items() if k[0] == session)))
+            rows = _session_seat_rows(event, session, token, table)
+            out += rows if finished is None else [r for r in rows if (r["session"], r["set_no"]) in finished]
         parts: dict[str, list[dict]] = {"all": out}
         for pk in Player.objects.filter(event=event).values_list("pk", flat=True):
             parts[f"player:{pk}"] = []

@@ -15,7 +15,7 @@ from scoring.comparisons import SeatResult, TableSeats, complete_scopes
 from scoring.models import HandResult
 from tournament.models import Event
 from tournament.seats import seat_holders
-from tournament.table_plan import event_plans
+from tournament.table_plan import event_plans, session_plan
 
 
 def _scopes_with_substitutions(tables: Mapping[Hashable, TableSeats], results: Iterable[tuple[Hashable, int, Mapping]],
@@ -39,16 +39,33 @@ def event_scopes(event: Event) -> dict[tuple[int, int, int | None], list[SeatRes
     """:func:`~scoring.comparisons.complete_scopes` of a stored event (player and team keys are
     primary keys; groups are group numbers), substitutions applied. Five queries (the table plans
     and the confirmed results)."""
+    results = HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED)
+    return _plan_scopes(event, event_plans(event), results)
+
+
+def session_scopes(event: Event, session_number: int) -> dict[tuple[int, int, int | None], list[SeatResult]]:
+    """:func:`event_scopes` of one session (its comparisons only: every comparison is inside one
+    session). Four queries (the session's plan and its confirmed results)."""
+    plan = session_plan(event, session_number)
+    if plan is None:
+        return {}
+    results = HandResult.objects.filter(event=event, session_number=session_number, status=HandResult.Status.CONFIRMED)
+    return _plan_scopes(event, {session_number: plan}, results)
+
+
+def _plan_scopes(event: Event, plans: Mapping, results) -> dict[tuple[int, int, int | None], list[SeatResult]]:
+    """The complete comparisons of the sessions of ``plans`` (``{number: SessionPlan}``) over
+    ``results`` (a HandResult queryset of confirmed results)."""
     tables: dict[int, TableSeats] = {}
     changes: dict[int, list] = {}
-    for number, plan in event_plans(event).items():
+    for number, plan in plans.items():
         for t in plan.tables:
             tables[t.pk] = TableSeats(number, t.group.number, t.number,
                                       {seat: (p.pk, p.team_id) for seat, p in plan.seated[t.pk].items()})
             if t.pk in plan.changes:
                 changes[t.pk] = [(seat, sets, (p.pk, p.team_id)) for seat, sets, p in plan.changes[t.pk]]
-    results = HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED).values_list("table_id", "set_no", "changes")
-    return _scopes_with_substitutions(tables, list(results), changes, event.comparison == Event.Comparison.FIELD)
+    rows = list(results.values_list("table_id", "set_no", "changes"))
+    return _scopes_with_substitutions(tables, rows, changes, event.comparison == Event.Comparison.FIELD)
 
 
 def export_scopes(data: Mapping) -> dict[tuple[int, int, int | None], list[SeatResult]]:

@@ -86,18 +86,18 @@ def _measure(event, director) -> dict[str, dict[str, float]]:
     for n, (name, first, second, as_director) in enumerate(_pages(event)):
         client = staff if as_director else public
         rename_team(event.teams.get(number=1), name=f"Renamed {n}", actor="bench")  # a change: the version grows
-        cold, response, _ = _cpu(lambda url=first: client.get(url))
+        cold, response, _ = _cpu(lambda url=first, c=client: c.get(url))
         assert response.status_code == 200, (name, response.status_code)
-        other, _, _ = _cpu(lambda url=second: client.get(url))
+        other, _, _ = _cpu(lambda url=second, c=client: c.get(url))
         warm, queries = [], 0
         for _ in range(REPEATS):
-            spent, response, queries = _cpu(lambda url=first: client.get(url))
+            spent, response, queries = _cpu(lambda url=first, c=client: c.get(url))
             warm.append(spent)
         tag = response.headers.get("ETag")
         revalidate = []
         if tag:
             for _ in range(REPEATS):
-                spent, answer, _ = _cpu(lambda url=first: client.get(url, HTTP_IF_NONE_MATCH=tag))
+                spent, answer, _ = _cpu(lambda url=first, c=client, t=tag: c.get(url, HTTP_IF_NONE_MATCH=t))
                 assert answer.status_code == 304, (name, answer.status_code)
                 revalidate.append(spent)
         out[name] = {"first": cold, "second": other, "warm": statistics.median(warm),
