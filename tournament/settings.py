@@ -201,6 +201,10 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # django-environ leaves it under a lower-case key, which Django's cache ignores.
 if "key_prefix" in CACHES["default"]:
     CACHES["default"]["KEY_PREFIX"] = CACHES["default"].pop("key_prefix")
+if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
+    # the pages' cache keeps a part per team and per player (scoring/reports/cache.py,
+    # cached_parts): Django's default of 300 entries would evict them at 64 teams
+    CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 50_000)
 
 # SECURE: the site is served over HTTPS (cookies only over HTTPS, HTTP redirected, HSTS).
 # BEHIND_PROXY: a reverse proxy sets X-Forwarded-Proto and X-Real-IP (docs/deploy.md); never
