@@ -4,11 +4,13 @@ Who may call what: :class:`tournament.access.HasEventRole`. A service's refusal
 (:class:`scoring.actions.errors.ResultError`) reaches the client as ``{field: [message]}`` with its
 status (:mod:`tournament.api_errors`)."""
 
+from django.http import HttpResponse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -291,9 +293,12 @@ class StandingsView(EventFromURL, APIView):
         public = table_access.standings_public(request, event)
         variant = f"{session}:{'public' if public else 'all'}"
 
-        def build() -> Response:
+        def build() -> HttpResponse:
             data = reports_cache.cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
                 cached_standings(event, session, public=public), many=True).data))
+            if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format == "json":
+                body = reports_cache.cached(event, f"api-standings.json:{variant}", lambda: JSONRenderer().render(data))
+                return HttpResponse(body, content_type="application/json")  # rendered once per version
             return Response(data)
 
         return page_cache.respond(request, event, "api-standings", variant, build, html=False)

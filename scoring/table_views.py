@@ -4,10 +4,12 @@ history, and the director's live grid. Each write calls one function of :mod:`sc
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import JsonResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -429,5 +431,7 @@ def live_json(request, event):
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling: cached per
     content version, with an ETag, so a poll with nothing new is answered 304."""
     session = int_param(request, "session") or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
-    return page_cache.respond(request, event, "live.json", f"{session}:director:{get_language()}",
-                              lambda: JsonResponse(cached_live_state(event, session)), html=False)
+    variant = f"{session}:director:{get_language()}"
+    return page_cache.respond(request, event, "live.json", variant, lambda: HttpResponse(reports_cache.cached(
+        event, f"live.json:{variant}", lambda: json.dumps(cached_live_state(event, session)).encode()),
+        content_type="application/json"), html=False)
