@@ -128,7 +128,7 @@ def test_in_total_past_the_limit_codes_are_checked_at_a_bounded_rate(table, cloc
 
 # --- the public export --------------------------------------------------------------------
 
-def test_the_public_export_is_built_once_per_release_state(client, team_event):
+def test_the_public_export_is_built_once_per_content_version(client, team_event):
     import random
 
     url = reverse("event-export", args=[team_event.slug])
@@ -142,14 +142,17 @@ def test_the_public_export_is_built_once_per_release_state(client, team_event):
         play_slots(team_event, random.Random(5), groups=[1, 2, 3])  # scored, none released yet
         assert not visibility.released_sets(team_event)
         client.get(url, REMOTE_ADDR="10.20.0.8")
-        assert built.call_count == 1  # entries at the tables do not change the public export
+        client.get(url, REMOTE_ADDR="10.20.0.11")
+        # keyed by the event's content version, which every entry bumps: built again once, and
+        # still showing no released set
+        assert built.call_count == 2
         play_slots(team_event, random.Random(6), groups=[4])
         assert visibility.released_sets(team_event)
         released = client.get(url, REMOTE_ADDR="10.20.0.9")
-        assert built.call_count == 2
+        assert built.call_count == 3
         assert json.loads(released.content)["released"]
         client.get(url, REMOTE_ADDR="10.20.0.10")
-        assert built.call_count == 2
+        assert built.call_count == 3
 
 
 def test_a_renamed_team_shows_in_the_public_export_at_once(client, team_event):
