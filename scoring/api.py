@@ -4,11 +4,15 @@ Who may call what: :class:`tournament.access.HasEventRole`. A service's refusal
 (:class:`scoring.actions.errors.ResultError`) reaches the client as ``{field: [message]}`` with its
 status (:mod:`tournament.api_errors`)."""
 
-from django.http import HttpResponse
+import copy
+
+from django.db.models import prefetch_related_objects
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -77,13 +81,28 @@ class OutcomeSerializer(serializers.Serializer):
         return instance
 
 
-class RevisionSerializer(serializers.ModelSerializer):
+class _FieldsOnce:
+    # Mixin of a ModelSerializer: the fields it builds from the model are built once per class
+    # and copied for each instance (as DRF copies declared fields), not rebuilt by model
+    # introspection on every request. The fields, and so the OpenAPI schema, are the same.
+    # (A comment, not a docstring: drf-spectacular would describe the subclasses with it.)
+
+    def get_fields(self):
+        cls = type(self)
+        built = cls.__dict__.get("_built_fields")
+        if built is None:
+            built = super().get_fields()
+            cls._built_fields = built
+        return copy.deepcopy(built)
+
+
+class RevisionSerializer(_FieldsOnce, serializers.ModelSerializer):
     class Meta:
         model = ResultRevision
         fields = ["revision", "action", "status", "changes", "previous", "outcome", "actor", "reason", "at"]
 
 
-class ResultSerializer(serializers.ModelSerializer):
+class ResultSerializer(_FieldsOnce, serializers.ModelSerializer):
     """A table's result on one set. Write ``table`` (event-wide table number), ``set_no`` and either
     ``changes`` (seat → score change, points) or ``outcome``; optionally ``entered_by_seat`` and
     the entering player's ``entry_pin`` (write-only, checked against that seat's player)."""
@@ -188,6 +207,20 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         qs = HandResult.objects.filter(event=event).select_related("table__group__session__event", "event")
         qs = qs.prefetch_related("revisions")
         return visibility.visible_results(table_access.viewer(self.request, event), qs)
+
+    def get_object(self):
+        """The URL's result, read and checked as :meth:`get_queryset` and ``HasEventRole`` would
+        (404 when the caller may not read it, then 403 when they may not act on it), with the
+        visibility decided for this one row (:func:`scoring.table_access.sees_result`): a scorer
+        at their own table costs no event-wide look-up of the tables they see."""
+        event = self.get_event()
+        qs = HandResult.objects.filter(event=event).select_related("table__group__session__event", "event")
+        result = get_object_or_404(qs, pk=self.kwargs[self.lookup_url_kwarg or self.lookup_field])
+        if not table_access.sees_result(self.request, event, result):
+            raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
+        prefetch_related_objects([result], "revisions")  # the answer's history
+        self.check_object_permissions(self.request, result)
+        return result
 
     def filter_queryset(self, queryset):
         """The ``?session_number=&set_no=&status=`` filters apply to the list only."""

@@ -18,15 +18,16 @@ from django.conf import settings
 
 from scoring import visibility
 from tournament.models import Event, Table
-from tournament.permissions import is_director, scorer_role_table_ids
+from tournament.permissions import is_director, roles, scorer_role_table_ids
 
 TABLE_SESSION_KEY = "table_logins"  # {str(table id): login time, seconds since the epoch}
 
 
-def scorer_table_ids(request) -> list[int]:
+def scorer_table_ids(request, known: tuple[Table, ...] = ()) -> list[int]:
     """Tables this browser is logged into with a table code and whose login still holds: younger
     than ``settings.TABLE_LOGIN_MAX_AGE`` and the table's session not finished. Logins that no
-    longer hold are removed from the session. Remembered on the request."""
+    longer hold are removed from the session. Remembered on the request. ``known``: tables the
+    caller has already read with ``group__session__event`` (not read again)."""
     cached = getattr(request, "_scorer_table_ids", None)
     if cached is not None:
         return list(cached)
@@ -43,7 +44,11 @@ def scorer_table_ids(request) -> list[int]:
     valid = []
     if fresh:
         finished = {}
-        for table in Table.objects.filter(pk__in=fresh).select_related("group__session__event"):
+        held = [t for t in known if t.pk in fresh]
+        rest = set(fresh) - {t.pk for t in held}
+        if rest:
+            held += Table.objects.filter(pk__in=rest).select_related("group__session__event")
+        for table in held:
             session = table.group.session
             if session.pk not in finished:
                 finished[session.pk] = visibility.session_finished(session.event, session.number)
@@ -79,7 +84,7 @@ def event_table_ids(request, event: Event) -> set[int]:
 def is_table_scorer(request, table: Table) -> bool:
     """A scorer of ``table``: a scorer role bound to it, or this browser's table login."""
     event = table.group.session.event
-    return table.pk in scorer_role_table_ids(request.user, event) or table.pk in scorer_table_ids(request)
+    return table.pk in scorer_role_table_ids(request.user, event) or table.pk in scorer_table_ids(request, (table,))
 
 
 def can_enter_for(request, table: Table) -> bool:
@@ -97,6 +102,22 @@ def can_read_table(request, table: Table) -> bool:
     seated at it)."""
     seen = viewer(request, table.group.session.event)
     return seen.director or table.pk in seen.tables
+
+
+def sees_result(request, event: Event, result) -> bool:
+    """Whether ``request`` may read ``result`` (a :class:`~scoring.models.HandResult` of ``event``):
+    the rule of :func:`scoring.visibility.visible_results` for the :func:`viewer` of the request,
+    decided from the cheapest facts first. Director and staff, and a scorer of the result's table
+    (a scorer role bound to it or this browser's table login, both part of
+    :attr:`~scoring.visibility.Viewer.tables`), see it with no query beyond the request's roles;
+    anyone else costs the release check and, for an unreleased set, the viewer's seated tables."""
+    if roles(request.user, event) & visibility.SECRET_ROLES:
+        return True
+    if result.table_id in scorer_role_table_ids(request.user, event) or result.table_id in scorer_table_ids(request):
+        return True
+    if visibility.is_public(event, result.session_number, result.set_no):
+        return True
+    return result.table_id in viewer(request, event).tables
 
 
 def viewer(request, event: Event) -> visibility.Viewer:

@@ -142,8 +142,8 @@ def test_the_confirmation_completing_a_comparison_scores_it_in_a_bounded_number_
     assert SetScore.objects.filter(event=event, set_no=set_no, group=table.group).count() == tables  # one team a table
 
 
-API_ENTRY = 6 + 6  # token (2 reads), the event, the caller's roles, the table with its plan, its scorer tables; the service
-API_CONFIRM = 8 + 6  # token (2), the event, roles, the result (visible to the caller) and its history, its scorer tables (2); the service
+API_ENTRY = 5 + 6  # token (2 reads), the event, the caller's roles with their scorer tables, the table with its plan; the service
+API_CONFIRM = 6 + 6  # token (2), the event, roles with scorer tables, the result (at the caller's own table: seen) and its history; the service
 
 
 def _after_commit(sql: list[str]) -> list[str]:
@@ -176,8 +176,8 @@ def test_api_entry_and_confirmation_cost_the_same_at_every_size_and_read_nothing
         assert _after_commit(sql) == []
 
 
-PAGE_ENTRY = 4 + 1 + 6  # the table login's check (4), the plan for the form (1), the service
-PAGE_CONFIRM = 4 + 1 + 6  # the table login's check (4), the result, the service
+PAGE_ENTRY = 3 + 1 + 6  # the table login's check (3: the table, the browser session, the release count), the plan for the form (1), the service
+PAGE_CONFIRM = 3 + 1 + 6  # the table login's check (3), the result, the service
 
 
 def test_table_page_entry_and_confirmation_cost_the_same_at_every_size(sized, client):

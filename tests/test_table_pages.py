@@ -258,7 +258,7 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client
     for captured in (post, redirected):
         assert reads(captured, "tournament_seatassignment") == 1
         assert reads(captured, "tournament_substitution") == 1
-    login, plan = 4, 1  # login: the table, the session, the login's table and its session's releases
+    login, plan = 3, 1  # login: the table, the session, the releases of the login's session (its table is the one read)
     # 4 savepoints and releases, the table's PIN lock, the set's place in the movement with the PIN limit (one
     # statement), the rows written (result, revision, PIN attempt), the version bump
     write = 10

@@ -20,12 +20,16 @@ def roles(user, event: Event) -> set[str]:
     """The roles ``user`` holds in ``event`` (superusers count as director).
 
     Remembered on the user object, which lives for one request, so the several checks of one
-    request ask the database once."""
+    request ask the database once: one query, which also reads the tables bound to a scorer
+    role (:func:`scorer_role_table_ids`)."""
     if not getattr(user, "is_authenticated", False):
         return set()
     cache = user.__dict__.setdefault("_event_roles", {})
     if event.pk not in cache:
-        found = set(EventRole.objects.filter(event=event, user=user).values_list("role", flat=True))
+        rows = list(EventRole.objects.filter(event=event, user=user).values_list("role", "tables"))
+        found = {role for role, _table in rows}
+        user.__dict__.setdefault("_scorer_tables", {})[event.pk] = frozenset(
+            table for role, table in rows if role == EventRole.Role.SCORER and table is not None)
         if user.is_superuser:
             found.add(EventRole.Role.DIRECTOR)
         cache[event.pk] = frozenset(found)
@@ -44,7 +48,7 @@ def is_staff_or_director(user, event: Event) -> bool:
 
 def scorer_role_table_ids(user, event: Event) -> set[int]:
     """The tables of ``event`` bound to ``user``'s scorer role (empty without the role or tables).
-    Remembered on the user object for the request, like :func:`roles`."""
+    Read with :func:`roles` (no query of its own), remembered on the user object for the request."""
     if EventRole.Role.SCORER not in roles(user, event):
         return set()
     cache = user.__dict__.setdefault("_scorer_tables", {})
