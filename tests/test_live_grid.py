@@ -126,3 +126,16 @@ def test_an_individual_events_substitute_is_in_the_grid_with_the_points_of_the_s
         assert east == [{"seat": "E", "label": east[0]["label"], "name": "Walk In",
                          "points": stored[(cell["set"], sub.player_in.pk)]}], cell
         assert len(cell["converted"]) == 4
+
+
+def test_the_cached_live_page_keeps_the_directors_menu(small_team_event, director_client):
+    """The grid's body is cached without the request; the director's menu on top of it is not, so
+    the live page links to the director's pages like every other director page, on the first
+    view and on a view served from the cache."""
+    url = reverse("live", args=[small_team_event.slug])
+    settings_link = reverse("event-settings", args=[small_team_event.slug])
+    for _view in ("first", "cached"):
+        page = director_client.get(url).content.decode()
+        assert 'id="director-menu"' in page
+        assert f'href="{settings_link}"' in page
+        assert 'id="live-session"' in page

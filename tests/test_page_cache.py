@@ -261,3 +261,23 @@ def test_director_actions_bump_the_version_and_the_cached_pages_follow(db, direc
     clock.start_clock(session, minutes=90, actor="d")
     assert event.content_version() > version
     assert json.loads(_page(public, projector))["clock"]["running"] is True
+
+
+def test_an_edit_in_the_django_admin_is_seen_by_the_cached_pages(small, django_user_model):
+    """The admin is not the director's tool, but a superuser's edit there must not leave a public
+    page stale: saving or deleting a row of an event bumps its content version."""
+    root = django_user_model.objects.create_superuser("root", password="pw-root-1")
+    admin = Client()
+    admin.force_login(root)
+    url = reverse("standings", args=[small.slug])
+    public = Client()
+    assert "Admin Renamed" not in public.get(url).content.decode()
+    team = small.teams.get(number=1)
+    change = reverse("admin:tournament_team_change", args=[team.pk])
+    form = admin.get(change).context["adminform"].form
+    data = {name: form.initial.get(name, "") for name in form.fields}
+    data = {k: ("" if v is None else v) for k, v in data.items()}
+    data["name"] = "Admin Renamed"
+    response = admin.post(change, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert "Admin Renamed" in public.get(url).content.decode()

@@ -29,7 +29,7 @@ from django.db.models.constants import LOOKUP_SEP
 
 from scoring.visibility import SECRET_ROLES
 from tournament.access import visible_events
-from tournament.models import AuditEntry, Event, EventRole, Group, Player, Room, SeatAssignment, Session, Table, Team
+from tournament.models import AuditEntry, Event, EventRole, EventVersion, Group, Player, Room, SeatAssignment, Session, Table, Team
 
 NEVER_SHOWN = "master_seed"  # no admin shows, searches, filters or orders by it
 HIDDEN = "—"
@@ -98,6 +98,22 @@ class GuardedAdmin(admin.ModelAdmin):
     def public_rows(self, queryset):
         """The rows of ``queryset`` everyone may see (``rows = "released"``)."""
         return queryset.none()
+
+    # --- writes: the pages cached under the event's content version see them ----------------
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        EventVersion.bump([self.event_id_of(obj)])
+
+    def delete_model(self, request, obj):
+        event_id = self.event_id_of(obj)
+        super().delete_model(request, obj)
+        EventVersion.bump([event_id])
+
+    def delete_queryset(self, request, queryset):
+        event_ids = [self.event_id_of(obj) for obj in queryset]
+        super().delete_queryset(request, queryset)
+        EventVersion.bump(event_ids)
 
     def get_queryset(self, request):
         """The rows the user may see: none of an event they may not see at all (a draft where

@@ -193,6 +193,15 @@ class EventVersion(models.Model):
     def __str__(self):
         return f"{self.event_id}: {self.number}"
 
+    @staticmethod
+    def bump(event_ids) -> None:
+        """Bump the content version of the events ``event_ids`` (None ids skipped; an event
+        deleted or without a version row yet is left alone: its pages are gone or not cached). One
+        UPDATE; for writes that do not go through a service, such as the Django admin's."""
+        ids = {pk for pk in event_ids if pk is not None}
+        if ids:
+            EventVersion.objects.filter(event_id__in=ids).update(number=models.F("number") + 1)
+
 
 class EventRole(models.Model):
     """A user's role in one event: director (everything), staff (walls and printing), scorer
