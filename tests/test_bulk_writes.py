@@ -23,8 +23,8 @@ from tournament.exchange import export_event, import_event
 from tournament.models import Event, Player, Table
 from tournament.services import create_event, import_roster, prepare_session
 
-ROSTER = 5  # statements of import_roster: its savepoint, has the event players, the teams, the players, release
-PREPARE = 21  # statements of prepare_session (a second session: seats, rooms kept, walls)
+ROSTER = 6  # statements of import_roster: its savepoint, has the event players, the teams, the players, the version bump, release
+PREPARE = 22  # statements of prepare_session (a second session: seats, rooms kept, walls, the version bump)
 RESCORE = 19  # statements of rescore_event
 IMPORT = 31  # statements of import_event (one session played of two)
 
