@@ -18,7 +18,6 @@ import secrets
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -30,18 +29,12 @@ from django.db import connection
 from django.test import Client
 
 from scoring.models import Adjustment
+from test_entry_concurrency import _reachable
+from tests.perf.loadtest import wait_ready
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS = ("127.0.0.1", 6379)
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
-
-
-def _reachable(address) -> bool:
-    try:
-        socket.create_connection(address, timeout=2).close()
-    except OSError:
-        return False
-    return True
 
 
 def _database_url() -> str:
@@ -96,16 +89,10 @@ def two_nodes(tmp_path):
 
 
 def _wait_ready(url: str, node: subprocess.Popen, log: Path) -> None:
-    for _ in range(150):
-        if node.poll() is not None:
-            pytest.fail(f"gunicorn exited: {log.read_text(errors='replace')[-2000:]}")
-        try:
-            if httpx.get(f"{url}/api/events/", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"gunicorn did not answer: {log.read_text(errors='replace')[-2000:]}")
+    try:
+        wait_ready(url, node)
+    except RuntimeError as exc:
+        pytest.fail(f"{exc}: {log.read_text(errors='replace')[-2000:]}")
 
 
 def _wrong_codes_until_429(urls: list[str], address: str, limit: int = 40) -> list[int]:

@@ -51,7 +51,6 @@ import random
 import re
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -73,7 +72,7 @@ from tournament.models import EventRole, Player
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.table_plan import session_plan
 
-from tests.perf.loadtest import free_port, percentile, roster_csv, wait_ready
+from tests.perf.loadtest import free_port, percentile, roster_csv, stop, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -409,14 +408,8 @@ def start_layout(*, read_shape: tuple[int, int], write_shape: tuple[int, int], r
 
 
 def _stop(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    if process is not None:
+        stop(process)
 
 
 def stop_layout(layout: Layout) -> None:
