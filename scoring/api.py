@@ -328,10 +328,11 @@ class StandingsView(EventFromURL, APIView):
 
         def build() -> HttpResponse:
             data = reports_cache.cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
-                cached_standings(event, session, public=public), many=True).data))
+                cached_standings(event, session, public=public), many=True).data), public=public)
             if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format == "json":
-                body = reports_cache.cached(event, f"api-standings.json:{variant}", lambda: JSONRenderer().render(data))
+                body = reports_cache.cached(event, f"api-standings.json:{variant}", lambda: JSONRenderer().render(data),
+                                            public=public)
                 return HttpResponse(body, content_type="application/json")  # rendered once per version
             return Response(data)
 
-        return page_cache.respond(request, event, "api-standings", variant, build, html=False)
+        return page_cache.respond(request, event, "api-standings", variant, build, html=False, public=public)

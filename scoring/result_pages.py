@@ -133,7 +133,8 @@ def players(request, event):
                 "public": public}
 
     return page_cache.respond(request, event, "players", variant, lambda: render(request, "scoring/players.html", {
-        "event": event, "body": page_cache.body(event, "players", variant, "scoring/_players_body.html", context)}))
+        "event": event, "body": page_cache.body(event, "players", variant, "scoring/_players_body.html", context,
+                                                public=public)}), public=public)
 
 
 def _scope(public: bool) -> str:
@@ -141,12 +142,14 @@ def _scope(public: bool) -> str:
     return "public" if public else "all"
 
 
-def _entrant_page(request, event, name: str, variant: str, page: dict, context, players=None) -> HttpResponse:
+def _entrant_page(request, event, name: str, public: bool, variant: str, page: dict, context,
+                  players=None) -> HttpResponse:
     """A team's, a player's or the index page (``scoring/team.html``, ``page``: its title's
-    values): its body cached (``context()`` on a miss), the logged-in player's next seat
-    (:func:`_my_next_seat` among ``players``, a callable; None: not shown) put in per request."""
+    values): its body cached (``context()`` on a miss; ``public``: under the public version), the
+    logged-in player's next seat (:func:`_my_next_seat` among ``players``, a callable; None: not
+    shown) put in per request."""
     def build():
-        content = page_cache.body(event, name, variant, "scoring/_team_body.html", context)
+        content = page_cache.body(event, name, variant, "scoring/_team_body.html", context, public=public)
         card = ""
         if players is not None and request.user.is_authenticated:
             card = render_to_string("scoring/_next_seat.html", {
@@ -154,7 +157,7 @@ def _entrant_page(request, event, name: str, variant: str, page: dict, context, 
         return render(request, "scoring/team.html", {
             "event": event, "body": mark_safe(content.replace(NEXT_SEAT_MARK, card, 1)), **page})  # noqa: S308
 
-    return page_cache.respond(request, event, name, variant, build)
+    return page_cache.respond(request, event, name, variant, build, public=public)
 
 
 NEXT_SEAT_MARK = "<!--next-seat-->"
@@ -173,7 +176,7 @@ def teams(request, event):
         return {"event": event, **page, "public": public, "chart": reports.event_chart(event, public=public),
                 "entrants": list(event.teams.all() if team_method else event.players.all())}
 
-    return _entrant_page(request, event, "teams", _scope(public), page, context)
+    return _entrant_page(request, event, "teams", public, _scope(public), page, context)
 
 
 @result_page
@@ -190,7 +193,7 @@ def team(request, event, number):
                 "report": reports.team_report(event, found, public=public),
                 "chart": reports.event_chart(event, public=public, highlight=found.pk)}
 
-    return _entrant_page(request, event, "team", f"{found.pk}:{_scope(public)}", page, context,
+    return _entrant_page(request, event, "team", public, f"{found.pk}:{_scope(public)}", page, context,
                          lambda: list(found.players.all()))
 
 
@@ -208,7 +211,8 @@ def player(request, event, number):
                 "report": reports.player_report(event, found, public=public),
                 "chart": None if team_method else reports.event_chart(event, public=public, highlight=found.pk)}
 
-    return _entrant_page(request, event, "player", f"{found.pk}:{_scope(public)}", page, context, lambda: [found])
+    return _entrant_page(request, event, "player", public, f"{found.pk}:{_scope(public)}", page, context,
+                         lambda: [found])
 
 
 @result_page
@@ -281,14 +285,14 @@ def _standings_file(request, event, name: str, content_type: str, build) -> Http
         refused = public_downloads.limited(request, event, name)
         if refused is not None:
             return refused
-        body = public_downloads.cached_public(event, f"{name}:{variant}", lambda: build(session, public))
+        body = public_downloads.cached_public(event, f"{name}:{variant}", lambda: build(session, public), public=public)
         response = HttpResponse(body, content_type=content_type)
         stem, extension = name.rsplit(".", 1)
         suffix = f"-session{session}" if session else ""
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-{stem}{suffix}.{extension}"'
         return response
 
-    return page_cache.respond(request, event, name, variant, respond, html=False)
+    return page_cache.respond(request, event, name, variant, respond, html=False, public=public)
 
 
 @result_page

@@ -88,6 +88,13 @@ def is_public(event: Event, session_number: int, set_no: int) -> bool:
     return SetRelease.objects.filter(event=event, session_number=session_number, set_no=set_no).exists()
 
 
+def released_now(event: Event, session_number: int, set_no: int) -> Exists:
+    """An SQL expression: set ``set_no`` of session ``session_number`` is released. For
+    :meth:`tournament.models.Event.changed`, so a write that touched one set's results bumps the
+    public version only when that set is public, in the same UPDATE (no query of its own)."""
+    return Exists(SetRelease.objects.filter(event_id=event.pk, session_number=session_number, set_no=set_no))
+
+
 def session_finished(event: Event, session_number: int) -> bool:
     """True when every set of the session is public (every table has played every set)."""
     hands = event.get_ruleset().hands_per_session

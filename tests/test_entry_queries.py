@@ -120,8 +120,9 @@ def test_a_confirmation_that_leaves_the_comparison_open_is_six_statements_and_sc
         confirmed = confirm_result(result, actor="t", pin=pin)
     sql = statements(captured)
     assert len(sql) == SERVICE_CONFIRM, sql
-    assert not any("scoring_setscore" in q or "scoring_setrelease" in q for q in sql)  # removes nothing, stores nothing
-    assert sql[-1].startswith("UPDATE") and "eventversion" in sql[-1]
+    # removes nothing, stores nothing; the version's UPDATE only asks whether the set is released
+    assert not any("scoring_setscore" in q or "scoring_setrelease" in q for q in sql[:-1])
+    assert sql[-1].startswith("UPDATE") and "eventversion" in sql[-1] and "scoring_setscore" not in sql[-1]
     assert confirmed.status == HandResult.Status.CONFIRMED and confirmed.confirmed_by.endswith(f"(S), {table}")
     assert not SetScore.objects.filter(event=event).exists()
 

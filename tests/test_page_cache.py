@@ -15,13 +15,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.actions.confirmation import confirm_result
+from scoring.actions.confirmation import confirm_result, correct_result
 from scoring.actions.entry import submit_result
 from scoring.adjustments import add_adjustment, undo_adjustment
 from scoring.conversion_versions import save_table_csv
-from scoring.models import Adjustment, ConversionTable, SetScore
+from scoring.models import Adjustment, ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, event_standings
 from scoring.reports.entrant_reports import forget_kept
+from scoring.visibility import released_sets
 from tests.factories import login_as_table, play_slots, played_event, rolled_back
 from tournament import clock
 from tournament.check_in import check_in
@@ -213,10 +214,11 @@ def test_director_actions_bump_the_version_and_the_cached_pages_follow(db, direc
     def changes(action, url, before_after=None):
         """Run ``action``; the version grows and the page at ``url`` (None: no page to check)
         changes."""
-        version = event.content_version()
+        version, public_version = event.content_versions()
         before = _page(public, url) if url else None
         action()
-        assert event.content_version() > version, action
+        assert event.content_versions() > (version, public_version), action  # both: the public sees it
+        assert event.content_versions()[1] > public_version, action
         if url is None:
             return
         after = _page(public, url)
@@ -281,3 +283,118 @@ def test_an_edit_in_the_django_admin_is_seen_by_the_cached_pages(small, django_u
     response = admin.post(change, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert "Admin Renamed" in public.get(url).content.decode()
+
+
+# --- the public version: results of unreleased sets change no public page -------------------------
+
+PUBLIC_PAGES = ("standings", "team", "player", "players", "teams", "api-standings", "standings-csv", "event-export")
+
+
+def _public_url(event, name: str) -> str:
+    if name == "team":
+        return reverse("team", args=[event.slug, 2])
+    if name == "player":
+        return reverse("player-results", args=[event.slug, 5])
+    return reverse(name, args=[event.slug])
+
+
+def test_results_of_unreleased_sets_leave_public_pages_304_and_their_release_changes_them(half_played, director,
+                                                                                            settings):
+    settings.PUBLIC_DOWNLOAD_RATE = None
+    phone = Client()
+    tags = {name: phone.get(_public_url(half_played, name)).headers["ETag"] for name in PUBLIC_PAGES}
+    staff = Client()
+    staff.force_login(director)
+    live = reverse("live-json", args=[half_played.slug]) + "?session=2"
+    live_before = staff.get(live).content
+    versions = half_played.content_versions()
+
+    # a table of another group enters and confirms set 1: scored for nobody yet, not released
+    table = Table.objects.select_related("group__session__event").filter(
+        group__session__event=half_played, group__session__number=2).exclude(group__number=1).first()
+    set_no = table_plan(table).blocks(table)[0][1][0]
+    result = submit_result(table, set_no, actor="t", changes={"E": 30, "S": -10, "W": -10, "N": -10})
+    confirm_result(result, actor="t", director=True)
+    assert not any(s == 2 for s, _n in released_sets(half_played))
+    now = half_played.content_versions()
+    assert now[0] > versions[0] and now[1] == versions[1]
+    for name in PUBLIC_PAGES:  # a phone polling through the round is answered 304, nothing built
+        assert phone.get(_public_url(half_played, name), HTTP_IF_NONE_MATCH=tags[name]).status_code == 304, name
+    # the director's live grid follows every result
+    assert staff.get(live).content != live_before
+
+    play_slots(half_played, random.Random(5), session=2, skip_entered=True)  # session 2 complete: released
+    assert (2, set_no) in released_sets(half_played)
+    assert half_played.content_versions()[1] > versions[1]
+    for name in PUBLIC_PAGES:
+        response = phone.get(_public_url(half_played, name), HTTP_IF_NONE_MATCH=tags[name])
+        assert response.status_code == 200 and response.headers["ETag"] != tags[name], name
+
+
+def test_a_correction_of_a_released_set_changes_the_public_pages(small):
+    result = HandResult.objects.filter(event=small, session_number=1, set_no=1).select_related(
+        "table__group__session__event").first()
+    url = reverse("standings", args=[small.slug])
+    before = Client().get(url)
+    public = small.content_versions()[1]
+    seats = list(result.changes)
+    changes = {seat: 0 for seat in seats}
+    changes[seats[0]], changes[seats[1]] = 96, -96
+    correct_result(result, actor="director", reason="misread", director=True, changes=changes)
+    assert small.content_versions()[1] > public
+    after = Client().get(url, HTTP_IF_NONE_MATCH=before.headers["ETag"])
+    assert after.status_code == 200 and _main(after) != _main(before)
+
+
+# --- one reader builds, the others wait for it ------------------------------------------------------
+
+
+def test_readers_of_a_value_being_built_wait_for_it_instead_of_building_it_again(small, monkeypatch):
+    import threading
+    import time
+
+    from scoring.reports import cache as reports_cache
+
+    built = []
+    started = threading.Event()
+
+    def slow():
+        built.append(threading.get_ident())
+        started.set()
+        time.sleep(0.3)
+        return ["the rows"]
+
+    answers = []
+    pinned = reports_cache.pinned_version(small)  # the threads read no database: the version is pinned here
+    pinned.__enter__()
+    first = threading.Thread(target=lambda: answers.append(reports_cache.cached(small, "slow", slow, public=True)))
+    first.start()
+    started.wait(5)
+    others = [threading.Thread(target=lambda: answers.append(reports_cache.cached(small, "slow", slow, public=True)))
+              for _ in range(4)]
+    for t in others:
+        t.start()
+    for t in [first, *others]:
+        t.join(10)
+    pinned.__exit__(None, None, None)
+    assert answers == [["the rows"]] * 5 and len(built) == 1
+
+    # a builder that never finishes (a process killed): the others build it themselves after the wait
+    monkeypatch.setattr(reports_cache, "WAIT_FOR_OTHERS", 0.1)
+    key = reports_cache.cache_key(small, "stuck", public=True)
+    cache.add(f"{key}:building", 1, 60)
+    assert reports_cache.cached(small, "stuck", lambda: "built here", public=True) == "built here"
+
+
+def test_a_part_missing_after_the_parts_were_built_is_built_again_not_waited_for(small):
+    from scoring.reports import cache as reports_cache
+
+    calls = []
+
+    def parts():
+        calls.append(1)
+        return {"a": [1], "b": [2]}
+
+    assert reports_cache.cached_parts(small, "parts", "a", parts, []) == [1]
+    assert reports_cache.cached_parts(small, "parts", "b", parts, []) == [2] and len(calls) == 1
+    assert reports_cache.cached_parts(small, "parts", "zzz", parts, []) == [] and len(calls) == 2

@@ -89,7 +89,7 @@ def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
     one query)."""
     session = clock.projector_session(event)
     return {
-        **reports_cache.cached(event, f"projector:{rows}", lambda: _projector_content(event, rows)),
+        **reports_cache.cached(event, f"projector:{rows}", lambda: _projector_content(event, rows), public=True),
         "clock": clock.clock_state(session) if session else None,
         "updated": timezone.now().isoformat(),
     }

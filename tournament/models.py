@@ -148,25 +148,45 @@ class Event(models.Model):
         self.changed()
         return entry
 
-    def changed(self) -> None:
+    def changed(self, *, public: "bool | models.Expression" = True) -> None:
         """Bump the event's content version (:class:`EventVersion`) in the current transaction:
         every write that changes what a page, a download or the API shows calls it (an audited
         action through :meth:`log`, a result stored, a set rescored or released). One UPDATE
         (three statements the first time, when the row is made).
 
+        The *public* version (:attr:`EventVersion.public_number`, what public pages are cached
+        under) is bumped with it unless the write changed nothing the public sees: ``public``
+        False (the caller knows, e.g. a set rescored and still unreleased), or a boolean
+        expression evaluated in the same UPDATE (e.g. "this set is released":
+        :func:`scoring.visibility.released_now`, for a write that touched one set's results
+        only; a result of an unreleased set is never public, docs/security.md).
+
         Lock order: the version row is the last lock a write takes, so call it at the end of the
         write's transaction (two writes never wait for each other's version row while holding a
         lock the other needs)."""
-        if EventVersion.objects.filter(event_id=self.pk).update(number=models.F("number") + 1):
+        step: "models.Expression | int"
+        if isinstance(public, bool):
+            step = int(public)
+        else:
+            step = models.Case(models.When(public, then=models.Value(1)), default=models.Value(0))
+        bump = {"number": models.F("number") + 1, "public_number": models.F("public_number") + step}
+        if EventVersion.objects.filter(event_id=self.pk).update(**bump):
             return
         EventVersion.objects.bulk_create([EventVersion(event_id=self.pk, number=0)], ignore_conflicts=True)
-        EventVersion.objects.filter(event_id=self.pk).update(number=models.F("number") + 1)
+        EventVersion.objects.filter(event_id=self.pk).update(**bump)
 
-    def content_version(self) -> int:
+    def content_version(self, *, public: bool = False) -> int:
         """The event's content version (:class:`EventVersion`): a number that grows with every
-        change of what its pages show, read in one query (0 before the first change). Pages and
-        downloads are cached under it and send it as their ETag."""
-        return EventVersion.objects.filter(event_id=self.pk).values_list("number", flat=True).first() or 0
+        change of what its pages show, read in one query (0 before the first change); ``public``:
+        the public version, which grows only when what the public sees changes (a set
+        released, the director's actions: :meth:`changed`). Pages and downloads are cached
+        under it and send it in their ETag."""
+        return self.content_versions()[1 if public else 0]
+
+    def content_versions(self) -> tuple[int, int]:
+        """``(content version, public version)`` of :meth:`content_version`, in one query."""
+        row = EventVersion.objects.filter(event_id=self.pk).values_list("number", "public_number").first()
+        return row or (0, 0)
 
     def get_ruleset(self):
         """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
@@ -189,6 +209,9 @@ class EventVersion(models.Model):
 
     event = models.OneToOneField(Event, on_delete=models.CASCADE, primary_key=True, related_name="version_row")
     number = models.PositiveBigIntegerField(default=0)
+    #: bumped with ``number`` by every write except those that change only unreleased sets'
+    #: results (:meth:`Event.changed`): the version public pages are cached under
+    public_number = models.PositiveBigIntegerField(default=0)
 
     def __str__(self):
         return f"{self.event_id}: {self.number}"
@@ -200,7 +223,8 @@ class EventVersion(models.Model):
         UPDATE; for writes that do not go through a service, such as the Django admin's."""
         ids = {pk for pk in event_ids if pk is not None}
         if ids:
-            EventVersion.objects.filter(event_id__in=ids).update(number=models.F("number") + 1)
+            EventVersion.objects.filter(event_id__in=ids).update(number=models.F("number") + 1,
+                                                                 public_number=models.F("public_number") + 1)
 
 
 class EventRole(models.Model):

@@ -39,12 +39,14 @@ from scoring.table_access import TABLE_SESSION_KEY
 from tournament.models import Event
 
 
-def body(event: Event, name: str, variant: str, template: str, context: Callable[[], dict]) -> SafeString:
+def body(event: Event, name: str, variant: str, template: str, context: Callable[[], dict], *,
+         public: bool = False) -> SafeString:
     """The HTML of ``template`` rendered with ``context()`` (called only on a miss), cached
-    under the event's content version, ``name``, ``variant`` and the active language; rendered
-    without the request, so it must hold nothing about the viewer beyond ``variant``."""
+    under the event's content version (``public``: its public version, for a body built only
+    from what the public sees), ``name``, ``variant`` and the active language; rendered without
+    the request, so it must hold nothing about the viewer beyond ``variant``."""
     html = reports_cache.cached(event, f"page:{name}:{variant}:{get_language()}",
-                                lambda: render_to_string(template, context()))
+                                lambda: render_to_string(template, context()), public=public)
     return mark_safe(html)  # noqa: S308 - rendered by the template engine, which escaped it
 
 
@@ -56,8 +58,9 @@ def _personal(request: HttpRequest) -> bool:
     return bool(len(get_messages(request)))
 
 
-def etag(event: Event, name: str, variant: str, request: HttpRequest | None = None) -> str:
-    """The weak ETag of ``name`` in ``variant`` at the event's (pinned) content version; with
+def etag(event: Event, name: str, variant: str, request: HttpRequest | None = None, *, public: bool = False) -> str:
+    """The weak ETag of ``name`` in ``variant`` at the event's (pinned) content version
+    (``public``: its public version, ``P`` before the number); with
     ``request`` (an HTML page), its table logins and its CSRF cookie (the page's forms carry a
     token made from it) are part of it too."""
     parts = [event.uid, name, variant, get_language() or ""]
@@ -68,7 +71,8 @@ def etag(event: Event, name: str, variant: str, request: HttpRequest | None = No
         # or by the page itself when it makes a new one)
         parts.append(request.META.get("CSRF_COOKIE", ""))
     digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()
-    return f'W/"{reports_cache.content_version(event)}-{digest}"'
+    version = f"P{reports_cache.content_version(event, public=True)}" if public else reports_cache.content_version(event)
+    return f'W/"{version}-{digest}"'
 
 
 def _matches(request: HttpRequest, tag: str) -> bool:
@@ -79,16 +83,18 @@ def _matches(request: HttpRequest, tag: str) -> bool:
 
 
 def respond(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse], *,
-            html: bool = True, conditional: bool = True) -> HttpResponse:
+            html: bool = True, conditional: bool = True, public: bool = False) -> HttpResponse:
     """The response of a read view: ``build()`` (which may use :func:`body` and every cached
     report) with the event's content version pinned, its ETag set, or 304 when the client has it
     already (module docstring). ``html``: an HTML page (no ETag for a personal one);
-    ``conditional`` False: never 304 nor ETag (a response that changes with time). A response
-    that is not 200 gets no ETag."""
+    ``conditional`` False: never 304 nor ETag (a response that changes with time); ``public``:
+    the response shows only what the public sees, so its ETag follows the public version (an
+    entry on an unreleased set changes neither: no timing channel, and the phones' polls stay
+    304 through a round's results). A response that is not 200 gets no ETag."""
     with reports_cache.pinned_version(event):
         tag = None
         if conditional and request.method in ("GET", "HEAD") and not (html and _personal(request)):
-            tag = etag(event, name, variant, request if html else None)
+            tag = etag(event, name, variant, request if html else None, public=public)
             if _matches(request, tag):
                 response: HttpResponse = HttpResponseNotModified()
                 response["ETag"] = tag
@@ -96,7 +102,7 @@ def respond(request: HttpRequest, event: Event, name: str, variant: str, build: 
                 return response
         response = build()
         if tag is not None and response.status_code == 200:
-            response["ETag"] = etag(event, name, variant, request if html else None)  # a new CSRF secret counts
+            response["ETag"] = etag(event, name, variant, request if html else None, public=public)  # new CSRF secret
     if response.status_code == 200:
         patch_cache_control(response, private=True, no_cache=True)
         if html:

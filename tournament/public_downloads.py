@@ -36,10 +36,11 @@ from tournament.permissions import client_address
 CACHE_NAME = "public-download"
 
 
-def cached_public(event: Event, name: str, build) -> bytes:
-    """The bytes of the public download ``name`` of ``event`` at its content version: from
-    Django's cache, or ``build()`` (bytes) stored there."""
-    return reports_cache.cached(event, f"{CACHE_NAME}:{name}", build)
+def cached_public(event: Event, name: str, build, *, public: bool = True) -> bytes:
+    """The bytes of the download ``name`` of ``event`` at its public version (``public`` False:
+    the director's or staff's file, at its content version): from Django's cache, or
+    ``build()`` (bytes) stored there."""
+    return reports_cache.cached(event, f"{CACHE_NAME}:{name}", build, public=public)
 
 
 def public_export_bytes(event: Event) -> bytes:

@@ -143,7 +143,7 @@ def event_export(request, event):
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
         return response
 
-    return page_cache.respond(request, event, "export.json", "public", public, html=False)
+    return page_cache.respond(request, event, "export.json", "public", public, html=False, public=True)
 
 
 @event_view(roles=(DIRECTOR,), login=True)

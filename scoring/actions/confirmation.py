@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Q
 from django.utils.translation import gettext as _
 
+from scoring import visibility
 from scoring.actions.describe import _describe, result_notes
 from scoring.actions.entry import _check_entry_pin, _prepare, _revision, count_of, set_history
 from scoring.actions.errors import ResultError
@@ -127,8 +128,8 @@ def _rescore_if_complete(lock: Locked, was_confirmed: bool, now_confirmed: bool)
     result = lock.result
     if lock.complete(was_confirmed) or lock.complete(now_confirmed):
         rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
-    else:
-        result.event.changed()
+    else:  # an incomplete comparison: its set is not released (docs/security.md), unless a director deleted a result
+        result.event.changed(public=visibility.released_now(result.event, result.session_number, result.set_no))
 
 
 def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,

@@ -18,6 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, Func, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
+from scoring import visibility
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import SeatHolder, confirmation_locks, seat_actor
@@ -345,7 +346,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
             set_history(result, [_revision(result, "enter", result.entered_by)])
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
-            result.event.changed()  # the director's live grid shows entered results
+            # the director's live grid shows entered results; the public sees them once the set is released
+            result.event.changed(public=visibility.released_now(result.event, result.session_number, set_no))
     if refusal is not None:
         raise refusal
     return result

@@ -75,8 +75,8 @@ def rescore_set(event: Event, session_number: int, set_no: int, group_id: int | 
                          conversion_table=table_model, version=score.version, adjusted=score.adjusted)
                 for score in scores)
             stored += len(scores)
-    visibility.release_if_finished(event, session_number, set_no)
-    event.changed()  # the last lock of the write (tournament.models.Event.changed)
+    public = visibility.release_if_finished(event, session_number, set_no)
+    event.changed(public=public)  # the last lock of the write; the public sees the set once released
     return stored
 
 

@@ -30,6 +30,7 @@ were converted with.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -73,59 +74,118 @@ def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, i
 _PINNED = "_pinned_content_version"
 
 
-def content_version(event: Event) -> int:
-    """The event's content version: the one pinned for this request (:func:`pinned_version`), or
+def content_version(event: Event, *, public: bool = False) -> int:
+    """The event's content version (``public``: its public version, which only a change of
+    what the public sees bumps): the one pinned for this request (:func:`pinned_version`), or
     read now (:meth:`~tournament.models.Event.content_version`, one query)."""
     pinned = event.__dict__.get(_PINNED)
-    return pinned if pinned is not None else event.content_version()
+    if pinned is not None:
+        return pinned[1 if public else 0]
+    return event.content_version(public=public)
 
 
 @contextmanager
-def pinned_version(event: Event) -> Iterator[int]:
-    """Read ``event``'s content version once (one query) and use it for every cached value read
-    inside the block (one page's request, which writes nothing); yields the version. A nested
-    block keeps the outer version."""
+def pinned_version(event: Event) -> Iterator[tuple[int, int]]:
+    """Read ``event``'s content version and public version once (one query) and use them for
+    every cached value read inside the block (one page's request, which writes nothing); yields
+    ``(version, public version)``. A nested block keeps the outer versions."""
     if event.__dict__.get(_PINNED) is not None:
         yield event.__dict__[_PINNED]
         return
-    event.__dict__[_PINNED] = version = event.content_version()
+    event.__dict__[_PINNED] = versions = event.content_versions()
     try:
-        yield version
+        yield versions
     finally:
         event.__dict__.pop(_PINNED, None)
 
 
-def cache_key(event: Event, name: str) -> str:
+def cache_key(event: Event, name: str, *, public: bool = False) -> str:
     """The cache key of the value ``name`` of ``event`` at its content version
-    (:func:`content_version`). The primary key is part of it with the uid: an event deleted and
-    restored from its export keeps its uid but starts its version again."""
-    return f"{CACHE_PREFIX}:{event.uid}:{event.pk}:v{content_version(event)}:{name}"
+    (:func:`content_version`; ``public``: at its public version, for a value built from what
+    the public sees only: released sets, the roster, the director's settings). The primary key
+    is part of it with the uid: an event deleted and restored from its export keeps its uid but
+    starts its version again."""
+    version = f"p{content_version(event, public=True)}" if public else f"v{content_version(event)}"
+    return f"{CACHE_PREFIX}:{event.uid}:{event.pk}:{version}:{name}"
 
 
-def cached(event: Event, name: str, compute: Callable[[], object]):
-    """The value ``name`` of ``event`` at its content version: from Django's cache, or
-    ``compute()`` (never None) stored there for :data:`CACHE_SECONDS`. The version is read
-    before ``compute`` reads the data, so the value is never older than its key."""
-    key = cache_key(event, name)
-    value = cache.get(key)
-    if value is None:
-        value = compute()
-        cache.set(key, value, CACHE_SECONDS)
-    return value
+#: how long a reader waits for another process computing the same value (seconds) before it
+#: computes it itself
+WAIT_FOR_OTHERS = 10.0
+_POLL = 0.02
+#: what a ``read`` of :func:`_single_flight` answers for "built already, but not there: build it"
+REBUILD = object()
 
 
-def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default=None):
-    """One part of the value ``name`` of ``event`` at its content version: ``compute()`` builds
-    every part at once (``{part: value}``, e.g. one per team and one for the whole list), stored
-    under a key each, so a page that shows one team's rows reads those rows, not the event's.
-    ``default`` when ``compute`` has no such part."""
-    prefix = cache_key(event, name)
-    value = cache.get(f"{prefix}:{part}")
+def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], object]):
+    """``read()`` (None: missing), else compute it once among every process sharing the cache:
+    the first reader takes a short lock in the cache (``cache.add``) and runs ``compute()``
+    (which stores what it built); the others wait for its value (polling ``read()``) instead of
+    each building the same thing (the burst of phones after a set is released), and build it
+    themselves only if it is still missing after :data:`WAIT_FOR_OTHERS` seconds, or at once
+    when ``read()`` answers :data:`REBUILD` (built, but not what this reader needs)."""
+    value = read()
+    if value is REBUILD:
+        return compute()
     if value is not None:
         return value
-    parts = compute()
-    cache.set_many({f"{prefix}:{k}": v for k, v in parts.items()}, CACHE_SECONDS)
-    return parts.get(part, default)
+    lock = f"{key}:building"
+    if cache.add(lock, 1, int(WAIT_FOR_OTHERS) + 5):
+        try:
+            return compute()
+        finally:
+            cache.delete(lock)
+    deadline = time.monotonic() + WAIT_FOR_OTHERS
+    while time.monotonic() < deadline:
+        time.sleep(_POLL)
+        value = read()
+        if value is REBUILD:
+            break
+        if value is not None:
+            return value
+    return compute()
+
+
+def cached(event: Event, name: str, compute: Callable[[], object], *, public: bool = False):
+    """The value ``name`` of ``event`` at its content version (``public``: its public version,
+    :func:`cache_key`): from Django's cache, or ``compute()`` (never None) stored there for
+    :data:`CACHE_SECONDS`, computed by one reader at a time (:func:`_single_flight`). The
+    version is read before ``compute`` reads the data, so the value is never older than its
+    key."""
+    key = cache_key(event, name, public=public)
+
+    def build():
+        value = compute()
+        cache.set(key, value, CACHE_SECONDS)
+        return value
+
+    return _single_flight(key, lambda: cache.get(key), build)
+
+
+def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default=None, *,
+                 public: bool = False):
+    """One part of the value ``name`` of ``event`` at its content version (``public`` as in
+    :func:`cached`): ``compute()`` builds every part at once (``{part: value}``, e.g. one per
+    team and one for the whole list), stored under a key each, so a page that shows one team's
+    rows reads those rows, not the event's. ``default`` when ``compute`` has no such part. One
+    reader at a time computes (:func:`_single_flight`); the parts are stored with a marker, so
+    a reader of a part that is missing once they are built (evicted, or one ``compute`` does not
+    build) computes them again rather than wait."""
+    prefix = cache_key(event, name, public=public)
+    done = f"{prefix}:*built*"
+
+    def read():
+        found = cache.get_many([f"{prefix}:{part}", done])
+        if f"{prefix}:{part}" in found:
+            return (found[f"{prefix}:{part}"],)
+        return REBUILD if done in found else None
+
+    def build():
+        parts = compute()
+        cache.set_many({**{f"{prefix}:{k}": v for k, v in parts.items()}, done: True}, CACHE_SECONDS)
+        return (parts.get(part, default),)
+
+    return _single_flight(prefix, read, build)[0]
 
 
 def released(event: Event, public: bool) -> frozenset[tuple[int, int]] | None:
@@ -133,7 +193,7 @@ def released(event: Event, public: bool) -> frozenset[tuple[int, int]] | None:
     else None (every scored set counts)."""
     if not public:
         return None
-    return cached(event, "released", lambda: visibility.released_sets(event))
+    return cached(event, "released", lambda: visibility.released_sets(event), public=True)
 
 
 def entrant_field(event: Event) -> str:
@@ -418,4 +478,4 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
             ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over, counted))
         return _standing_rows(ranking, listed, counted)
 
-    return cached(event, name, compute)
+    return cached(event, name, compute, public=public)

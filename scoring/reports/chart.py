@@ -28,7 +28,7 @@ def running_totals(event: Event, *, public: bool = True) -> dict:
     (:func:`scoring.standings.sit_out_credit`) of the sets sat out so far at the average so far,
     so the last value equals the standings' points. ``public``: only sets finished everywhere.
     Computed once per content version (:func:`~scoring.reports.cache.cached`)."""
-    return cached(event, f"running:{int(public)}", lambda: _running_totals(event, public))
+    return cached(event, f"running:{int(public)}", lambda: _running_totals(event, public), public=public)
 
 
 def _running_totals(event: Event, public: bool) -> dict:
@@ -117,7 +117,7 @@ def event_chart(event: Event, *, public: bool = True, highlight: Hashable | None
     ``top`` leaders are drawn, plus ``highlight`` wherever it stands. Cached per content version,
     scope and highlight."""
     return cached(event, f"chart:{int(public)}:{highlight}:{top}",
-                  lambda: {"chart": _event_chart(event, public, highlight, top)})["chart"]
+                  lambda: {"chart": _event_chart(event, public, highlight, top)}, public=public)["chart"]
 
 
 def _event_chart(event: Event, public: bool, highlight: Hashable | None, top: int) -> dict | None:

@@ -122,7 +122,8 @@ def _seat_results(event: Event, public: bool, player: int | None = None) -> list
             parts.setdefault(f"player:{r['player']}", []).append(r)
         return parts
 
-    return cached_parts(event, f"seats:{int(public)}", "all" if player is None else f"player:{player}", compute, [])
+    return cached_parts(event, f"seats:{int(public)}", "all" if player is None else f"player:{player}", compute, [],
+                        public=public)
 
 
 def player_standings(event: Event, *, public: bool = True, order: str = "points", team_number: int | None = None,
@@ -150,7 +151,8 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
         raise ValueError(f"unknown order {order!r}: use points or score")
     part = order if team_number is None and player is None else (
         f"team:{team_number}" if player is None else f"player:{player}")
-    return cached_parts(event, f"players:{int(public)}", part, lambda: _player_standings_parts(event, public), [])
+    return cached_parts(event, f"players:{int(public)}", part, lambda: _player_standings_parts(event, public), [],
+                        public=public)
 
 
 def _player_standings_parts(event: Event, public: bool) -> dict[str, list[dict]]:
