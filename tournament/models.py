@@ -164,7 +164,7 @@ class Event(models.Model):
         Lock order: the version row is the last lock a write takes, so call it at the end of the
         write's transaction (two writes never wait for each other's version row while holding a
         lock the other needs)."""
-        step: "models.Expression | int"
+        step: models.Expression | int
         if isinstance(public, bool):
             step = int(public)
         else:

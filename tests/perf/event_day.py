@@ -20,7 +20,8 @@ drawn before the run and sent at its time whether or not earlier requests were a
 
 Each entry (``POST /api/events/<slug>/results/`` with the table's scorer's token) is confirmed
 2 to 6 s after its answer by a seated player's PIN (``POST .../results/<id>/confirm/``). A phone
-that was given an ETag for a page sends ``If-None-Match`` the next time it reads that page.
+that was given an ETag for a page sends ``If-None-Match`` the next time it reads that page, and
+the cookies it was given (as a browser keeps them).
 
 ``scale`` multiplies the load: hands per phase (the extra hands are the tables' next sets) and
 phones. The *baseline* is the same schedule with the writers only, in the same run, against the
@@ -498,6 +499,9 @@ class Figures:
     cpu: dict[str, float] = field(default_factory=dict)
     wall: float = 0.0
     stored: tuple[int, int] = (0, 0)
+    #: ``(seconds since the start when sent, kind, ms or None when it failed)`` of every request,
+    #: written beside the servers' logs (where in the day the slow ones were)
+    timeline: list[tuple[float, str, float | None]] = field(default_factory=list)
 
     def fail(self, kind: str, what: str) -> None:
         self.failed[kind] += 1
@@ -563,7 +567,11 @@ async def request(port: int, method: str, path: str, *, headers: dict[str, str] 
     fields = {}
     for line in header_lines:
         name, _, value = line.partition(":")
-        fields[name.strip().lower()] = value.strip()
+        name = name.strip().lower()
+        if name == "set-cookie" and name in fields:  # every cookie, one per line
+            fields[name] += "\n" + value.strip()
+        else:
+            fields[name] = value.strip()
     if fields.get("transfer-encoding", "").lower() == "chunked":
         content = _unchunk(content)
     return Answer(int(parts[1]), fields, content)
@@ -583,14 +591,25 @@ def _unchunk(data: bytes) -> bytes:
 async def _drive(day: Day, slug: str, arrivals: list[Arrival], layout: Layout, out: Figures) -> None:
     rules = pool_rules()
     etags: dict[tuple[int, str], str] = {}
+    cookies: dict[int, dict[str, str]] = {}
     rng = random.Random(day.seed + 7)
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task] = set()
+    start = loop.time()
 
     async def timed(method: str, path: str, **kwargs) -> tuple[float, Answer | str]:
         """The answer and its latency (ms), or what went wrong: no answer within ``day.timeout``
         seconds (the whole request: a phone gives up) or a broken connection."""
         began = loop.time()
+        kind = "page" if method == "GET" else ("confirm" if path.endswith("/confirm/") else "entry")
+        at = len(out.timeline)
+        out.timeline.append((round(began - start, 3), kind, None))
+        answered = await _timed(method, path, began, **kwargs)
+        if not isinstance(answered[1], str) and answered[1].status in (200, 201, 304):
+            out.timeline[at] = (out.timeline[at][0], kind, round(answered[0], 1))
+        return answered
+
+    async def _timed(method: str, path: str, began: float, **kwargs) -> tuple[float, Answer | str]:
         port = layout.port_for(method, path, rules)
         try:
             answer = await asyncio.wait_for(request(port, method, path, **kwargs), day.timeout)
@@ -622,17 +641,23 @@ async def _drive(day: Day, slug: str, arrivals: list[Arrival], layout: Layout, o
 
     async def read(phone: int, url: str) -> None:
         etag = etags.get((phone, url))
-        ms, answer = await timed("GET", url, headers={"If-None-Match": etag} if etag else {})
+        headers = {"If-None-Match": etag} if etag else {}
+        if cookies.get(phone):  # a phone's browser keeps the cookies it was given (the CSRF cookie)
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies[phone].items())
+        ms, answer = await timed("GET", url, headers=headers)
         if isinstance(answer, str) or answer.status not in (200, 304):
             out.fail("page", f"{url}: {failure(answer)[:80]}")
             return
         out.page.append(ms)
+        for line in answer.headers.get("set-cookie", "").splitlines():
+            name, _, value = line.split(";", 1)[0].partition("=")
+            if name.strip():
+                cookies.setdefault(phone, {})[name.strip()] = value.strip()
         if answer.status == 304:
             out.not_modified += 1
         elif answer.headers.get("etag"):
             etags[(phone, url)] = answer.headers["etag"]
 
-    start = loop.time()
     for arrival in arrivals:
         delay = start + arrival.at - loop.time()
         if delay > 0:
@@ -694,6 +719,7 @@ def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: 
     after = cpu_seconds(layout)
     out.cpu = cpu_used(before, after)
     out.stored = event.count_stored()
+    (layout.tmp / f"timeline-{label}.json").write_text(json.dumps(out.timeline))
     return out
 
 
