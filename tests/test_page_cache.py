@@ -6,6 +6,7 @@ the version so the page changes with it."""
 from __future__ import annotations
 
 import json
+import re
 import random
 
 import pytest
@@ -398,3 +399,47 @@ def test_a_part_missing_after_the_parts_were_built_is_built_again_not_waited_for
     assert reports_cache.cached_parts(small, "parts", "a", parts, []) == [1]
     assert reports_cache.cached_parts(small, "parts", "b", parts, []) == [2] and len(calls) == 1
     assert reports_cache.cached_parts(small, "parts", "zzz", parts, []) == [] and len(calls) == 2
+
+
+# --- whole pages for visitors -----------------------------------------------------------------------
+
+CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.mark.parametrize("page", ["standings", "team", "player", "players", "traveller"])
+def test_a_visitors_page_is_built_once_and_each_visitor_gets_a_working_token_of_their_own(small, page, monkeypatch):
+    from django.template import loader
+
+    urls = {**{k: v(small.slug) for k, v in PAGES.items()}, "players": reverse("players", args=[small.slug]),
+            "traveller": reverse("traveller", args=[small.slug, 1, 1])}
+    url = urls[page]
+    first = Client(enforce_csrf_checks=True)
+    html = _page(first, url)
+    rendered = []
+    real = loader.render_to_string
+    monkeypatch.setattr("django.shortcuts.loader.render_to_string",
+                        lambda *a, **k: rendered.append(a[0]) or real(*a, **k))
+    second = Client(enforce_csrf_checks=True)
+    again = _page(second, url)
+    assert rendered == []  # the whole page came from the cache
+    tokens = CSRF_INPUT.findall(again)
+    assert tokens and CSRF_INPUT.sub("", again) == CSRF_INPUT.sub("", html)
+    assert set(tokens).isdisjoint(CSRF_INPUT.findall(html))
+    # each visitor's token goes with their own cookie: the language form works for both
+    for client, text in ((first, html), (second, again)):
+        token = CSRF_INPUT.search(text).group(1)
+        switched = client.post(reverse("set_language"), {"language": "ja", "next": url, "csrfmiddlewaretoken": token})
+        assert switched.status_code == 302, switched.status_code
+    # a visitor with a table login, or a logged-in account, gets the page rendered for them
+    scorer = Client()
+    login_as_table(scorer, Table.objects.filter(group__session__event=small).first())
+    _page(scorer, url)
+    assert rendered
+
+
+def test_a_visitors_cached_page_keeps_its_own_path_in_the_language_form(small):
+    url = reverse("standings", args=[small.slug])
+    _page(Client(), url)
+    session_one = _page(Client(), url + "?session=1")
+    assert f'name="next" type="hidden" value="{url}?session=1"' in session_one
+    assert f'name="next" type="hidden" value="{url}"' in _page(Client(), url)

@@ -12,6 +12,14 @@ part of it). For an HTML page the cached part is the page's body (:func:`body`),
 without the request (no CSRF token, no header); the header, messages and anything about the
 logged-in person (their next seat) are rendered per request around it.
 
+**Whole pages for visitors.** An anonymous visitor with no table login and no message waiting
+sees the same page as every other such visitor, but for the CSRF token of the page's language
+form. Such a page is cached whole (:func:`_whole_page`: per name, variant, language and full
+path, at the page's version) with the token cut out, and put back per request
+(``django.middleware.csrf.get_token``, which also sets the visitor's CSRF cookie as rendering
+does): a repeated read by another phone costs the view's own look-ups and a cache read, not the
+page around the body rendered again.
+
 **ETags.** :func:`respond` reads the version once (pinned for the request:
 :func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
 variant>"`` and answers ``304 Not Modified`` to a request whose ``If-None-Match`` holds it,
@@ -25,10 +33,12 @@ the browser, always revalidated.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 
 from django.contrib.messages import get_messages
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
@@ -75,6 +85,49 @@ def etag(event: Event, name: str, variant: str, request: HttpRequest | None = No
     return f'W/"{version}-{digest}"'
 
 
+def _visitor(request: HttpRequest) -> bool:
+    """An anonymous visitor with no table login and no message waiting: shown exactly what every
+    other such visitor is shown (module docstring), so the whole page may be shared."""
+    if _personal(request):
+        return False
+    session = getattr(request, "session", None)
+    return not (session is not None and session.get(TABLE_SESSION_KEY))
+
+
+#: the CSRF token of a rendered form (``{% csrf_token %}``), cut out of a page cached whole
+_CSRF_VALUE = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_CSRF_HOLE = "\x00csrf-token\x00"
+
+
+def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse],
+                public: bool) -> HttpResponse:
+    """``build()``'s page for a visitor (:func:`_visitor`), cached whole under the event's
+    content version (``public``: its public version), ``name``, ``variant``, the language and
+    the request's full path (the language form sends the visitor back to it), with the CSRF
+    token cut out and a fresh one put in per request. A page that is not a plain 200 HTML
+    answer is never cached: ``build()`` runs each time."""
+    built: dict[str, HttpResponse] = {}
+
+    def compute() -> tuple[str, str] | tuple[()]:
+        response = build()
+        built["response"] = response
+        if response.status_code != 200 or response.streaming or response.has_header("Content-Disposition"):
+            return ()
+        html = response.content.decode(response.charset)
+        return _CSRF_VALUE.sub(lambda m: m.group(1) + _CSRF_HOLE + m.group(2), html), response["Content-Type"]
+
+    path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
+    stored = reports_cache.cached(event, f"whole-page:{name}:{variant}:{get_language()}:{path}", compute, public=public)
+    if "response" in built:
+        return built["response"]
+    if not stored:
+        return build()
+    html, content_type = stored
+    if _CSRF_HOLE in html:
+        html = html.replace(_CSRF_HOLE, get_token(request))
+    return HttpResponse(html, content_type=content_type)
+
+
 def _matches(request: HttpRequest, tag: str) -> bool:
     """Whether ``If-None-Match`` of ``request`` names ``tag`` (weak comparison) or ``*``."""
     header = request.headers.get("If-None-Match", "")
@@ -100,7 +153,10 @@ def respond(request: HttpRequest, event: Event, name: str, variant: str, build: 
                 response["ETag"] = tag
                 patch_cache_control(response, private=True, no_cache=True)
                 return response
-        response = build()
+        if html and request.method == "GET" and _visitor(request):
+            response = _whole_page(request, event, name, variant, build, public)
+        else:
+            response = build()
         if tag is not None and response.status_code == 200:
             response["ETag"] = etag(event, name, variant, request if html else None, public=public)  # new CSRF secret
     if response.status_code == 200:
