@@ -142,10 +142,10 @@ def _scope(public: bool) -> str:
     return "public" if public else "all"
 
 
-def _entrant_page(request, event, name: str, public: bool, variant: str, page: dict, context,
+def _entrant_page(request, event, name: str, public: bool, variant: str, page, context,
                   players=None) -> HttpResponse:
-    """A team's, a player's or the index page (``scoring/team.html``, ``page``: its title's
-    values): its body cached (``context()`` on a miss; ``public``: under the public version), the
+    """A team's, a player's or the index page (``scoring/team.html``, ``page()``: its title's
+    values, called only when the page is built): its body cached (``context()`` on a miss; ``public``: under the public version), the
     logged-in player's next seat (:func:`_my_next_seat` among ``players``, a callable; None: not
     shown) put in per request."""
     def build():
@@ -155,7 +155,7 @@ def _entrant_page(request, event, name: str, public: bool, variant: str, page: d
             card = render_to_string("scoring/_next_seat.html", {
                 "event": event, "next_seat": _my_next_seat(request, event, players())})
         return render(request, "scoring/team.html", {
-            "event": event, "body": mark_safe(content.replace(NEXT_SEAT_MARK, card, 1)), **page})  # noqa: S308
+            "event": event, "body": mark_safe(content.replace(NEXT_SEAT_MARK, card, 1)), **page()})  # noqa: S308
 
     return page_cache.respond(request, event, name, variant, build, public=public)
 
@@ -176,43 +176,59 @@ def teams(request, event):
         return {"event": event, **page, "public": public, "chart": reports.event_chart(event, public=public),
                 "entrants": list(event.teams.all() if team_method else event.players.all())}
 
-    return _entrant_page(request, event, "teams", public, _scope(public), page, context)
+    return _entrant_page(request, event, "teams", public, _scope(public), lambda: page, context)
+
+
+def _once(read):
+    """``read()`` the first time the returned function is called, the same value after: an
+    entrant looked up only when a page is built (a page cached whole needs no look-up)."""
+    kept: list = []
+
+    def value():
+        if not kept:
+            kept.append(read())
+        return kept[0]
+
+    return value
 
 
 @result_page
 def team(request, event, number):
     """One team's page: standing, members, set-by-set results, its line on the chart. Body
-    cached per content version, team and scope, with an ETag; the logged-in member's next seat
-    is added per request."""
-    found = get_object_or_404(Team, event=event, number=number)
+    cached per content version, team number and scope, with an ETag; the logged-in member's next
+    seat is added per request. The team is looked up only when the page is built (404 when the
+    event has no such team)."""
+    found = _once(lambda: get_object_or_404(Team, event=event, number=number))
     public = _public(request, event)
-    page = {"mode": "team", "team_method": True, "team": found}
+    def page() -> dict:
+        return {"mode": "team", "team_method": True, "team": found()}
 
     def context() -> dict:
-        return {"event": event, **page, "public": public,
-                "report": reports.team_report(event, found, public=public),
-                "chart": reports.event_chart(event, public=public, highlight=found.pk)}
+        return {"event": event, **page(), "public": public,
+                "report": reports.team_report(event, found(), public=public),
+                "chart": reports.event_chart(event, public=public, highlight=found().pk)}
 
-    return _entrant_page(request, event, "team", public, f"{found.pk}:{_scope(public)}", page, context,
-                         lambda: list(found.players.all()))
+    return _entrant_page(request, event, "team", public, f"{number}:{_scope(public)}", page, context,
+                         lambda: list(found().players.all()))
 
 
 @result_page
 def player(request, event, number):
     """One player's results: each set against the same seat, and their standing. Body cached per
     content version, player and scope, with an ETag; their next seat is added per request."""
-    found = get_object_or_404(Player.objects.select_related("team"), event=event, number=number)
+    found = _once(lambda: get_object_or_404(Player.objects.select_related("team"), event=event, number=number))
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
-    page = {"mode": "player", "team_method": team_method, "player": found}
+    def page() -> dict:
+        return {"mode": "player", "team_method": team_method, "player": found()}
 
     def context() -> dict:
-        return {"event": event, **page, "public": public,
-                "report": reports.player_report(event, found, public=public),
-                "chart": None if team_method else reports.event_chart(event, public=public, highlight=found.pk)}
+        return {"event": event, **page(), "public": public,
+                "report": reports.player_report(event, found(), public=public),
+                "chart": None if team_method else reports.event_chart(event, public=public, highlight=found().pk)}
 
-    return _entrant_page(request, event, "player", public, f"{found.pk}:{_scope(public)}", page, context,
-                         lambda: [found])
+    return _entrant_page(request, event, "player", public, f"{number}:{_scope(public)}", page, context,
+                         lambda: [found()])
 
 
 @result_page

@@ -64,9 +64,10 @@ PAGES = {
     "standings": lambda slug: reverse("standings", args=[slug]),
 }
 # queries of an anonymous request: first after a change (computing what the page shows), then
-# repeated (the event, the version, the page's own lookups, the body from the cache)
+# repeated (the event and the version; the page itself, whole, from the cache: a team or player
+# is looked up only when its page is built)
 FIRST = {"team": 19, "player": 12, "standings": 9}
-WARM = {"team": 3, "player": 3, "standings": 2}
+WARM = {"team": 2, "player": 2, "standings": 2}
 
 
 @pytest.mark.parametrize("page", sorted(PAGES))
@@ -443,3 +444,8 @@ def test_a_visitors_cached_page_keeps_its_own_path_in_the_language_form(small):
     session_one = _page(Client(), url + "?session=1")
     assert f'name="next" type="hidden" value="{url}?session=1"' in session_one
     assert f'name="next" type="hidden" value="{url}"' in _page(Client(), url)
+
+
+def test_an_unknown_team_or_player_is_404_every_time(small):
+    for url in (reverse("team", args=[small.slug, 99]), reverse("player-results", args=[small.slug, 999])):
+        assert [Client().get(url).status_code for _ in range(2)] == [404, 404]
