@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from scoring.models import HandResult, SetRelease
 from tournament.models import Event, EventRole, Session, Table
@@ -88,11 +89,17 @@ def is_public(event: Event, session_number: int, set_no: int) -> bool:
     return SetRelease.objects.filter(event=event, session_number=session_number, set_no=set_no).exists()
 
 
-def released_now(event: Event, session_number: int, set_no: int) -> Exists:
-    """An SQL expression: set ``set_no`` of session ``session_number`` is released. For
-    :meth:`tournament.models.Event.changed`, so a write that touched one set's results bumps the
-    public version only when that set is public, in the same UPDATE (no query of its own)."""
-    return Exists(SetRelease.objects.filter(event_id=event.pk, session_number=session_number, set_no=set_no))
+def released_now(event: Event, session_number: int, set_no: int) -> RawSQL:
+    """An SQL expression worth 1 when set ``set_no`` of session ``session_number`` is released,
+    else 0. For :meth:`tournament.models.Event.changed`, so a write that touched one set's
+    results bumps the public version only when that set is public, in the same UPDATE (no query
+    of its own; raw SQL, portable to SQLite and PostgreSQL, because compiling the ORM's
+    ``Case(When(Exists(...)))`` cost a tenth of an entry's CPU)."""
+    release = SetRelease._meta
+    columns = {name: release.get_field(name).column for name in ("event", "session_number", "set_no")}
+    sql = (f"CASE WHEN EXISTS (SELECT 1 FROM {release.db_table} WHERE {columns['event']} = %s"  # noqa: S608 - names from the model
+           f" AND {columns['session_number']} = %s AND {columns['set_no']} = %s) THEN 1 ELSE 0 END")
+    return RawSQL(sql, (event.pk, session_number, set_no), output_field=IntegerField())
 
 
 def session_finished(event: Event, session_number: int) -> bool:

@@ -156,19 +156,15 @@ class Event(models.Model):
 
         The *public* version (:attr:`EventVersion.public_number`, what public pages are cached
         under) is bumped with it unless the write changed nothing the public sees: ``public``
-        False (the caller knows, e.g. a set rescored and still unreleased), or a boolean
-        expression evaluated in the same UPDATE (e.g. "this set is released":
+        False (the caller knows, e.g. a set rescored and still unreleased), or an SQL expression
+        worth 1 or 0 evaluated in the same UPDATE (e.g. 1 when "this set is released":
         :func:`scoring.visibility.released_now`, for a write that touched one set's results
         only; a result of an unreleased set is never public, docs/security.md).
 
         Lock order: the version row is the last lock a write takes, so call it at the end of the
         write's transaction (two writes never wait for each other's version row while holding a
         lock the other needs)."""
-        step: models.Expression | int
-        if isinstance(public, bool):
-            step = int(public)
-        else:
-            step = models.Case(models.When(public, then=models.Value(1)), default=models.Value(0))
+        step = int(public) if isinstance(public, bool) else public
         bump = {"number": models.F("number") + 1, "public_number": models.F("public_number") + step}
         if EventVersion.objects.filter(event_id=self.pk).update(**bump):
             return
