@@ -56,6 +56,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -714,13 +715,34 @@ def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: 
     settle(layout)
     out = Figures(label)
     before, began = cpu_seconds(layout), time.perf_counter()
-    asyncio.run(_drive(day, event.event.slug, arrivals, layout, out))
+    samples: list[tuple[float, dict[str, float]]] = []
+    done = threading.Event()
+
+    def sample() -> None:  # each part's CPU second by second, to set beside the requests' timeline
+        last = before
+        while not done.wait(CPU_SAMPLE_SECONDS):
+            now = cpu_seconds(layout)
+            samples.append((round(time.perf_counter() - began, 1), {k: round(v, 2) for k, v in cpu_used(last, now).items()}))
+            last = now
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        asyncio.run(_drive(day, event.event.slug, arrivals, layout, out))
+    finally:
+        done.set()
+        sampler.join()
     out.wall = time.perf_counter() - began
     after = cpu_seconds(layout)
     out.cpu = cpu_used(before, after)
     out.stored = event.count_stored()
     (layout.tmp / f"timeline-{label}.json").write_text(json.dumps(out.timeline))
+    (layout.tmp / f"cpu-{label}.json").write_text(json.dumps(samples))
     return out
+
+
+#: how often :func:`run_once` samples each part's CPU (seconds), written to ``cpu-<run>.json``
+CPU_SAMPLE_SECONDS = 2.0
 
 
 def _ms(values: list[float], q: int) -> str:
