@@ -449,3 +449,29 @@ def test_a_visitors_cached_page_keeps_its_own_path_in_the_language_form(small):
 def test_an_unknown_team_or_player_is_404_every_time(small):
     for url in (reverse("team", args=[small.slug, 99]), reverse("player-results", args=[small.slug, 999])):
         assert [Client().get(url).status_code for _ in range(2)] == [404, 404]
+
+
+def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_it_was_without_an_etag(small,
+                                                                                                     monkeypatch):
+    from scoring.reports import cache as reports_cache
+
+    url = reverse("team", args=[small.slug, 1])
+    before = Client().get(url)
+    assert before.status_code == 200 and "ETag" in before.headers
+    old_name = small.teams.get(number=1).name
+    rename_team(small.teams.get(number=1), name="Renamed While Busy", actor="director")
+    # another reader is building what the team page needs at the new version (the standings)
+    with reports_cache.pinned_version(small):
+        busy = reports_cache.cache_key(small, "standings:all:public", public=True) + ":building"
+    cache.add(busy, 1, 60)
+    older = Client().get(url)
+    assert older.status_code == 200 and "ETag" not in older.headers  # asked again next time
+    assert old_name in older.content.decode() and "Renamed While Busy" not in older.content.decode()
+    # a page never built before has nothing older: it waits for the builder (here, one that
+    # never finishes: it builds it itself after the wait), and shows the new name
+    monkeypatch.setattr(reports_cache, "WAIT_FOR_OTHERS", 0.2)
+    never_built = Client().get(reverse("team", args=[small.slug, 2]))
+    assert "Renamed While Busy" in never_built.content.decode() and "ETag" in never_built.headers
+    cache.delete(busy)
+    fresh = Client().get(url)
+    assert "Renamed While Busy" in fresh.content.decode() and "ETag" in fresh.headers

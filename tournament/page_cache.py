@@ -18,7 +18,9 @@ form. Such a page is cached whole (:func:`_whole_page`: per name, variant, langu
 path, at the page's version) with the token cut out, and put back per request
 (``django.middleware.csrf.get_token``, which also sets the visitor's CSRF cookie as rendering
 does): a repeated read by another phone costs the view's own look-ups and a cache read, not the
-page around the body rendered again.
+page around the body rendered again. While one visitor builds a page after a change (a set
+released), the others are served the page as it was just before (what the public could
+already see), without an ETag, rather than wait (:func:`scoring.reports.cache.cached_or_older`).
 
 **ETags.** :func:`respond` reads the version once (pinned for the request:
 :func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
@@ -100,12 +102,14 @@ _CSRF_HOLE = "\x00csrf-token\x00"
 
 
 def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse],
-                public: bool) -> HttpResponse:
+                public: bool) -> tuple[HttpResponse, bool]:
     """``build()``'s page for a visitor (:func:`_visitor`), cached whole under the event's
     content version (``public``: its public version), ``name``, ``variant``, the language and
     the request's full path (the language form sends the visitor back to it), with the CSRF
     token cut out and a fresh one put in per request. A page that is not a plain 200 HTML
-    answer is never cached: ``build()`` runs each time."""
+    answer is never cached: ``build()`` runs each time. Returns ``(response, fresh)``: not fresh
+    when it is the page of an older version, served while another reader builds this one
+    (:func:`scoring.reports.cache.cached_or_older`)."""
     built: dict[str, HttpResponse] = {}
 
     def compute() -> tuple[str, str] | tuple[()]:
@@ -117,15 +121,16 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
         return _CSRF_VALUE.sub(lambda m: m.group(1) + _CSRF_HOLE + m.group(2), html), response["Content-Type"]
 
     path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
-    stored = reports_cache.cached(event, f"whole-page:{name}:{variant}:{get_language()}:{path}", compute, public=public)
+    stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}", compute,
+                                                  public=public)
     if "response" in built:
-        return built["response"]
+        return built["response"], True
     if not stored:
-        return build()
+        return build(), True
     html, content_type = stored
     if _CSRF_HOLE in html:
         html = html.replace(_CSRF_HOLE, get_token(request))
-    return HttpResponse(html, content_type=content_type)
+    return HttpResponse(html, content_type=content_type), fresh
 
 
 def _matches(request: HttpRequest, tag: str) -> bool:
@@ -153,11 +158,12 @@ def respond(request: HttpRequest, event: Event, name: str, variant: str, build: 
                 response["ETag"] = tag
                 patch_cache_control(response, private=True, no_cache=True)
                 return response
+        fresh = True
         if html and request.method == "GET" and _visitor(request):
-            response = _whole_page(request, event, name, variant, build, public)
+            response, fresh = _whole_page(request, event, name, variant, build, public)
         else:
             response = build()
-        if tag is not None and response.status_code == 200:
+        if tag is not None and response.status_code == 200 and fresh:  # an older page: asked again next time
             response["ETag"] = etag(event, name, variant, request if html else None, public=public)  # new CSRF secret
     if response.status_code == 200:
         patch_cache_control(response, private=True, no_cache=True)

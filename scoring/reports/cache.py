@@ -117,13 +117,22 @@ _POLL = 0.02
 REBUILD = object()
 
 
-def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], object]):
+class BuildingElsewhere(Exception):
+    """Raised inside :func:`cached_or_older` when a value it needs is being built by another
+    reader: the caller serves the older value instead of waiting."""
+
+
+_IMPATIENT = "_impatient_reader"
+
+
+def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], object], impatient: bool = False):
     """``read()`` (None: missing), else compute it once among every process sharing the cache:
     the first reader takes a short lock in the cache (``cache.add``) and runs ``compute()``
     (which stores what it built); the others wait for its value (polling ``read()``) instead of
     each building the same thing (the burst of phones after a set is released), and build it
     themselves only if it is still missing after :data:`WAIT_FOR_OTHERS` seconds, or at once
-    when ``read()`` answers :data:`REBUILD` (built, but not what this reader needs)."""
+    when ``read()`` answers :data:`REBUILD` (built, but not what this reader needs).
+    ``impatient``: raise :class:`BuildingElsewhere` instead of waiting."""
     value = read()
     if value is REBUILD:
         return compute()
@@ -135,6 +144,8 @@ def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], o
             return compute()
         finally:
             cache.delete(lock)
+    if impatient:
+        raise BuildingElsewhere(key)
     deadline = time.monotonic() + WAIT_FOR_OTHERS
     while time.monotonic() < deadline:
         time.sleep(_POLL)
@@ -159,7 +170,32 @@ def cached(event: Event, name: str, compute: Callable[[], object], *, public: bo
         cache.set(key, value, CACHE_SECONDS)
         return value
 
-    return _single_flight(key, lambda: cache.get(key), build)
+    return _single_flight(key, lambda: cache.get(key), build, bool(event.__dict__.get(_IMPATIENT)))
+
+
+def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, public: bool = False) -> tuple[object, bool]:
+    """``(value, fresh)``: the value of :func:`cached` (``fresh`` True); but while another reader
+    builds it, or anything its ``compute()`` needs, the value this event last had under the
+    same name at an older version, if one is still cached (``fresh`` False), instead of waiting.
+    For whole pages that everyone may see (:mod:`tournament.page_cache`): after a set's release
+    the phones keep reading the page as it was a moment before (what the public could already
+    see) while one of them builds the new one. Nothing older is ever served for a value that
+    was never built."""
+    key = cache_key(event, name, public=public)
+    latest = f"{CACHE_PREFIX}:{event.uid}:{event.pk}:latest:{'p' if public else 'v'}:{name}"
+    older_key = cache.get(latest)
+    older = cache.get(older_key) if older_key and older_key != key else None
+    if older is not None:
+        event.__dict__[_IMPATIENT] = True
+    try:
+        value = cached(event, name, compute, public=public)
+    except BuildingElsewhere:
+        return older, False
+    finally:
+        event.__dict__.pop(_IMPATIENT, None)
+    if older_key != key:
+        cache.set(latest, key, CACHE_SECONDS)
+    return value, True
 
 
 def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default=None, *,
@@ -185,7 +221,7 @@ def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mappi
         cache.set_many({**{f"{prefix}:{k}": v for k, v in parts.items()}, done: True}, CACHE_SECONDS)
         return (parts.get(part, default),)
 
-    return _single_flight(prefix, read, build)[0]
+    return _single_flight(prefix, read, build, bool(event.__dict__.get(_IMPATIENT)))[0]
 
 
 def released(event: Event, public: bool) -> frozenset[tuple[int, int]] | None:
