@@ -6,9 +6,13 @@ what a page shows bumps in its own transaction (an audited action, a result stor
 rescored or released, a check-in...). A reader reads the version first and the data after, so
 a value cached under a version is never older than it, and a stale value is never read: no
 signal, no digest of the data. Values live in Django's cache (shared by every process), each
-computed once per version and scope (public or every scored set). Within one request the
-version may be read once and *pinned* (:func:`pinned_version`), so the several values a page
-reads cost that one query together.
+computed once per version and scope (public or every scored set). A value built from what the
+public sees only is keyed by the event's *public version* instead (``public=True``), which
+results of sets still in play leave alone (:meth:`tournament.models.Event.changed`), so public
+pages are built once per release or director's action, not once per entry. Within one request
+both versions are read once and *pinned* (:func:`pinned_version`), so the several values a page
+reads cost that one query together. A missing value is built by one reader at a time among
+every process (:func:`_single_flight`).
 
 Standings are also kept incrementally in each process
 (:class:`scoring.standings.IncrementalStandings`): after a change only the comparisons whose
