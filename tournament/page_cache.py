@@ -125,9 +125,9 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
                                                   public=public)
     if "response" in built:
         return built["response"], True
-    if not stored:
+    if not isinstance(stored, tuple) or len(stored) != 2:  # () : not a page to cache
         return build(), True
-    html, content_type = stored
+    html, content_type = str(stored[0]), str(stored[1])
     if _CSRF_HOLE in html:
         html = html.replace(_CSRF_HOLE, get_token(request))
     return HttpResponse(html, content_type=content_type), fresh
