@@ -39,9 +39,9 @@ def rename_team(team: Team, *, name: str, members: Sequence[str] | None = None, 
     if event.teams.filter(name=name).exclude(pk=team.pk).exists():
         raise SetupError("name", _("another team is called %(name)s: choose another name") % {"name": name})
     if team.name != name:
-        event.log("team-renamed", actor, team=team.number, before=team.name, after=name)
-        team.name = name
+        before, team.name = team.name, name
         team.save(update_fields=["name"])
+        event.log("team-renamed", actor, team=team.number, before=before, after=name)  # the version row last
     if members is not None:
         players = team_players(team)
         if len(members) != len(players):
@@ -66,9 +66,9 @@ def update_player(player: Player, *, name: str, actor: str) -> Player:
         return player
     if player.team_id and Player.objects.filter(team_id=player.team_id, name=name).exclude(pk=player.pk).exists():
         raise SetupError("name", _("a team mate is called %(name)s already") % {"name": name})
-    player.event.log("player-renamed", actor, player=player.number, before=player.name, after=name)
-    player.name = name
+    before, player.name = player.name, name
     player.save(update_fields=["name"])
+    player.event.log("player-renamed", actor, player=player.number, before=before, after=name)  # the version row last
     return player
 
 
