@@ -47,6 +47,9 @@ class HandResultAdmin(GuardedAdmin):
     def has_change_permission(self, request, obj=None):
         return False  # corrections go through scoring.actions.confirmation.correct_result, which keeps the history
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # a deleted result would lose its history and leave its set's scores as they were
+
 
 @admin.register(SetScore)
 class SetScoreAdmin(GuardedAdmin):

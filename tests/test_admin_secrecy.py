@@ -361,3 +361,14 @@ def world_for_writes(db, django_user_model):
     user = django_user_model.objects.create_user("admin-writer", password="pw", is_staff=True)
     user.user_permissions.set(Permission.objects.filter(content_type__app_label="tournament"))
     return client_for(user), event, user
+
+
+def test_nobody_deletes_a_result_in_the_admin(admin_client, team_event):
+    play_slots(team_event, random.Random(1), groups=[1], through_set=1)
+    result = HandResult.objects.filter(event=team_event).first()
+    page = admin_client.get(reverse("admin:scoring_handresult_delete", args=[result.pk]))
+    assert page.status_code == 403
+    answer = admin_client.post(reverse("admin:scoring_handresult_changelist"),
+                               {"action": "delete_selected", "_selected_action": [result.pk], "post": "yes"})
+    assert answer.status_code in (200, 302)
+    assert HandResult.objects.filter(pk=result.pk).exists()  # kept, with its history
