@@ -9,6 +9,8 @@ everyone else sees a set once every table has played it (:mod:`scoring.reports`)
 
 from __future__ import annotations
 
+import functools
+
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -145,9 +147,9 @@ def _scope(public: bool) -> str:
 def _entrant_page(request, event, name: str, public: bool, variant: str, page, context,
                   players=None) -> HttpResponse:
     """A team's, a player's or the index page (``scoring/team.html``, ``page()``: its title's
-    values, called only when the page is built): its body cached (``context()`` on a miss; ``public``: under the public version), the
-    logged-in player's next seat (:func:`_my_next_seat` among ``players``, a callable; None: not
-    shown) put in per request."""
+    values, called only when the page is built): its body cached (``context()`` on a miss;
+    ``public``: under the public version), the logged-in player's next seat
+    (:func:`_my_next_seat` among ``players``, a callable; None: not shown) put in per request."""
     def build():
         content = page_cache.body(event, name, variant, "scoring/_team_body.html", context, public=public)
         card = ""
@@ -166,8 +168,8 @@ NEXT_SEAT_MARK = "<!--next-seat-->"
 @result_page
 def teams(request, event):
     """The running-total chart of every team (individual events: the leading players) and the
-    list of entrants to open "my team" / "my results". Body cached per content version and
-    scope, with an ETag."""
+    list of entrants to open "my team" / "my results". Body cached per version (the public
+    version for the public scope) and scope, with an ETag."""
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
     page = {"mode": "index", "team_method": team_method}
@@ -179,26 +181,14 @@ def teams(request, event):
     return _entrant_page(request, event, "teams", public, _scope(public), lambda: page, context)
 
 
-def _once(read):
-    """``read()`` the first time the returned function is called, the same value after: an
-    entrant looked up only when a page is built (a page cached whole needs no look-up)."""
-    kept: list = []
-
-    def value():
-        if not kept:
-            kept.append(read())
-        return kept[0]
-
-    return value
-
-
 @result_page
 def team(request, event, number):
     """One team's page: standing, members, set-by-set results, its line on the chart. Body
-    cached per content version, team number and scope, with an ETag; the logged-in member's next
+    cached per version (the public version for the public scope), team number and scope, with an
+    ETag; the logged-in member's next
     seat is added per request. The team is looked up only when the page is built (404 when the
     event has no such team)."""
-    found = _once(lambda: get_object_or_404(Team, event=event, number=number))
+    found = functools.cache(lambda: get_object_or_404(Team, event=event, number=number))  # looked up once, if at all
     public = _public(request, event)
     def page() -> dict:
         return {"mode": "team", "team_method": True, "team": found()}
@@ -215,8 +205,8 @@ def team(request, event, number):
 @result_page
 def player(request, event, number):
     """One player's results: each set against the same seat, and their standing. Body cached per
-    content version, player and scope, with an ETag; their next seat is added per request."""
-    found = _once(lambda: get_object_or_404(Player.objects.select_related("team"), event=event, number=number))
+    version (the public version for the public scope), player and scope, with an ETag; their next seat is added per request."""
+    found = functools.cache(lambda: get_object_or_404(Player.objects.select_related("team"), event=event, number=number))
     public = _public(request, event)
     team_method = event.method == Event.Method.TEAM
     def page() -> dict:

@@ -85,7 +85,7 @@ def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
     "clock": clock.clock_state(...) or None, "standings": [{"rank", "tied", "name", "points",
     "score_total"}] (the first ``rows`` ranked rows of the PUBLIC standings), "updated": ISO
     time}``. Public standings whoever asks (module docstring). All but the clock and the time
-    are cached per content version (the clock's remaining time changes by itself: read afresh,
+    are cached per public version (the clock's remaining time changes by itself: read afresh,
     one query)."""
     session = clock.projector_session(event)
     return {
@@ -96,7 +96,7 @@ def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
 
 
 def _projector_content(event, rows: int) -> dict:
-    """The part of :func:`projector_data` the content version covers."""
+    """The part of :func:`projector_data` the public version covers."""
     standings = [r for r in reports.cached_standings(event, public=True) if r["rank"] is not None][:rows]
     return {
         "event": event.name,

@@ -214,9 +214,10 @@ class EventVersion(models.Model):
 
     @staticmethod
     def bump(event_ids) -> None:
-        """Bump the content version of the events ``event_ids`` (None ids skipped; an event
-        deleted or without a version row yet is left alone: its pages are gone or not cached). One
-        UPDATE; for writes that do not go through a service, such as the Django admin's."""
+        """Bump the content version and the public version of the events ``event_ids`` (None ids
+        skipped; an event deleted or without a version row yet is left alone: its pages are gone
+        or not cached). One UPDATE; for writes that do not go through a service, such as the
+        Django admin's (which may change anything the public sees)."""
         ids = {pk for pk in event_ids if pk is not None}
         if ids:
             EventVersion.objects.filter(event_id__in=ids).update(number=models.F("number") + 1,

@@ -3,7 +3,8 @@ ETags: the one place a read view's response is cached or answered 304.
 
 **What is cached.** The part of a response that depends only on the event's content
 (:meth:`tournament.models.Event.content_version`, bumped by every write that changes what a page
-shows) and on a *variant* the view names: the scope (``public``, or ``all`` for the director
+shows; for a page that shows only what the public sees, ``public=True``, the public version,
+which results of sets still in play leave alone) and on a *variant* the view names: the scope (``public``, or ``all`` for the director
 and staff: :mod:`scoring.visibility`), the language, the page's own arguments (a team, a set, a
 session) and, for a table login or a seated player who sees their own table's entries before a
 set is public, those tables. A variant never leaves out what makes two viewers see different
@@ -24,7 +25,7 @@ already see), without an ETag, rather than wait (:func:`scoring.reports.cache.ca
 
 **ETags.** :func:`respond` reads the version once (pinned for the request:
 :func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
-variant>"`` and answers ``304 Not Modified`` to a request whose ``If-None-Match`` holds it,
+variant>"`` (``W/"P<public version>-..."`` for a public page) and answers ``304 Not Modified`` to a request whose ``If-None-Match`` holds it,
 before anything is built: a phone polling an unchanged page costs one query. An HTML page gets
 an ETag only for an anonymous visitor with no message waiting (a logged-in header shows
 per-account things, such as pending invitations, that are not in the version); the browser's

@@ -3,9 +3,9 @@ projector's JSON): cached per release state and rate-limited per client address.
 
 **Caching.** A public download depends only on what is public, and that changes when a set is
 released or the director changes something (docs/security.md, "Exports"): every such write bumps
-the event's content version (:meth:`tournament.models.Event.content_version`), the cache key
-(:func:`scoring.reports.cache.cached`: never a signal, never a digest of the data). A repeated
-download at an unchanged version is read from Django's cache (shared by every process with
+the event's public version (:meth:`tournament.models.Event.changed`; results of sets still in
+play do not), the cache key (:func:`scoring.reports.cache.cached`: never a signal, never a
+digest of the data). A repeated download at an unchanged version is read from Django's cache (shared by every process with
 ``CACHE_URL``), and answered 304 to a client that sends its ETag back
 (:mod:`tournament.page_cache`). The public export's ``exported_at`` is then the time it was
 built.

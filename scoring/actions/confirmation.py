@@ -128,7 +128,7 @@ def _rescore_if_complete(lock: Locked, was_confirmed: bool, now_confirmed: bool)
     result = lock.result
     if lock.complete(was_confirmed) or lock.complete(now_confirmed):
         rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
-    else:  # an incomplete comparison: its set is not released (docs/security.md), unless a director deleted a result
+    else:  # an incomplete comparison: its set cannot be released yet; the UPDATE checks it all the same
         result.event.changed(public=visibility.released_now(result.event, result.session_number, result.set_no))
 
 
