@@ -5,11 +5,13 @@ Who may call what: :class:`tournament.access.HasEventRole`. A service's refusal
 status (:mod:`tournament.api_errors`)."""
 
 import copy
+import logging
 
+from django.db import InterfaceError, OperationalError
 from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.generics import get_object_or_404
@@ -23,11 +25,13 @@ from scoring.models import HandResult, ResultRevision
 from scoring.payments import widest
 from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
+from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.describe import result_notes
 from scoring.actions.entry import find_table, submit_result
 from tournament import page_cache
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
+from tournament.middleware import RETRY_AFTER
 from tournament.permissions import is_director
 from tournament.query import int_param
 from tournament.table_plan import table_plan_by_number
@@ -180,6 +184,14 @@ class CorrectSerializer(serializers.Serializer):
 
 ENTERS = (DIRECTOR, SCORER)  # enter, confirm, correct, dispute
 
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False, description=(
+        "A key the client makes for this write (8 to 64 letters, digits and ._:-, e.g. a UUID) and sends again "
+        "with every repeat of it: the write is stored at most once, and a repeat is answered 200 with the result as "
+        "stored and Idempotent-Replayed: true. A key used for another write is refused (422, request_key). After "
+        "a database fault the answer says whether it was stored (503 with stored false or null: send it again)."))
+logger = logging.getLogger("tournament.database")
+
 
 class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
@@ -229,55 +241,95 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
     def _actor(self):
         return self.request.user.get_username()
 
+    def _keyed(self, write, created: int = status.HTTP_200_OK):
+        """Answer a write made by ``write(request_key)`` (which returns the result), the request's
+        key read from its ``Idempotency-Key`` header or ``request_key`` field
+        (:mod:`scoring.actions.request_keys`): ``created`` for a new write, 200 with
+        ``Idempotent-Replayed: true`` for a repeat. When the database connection fails during the
+        write and a key was sent, the answer says what is known (:func:`~scoring.actions.request_keys.after_fault`):
+        the result as stored (200, replayed) or 503 with ``stored`` false (not stored) or null
+        (unknown), and ``Retry-After``; sending it again with the key is safe either way."""
+        key = request_keys.key_of(self.request)
+        pids = {request_keys.backend_pid()}
+        try:
+            result = write(key)
+        except (OperationalError, InterfaceError) as exc:
+            if not key:
+                raise  # DatabaseUnavailableMiddleware answers, without a claim it cannot make
+            logger.error("database unavailable during %s %s: %s", self.request.method, self.request.path, exc, exc_info=exc)
+            known = request_keys.after_fault(key, pids)
+            if not known.stored:
+                response = Response({"detail": known.message(), "stored": known.stored}, status=503)
+                response["Retry-After"] = str(RETRY_AFTER)
+                return response
+            result = known.result
+        replay = getattr(result, "replayed", False)
+        response = Response(self.get_serializer(result).data, status=status.HTTP_200_OK if replay else created)
+        if replay:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    @extend_schema(parameters=[IDEMPOTENCY_KEY])
     def create(self, request, *args, **kwargs):
-        """Enter a result (the entering roles: :data:`ENTERS`, a scorer only at their role's tables)."""
+        """Enter a result (the entering roles: :data:`ENTERS`, a scorer only at their role's tables).
+        201 with the result; 200 (``Idempotent-Replayed: true``) for a repeat with the same
+        ``Idempotency-Key``."""
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        event = self.get_event()
-        found = table_plan_by_number(event, data["table"]["number"], data.get("session_number"))  # the table and its plan at once
-        table, plan = found or (find_table(event, data["table"]["number"], data.get("session_number")), None)
-        self.check_object_permissions(request, table)
-        result = submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
-                               deposit=data.get("deposit"), actor=self._actor(), plan=plan,
-                               entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
-        return Response(self.get_serializer(result).data, status=status.HTTP_201_CREATED)  # from the rows written
+
+        def enter(key):
+            event = self.get_event()
+            found = table_plan_by_number(event, data["table"]["number"], data.get("session_number"))  # the table and its plan at once
+            table, plan = found or (find_table(event, data["table"]["number"], data.get("session_number")), None)
+            self.check_object_permissions(request, table)
+            return submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
+                                 deposit=data.get("deposit"), actor=self._actor(), plan=plan, request_key=key,
+                                 entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
+
+        return self._keyed(enter, created=status.HTTP_201_CREATED)  # answered from the rows written
 
     def _act(self, body_class, act):
         """One action on the URL's result: read ``body_class`` from the request, call
-        ``act(result, data, director)`` (a service function of :mod:`scoring.actions`) and answer
-        with the result it returns. A refusal is a FieldError for the API's one handler."""
-        result = self.get_object()
+        ``act(result, data, director, request_key)`` (a service function of :mod:`scoring.actions`)
+        and answer with the result it returns (:meth:`_keyed`). A refusal is a FieldError for the
+        API's one handler."""
         body = body_class(data=self.request.data)
         body.is_valid(raise_exception=True)
-        result = act(result, body.validated_data, is_director(self.request.user, result.event))
-        return Response(self.get_serializer(result).data)
 
-    @extend_schema(request=ConfirmSerializer, responses=ResultSerializer)
+        def write(key):
+            result = self.get_object()
+            return act(result, body.validated_data, is_director(self.request.user, result.event), key)
+
+        return self._keyed(write)
+
+    @extend_schema(request=ConfirmSerializer, responses=ResultSerializer, parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     def confirm(self, request, *args, **kwargs):
         """Confirm a result with a seated player's PIN (the director without)."""
-        return self._act(ConfirmSerializer, lambda result, data, director: confirm_result(
-            result, actor=self._actor(), pin=data.get("pin"), director=director, revision=data.get("revision")))
+        return self._act(ConfirmSerializer, lambda result, data, director, key: confirm_result(
+            result, actor=self._actor(), pin=data.get("pin"), director=director, revision=data.get("revision"),
+            request_key=key))
 
-    @extend_schema(request=CorrectSerializer, responses=ResultSerializer)
+    @extend_schema(request=CorrectSerializer, responses=ResultSerializer, parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     def correct(self, request, *args, **kwargs):
         """Correct a result: the director at any time (without a PIN; once confirmed or disputed,
         with a reason); anyone else only an unconfirmed result, with the correcting player's
         ``entered_by_seat`` and ``entry_pin`` — the correction becomes that seat's entry, which a
         player of another seat confirms."""
-        return self._act(CorrectSerializer, lambda result, data, director: correct_result(
+        return self._act(CorrectSerializer, lambda result, data, director, key: correct_result(
             result, actor=self._actor(), reason=data["reason"], director=director,
             changes=data.get("changes"), outcome=data.get("outcome"), deposit=data.get("deposit"),
-            entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None))
+            entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None,
+            request_key=key))
 
-    @extend_schema(request=DisputeSerializer, responses=ResultSerializer)
+    @extend_schema(request=DisputeSerializer, responses=ResultSerializer, parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     def dispute(self, request, *args, **kwargs):
         """Dispute a result (once confirmed, the director only)."""
-        return self._act(DisputeSerializer, lambda result, data, director: dispute_result(
-            result, actor=self._actor(), reason=data["reason"], director=director))
+        return self._act(DisputeSerializer, lambda result, data, director, key: dispute_result(
+            result, actor=self._actor(), reason=data["reason"], director=director, request_key=key))
 
 
 class AdjustmentSerializer(serializers.Serializer):

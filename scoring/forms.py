@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -175,9 +177,12 @@ class HandForm(forms.Form):
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
     deposit = forms.IntegerField(label=_("Riichi sticks left on the table (points)"), required=False, error_messages={
         "invalid": _("type the points of the sticks left on the table as a whole number, e.g. 1000 (0 for none).")})
+    request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, event, players: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        # the write's key (scoring.actions.request_keys): new in each form shown, sent again with a repeat of it
+        self.fields["request_key"].initial = uuid.uuid4().hex
         self.event = event
         ruleset = event.get_ruleset()
         self.ruleset = ruleset
@@ -325,7 +330,7 @@ class HandForm(forms.Form):
             order = order[at + 1:] + order[:at + 1]
         return [seat for seat in order if seat in ticked]
 
-    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason")
+    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason", "request_key")
 
     def _relevant(self) -> set[str]:
         """The inputs the chosen mode and kind use: only they are read, and only their errors kept."""
@@ -424,7 +429,7 @@ class HandForm(forms.Form):
                     return f"fu_{seat}"
         return f"{prefix}_{winners[0]}"
 
-    FIELD_OF_ERROR = {"kind": "kind", "outcome": "kind", "winners": "winners", "discarder": "discarder", "honba": "honba",
+    FIELD_OF_ERROR = {"request_key": "request_key", "kind": "kind", "outcome": "kind", "winners": "winners", "discarder": "discarder", "honba": "honba",
                       "riichi": "riichi", "tenpai": "tenpai", "shielded": "shielded", "liable": "liable", "hand": "hand",
                       "deposit": "deposit", "set": "set_no", "entered_by_seat": "entered_by_seat", "entry_pin": "entry_pin"}
 
@@ -502,10 +507,12 @@ class TableEntryForm(HandForm):
         return data
 
     def submission(self) -> dict:
-        """``{"set_no", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin"}`` for ``submit_result``."""
+        """``{"set_no", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin", "request_key"}``
+        for ``submit_result``."""
         data = self.cleaned_data
         return {"set_no": data["set_no"], "entered_by_seat": data.get("entered_by_seat") or None,
-                "entry_pin": data.get("entry_pin") or None, **self.hand_entry()}
+                "entry_pin": data.get("entry_pin") or None, "request_key": data.get("request_key") or None,
+                **self.hand_entry()}
 
 
 class CorrectionForm(HandForm):
@@ -540,8 +547,9 @@ class CorrectionForm(HandForm):
         self.fields["entry_pin"].error_messages["required"] = CORRECTION_PIN_REQUIRED
 
     def submission(self) -> dict:
-        """``{"reason", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin"}`` for
-        :func:`scoring.actions.confirmation.correct_result` (seat and PIN None on the director's form)."""
+        """``{"reason", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin", "request_key"}``
+        for :func:`scoring.actions.confirmation.correct_result` (seat and PIN None on the director's form)."""
         data = self.cleaned_data
         return {"reason": data.get("reason") or "", "entered_by_seat": data.get("entered_by_seat") or None,
-                "entry_pin": data.get("entry_pin") or None, **self.hand_entry()}
+                "entry_pin": data.get("entry_pin") or None, "request_key": data.get("request_key") or None,
+                **self.hand_entry()}

@@ -88,7 +88,8 @@ class HandResult(models.Model):
 
 
 class ResultRevision(models.Model):
-    """The audit trail: every entry, confirmation, dispute and correction (who, when, before, after, why)."""
+    """The audit trail: every entry, confirmation, dispute and correction (who, when, before, after,
+    why), with the device's ``request_key`` of the write when it sent one."""
 
     result = models.ForeignKey(HandResult, on_delete=models.CASCADE, related_name="revisions")
     revision = models.PositiveIntegerField()
@@ -100,6 +101,11 @@ class ResultRevision(models.Model):
     actor = models.CharField(max_length=150)
     reason = models.TextField(blank=True)
     at = models.DateTimeField(auto_now_add=True)
+    request_key = models.CharField(
+        max_length=64, null=True, blank=True, unique=True,
+        help_text="The key the device made for the write that stored this revision (an entry, confirmation, "
+                  "correction or dispute sent with an Idempotency-Key): a repeat of the write is answered with the "
+                  "stored result instead of being written again (scoring.actions.request_keys).")
 
     class Meta:
         ordering = ["result", "id"]

@@ -5,10 +5,13 @@ history, and the director's live grid. Each write calls one function of :mod:`sc
 from __future__ import annotations
 
 import json
+import logging
+import uuid
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import fan_check, login_throttle, table_access, visibility
+from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result, unlock_confirmation
 from scoring.actions.describe import describe_outcome, describe_result, result_notes
 from scoring.actions.entry import sets_not_arrived, submit_result
@@ -42,6 +46,30 @@ from tournament.query import int_param
 from tournament.table_plan import session_plan, table_plan
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload
+
+
+logger = logging.getLogger("tournament.database")
+
+
+def _write_or_fault(request, key: str | None, write):
+    """``(result, None)`` from ``write()`` (a service call), or, when the database connection
+    fails during it and the form carried a request key, what is known
+    (:func:`scoring.actions.request_keys.after_fault`): ``(the result as stored, message)`` or
+    ``(None, message)`` when it was not stored. Without a key, or when the database cannot be
+    asked, the fault goes on to :class:`tournament.middleware.DatabaseUnavailableMiddleware`,
+    which then says that sending it again is safe when a key was sent (``request.fault_message``)."""
+    pids = {request_keys.backend_pid()}
+    try:
+        return write(), None
+    except (OperationalError, InterfaceError) as exc:
+        if not key:
+            raise
+        logger.error("database unavailable during %s %s: %s", request.method, request.path, exc, exc_info=exc)
+        known = request_keys.after_fault(key, pids)
+        if known.stored is None:
+            request.fault_message = known.message()
+            raise
+        return known.result, known.message()
 
 
 def _int_or_none(value):
@@ -179,7 +207,7 @@ def _table_context(request, event, table, form, plan, director):
     locks = confirmation_locks(table)
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     unconfirmed = [
-        {"result": r, "notes": result_notes(r), "words": words[r.pk],
+        {"result": r, "notes": result_notes(r), "words": words[r.pk], "key": uuid.uuid4().hex,
          "locked": r.pk in locks["results"], "wrong": locks["wrong"].get(r.pk, 0)}
         for _, r in sorted(results.items()) if r.status != HandResult.Status.CONFIRMED
     ]
@@ -219,15 +247,22 @@ def table_page(request, event, table):
         status = 400
         if form.is_valid():
             entry = form.submission()
+            set_no = entry.pop("set_no")
             try:
-                result = submit_result(table, entry.pop("set_no"), actor=_scorer_actor(request, table), plan=plan, **entry)
+                result, fault = _write_or_fault(request, entry["request_key"], lambda: submit_result(
+                    table, set_no, actor=_scorer_actor(request, table), plan=plan, **entry))
             except ResultError as exc:
                 form.add_result_error(exc)
                 status = exc.status
             else:
-                messages.success(request, _("Saved set %(set)s: %(result)s. A player of another seat confirms it with their PIN.")
-                                 % {"set": result.set_no, "result": describe_result(result, event.get_ruleset())})
-                return redirect(reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
+                if result is None:  # not stored: the form stays filled in, with the same key
+                    form.add_error(None, fault)
+                    status = 503
+                else:
+                    saved = _("Saved set %(set)s: %(result)s. A player of another seat confirms it with their PIN.") % {
+                        "set": result.set_no, "result": describe_result(result, event.get_ruleset())}
+                    messages.success(request, f"{fault} {saved}" if fault else saved)
+                    return redirect(reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
     return render(request, "scoring/table.html", _table_context(request, event, table, form, plan, director), status=status)
 
 
@@ -247,10 +282,15 @@ def table_confirm(request, event, table, result_id):
         unlock_confirmation(table, result, actor=request.user.get_username())
         messages.success(request, _("Set %(set)s can be confirmed with a PIN again.") % {"set": result.set_no})
         return redirect(back)
+    key = request.POST.get("request_key") or None
     try:
-        confirm_result(result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""),
-                       director=director, revision=_int_or_none(request.POST.get("revision")))
-        messages.success(request, _("Set %(set)s confirmed.") % {"set": result.set_no})
+        confirmed, fault = _write_or_fault(request, key, lambda: confirm_result(
+            result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""), director=director,
+            revision=_int_or_none(request.POST.get("revision")), request_key=key))
+        if confirmed is None:
+            messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": fault})
+            return redirect(back)
+        messages.success(request, " ".join(filter(None, [fault, _("Set %(set)s confirmed.") % {"set": result.set_no}])))
     except ResultError as exc:
         messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": exc.message})
         return redirect(back)
@@ -307,17 +347,26 @@ def result_detail(request, event, result_id):
         actor = request.user.get_username() or f"scorer {result.table}"
         if action in ("confirm", "unlock", "unlock-table") and not director:
             raise PermissionDenied
+        key = request.POST.get("request_key") or None
         try:
             if action == "dispute":
-                dispute_result(result, actor=actor, reason=request.POST.get("reason", ""), director=director, plan=plan)
+                written, fault = _write_or_fault(request, key, lambda: dispute_result(
+                    result, actor=actor, reason=request.POST.get("reason", ""), director=director, plan=plan, request_key=key))
             elif action == "confirm":
-                confirm_result(result, actor=actor, director=True)
+                written, fault = _write_or_fault(request, key, lambda: confirm_result(
+                    result, actor=actor, director=True, request_key=key))
             elif action in ("unlock", "unlock-table"):
                 unlock_confirmation(result.table, result if action == "unlock" else None, actor=actor)
+                written, fault = result, None
             elif form.is_valid():
-                correct_result(result, actor=actor, director=director, plan=plan, **form.submission())
+                written, fault = _write_or_fault(request, key, lambda: correct_result(
+                    result, actor=actor, director=director, plan=plan, **form.submission()))
             else:
                 raise ResultError("__all__", _("check the marked fields of the correction"))
+            if written is None:  # not stored after a fault: the form stays filled in, with the same key
+                raise ResultError("__all__", fault, status=503)
+            if fault:
+                messages.success(request, fault)
             return redirect("result", slug=event.slug, result_id=result.pk)
         except ResultError as exc:
             error = exc

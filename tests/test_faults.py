@@ -183,14 +183,61 @@ def test_a_connection_dropped_while_correcting_keeps_the_stored_result(team_even
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_connection_dropped_mid_request_answers_503_saying_nothing_was_stored(team_event, scorer_client, caplog):
+def test_a_write_without_a_key_met_by_a_fault_claims_nothing_it_cannot_know(team_event, scorer_client, caplog):
+    """Without a request key the server cannot tell a write that failed before its commit from one
+    that failed after it: the answer says so, and asks the scorer to look first."""
     with caplog.at_level("ERROR", logger="tournament.database"):
         response, _ = _post_result_while_the_connection_drops(scorer_client, team_event)
     assert any("database unavailable during POST /api/events/" in r.getMessage() and r.exc_info for r in caplog.records)
     assert response.status_code == 503
     assert response["Retry-After"]
-    assert "nothing was stored" in response.json()["detail"]
+    assert response.json()["stored"] is None
+    assert "whether this was stored is not known" in response.json()["detail"]
+    assert "nothing was stored" not in response.json()["detail"]
     assert not HandResult.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_keyed_write_met_by_a_fault_before_its_commit_is_said_not_stored_and_goes_through_when_sent_again(
+        team_event, scorer_client):
+    table = first_table(team_event)
+    body = json.dumps({"table": table.number, "set_no": first_set(table), "changes": {"E": 48, "S": -16, "W": -16, "N": -16}})
+    url, key = f"/api/events/{team_event.slug}/results/", "phone-7f3a-0001"
+    with connection.execute_wrapper(_drop_connection_at_insert_into(ResultRevision._meta.db_table, [])):
+        response = scorer_client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 503 and response["Retry-After"]
+    assert response.json()["stored"] is False
+    assert response.json()["detail"].startswith("Not stored") and "it is safe" in response.json()["detail"]
+    assert not HandResult.objects.exists()  # true when said
+    again = scorer_client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+    assert again.status_code == 201 and "Idempotent-Replayed" not in again
+    assert HandResult.objects.get().revisions.get().request_key == key
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_keyed_write_met_by_a_fault_after_its_commit_answers_with_the_stored_result(team_event, scorer_client, monkeypatch):
+    """The connection is lost once the entry is committed (as when the server answers): the
+    answer is the stored result, not "send it again", and a repeat stores nothing more."""
+    import scoring.api
+
+    real = scoring.api.submit_result
+
+    def committed_then_lost(*args, **kwargs):
+        real(*args, **kwargs)
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(scoring.api, "submit_result", committed_then_lost)
+    table = first_table(team_event)
+    body = json.dumps({"table": table.number, "set_no": first_set(table), "changes": {"E": 48, "S": -16, "W": -16, "N": -16}})
+    url, key = f"/api/events/{team_event.slug}/results/", "phone-7f3a-0002"
+    response = scorer_client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 200 and response["Idempotent-Replayed"] == "true"
+    stored = HandResult.objects.get()
+    assert response.json()["id"] == stored.pk and response.json()["changes"] == stored.changes
+    monkeypatch.setattr(scoring.api, "submit_result", real)
+    again = scorer_client.post(url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+    assert again.status_code == 200 and again.json()["id"] == stored.pk
+    assert HandResult.objects.count() == 1 and ResultRevision.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -207,4 +254,5 @@ def test_a_page_whose_connection_drops_answers_503_with_a_page(team_event, djang
         response = client.get(f"/e/{team_event.slug}/director/")
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
-    assert "nothing was stored" in response.content.decode()
+    assert "try again" in response.content.decode()
+    assert "stored" not in response.content.decode()  # a read stores nothing: it says nothing about storing

@@ -1,9 +1,11 @@
 """Request middleware of the project.
 
-:class:`DatabaseUnavailableMiddleware` turns a lost database connection into a clear answer.
-Every write path runs in one transaction (``transaction.atomic``), so when the connection goes
-away mid-request the database rolls the whole write back: the caller is told exactly that,
-with a 503 and ``Retry-After``, instead of a bare 500.
+:class:`DatabaseUnavailableMiddleware` turns a lost database connection into a clear answer, a
+503 with ``Retry-After`` instead of a bare 500, that claims nothing it cannot know. Every write
+path runs in one transaction (``transaction.atomic``), but a connection can go away after the
+commit too (while answering), so a write met by a fault is said to be of unknown fate; the
+result writes that carry a request key answer more exactly themselves
+(:mod:`scoring.actions.request_keys`: stored, or not stored).
 """
 
 import logging
@@ -22,7 +24,9 @@ RETRY_AFTER = 5
 
 
 class DatabaseUnavailableMiddleware:
-    """Answer 503 ("nothing was stored, try again") when the database connection fails.
+    """Answer 503 when the database connection fails: a read is asked to try again; a write
+    (POST, PUT, PATCH, DELETE) is said to be possibly stored or not, and the caller is asked to
+    look before sending it again (``stored``: null in the JSON answer).
 
     API requests (paths under ``/api/``) get ``{"detail": ...}`` JSON; pages get the
     ``503.html`` template (plain text if even that needs the database). Django closes the
@@ -40,10 +44,17 @@ class DatabaseUnavailableMiddleware:
             return None
         # The operator still needs the cause: the client gets a 503, the log gets the traceback.
         logger.error("database unavailable during %s %s: %s", request.method, request.path, exception, exc_info=exception)
-        detail = _("The database could not be reached, so nothing was stored. "
-                   "Wait a few seconds and send it again.")
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            detail = _("The database could not be reached. Wait a few seconds and try again.")
+        else:  # a write that carried a request key says so (scoring.actions.request_keys): sending it again is safe
+            detail = getattr(request, "fault_message", None) or _(
+                "The connection to the database was lost, so whether this was stored is not known. "
+                "Wait a few seconds and look at what is stored before sending it again.")
         if request.path.startswith("/api/"):
-            response = JsonResponse({"detail": detail}, status=503)
+            body = {"detail": detail}
+            if request.method not in ("GET", "HEAD", "OPTIONS"):
+                body["stored"] = None
+            response = JsonResponse(body, status=503)
         else:
             try:
                 response = render(request, "503.html", {"detail": detail}, status=503)

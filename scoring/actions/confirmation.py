@@ -30,6 +30,7 @@ from django.db.models import OuterRef, Q
 from django.utils.translation import gettext as _
 
 from scoring import visibility
+from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
 from scoring.actions.entry import _check_entry_pin, _prepare, _revision, count_of, set_history
 from scoring.actions.errors import ResultError
@@ -56,6 +57,14 @@ class Locked:
     wrong_for_result: int
     scope_tables: int
     others_confirmed: int
+    key_found: dict
+
+    def repeat(self, action: str) -> HandResult | None:
+        """The result as stored now when this write is a repeat of ``action`` with the same request
+        key (:func:`scoring.actions.request_keys.check_repeat`: refused when the key was used for
+        another write), else None."""
+        repeat = request_keys.check_repeat(self.key_found, action)
+        return None if repeat is None else request_keys.replayed(repeat)
 
     def complete(self, confirmed: bool) -> bool:
         """Whether the comparison of the result's set is complete (every table of the scope has a
@@ -73,13 +82,16 @@ def _table_of(result: HandResult) -> Table:
     return table
 
 
-def _lock(result: HandResult) -> Locked:
+def _lock(result: HandResult, request_key: str | None = None) -> Locked:
     """Lock the result's comparison scope (its group, or its session when the whole field is
     compared: :func:`scoring.actions.locks.lock_scope`), then the result row, and return the row
     as stored now with what the change needs (:class:`Locked`). Two queries when ``result`` comes
     with ``table__group__session__event`` loaded (one more otherwise): the table's plan read with
     the scope's lock (:func:`tournament.table_plan.table_plan`; one more when the table has a
     substitution), then the result row locked with the wrong PINs and the scope's counts.
+
+    ``request_key``: the write's key; the row read says whether it was used already
+    (:func:`scoring.actions.request_keys.annotations`, :meth:`Locked.repeat`).
 
     Confirm, dispute and correct all take the locks in this order, so two of them on the same set
     run one after the other: the later one sees the earlier one's result when it rescores the set
@@ -99,10 +111,12 @@ def _lock(result: HandResult) -> Locked:
         scope_tables=count_of(Table.objects.filter(scope)),
         others_confirmed=count_of(HandResult.objects.filter(scope_results, set_no=OuterRef("set_no"),
                                                             status=HandResult.Status.CONFIRMED).exclude(pk=result.pk)),
+        **request_keys.annotations(request_key, result=result.pk),
     ).get(pk=result.pk)
     locked.table, locked.event = table, session.event
+    key_found = {name: getattr(locked, name, None) for name in ("replay_of", "replay_action", "key_used")}
     return Locked(locked, plan, locked.wrong_at_table or 0, locked.wrong_for_result or 0, locked.scope_tables or 0,
-                  locked.others_confirmed or 0)
+                  locked.others_confirmed or 0, key_found)
 
 
 def _keep_history(given: HandResult, locked: HandResult, revision) -> None:
@@ -133,7 +147,8 @@ def _rescore_if_complete(lock: Locked, was_confirmed: bool, now_confirmed: bool)
 
 
 def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
-                   revision: int | None = None, plan: SessionPlan | None = None) -> HandResult:
+                   revision: int | None = None, plan: SessionPlan | None = None,
+                   request_key: str | None = None) -> HandResult:
     """Confirm an entered result: the director, or a PIN of a player seated at the table at
     another seat than the one that entered it (bridge: the opponents confirm). ``revision``: the
     revision the confirming player saw; if the result changed since, nothing is confirmed. Then
@@ -166,6 +181,11 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     ``plan``: unused (kept for callers that pass it): the plan is read here with the scope's lock
     (:func:`_lock`), who holds each seat on the result's set.
 
+    ``request_key``: the device's key of this confirmation (:mod:`scoring.actions.request_keys`):
+    a repeat of a confirmation stored with it is answered with the result as stored now
+    (``replayed``), nothing checked or written; a key used for another write is refused
+    (``request_key``, 422). The same for :func:`dispute_result` and :func:`correct_result`.
+
     Raises ResultError: already confirmed (``status``, 409), disputed and not the director
     (``status``, 409), changed since ``revision`` (``revision``, 409), no PIN (``pin``, 400),
     locked by wrong PINs (``pin``, 429), a PIN of nobody at the table or of the entering seat
@@ -173,8 +193,11 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     """
     refusal = None
     given = result
+    request_key = request_keys.clean_key(request_key)
     with transaction.atomic():
-        lock = _lock(result)
+        lock = _lock(result, request_key)
+        if (repeat := lock.repeat("confirm")) is not None:
+            return repeat
         result = lock.result
         if result.status == HandResult.Status.CONFIRMED:
             raise ResultError("status", _("this result was already confirmed by %(who)s") % {"who": result.confirmed_by},
@@ -216,7 +239,7 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             result.confirmed_by = actor
             result.revision += 1
             result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
-            _keep_history(given, result, _revision(result, "confirm", actor))
+            _keep_history(given, result, _revision(result, "confirm", actor, request_key=request_key))
             _rescore_if_complete(lock, False, True)
     if refusal is not None:
         raise refusal
@@ -241,7 +264,7 @@ def unlock_confirmation(table: Table, result: HandResult | None = None, *, actor
 
 @transaction.atomic
 def dispute_result(result: HandResult, *, actor: str, reason: str, director: bool,
-                   plan: SessionPlan | None = None) -> HandResult:
+                   plan: SessionPlan | None = None, request_key: str | None = None) -> HandResult:
     """Mark a result disputed (a seat disagrees); the director then corrects or confirms it.
     ``plan``: the table's plan when the caller has read it (the lock reads it anyway: :func:`_lock`).
     Once a result is confirmed only the director reopens it. When ``actor`` is the account of a
@@ -252,7 +275,10 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     if not reason.strip():
         raise ResultError("reason", _("say what is disputed"))
     given = result
-    lock = _lock(result)
+    request_key = request_keys.clean_key(request_key)
+    lock = _lock(result, request_key)
+    if (repeat := lock.repeat("dispute")) is not None:
+        return repeat
     result = lock.result
     if result.status == HandResult.Status.CONFIRMED and not director:
         raise ResultError("status", _("this result is confirmed: only the director can dispute it now"), status=403)
@@ -261,14 +287,16 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     result.revision += 1
     result.save(update_fields=["status", "revision", "updated_at"])
     known = None if director else account_seat(plan or lock.plan, result.table, result.set_no, actor)
-    _keep_history(given, result, _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason))
+    _keep_history(given, result, _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason,
+                                           request_key=request_key))
     _rescore_if_complete(lock, was_confirmed, False)
     return result
 
 
 def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
                    outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
-                   entry_pin: str | None = None, plan: SessionPlan | None = None) -> HandResult:
+                   entry_pin: str | None = None, plan: SessionPlan | None = None,
+                   request_key: str | None = None) -> HandResult:
     """Change a stored result, keeping the old one in the history. ``plan``: the table's plan when
     the caller has read it (:func:`tournament.table_plan.table_plan`; the lock reads it anyway: :func:`_lock`).
 
@@ -301,8 +329,11 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     entry_pin = str(entry_pin or "").strip()
     refusal = None
     given = result
+    request_key = request_keys.clean_key(request_key)
     with transaction.atomic():
-        lock = _lock(result)
+        lock = _lock(result, request_key)
+        if (repeat := lock.repeat("correct")) is not None:
+            return repeat
         result = lock.result
         if not director and not result.event.scorer_corrections:
             raise ResultError("status", _("only the director corrects results in this event (the setting “scorers may correct "
@@ -338,7 +369,8 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
                 result.entered_by = who
             result.revision += 1
             result.save()
-            _keep_history(given, result, _revision(result, "correct", who, previous=previous, reason=reason))
+            _keep_history(given, result, _revision(result, "correct", who, previous=previous, reason=reason,
+                                                   request_key=request_key))
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=result.table, result=result, seat=seat.seat, ok=True,
                                                    actor=(actor or "")[:150])

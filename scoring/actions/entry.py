@@ -19,6 +19,7 @@ from django.db.models import Exists, F, Func, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from scoring import visibility
+from scoring.actions import request_keys
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import SeatHolder, confirmation_locks, seat_actor
@@ -163,16 +164,18 @@ def count_of(queryset: QuerySet) -> Func:
 
 
 def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool,
-                        count_wrong: bool = False) -> int:
+                        count_wrong: bool = False, request_key: str | None = None) -> tuple[int, int | None]:
     """Refuse a set the movement has not brought to ``table`` (the rule of
-    :func:`_refuse_set_not_here`, which names the table holding it); with ``count_wrong``, return
-    the table's wrong PINs not yet cleared (what ``settings.CONFIRM_PIN_LIMIT_PER_TABLE`` limits:
-    :func:`~scoring.actions.seats.confirmation_locks`), else 0.
+    :func:`_refuse_set_not_here`, which names the table holding it). Returns ``(wrong, repeat)``:
+    with ``count_wrong``, the table's wrong PINs not yet cleared (what
+    ``settings.CONFIRM_PIN_LIMIT_PER_TABLE`` limits: :func:`~scoring.actions.seats.confirmation_locks`),
+    else 0; with ``request_key``, the id of the result this table's entry with that key stored
+    (the write is a repeat: nothing is refused, :mod:`scoring.actions.request_keys`), else None.
 
     One query in all (the table's results on the sets of its earlier blocks, whether the copy's
-    previous table has entered the set, the wrong PINs), none when there is nothing to ask (a
-    set of the table's first block that no table plays before it, no PINs to count); a refusal
-    reads more to name the table holding the set."""
+    previous table has entered the set, the wrong PINs, the key), none when there is nothing to
+    ask (a set of the table's first block that no table plays before it, no PINs to count, no
+    key); a refusal reads more to name the table holding the set."""
     block = plan.block_of(table, set_no)
     if block is None:
         _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
@@ -187,12 +190,14 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
             table__position=previous.position, set_no=set_no))
     if count_wrong:
         asked["wrong"] = count_of(ConfirmationAttempt.objects.filter(table_id=table.pk, ok=False, cleared=False))
+    asked.update(request_keys.annotations(request_key, table=table.pk))
     if not asked:
-        return 0
+        return 0, None
     found = Table.objects.filter(pk=table.pk).annotate(**asked).values(*asked).get()
-    if found.get("earlier", len(earlier)) < len(earlier) or found.get("arrived", True) is False:
+    repeat = request_keys.check_repeat(found, "enter")
+    if repeat is None and (found.get("earlier", len(earlier)) < len(earlier) or found.get("arrived", True) is False):
         _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
-    return found.get("wrong") or 0
+    return found.get("wrong") or 0, repeat
 
 
 def _refuse_set_not_here(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool) -> None:
@@ -252,18 +257,28 @@ def sets_not_arrived(plan: SessionPlan, table: Table, sets: list[int]) -> set[in
     return set(before) - entered
 
 
-def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "") -> ResultRevision:
-    """Store the history row of ``result`` as it is now (one INSERT) and return it."""
+def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "",
+              request_key: str | None = None) -> ResultRevision:
+    """Store the history row of ``result`` as it is now, with the write's ``request_key`` (one
+    INSERT), and return it."""
     return ResultRevision.objects.create(
         result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
-        previous=previous, outcome=result.outcome, actor=actor, reason=reason,
+        previous=previous, outcome=result.outcome, actor=actor, reason=reason, request_key=request_key,
     )
 
 
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
                   deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
-                  entry_pin: str | None = None, plan: SessionPlan | None = None) -> HandResult:
+                  entry_pin: str | None = None, plan: SessionPlan | None = None,
+                  request_key: str | None = None) -> HandResult:
     """Store a table's result on a set (status *entered*); returns it.
+
+    ``request_key``: the key the device made for this entry (:mod:`scoring.actions.request_keys`).
+    An entry of this table with the same key already stored makes this one a repeat: nothing is
+    checked or written, and the stored result is returned as it is now, marked ``replayed``
+    (also when the repeat races the first sending: the later one meets the stored row). A key
+    already used for another write is refused (``request_key``, 422). Finding the key costs no
+    statement of its own: it is asked in the checks' read.
 
     ``plan``: ``table``'s table plan when the caller has read it (:func:`tournament.table_plan.table_plan`,
     read here otherwise, with the table's lock when a PIN is checked): who holds each seat on
@@ -313,13 +328,17 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     entries exactly one is stored.
     """
     entry_pin = str(entry_pin or "").strip()
+    request_key = request_keys.clean_key(request_key)
     refusal = None
     with transaction.atomic():
         if plan is None:  # the plan read locks the table's row for a PIN check (_check_entry_pin)
             plan = table_plan(table, lock="table" if entry_pin else None)
         elif entry_pin:
             _lock_table(table)
-        wrong = _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin), count_wrong=bool(entry_pin))
+        wrong, repeat = _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin), count_wrong=bool(entry_pin),
+                                            request_key=request_key)
+        if repeat is not None:
+            return request_keys.replayed(repeat, set_no=set_no)
         cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
                                             entered_by_seat=entered_by_seat)
         seat = None
@@ -337,13 +356,15 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
                 if existing is None:
                     raise
+                if request_keys.repeat_in(existing, request_key, "enter"):  # the first sending won the race
+                    return request_keys.replayed(existing.pk)
                 values = {"table": table.number, "result": _describe(existing), "set": set_no}
                 if existing.status == HandResult.Status.CONFIRMED:
                     message = _("Table %(table)s already has %(result)s for set %(set)s: ask the director to correct it") % values
                 else:
                     message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
                 raise ResultError("set", message, existing=existing, status=409) from None
-            set_history(result, [_revision(result, "enter", result.entered_by)])
+            set_history(result, [_revision(result, "enter", result.entered_by, request_key=request_key)])
             if seat is not None:
                 ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
             # the director's live grid shows entered results; the public sees them once the set is released

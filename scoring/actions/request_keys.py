@@ -1,0 +1,189 @@
+"""Idempotent writes: the key a device makes for each entry, confirmation, correction or dispute,
+so that sending the same write again (after a dropped network, a killed database connection, a
+reload) stores it at most once and answers with what is stored.
+
+The key travels as the ``Idempotency-Key`` request header of the API (the IETF HTTPAPI working
+group's draft "The Idempotency-Key HTTP Header Field") or as the ``request_key`` field of the
+table's forms (a new key is put in each form the page shows; the table page's offline queue makes
+its own, docs/player-guide.md). The write stores it with the revision it adds
+(:attr:`scoring.models.ResultRevision.request_key`, unique), in the same transaction, so the key
+exists exactly when the write was committed. A repeat with the same key, on the same result and
+action, is answered with the result as stored now (``replayed``), with no second write and no
+conflict; a key already used for another write is refused (``request_key``, 422).
+
+:func:`after_fault` answers the question a scorer asks after a fault (the database connection
+lost mid-request): was it stored? It looks the key up on a new connection, once the killed
+connection's server process has gone, so that "not stored" is true when it is said.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from django.db import DatabaseError, connection
+from django.db.models import Exists, OuterRef, Subquery
+from django.utils.translation import gettext as _
+
+from scoring.actions.errors import ResultError
+from scoring.models import HandResult, ResultRevision
+
+KEY = re.compile(r"[A-Za-z0-9._:-]{8,64}")
+"""What a key may be: 8 to 64 letters, digits and ``._:-`` (a UUID, as ``crypto.randomUUID()``
+makes, fits)."""
+
+HEADER = "HTTP_IDEMPOTENCY_KEY"
+"""The ``Idempotency-Key`` request header as Django's ``request.META`` names it."""
+
+#: Seconds :func:`after_fault` waits for a killed connection's server process to go.
+GONE_WITHIN = 3.0
+
+
+def clean_key(value) -> str | None:
+    """``value`` (a header or form value) as a key, or None when none was given. Raises
+    ResultError ``request_key`` (400) for one that is not 8 to 64 letters, digits and ``._:-``."""
+    key = str(value or "").strip()
+    if not key:
+        return None
+    if not KEY.fullmatch(key):
+        raise ResultError("request_key", _("the request key must be 8 to 64 letters, digits, dots, colons, dashes or "
+                                           "underscores, e.g. a UUID: make a new one for each write"))
+    return key
+
+
+def key_of(request) -> str | None:
+    """The key of a request: its ``Idempotency-Key`` header, else its ``request_key`` field (form
+    or JSON body), else None. Raises ResultError ``request_key`` as :func:`clean_key`."""
+    value = request.META.get(HEADER)
+    if not value:
+        data = getattr(request, "data", None)  # DRF's parsed body; a page's form otherwise
+        source = data if data is not None and hasattr(data, "get") else request.POST
+        value = source.get("request_key")
+    return clean_key(value)
+
+
+def annotations(request_key: str | None, *, result=None, table=None) -> dict:
+    """The two columns a write's first read adds for ``request_key`` (none without a key), so
+    that finding a repeat costs no statement of its own: ``replay_of``, the id of the result a
+    revision with this key belongs to when that result is ``result`` (an OuterRef or a pk) or is
+    at ``table`` (a pk), and ``key_used``, whether any revision has the key."""
+    if not request_key:
+        return {}
+    same = ResultRevision.objects.filter(request_key=request_key)
+    if result is not None:
+        same = same.filter(result_id=result)
+    if table is not None:
+        same = same.filter(result__table_id=table)
+    return {"replay_of": Subquery(same.values("result_id")[:1]),
+            "replay_action": Subquery(same.values("action")[:1]),
+            "key_used": Exists(ResultRevision.objects.filter(request_key=request_key))}
+
+
+def refuse_reused() -> ResultError:
+    """The refusal of a key already used for another write (``request_key``, 422)."""
+    return ResultError("request_key", _("this request key was already used for another write: make a new key for each "
+                                        "entry, confirmation, correction or dispute"), status=422)
+
+
+def check_repeat(found: dict, action: str) -> int | None:
+    """From a row read with :func:`annotations`: the id of the result to answer with when the
+    write is a repeat of ``action`` (``enter``, ``confirm``, ``correct``, ``dispute``), None when
+    the key is new (or none was given). Raises :func:`refuse_reused`'s error when the key was used
+    for another write (another table, result or action)."""
+    if not found.get("key_used"):
+        return None
+    if found.get("replay_of") is None or found.get("replay_action") != action:
+        raise refuse_reused()
+    return found["replay_of"]
+
+
+def replayed(result_id: int, **filters) -> HandResult:
+    """The result a repeated write answers with, as stored now, with its history and table (two
+    queries), marked ``replayed`` (adapters answer 200 and ``Idempotent-Replayed: true``).
+    ``filters``: what the repeat asked for (``set_no``); a stored result that differs is another
+    write's: :func:`refuse_reused`'s error."""
+    try:
+        result = (HandResult.objects.select_related("table__group__session__event", "event")
+                  .prefetch_related("revisions").get(pk=result_id, **filters))
+    except HandResult.DoesNotExist:
+        raise refuse_reused() from None
+    result.replayed = True
+    return result
+
+
+def repeat_in(result: HandResult, request_key: str | None, action: str) -> bool:
+    """Whether ``result`` (just met as the stored row a write collided with) already has a
+    revision of ``action`` with ``request_key``: the write is a repeat that raced its first
+    sending. One query; False without a key."""
+    if not request_key:
+        return False
+    return ResultRevision.objects.filter(result=result, request_key=request_key, action=action).exists()
+
+
+def backend_pid() -> int | None:
+    """The database server process of this thread's connection when there is one (PostgreSQL),
+    else None; no query."""
+    raw = getattr(connection, "connection", None)
+    info = getattr(raw, "info", None)
+    try:
+        return getattr(info, "backend_pid", None) if connection.vendor == "postgresql" else None
+    except Exception:  # a closed psycopg connection may refuse even this  # noqa: BLE001
+        return None
+
+
+@dataclass(frozen=True)
+class AfterFault:
+    """What is known of a keyed write after a fault: ``stored`` True (then ``result`` is the
+    result as stored now, marked ``replayed``), False (not stored: sending it again writes it),
+    or None (unknown: the database could not be asked; sending it again is safe all the same)."""
+
+    stored: bool | None
+    result: HandResult | None = None
+
+    def message(self) -> str:
+        """What the scorer is told: stored, not stored, or unknown, and that sending it again is safe."""
+        if self.stored:
+            return _("Stored: the connection was lost while answering, but this was stored. Do not send it again.")
+        if self.stored is False:
+            return _("Not stored: the connection to the database was lost. Send it again: it is safe.")
+        return _("The connection to the database was lost, so whether this was stored is not known yet. "
+                 "Send it again: it is safe, it is stored at most once.")
+
+
+def after_fault(request_key: str | None, pids: set[int | None] = frozenset()) -> AfterFault:
+    """Whether the write keyed ``request_key`` was stored, asked after the request's database
+    connection failed: the broken connection is closed, and on PostgreSQL the server processes
+    ``pids`` (the request's connections, :func:`backend_pid`) are waited for until gone (at most
+    :data:`GONE_WITHIN` seconds: a process killed in the middle of a commit finishes it or rolls
+    it back before it goes), then the key is looked up on a new connection. Unknown
+    (``stored`` None) without a key, inside a transaction the caller holds, or when the database
+    cannot be asked."""
+    if not request_key or connection.in_atomic_block:
+        return AfterFault(None)
+    pids = {p for p in {*pids, backend_pid()} if p}
+    try:
+        connection.close()
+    except DatabaseError:
+        pass
+    try:
+        if pids and connection.vendor == "postgresql":
+            deadline = time.monotonic() + GONE_WITHIN
+            with connection.cursor() as cursor:
+                while True:
+                    cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [list(pids)])
+                    if not cursor.fetchone()[0]:
+                        break
+                    if time.monotonic() > deadline:
+                        return AfterFault(None)
+                    time.sleep(0.02)
+        revision = ResultRevision.objects.filter(request_key=request_key).values_list("result_id", flat=True).first()
+        if revision is None:
+            return AfterFault(False)
+        return AfterFault(True, replayed(revision))
+    except DatabaseError:
+        try:
+            connection.close()
+        except DatabaseError:
+            pass
+        return AfterFault(None)
