@@ -91,7 +91,7 @@ def _lock(result: HandResult, request_key: str | None = None) -> Locked:
     substitution), then the result row locked with the wrong PINs and the scope's counts.
 
     ``request_key``: the write's key; the row read says whether it was used already
-    (:func:`scoring.actions.request_keys.annotations`, :meth:`Locked.repeat`).
+    (:func:`scoring.actions.request_keys.key_columns`, :meth:`Locked.repeat`).
 
     Confirm, dispute and correct all take the locks in this order, so two of them on the same set
     run one after the other: the later one sees the earlier one's result when it rescores the set
@@ -111,7 +111,7 @@ def _lock(result: HandResult, request_key: str | None = None) -> Locked:
         scope_tables=count_of(Table.objects.filter(scope)),
         others_confirmed=count_of(HandResult.objects.filter(scope_results, set_no=OuterRef("set_no"),
                                                             status=HandResult.Status.CONFIRMED).exclude(pk=result.pk)),
-        **request_keys.annotations(request_key, result=result.pk),
+        **request_keys.key_columns(request_key, result=result.pk),
     ).get(pk=result.pk)
     locked.table, locked.event = table, session.event
     key_found = {name: getattr(locked, name, None) for name in ("replay_of", "replay_action", "key_used")}

@@ -190,7 +190,7 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
             table__position=previous.position, set_no=set_no))
     if count_wrong:
         asked["wrong"] = count_of(ConfirmationAttempt.objects.filter(table_id=table.pk, ok=False, cleared=False))
-    asked.update(request_keys.annotations(request_key, table=table.pk))
+    asked.update(request_keys.key_columns(request_key, table=table.pk))
     if not asked:
         return 0, None
     found = Table.objects.filter(pk=table.pk).annotate(**asked).values(*asked).get()

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import DatabaseError, connection
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, Subquery
 from django.utils.translation import gettext as _
 
 from scoring.actions.errors import ResultError
@@ -63,7 +64,7 @@ def key_of(request) -> str | None:
     return clean_key(value)
 
 
-def annotations(request_key: str | None, *, result=None, table=None) -> dict:
+def key_columns(request_key: str | None, *, result=None, table=None) -> dict:
     """The two columns a write's first read adds for ``request_key`` (none without a key), so
     that finding a repeat costs no statement of its own: ``replay_of``, the id of the result a
     revision with this key belongs to when that result is ``result`` (an OuterRef or a pk) or is
@@ -87,7 +88,7 @@ def refuse_reused() -> ResultError:
 
 
 def check_repeat(found: dict, action: str) -> int | None:
-    """From a row read with :func:`annotations`: the id of the result to answer with when the
+    """From a row read with :func:`key_columns`: the id of the result to answer with when the
     write is a repeat of ``action`` (``enter``, ``confirm``, ``correct``, ``dispute``), None when
     the key is new (or none was given). Raises :func:`refuse_reused`'s error when the key was used
     for another write (another table, result or action)."""
@@ -151,7 +152,7 @@ class AfterFault:
                  "Send it again: it is safe, it is stored at most once.")
 
 
-def after_fault(request_key: str | None, pids: set[int | None] = frozenset()) -> AfterFault:
+def after_fault(request_key: str | None, pids: Iterable[int | None] = ()) -> AfterFault:
     """Whether the write keyed ``request_key`` was stored, asked after the request's database
     connection failed: the broken connection is closed, and on PostgreSQL the server processes
     ``pids`` (the request's connections, :func:`backend_pid`) are waited for until gone (at most
