@@ -25,7 +25,7 @@ from scoring import fan_check, login_throttle, table_access, visibility
 from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result, unlock_confirmation
 from scoring.actions.describe import describe_outcome, describe_result, result_notes
-from scoring.actions.entry import sets_not_arrived, submit_result
+from scoring.actions.entry import check_set_here, sets_not_arrived, submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
@@ -146,9 +146,13 @@ def table_login(request, event, code=None):
 
 
 def scan(request, payload):
-    """Open the entry page for a scanned set label (QR payload or entry URL): the table of that
-    event and session this browser scores for (table login or scorer role), else the login. A
-    reserve wall's label opens its set's entry, saying which reserve wall it is."""
+    """Open the entry page for a scanned set label or sticker (QR payload or entry URL): the table
+    of that event and session this browser scores for (table login or scorer role), else the
+    login. The set is opened only where it is now: a set the movement has not brought to the
+    table (or still being played at the table before) is refused before anything is typed, with
+    the table that holds it (:func:`scoring.actions.entry.check_set_here`); a set the table has
+    entered opens its result. A reserve wall's label opens its set's entry, saying which reserve
+    wall it is."""
     try:
         set_id = parse_payload(payload)
     except SetCodeError as exc:
@@ -170,7 +174,18 @@ def scan(request, payload):
                                     "stickers before play, and ask the director to correct the list on the set's wall page.")
                          % {"scanned": _set_code(event, table, set_id.set_no, {set_id.set_no: set_id.reserve}),
                             "table": table.number, "listed": _set_code(event, table, set_id.set_no, {set_id.set_no: playing})})
-    return redirect(reverse("table", args=[event.slug, table.pk]) + f"?set={set_id.set_no}")
+    page = reverse("table", args=[event.slug, table.pk])
+    entered = HandResult.objects.filter(table=table, set_no=set_id.set_no).values_list("pk", flat=True).first()
+    if entered is not None:
+        messages.info(request, _("Set %(code)s is entered at this table: here is its result.") % {"code": set_id.code})
+        return redirect(f"{page}?confirm={entered}#confirm-{entered}")
+    try:
+        check_set_here(table_plan(table), table, set_id.set_no)
+    except ResultError as exc:
+        messages.error(request, _("Set %(code)s is not for Table %(table)s now: %(reason)s")
+                       % {"code": set_id.code, "table": table.number, "reason": exc.message})
+        return redirect(page)
+    return redirect(f"{page}?set={set_id.set_no}")
 
 
 def _reserves_played(table: Table) -> dict[int, int]:

@@ -116,7 +116,7 @@ def staggered_event(db):
     from tournament.rooms import quick_rooms
     from tournament.services import create_event, import_roster, prepare_session
 
-    event = create_event(name="Stagger Cup", slug="stagger-cup", sessions=2, entrant_policy="substitutes")
+    event = create_event(name="Stagger Cup", slug="stagger-cup", sessions=2, entrant_policy="substitutes", base_url="http://testserver/")
     import_roster(event, team_roster(32))
     quick_rooms(event, 4, 8, actor="director")
     prepare_session(event, 1)

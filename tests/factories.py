@@ -34,6 +34,10 @@ from walls.rulesets import get_ruleset
 # --- events ---------------------------------------------------------------------------------------
 
 
+TEST_SITE = "http://testserver/"
+"""The public address of the events the factories make: the test client's host."""
+
+
 def demo_roster(teams: int | None = None) -> str:
     """The shipped demo roster (tournament/data/demo_roster.csv: 16 teams of 4) as CSV text, or
     its header and first ``teams`` teams (4 teams: one group of 4 tables)."""
@@ -60,8 +64,10 @@ def prepared_event(roster: str, *, prepare: Iterable[int] = (1,), director=None,
     ``fields`` (``name`` is required), the ``roster`` CSV imported, each session number in
     ``prepare`` prepared (seated and its walls generated) through
     :func:`tournament.services.prepare_session`, and ``director`` (a user), when given, holding
-    the director role. Raises what those services raise (SetupError, WallError)."""
-    event = create_event(**fields)
+    the director role. The public address defaults to ``http://testserver/``, the test client's
+    own (printed QR codes link there: documents with codes refuse an event without one). Raises
+    what those services raise (SetupError, WallError)."""
+    event = create_event(**{"base_url": TEST_SITE, **fields})
     import_roster(event, roster)
     for number in prepare:
         prepare_session(event, number)

@@ -25,7 +25,7 @@ def event():
     fills the second group. Then at table 1 East a player is replaced for good, and at table 2
     South one for the rest of session 1."""
     director = get_user_model().objects.create_user("cards-dir", password="pw-cards-1")
-    event = create_event(name="Card Cup", slug="card-cup", sessions=2, entrant_policy="substitutes")
+    event = create_event(name="Card Cup", slug="card-cup", sessions=2, entrant_policy="substitutes", base_url="http://testserver/")
     import_roster(event, team_roster(8))
     EventRole.objects.create(event=event, user=director, role="director")
     for team in event.teams.exclude(name="Team 8"):

@@ -27,6 +27,7 @@ import pytest
 from django.urls import reverse
 from factories import (
     client_for,
+    first_set,
     demo_roster,
     login_as_table,
     play_slots,
@@ -473,24 +474,25 @@ def test_only_the_director_draws_a_reserve_wall(event, django_user_model):
 
 def test_scanning_a_reserve_label_opens_the_set_s_entry_and_says_which_reserve(event):
     table, other = _tables(event)[0], _tables(event)[1]
-    draw_reserve(event, 1, 7, reason="dropped", actor="d", tables=[table])
-    code = SetId(event.slug, 1, 7, 1).code
+    n = first_set(table)  # a set the table plays now: the scan opens it
+    draw_reserve(event, 1, n, reason="dropped", actor="d", tables=[table])
+    code = SetId(event.slug, 1, n, 1).code
     scorer = client_for()
     login_as_table(scorer, table)
-    response = scorer.get(reverse("scan", args=[SetId(event.slug, 1, 7, 1).payload]), follow=True)
-    assert response.redirect_chain[0][0].endswith("?set=7")
+    response = scorer.get(reverse("scan", args=[SetId(event.slug, 1, n, 1).payload]), follow=True)
+    assert response.redirect_chain[0][0].endswith(f"?set={n}")
     page = response.content.decode()
-    assert "reserve wall R1 of set 1-07" in page
+    assert f"reserve wall R1 of set {SetId(event.slug, 1, n).set_code}" in page
     # the phone's list of sets names the code on the reserve wall's stickers, so players can match it
-    assert f"7 ({code}, reserve wall R1)" in page
+    assert f"{n} ({code}, reserve wall R1)" in page
 
     # the set as prepared scanned at a table that plays the reserve, and the reserve at one that does not
-    page = scorer.get(reverse("scan", args=[SetId(event.slug, 1, 7).payload]), follow=True).content.decode()
-    assert f"This label is {SetId(event.slug, 1, 7).code}, but table {table.number} is listed as playing {code}, reserve wall R1" in page
+    page = scorer.get(reverse("scan", args=[SetId(event.slug, 1, n).payload]), follow=True).content.decode()
+    assert f"This label is {SetId(event.slug, 1, n).code}, but table {table.number} is listed as playing {code}, reserve wall R1" in page
     elsewhere = client_for()
     login_as_table(elsewhere, other)
-    page = elsewhere.get(reverse("scan", args=[SetId(event.slug, 1, 7, 1).payload]), follow=True).content.decode()
-    assert f"This label is {code}, reserve wall R1, but table {other.number} is listed as playing {SetId(event.slug, 1, 7).code}" in page
+    page = elsewhere.get(reverse("scan", args=[SetId(event.slug, 1, n, 1).payload]), follow=True).content.decode()
+    assert f"This label is {code}, reserve wall R1, but table {other.number} is listed as playing {SetId(event.slug, 1, n).code}" in page
 
 
 # --- printing --------------------------------------------------------------------------------------
@@ -507,7 +509,7 @@ def test_a_reserve_set_up_sheet_shows_its_code_heading_and_tiles(event):
     code = SetId(event.slug, 1, 7, 1).code
     assert code == f"1-07R1-{SetId(event.slug, 1, 7, 1).check}" and code in text
     assert "RESERVE WALL R1 for set 1-07" in text
-    assert decode_qr(render_pages(data, pages=[0])[0].image) == [SetId(event.slug, 1, 7, 1).payload]
+    assert decode_qr(render_pages(data, pages=[0])[0].image) == [SetId(event.slug, 1, 7, 1).url(event.base_url)]
     assert job.params == {"reserve": reserve.pk, "session": 1, "lang": "en"}
 
 
@@ -516,7 +518,8 @@ def test_a_reserve_label_s_qr_code_is_the_reserve_payload(event):
     data = request_print(event, "reserve_label", {"reserve": reserve.pk, "lang": "ja"}).file.read()
     assert page_count(data) == 1
     found = decode_qr(render_pages(data)[0].image)
-    assert found == ["DMJ1|reserve-cup|1|7|0|R1"] and parse_payload(found[0]) == SetId(event.slug, 1, 7, 1)
+    assert found == [f"{event.base_url}entry/scan/DMJ1%7Creserve-cup%7C1%7C7%7C0%7CR1"]
+    assert parse_payload(found[0]) == SetId(event.slug, 1, 7, 1)
     text = _text(data)
     assert "1-07R1-0" in text and "予備牌山 R1 — セット 1-07 の代替" in text
 
@@ -527,7 +530,7 @@ def test_reserve_stickers_carry_the_reserve_code_and_payload_and_no_tile(event):
     payloads = set()
     for page in render_pages(data, scale=200 / 72):
         payloads.update(decode_qr(page.image))
-    assert payloads == {SetId(event.slug, 1, 7, 1).payload}
+    assert payloads == {SetId(event.slug, 1, 7, 1).url(event.base_url)}
     text = _text(data)
     assert text.count("1-07R1-0") >= event.get_ruleset().tile_count and "RESERVE WALL R1 for set 1-07" in text
     assert not re.search(r"\b[1-9][mpsz]\b", text)  # a sticker names no tile

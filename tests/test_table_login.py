@@ -228,7 +228,8 @@ def test_codes_are_shown_grouped_on_the_director_page_and_the_score_sheets(clien
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
     assert f"{table.login_code[:5]}-{table.login_code[5:]}" in page
     sheets = score_sheets(team_event, 1)
-    assert sheets[0].login == display_code(table.login_code)
+    assert sheets[0].code == display_code(table.login_code)  # printed as text under the code
+    assert sheets[0].login == f"{team_event.base_url}e/{team_event.slug}/entry/login/{display_code(table.login_code)}"
     team_event.base_url = "https://mj.example.org/"
     team_event.save(update_fields=["base_url"])
     sheets = score_sheets(team_event, 1)

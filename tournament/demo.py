@@ -13,6 +13,7 @@ from django.conf import settings
 from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from scoring.reports import event_standings
+from tournament.venue import suggested_address
 from tournament.models import Event
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.table_plan import session_plan
@@ -58,15 +59,20 @@ class DemoReport:
     standings: list[dict] = field(default_factory=list)
 
 
-def build_demo(*, slug: str = "demo", out_dir: Path | None = None, seed: int = 2015, prints: tuple[str, ...] = BATCH_KINDS) -> DemoReport:
+def build_demo(*, slug: str = "demo", out_dir: Path | None = None, seed: int = 2015, prints: tuple[str, ...] = BATCH_KINDS,
+               base_url: str = "") -> DemoReport:
     """Build the demo event from the shipped roster (16 teams × 4): create, seat session 1,
     generate its walls, render the PDFs of ``prints`` (default: the session batch) into
     ``out_dir`` (default ``<MEDIA_ROOT>/demo``), enter and confirm a full session of MCR results,
-    and return the standings. Replaces an earlier demo event with the same slug."""
+    and return the standings. Replaces an earlier demo event with the same slug.
+
+    ``base_url``: the event's public address, which every printed QR code links to (default:
+    this machine's address on its network, port 8000: :func:`tournament.venue.suggested_address`,
+    what ``manage.py venue`` serves phones at)."""
     Event.objects.filter(slug=slug).delete()
     event = create_event(
         name="Sanya Duplicate Cup (demo)", slug=slug, ruleset_code="mcr-duplicate", method=Event.Method.TEAM,
-        conversion="mcr-mp", sessions=5,
+        conversion="mcr-mp", sessions=5, base_url=base_url or suggested_address(8000),
     )
     import_roster(event, ROSTER.read_text(encoding="utf-8"))
     prepare_session(event, 1)

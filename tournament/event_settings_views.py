@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
 from scoring.standings import TIE_BREAKS
 from scoring.visibility import sets_to_play
+from tournament.venue import address_problem, suggested_address
 from tournament.access import DIRECTOR, event_view
 from tournament.event_setup import (
     DELETABLE,
@@ -161,8 +162,13 @@ def _status_buttons(event: Event) -> list[dict]:
 def event_settings(request, event):
     """The event's settings page (director only): GET shows the form, POST saves what changed
     (:func:`tournament.event_setup.update_settings`) and comes back here. A blank public address
-    is offered as the address this site is served on."""
+    is offered as the address this site is served on, or, when that is this computer's own
+    (``127.0.0.1``: a phone would reach itself), as this machine's address on its network
+    (:func:`tournament.venue.suggested_address`); a saved address that phones cannot open is
+    named with the fix (:func:`tournament.venue.address_problem`): printing refuses it."""
     site_address = request.build_absolute_uri("/")
+    if address_problem(site_address):
+        site_address = suggested_address(int(request.get_port() or 80), request.scheme)
     form = SettingsForm(request.POST or None, event=event, site_address=site_address)
     if request.method == "POST" and form.is_valid():
         before = current_settings(event)
@@ -179,6 +185,7 @@ def event_settings(request, event):
             return redirect("event-settings", slug=event.slug)
     return render(request, "tournament/settings.html", {
         "event": event, "form": form, "frozen": form.frozen_fields(), "site_address": site_address,
+        "address_problem": address_problem(event.base_url) if event.base_url else None,
         "status_buttons": _status_buttons(event), "status_help": STATUS_HELP.get(event.status, ""),
         "deletion_refusal": deletion_refusal(event),
     }, status=400 if form.errors else 200)

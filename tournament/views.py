@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from scoring import table_access
 from scoring.models import HandResult
 from scoring.visibility import sets_to_play
+from tournament.venue import address_problem
 from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
 from tournament.event_setup import DELETABLE, record_final_export
@@ -206,6 +207,15 @@ def reveal(request, event):
     }, status=status)
 
 
+def _served_address(request) -> str:
+    """The address this request reached the site at, as the public address of a new event; ""
+    when phones could not open it (``127.0.0.1`` on a laptop: :func:`tournament.venue.address_problem`),
+    so no code is printed with it: the settings page then offers this machine's address on its
+    network, and printing asks for one."""
+    served = request.build_absolute_uri("/")
+    return "" if address_problem(served) else served
+
+
 @login_required
 def new_event(request):
     """Create an event (staff users): rule set, scoring, public address (empty: the address this
@@ -255,7 +265,7 @@ def new_event(request):
                     sessions=clean["sessions"], datum_method=clean["datum_method"], comparison=clean["comparison"],
                     public_value_source=clean["public_value_source"], entrant_policy=clean["entrant_policy"],
                     fouled_min_tables=clean["fouled_min_tables"], fouled_adjusted_points=clean["fouled_adjusted_points"],
-                    base_url=clean.get("base_url") or request.build_absolute_uri("/"), status=Event.Status.DRAFT,
+                    base_url=clean.get("base_url") or _served_address(request), status=Event.Status.DRAFT,
                 )
                 if text.strip():
                     import_roster(event, text)
@@ -267,6 +277,8 @@ def new_event(request):
                 messages.warning(request, warning)
             messages.success(request, _("The event is created as a draft: only you and the people you invite see it. "
                                         "Publish it in Settings."))
+            if not event.base_url:
+                messages.warning(request, address_problem(""))
             return redirect("director", slug=event.slug)
     if roster_error is not None:
         form.is_valid()  # the form's own errors too, then the file's

@@ -33,7 +33,7 @@ from tournament.models import Event, Substitution, Table
 from walls import printing
 from walls.models import PrintJob
 from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, ZIP_KINDS
-from walls.print_kinds.base import PrintError
+from walls.print_kinds.base import PrintError, public_address
 from walls.print_kinds.reserve import reserve_wall
 from walls.printing.i18n import LANGS, check_lang
 
@@ -93,7 +93,9 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
     :data:`walls.printing.DEFAULT_TEMPLATE`). A finished job with its file is returned as it is,
     unless what it printed has changed since (:func:`data_stamp`): then a new job renders.
     Raises PrintError for an unknown kind or label stock, for a kind that needs them a session
-    without walls, or for a reserve wall's kind a reserve that is not one of the event's.
+    without walls, for a reserve wall's kind a reserve that is not one of the event's, or for a
+    kind that prints QR codes an event without a public address phones can open (``base_url``,
+    :func:`walls.print_kinds.base.public_address`, naming the fix).
     """
     if kind not in PRINT_KINDS:
         raise PrintError("kind", _("unknown print kind %(kind)s: choose one of %(kinds)s")
@@ -116,6 +118,8 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
                              % {"name": repr(params["template"]), "names": ", ".join(printing.PRESETS)})
     else:
         params.pop("template", None)
+    if spec.prints_codes:
+        public_address(event)  # refused before a job is stored: every code must open this site
     if spec.needs_walls and not event.wall_sets.filter(session_number=params["session"]).exists():
         raise PrintError("session", _("session %(session)s has no walls yet: generate them first") % {"session": params["session"]})
     with transaction.atomic():

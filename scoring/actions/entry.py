@@ -200,6 +200,14 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
     return found.get("wrong") or 0, repeat
 
 
+def check_set_here(plan: SessionPlan, table: Table, set_no: int) -> None:
+    """Refuse, before anything is typed, a set that the movement has not brought to ``table``
+    now (a scanned set label: :func:`scoring.table_views.scan`), as an entry at the table would be
+    refused (:func:`submit_result`): ResultError ``set`` naming the table that holds it, or the
+    table still playing it before. One query; more to name the table in a refusal."""
+    _check_set_at_table(plan, table, set_no, at_the_table=True)
+
+
 def _refuse_set_not_here(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool) -> None:
     """Refuse a set the movement has not brought to ``table`` (docs/seating.md, "The table plan"),
     naming the table that holds it: a set of a later block than the table's current one (the

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from tournament.errors import FieldError
 from tournament.models import Event, Table
+from tournament.venue import address_problem
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class PrintKind:
     - ``parts``: the kind bundles the documents of the kinds ``in_session_zip``: ``build`` takes
       ``parts=[(file name, render), ...]`` (``render() -> bytes``) and a ``progress(done, total)``
       keyword (the job's progress bar) instead of ``params``.
+    - ``prints_codes``: the document prints QR codes, each a link to the event's public address
+      (:func:`public_address`): refused while the event has none a phone can open.
     """
 
     name: str
@@ -46,10 +49,23 @@ class PrintKind:
     extension: str = "pdf"
     content_type: str = "application/pdf"
     parts: bool = False
+    prints_codes: bool = False
 
 
 class PrintError(FieldError):
     """A print request that cannot be served; ``field`` names the input."""
+
+
+def public_address(event: Event) -> str:
+    """The event's public address without its trailing slash, the base of every QR code a document
+    prints (the table login, a set label, a sticker, a player card): each code is a link a phone's
+    camera app opens. Raises PrintError ``base_url`` naming the fix when phones could not open it
+    (:func:`tournament.venue.address_problem`: none set, not http(s), or this computer's own
+    address such as ``127.0.0.1``), so no document is printed with codes that open nothing."""
+    problem = address_problem(event.base_url)
+    if problem:
+        raise PrintError("base_url", problem)
+    return event.base_url.strip().rstrip("/")
 
 
 def session_tables(event: Event, session_number: int):

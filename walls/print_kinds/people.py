@@ -10,7 +10,7 @@ from tournament.models import Event, Player
 from tournament.seating import entrant_players
 from tournament.table_plan import itineraries, seating_list
 from walls import printing
-from walls.print_kinds.base import PrintKind
+from walls.print_kinds.base import PrintKind, public_address
 
 
 def seating_rows(event: Event, session_number: int) -> list[dict]:
@@ -27,10 +27,10 @@ def room_seating_rows(event: Event, session_number: int) -> list[dict]:
 
 
 def find_seat_url(event: Event) -> str:
-    """The public "find my seat" address of ``event``: ``<base_url>/e/<slug>/find/``, or the bare
-    path when the event has no public address yet."""
-    path = f"/e/{event.slug}/find/"
-    return f"{event.base_url.rstrip('/')}{path}" if event.base_url else path
+    """The public "find my seat" address of ``event``, ``<base_url>/e/<slug>/find/``, that the
+    player cards' QR codes open. Raises PrintError ``base_url`` when the event has no public
+    address a phone can open (:func:`~walls.print_kinds.base.public_address`)."""
+    return f"{public_address(event)}/e/{event.slug}/find/"
 
 
 def player_cards(event: Event) -> list[printing.PlayerCard]:
@@ -76,6 +76,6 @@ KINDS = (
     PrintKind("room_seating", gettext_lazy("Seating lists by room"), _room_seating, ("session", "lang"),
               in_batch=False, in_session_zip=True),
     PrintKind("player_cards", gettext_lazy("Player cards"), _player_cards, ("lang",), in_batch=False,
-              in_session_zip=True, per_session=False),
+              in_session_zip=True, per_session=False, prints_codes=True),
 )
 """The people's papers' kinds, in menu order."""

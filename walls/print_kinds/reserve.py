@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from tournament.models import Event
 from walls import printing
 from walls.models import ReserveWall
-from walls.print_kinds.base import PrintError, PrintKind
+from walls.print_kinds.base import PrintError, PrintKind, public_address
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
 
@@ -30,7 +30,7 @@ def reserve_printable(event: Event, reserve: ReserveWall) -> printing.PrintableS
     commitment; no first table (the tables that play it may change after printing)."""
     return printing.PrintableSet(
         set_id=SetId(event.slug, reserve.session_number, reserve.set_no, reserve.number), event_name=event.name,
-        ruleset=event.get_ruleset(), piles=reserve.piles, commitment=event.commitment, entry_url=event.base_url or None,
+        ruleset=event.get_ruleset(), piles=reserve.piles, commitment=event.commitment, entry_url=public_address(event),
     )
 
 
@@ -40,7 +40,8 @@ def _reserve_setup(event: Event, reserve=None, lang: str = "en") -> bytes:
 
 def _reserve_stickers(event: Event, reserve=None, template: str = printing.DEFAULT_TEMPLATE, lang: str = "en") -> bytes:
     row = reserve_wall(event, reserve)
-    stickers = sticker_set(SetId(event.slug, row.session_number, row.set_no, row.number), event.name, event.get_ruleset())
+    stickers = sticker_set(SetId(event.slug, row.session_number, row.set_no, row.number), event.name, event.get_ruleset(),
+                           public_address(event))
     return printing.render_wall_stickers([stickers], printing.get_template(template), lang=lang)
 
 
@@ -51,10 +52,10 @@ def _reserve_label(event: Event, reserve=None, lang: str = "en") -> bytes:
 
 KINDS = (
     PrintKind("reserve_setup", gettext_lazy("Reserve wall: set-up sheet"), _reserve_setup, ("reserve", "lang"),
-              in_batch=False, reserve=True),
+              in_batch=False, reserve=True, prints_codes=True),
     PrintKind("reserve_stickers", gettext_lazy("Reserve wall: wall stickers"), _reserve_stickers,
-              ("reserve", "template", "lang"), in_batch=False, reserve=True),
+              ("reserve", "template", "lang"), in_batch=False, reserve=True, prints_codes=True),
     PrintKind("reserve_label", gettext_lazy("Reserve wall: set label"), _reserve_label, ("reserve", "lang"),
-              in_batch=False, reserve=True),
+              in_batch=False, reserve=True, prints_codes=True),
 )
 """A reserve wall's kinds, in menu order."""

@@ -34,6 +34,7 @@ def session_zip(event: Event, parts: Sequence[tuple[str, Callable[[], bytes]]],
 
 KINDS = (
     PrintKind("session_zip", gettext_lazy("All documents (ZIP)"), session_zip, ("session", "lang", "template"),
-              needs_walls=True, in_batch=False, extension="zip", content_type="application/zip", parts=True),
+              needs_walls=True, in_batch=False, extension="zip", content_type="application/zip", parts=True,
+              prints_codes=True),
 )
 """The session ZIP's kind."""

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from tournament.models import Event
 from tournament.table_plan import session_plan
 from walls import printing
-from walls.print_kinds.base import PrintKind
+from walls.print_kinds.base import PrintKind, public_address
 from walls.setcode import SetId
 
 
@@ -33,15 +33,17 @@ def score_sheets(event: Event, session_number: int) -> list:
     """One :class:`walls.printing.ScoreSheet` per table of the session, naming who holds each seat
     now (a reprint after a substitution names the player coming in) and the table's sets in play
     order, from the table plan (:mod:`tournament.table_plan`)."""
+    base = public_address(event)
     plan = session_plan(event, session_number)
     if plan is None:
         return []
     out = []
     for t in plan.tables:
         held = plan.holders(t)
-        login = (f"{event.base_url.rstrip('/')}/e/{event.slug}/entry/login/" if event.base_url else "") + t.login_code_display
+        login = f"{base}/e/{event.slug}/entry/login/{t.login_code_display}"
         out.append(printing.ScoreSheet(
             event_name=event.name, session=session_number, table_label=str(t.number), login=login,
+            code=t.login_code_display,
             seats=[(seat, held[seat].name if seat in held else "") for seat in plan.seats],
             sets=[SetId(event.slug, session_number, s).code for s in plan.sets(t)],
         ))
@@ -58,7 +60,8 @@ def _movement_sheet(event: Event, session: int = 1, lang: str = "en") -> bytes:
 
 
 KINDS = (
-    PrintKind("score_sheets", gettext_lazy("Score sheets"), _score_sheets, ("session", "lang"), in_session_zip=True),
+    PrintKind("score_sheets", gettext_lazy("Score sheets"), _score_sheets, ("session", "lang"), in_session_zip=True,
+              prints_codes=True),
     PrintKind("movement", gettext_lazy("Movement sheet"), _movement_sheet, ("session", "lang"), in_session_zip=True),
 )
 """The table papers' kinds, in menu order."""

@@ -11,7 +11,7 @@ from tournament.models import Event
 from tournament.table_plan import session_plan
 from walls import printing
 from walls.models import WallSet
-from walls.print_kinds.base import PrintKind
+from walls.print_kinds.base import PrintKind, public_address
 from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
@@ -42,17 +42,20 @@ def _stored_walls(event: Event, session_number: int, set_nos=None):
     return walls.filter(set_no__in=set_nos) if set_nos else walls
 
 
-def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy: bool = False, lang: str = "en") -> list:
+def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy: bool = False, lang: str = "en",
+                   codes: bool = True) -> list:
     """The :class:`walls.printing.PrintableSet` values of a session's stored walls; with
     ``per_copy`` one per physical copy (each group sharing the walls needs its own copy, labelled
-    with the table that plays it first, in the sheet language ``lang``)."""
-    ruleset = event.get_ruleset()
+    with the table that plays it first, in the sheet language ``lang``). With ``codes`` (a
+    document that prints the sets' QR codes) they link to the event's public address
+    (:func:`~walls.print_kinds.base.public_address`, which refuses one phones cannot open)."""
+    ruleset, base = event.get_ruleset(), public_address(event) if codes else None
     walls = _stored_walls(event, session_number, set_nos)
     first = first_tables(event, session_number, lang)
     return [
         printing.PrintableSet(
             set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
-            piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=event.base_url or None,
+            piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=base,
         )
         for w in walls
         for copy in (first[w.set_no] if per_copy else [", ".join(first[w.set_no])])
@@ -65,10 +68,10 @@ def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
     and the rule set's slots alone: the walls' tiles are never read, since a sticker goes on the
     back of a tile, where every player sees it (docs/rules.md, "Duplicate MCR: building sets and
     wall stickers"; docs/printing.md)."""
-    ruleset = event.get_ruleset()
+    ruleset, base = event.get_ruleset(), public_address(event)
     first = first_tables(event, session_number)
     return [
-        sticker_set(SetId(event.slug, session_number, n), event.name, ruleset)
+        sticker_set(SetId(event.slug, session_number, n), event.name, ruleset, base)
         for n in _stored_walls(event, session_number, set_nos).values_list("set_no", flat=True)
         for _copy in first[n]
     ]
@@ -88,17 +91,17 @@ def _setup_sheets(event: Event, session: int = 1, sets=None, lang: str = "en") -
 
 
 def _pick_list(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
-    return printing.render_pick_list(printable_sets(event, session, sets, lang=lang), lang=lang)
+    return printing.render_pick_list(printable_sets(event, session, sets, lang=lang, codes=False), lang=lang)
 
 
 
 KINDS = (
     PrintKind("stickers", gettext_lazy("Wall stickers"), _wall_stickers, ("session", "sets", "template", "lang"),
-              needs_walls=True, in_session_zip=True),
+              needs_walls=True, in_session_zip=True, prints_codes=True),
     PrintKind("labels", gettext_lazy("Set labels"), _set_labels, ("session", "sets", "lang"), needs_walls=True,
-              in_session_zip=True),
+              in_session_zip=True, prints_codes=True),
     PrintKind("setup", gettext_lazy("Set-up sheets"), _setup_sheets, ("session", "sets", "lang"), needs_walls=True,
-              in_session_zip=True),
+              in_session_zip=True, prints_codes=True),
     PrintKind("picklist", gettext_lazy("Pick list"), _pick_list, ("session", "sets", "lang"), needs_walls=True,
               in_session_zip=True),
 )

@@ -170,6 +170,14 @@ class StickerSet:
     set_id: SetId
     event_name: str
     units: tuple[StickerUnit, ...]
+    entry_url: str | None = None
+
+    @property
+    def payload(self) -> str:
+        """What the stickers' QR code holds: the set's scan URL on the event's public address
+        (``entry_url``: :meth:`walls.setcode.SetId.url`, which names the set, never a tile), else
+        the bare payload."""
+        return self.set_id.url(self.entry_url) if self.entry_url else self.set_id.payload
 
     @property
     def slot_count(self) -> int:
@@ -209,17 +217,18 @@ def sticker_units(ruleset: Any) -> tuple[StickerUnit, ...]:
     return tuple(units)
 
 
-def sticker_set(set_id: SetId, event_name: str, ruleset: Any) -> StickerSet:
-    """The stickers of set ``set_id`` of an event played with ``ruleset``: needs no wall, since a
-    sticker names no tile (print jobs use this and never read the stored walls)."""
-    return StickerSet(set_id, event_name, sticker_units(ruleset))
+def sticker_set(set_id: SetId, event_name: str, ruleset: Any, entry_url: str | None = None) -> StickerSet:
+    """The stickers of set ``set_id`` of an event played with ``ruleset``, their QR codes linking
+    to ``entry_url`` (the event's public address) when given: needs no wall, since a sticker
+    names no tile (print jobs use this and never read the stored walls)."""
+    return StickerSet(set_id, event_name, sticker_units(ruleset), entry_url)
 
 
 def sticker_set_of(pset: PrintableSet) -> StickerSet:
     """The stickers of a :class:`PrintableSet`: its wall is checked against its rule set first
     (PrintDataError naming the set and pile, as :func:`placements`), then every tile is dropped."""
     placements(pset)
-    return sticker_set(pset.set_id, pset.event_name, pset.ruleset)
+    return sticker_set(pset.set_id, pset.event_name, pset.ruleset, pset.entry_url)
 
 
 @dataclass(frozen=True)
@@ -228,7 +237,9 @@ class ScoreSheet:
 
     ``table_label`` is the table's number (printed as ``Table 3`` / ``第 3 卓`` in the sheet's
     language) or a label printed as given; ``login`` is what the table's login QR code holds (the
-    table login URL, or the login code);
+    table login URL with the code); ``code`` the table's login code, printed as text under the QR
+    code with the address to type it at (the login URL without the code), so a table whose phone
+    cannot scan has both to type;
     ``seats`` lists ``(seat, player name)`` in seat order; ``sets`` the set codes in play order;
     a thicker line is drawn after every ``block_size`` hands (one wind round in MCR duplicate).
     """
@@ -241,6 +252,7 @@ class ScoreSheet:
     sets: Sequence[str]
     block_size: int = 4
     ruleset_name: str = ""
+    code: str = ""
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ WORDS = {
     "players": gettext_noop("Players"), "player": gettext_noop("Player"), "team": gettext_noop("Team"),
     "room": gettext_noop("Room"), "seating": gettext_noop("Seating"),
     "scan_login": gettext_noop("Scan to enter results"), "code": gettext_noop("Code"),
+    "table_code": gettext_noop("Table code"), "or_type_at": gettext_noop("or type the code at"),
     "winner": gettext_noop("Winner / fan"), "initials": gettext_noop("Initials"), "total": gettext_noop("Total"),
     "hand_no": gettext_noop("Hand"),
     "stickers_for": gettext_noop("stickers"), "sign": gettext_noop("Players' signatures"),

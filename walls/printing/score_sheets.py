@@ -53,8 +53,15 @@ def _draw_sheet(canv: Any, sheet: ScoreSheet, pw: float, ph: float, lang: str) -
     draw_qr(canv, sheet.login, pw - MARGIN - qr, top - qr, qr, quiet=2)
     canv.setFillColorRGB(0, 0, 0)
     draw_fit(canv, word("scan_login", lang), pw - MARGIN - qr / 2, top - qr - 8, qr + 6 * mm, 7, lang=lang, align="centre")
-    if "://" not in sheet.login:
-        draw_fit(canv, sheet.login, pw - MARGIN - qr / 2, top - qr - 17, qr + 6 * mm, 9, bold=True, align="centre")
+    code = sheet.code or ("" if "://" in sheet.login else sheet.login)
+    if code:  # the code as text, and where to type it: a phone that cannot scan still gets in
+        draw_fit(canv, f"{word('table_code', lang)}: {code}", pw - MARGIN - qr / 2, top - qr - 18, qr + 12 * mm, 9,
+                 lang=lang, bold=True, align="centre")
+    if code and "://" in sheet.login:
+        typed_at = sheet.login[:len(sheet.login) - len(code)] if sheet.login.endswith(code) else sheet.login
+        draw_fit(canv, word("or_type_at", lang), pw - MARGIN - qr / 2, top - qr - 26, qr + 12 * mm, 6.5, lang=lang,
+                 align="centre")
+        draw_fit(canv, typed_at.split("://", 1)[1], pw - MARGIN - qr / 2, top - qr - 33, qr + 12 * mm, 6.5, align="centre")
     text_w = pw - 2 * MARGIN - qr - 6 * mm
     draw_fit(canv, f"{word('score_sheet', lang)} — {table_label(sheet.table_label, lang)}", MARGIN, top - 15, text_w, 16,
              lang=lang, bold=True)
@@ -69,7 +76,7 @@ def _draw_sheet(canv: Any, sheet: ScoreSheet, pw: float, ph: float, lang: str) -
         draw_fit(canv, name or "", MARGIN + 34 * mm, y, text_w - 34 * mm, 10, lang=lang)
         canv.setLineWidth(0.3)
         canv.line(MARGIN + 34 * mm, y - 2, MARGIN + text_w, y - 2)
-    y = min(y - 14, top - qr - 26)
+    y = min(y - 14, top - qr - 40)
 
     seats = [seat for seat, _ in sheet.seats]
     col_defs = [("hand_no", 10 * mm), ("code", 18 * mm), ("result_check", 15 * mm)]

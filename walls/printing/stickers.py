@@ -343,7 +343,7 @@ class _StickerWriter:
             ops.append(out.text(font, size, x + wx + dx, y + wb, run))
         if lay.qr:
             qx, qy, qs = lay.qr
-            ops.append(self.forms.qr_op(item.sset.set_id.payload, x + qx, y + qy, qs, quiet=2))
+            ops.append(self.forms.qr_op(item.sset.payload, x + qx, y + qy, qs, quiet=2))
         out.emit(ops)
 
 
@@ -371,7 +371,7 @@ def _draw_header(canv: Any, forms: FormCache, item: _Header, x: float, y: float,
     qr = qr_size >= _QR_MIN and w - qr_size - 3 * pad >= 16 * mm
     if qr:
         text_w -= qr_size + pad
-        forms.place_qr(sset.set_id.payload, x + w - pad - qr_size, y + pad, qr_size, quiet=2)
+        forms.place_qr(sset.payload, x + w - pad - qr_size, y + pad, qr_size, quiet=2)
     count = len(unit.slots)
     ranges = [f"{ps[0].label}–{ps[-1].label}" if len(ps) > 1 else ps[0].label for _, ps in unit.piles]
     seat_line = seat_name(unit.seat, lang) if unit.seat else word("shared", lang)

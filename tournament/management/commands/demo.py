@@ -42,6 +42,8 @@ class Command(BaseCommand):
         self.stdout.write("\nPDFs:")
         for path in report.pdfs:
             self.stdout.write(f"  {path}")
+        self.stdout.write(f"Their QR codes open {event.base_url} (the event's public address): phones on this network "
+                          f"reach it once `python manage.py venue` serves the site there.")
         self.stdout.write(f"\nDirector login: director / {password}")
         if no_serve:
             return

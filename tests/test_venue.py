@@ -1,0 +1,239 @@
+"""From the laptop to the venue (docs/deploy.md, "From the laptop to the venue"): the event's public
+address is asked for and checked, every printed QR code is a link a phone's camera app opens on
+the event's site, a scanned set opens only at the table that holds it, and ``manage.py venue``
+serves the site to the venue's network with DEBUG off."""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import httpx
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from factories import TEST_SITE, blocks, client_for, demo_roster, login_as_table, prepared_event
+from pdfcheck import decode_qr, render_pages
+from scoring.actions.entry import submit_result
+from tournament.models import AuditEntry, Event, Table
+from tournament.services import draw_reserve
+from tournament.venue import address_problem, is_loopback_host, lan_addresses, suggested_address
+from walls.print_jobs import request_print
+from walls.print_kinds import PRINT_KINDS
+from walls.print_kinds.base import PrintError
+from walls.setcode import SetId, parse_payload
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- the address ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["", "   ", "http://127.0.0.1:8000/", "http://localhost:8000/", "https://[::1]/",
+                                 "http://0.0.0.0:8000/", "http://127.1.2.3/", "ftp://192.168.1.20/", "192.168.1.20:8000",
+                                 "http://LOCALHOST./"])
+def test_an_address_a_phone_cannot_open_is_named_with_the_fix(url):
+    problem = address_problem(url)
+    assert problem and ("Settings" in problem or "http://" in problem)
+
+
+@pytest.mark.parametrize("url", ["http://192.168.1.20:8000/", "https://mahjong.example.org/", "http://mj-laptop.local:8000/",
+                                 "http://10.0.0.5/", "http://[fe80::1]:8000/"])
+def test_an_address_on_the_network_is_fine(url):
+    assert address_problem(url) is None
+
+
+def test_the_suggested_address_is_never_this_device_s_own():
+    assert all(not is_loopback_host(a) for a in lan_addresses())
+    suggested = suggested_address(8123)
+    assert address_problem(suggested) is None and suggested.endswith(":8123/")
+
+
+@pytest.mark.django_db
+def test_printing_codes_is_refused_without_an_address_phones_can_open(team_event):
+    for address in ("", "http://127.0.0.1:8000/"):
+        Event.objects.filter(pk=team_event.pk).update(base_url=address)
+        team_event.refresh_from_db()
+        for kind in ("score_sheets", "labels", "stickers", "setup", "player_cards", "session_zip"):
+            with pytest.raises(PrintError) as refused:
+                request_print(team_event, kind, {"session": 1})
+            assert refused.value.field == "base_url" and "Settings" in refused.value.message
+    assert request_print(team_event, "movement", {"session": 1}).file  # no code on it: printed
+
+
+@pytest.mark.django_db
+def test_the_director_s_print_button_says_why_and_what_to_do(team_event, director_client):
+    Event.objects.filter(pk=team_event.pk).update(base_url="http://127.0.0.1:8000/")
+    page = director_client.post(reverse("print-request", args=[team_event.slug]),
+                                {"kind": "score_sheets", "session": "1"}, follow=True).content.decode()
+    assert "127.0.0.1 is the address of the device that opens it" in page and "python manage.py venue" in page
+
+
+@pytest.mark.django_db
+def test_a_new_event_made_on_the_laptop_itself_saves_no_loopback_address(client, organiser):
+    response = client.post(reverse("new-event"), {
+        "name": "Club Night", "slug": "club-night", "ruleset": "mcr-duplicate", "method": "team", "conversion": "mcr-mp",
+        "sessions": 2, "datum_method": "average", "comparison": "group", "public_value_source": "",
+        "entrant_policy": "substitutes", "fouled_min_tables": 2, "fouled_adjusted_points": 0,
+    }, HTTP_HOST="127.0.0.1:8000", follow=True)
+    assert response.status_code == 200, response.content[:300]
+    event = Event.objects.get(slug="club-night")
+    assert event.base_url == ""  # not 127.0.0.1, saved silently and printed into every code
+    assert "no public address is set" in response.content.decode()
+    settings_page = client.get(reverse("event-settings", args=[event.slug]), HTTP_HOST="127.0.0.1:8000")
+    offered = settings_page.context["form"]["base_url"].value()
+    assert address_problem(offered) is None  # this machine's address on its network, not 127.0.0.1
+    Event.objects.filter(pk=event.pk).update(base_url="http://localhost:8000/")
+    page = client.get(reverse("event-settings", args=[event.slug])).content.decode()
+    assert 'id="base-url-problem"' in page and "localhost is the address of the device that opens it" in page
+
+
+# --- every printed code is a link --------------------------------------------------------------
+
+
+def _codes(data: bytes) -> list[str]:
+    return [code for page in render_pages(data, scale=200 / 72) for code in decode_qr(page.image)]
+
+
+@pytest.mark.django_db
+def test_every_qr_code_of_every_printed_document_is_a_link_to_the_event_s_site(team_event):
+    reserve = draw_reserve(team_event, 1, 2, reason="dropped", actor="d")
+    documents: dict[str, bytes] = {}
+    for name, kind in PRINT_KINDS.items():
+        params = {"session": 1, "sets": [1, 2]} if "sets" in kind.params else {"session": 1}
+        if kind.reserve:
+            params = {"reserve": reserve.pk}
+        data = request_print(team_event, name, params).file.read()
+        if kind.parts:
+            for member, part in ((n, zipfile.ZipFile(io.BytesIO(data)).read(n)) for n in zipfile.ZipFile(io.BytesIO(data)).namelist()):
+                if member.endswith(".pdf"):
+                    documents[f"{name}/{member}"] = part
+        else:
+            documents[name] = data
+    with_codes = set()
+    for name, data in documents.items():
+        codes = _codes(data)
+        for code in codes:
+            assert code.startswith(TEST_SITE), (name, code)
+        if codes:
+            with_codes.add(name.split("/")[0])
+    assert {n for n, k in PRINT_KINDS.items() if k.prints_codes and not k.parts} <= with_codes
+    assert {n for n, k in PRINT_KINDS.items() if not k.prints_codes} & with_codes == set()
+
+
+@pytest.mark.django_db
+def test_each_printed_link_opens_the_right_page(team_event):
+    """The score sheet's code opens the table login with the code filled in (a POST logs in); a
+    set label's opens the set at the table that holds it now."""
+    table = Table.objects.filter(group__session__event=team_event).order_by("number").first()
+    phone = client_for()
+    sheet_codes = _codes(request_print(team_event, "score_sheets", {"session": 1}).file.read())
+    login_link = next(c for c in sheet_codes if c.endswith(table.login_code_display))
+    page = phone.get(login_link.removeprefix(TEST_SITE.rstrip("/")))
+    assert page.status_code == 200 and table.login_code_display in page.content.decode()
+    assert phone.post(reverse("table-login"), {"code": table.login_code_display}).status_code == 302
+    first = blocks(table)[0][1][0]
+    label = SetId(team_event.slug, 1, first).url(team_event.base_url)
+    assert label in _codes(request_print(team_event, "labels", {"session": 1, "sets": [first]}).file.read())
+    opened = phone.get(label.removeprefix(TEST_SITE.rstrip("/")))
+    assert opened.status_code == 302 and opened["Location"].endswith(f"/table/{table.pk}/?set={first}")
+
+
+@pytest.mark.django_db
+def test_a_scanned_set_that_is_not_at_the_table_now_is_refused_before_anything_is_typed(team_event):
+    table = Table.objects.filter(group__session__event=team_event).order_by("number").first()
+    later = blocks(table)[1][1][0]
+    phone = client_for(table=table)
+    page = phone.get(reverse("scan", args=[SetId(team_event.slug, 1, later).payload]), follow=True)
+    text = page.content.decode()
+    assert page.redirect_chain[-1][0].endswith(f"/table/{table.pk}/")  # nothing chosen for entry
+    assert f"Set {SetId(team_event.slug, 1, later).code} is not for Table {table.number} now" in text
+    assert "is at Table" in text  # where the set is now
+    assert page.context["chosen"] != later
+
+
+@pytest.mark.django_db
+def test_a_scanned_set_the_table_has_entered_opens_its_result(team_event):
+    table = Table.objects.filter(group__session__event=team_event).order_by("number").first()
+    first = blocks(table)[0][1][0]
+    result = submit_result(table, first, changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="t")
+    phone = client_for()
+    login_as_table(phone, table)
+    response = phone.get(reverse("scan", args=[SetId(team_event.slug, 1, first).payload]))
+    assert response["Location"].endswith(f"?confirm={result.pk}#confirm-{result.pk}")
+
+
+# --- manage.py venue ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_venue_refuses_a_loopback_address_naming_the_option():
+    with pytest.raises(CommandError, match="--address: 127.0.0.1 is the address of the device"):
+        call_command("venue", "--address", "http://127.0.0.1:8000/", "--check")
+
+
+@pytest.mark.django_db
+def test_venue_sets_the_address_of_events_phones_cannot_open_and_keeps_the_others(team_event, capsys, monkeypatch):
+    monkeypatch.setattr("subprocess.run", lambda *a, **k: subprocess.CompletedProcess(a, 0))  # no collectstatic here
+    other = prepared_event(demo_roster(4), name="Kept Cup", slug="kept-cup", prepare=(), base_url="https://mj.example.org/")
+    Event.objects.filter(pk=team_event.pk).update(base_url="http://127.0.0.1:8000/")
+    call_command("venue", "--address", "http://192.168.7.20:8000", "--check")
+    out = capsys.readouterr().out
+    team_event.refresh_from_db()
+    other.refresh_from_db()
+    assert team_event.base_url == "http://192.168.7.20:8000/" and other.base_url == "https://mj.example.org/"
+    assert "Test Cup: public address set to http://192.168.7.20:8000/" in out and "DEBUG off" in out
+    assert AuditEntry.objects.filter(event=team_event, action="settings-changed", actor="manage.py venue").exists()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        return s.getsockname()[1]
+
+
+def test_venue_serves_the_network_with_debug_off(tmp_path):
+    """The command as a director runs it, on a database of its own: the site answers on the
+    machine's network address (not only 127.0.0.1), a missing page is a plain 404 (DEBUG off:
+    no settings or URL list shown), the static files are served, the table login takes a POST."""
+    addresses = lan_addresses()
+    if not addresses:
+        pytest.skip("this machine has no network address besides loopback")
+    port, host = _free_port(), addresses[0]
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'venue.sqlite3'}", "STATIC_ROOT": str(tmp_path / "static"),
+           "MEDIA_ROOT": str(tmp_path / "media"), "SECRET_KEY": "venue-test-" + "k" * 50}
+    env.pop("DEBUG", None)
+    log = (tmp_path / "venue.log").open("wb")
+    server = subprocess.Popen([sys.executable, "manage.py", "venue", "--port", str(port), "--workers", "1"],
+                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://{host}:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                home = httpx.get(f"{base}/", timeout=5)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "venue.log").read_text()[-3000:]
+                time.sleep(0.5)
+        assert home.status_code == 200
+        missing = httpx.get(f"{base}/no-such-page/", timeout=5)
+        assert missing.status_code == 404 and "URLconf" not in missing.text and "DEBUG" not in missing.text
+        login = httpx.get(f"{base}/entry/login/", timeout=5)
+        assert login.status_code == 200
+        css = [line.split('href="', 1)[1].split('"', 1)[0] for line in login.text.splitlines()
+               if 'rel="stylesheet"' in line and "/static/" in line]
+        assert css and httpx.get(f"{base}{css[0]}", timeout=5).status_code == 200
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(timeout=30)
+    out = (tmp_path / "venue.log").read_text()
+    assert f"Phones on the venue's network open http://{host}:{port}/" in out
+    assert parse_payload(SetId("x", 1, 1).url(f"http://{host}:{port}/")) == SetId("x", 1, 1)
