@@ -28,7 +28,7 @@ from tournament.venue import address_problem, is_loopback_host, lan_addresses, s
 from walls.print_jobs import request_print
 from walls.print_kinds import PRINT_KINDS
 from walls.print_kinds.base import PrintError
-from walls.setcode import SetId, parse_payload
+from walls.setcode import SetId
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -200,40 +200,46 @@ def _free_port() -> int:
 
 
 def test_venue_serves_the_network_with_debug_off(tmp_path):
-    """The command as a director runs it, on a database of its own: the site answers on the
-    machine's network address (not only 127.0.0.1), a missing page is a plain 404 (DEBUG off:
-    no settings or URL list shown), the static files are served, the table login takes a POST."""
-    addresses = lan_addresses()
-    if not addresses:
-        pytest.skip("this machine has no network address besides loopback")
-    port, host = _free_port(), addresses[0]
+    """The command as a director runs it, on a database of its own, told the address phones will
+    open (here a venue address no traffic is sent to: the test talks to 127.0.0.1 only, naming
+    that address in the Host header, as a phone's request would). It listens on every network of
+    the machine (0.0.0.0), allows the venue address and refuses other hosts, answers a missing
+    page with a plain 404 (DEBUG off: no settings or URL list shown), serves the static files,
+    and shows the table login."""
+    psutil = pytest.importorskip("psutil")
+    port = _free_port()
+    venue = f"192.168.7.20:{port}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'venue.sqlite3'}", "STATIC_ROOT": str(tmp_path / "static"),
            "MEDIA_ROOT": str(tmp_path / "media"), "SECRET_KEY": "venue-test-" + "k" * 50}
     env.pop("DEBUG", None)
+    env.pop("ALLOWED_HOSTS", None)
     log = (tmp_path / "venue.log").open("wb")
-    server = subprocess.Popen([sys.executable, "manage.py", "venue", "--port", str(port), "--workers", "1"],
-                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://{host}:{port}"
+    server = subprocess.Popen([sys.executable, "manage.py", "venue", "--port", str(port), "--address", f"http://{venue}/",
+                               "--workers", "1"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    local = f"http://127.0.0.1:{port}"
+    phone = {"Host": venue}
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                home = httpx.get(f"{base}/", timeout=5)
+                home = httpx.get(f"{local}/", headers=phone, timeout=5)
                 break
             except httpx.TransportError:
                 assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "venue.log").read_text()[-3000:]
                 time.sleep(0.5)
         assert home.status_code == 200
-        missing = httpx.get(f"{base}/no-such-page/", timeout=5)
+        listening = {c.laddr for c in psutil.net_connections("tcp") if c.status == psutil.CONN_LISTEN and c.laddr.port == port}
+        assert ("0.0.0.0", port) in {(a.ip, a.port) for a in listening}  # every network of the machine
+        assert httpx.get(f"{local}/", headers={"Host": "elsewhere.example"}, timeout=5).status_code == 400
+        missing = httpx.get(f"{local}/no-such-page/", headers=phone, timeout=5)
         assert missing.status_code == 404 and "URLconf" not in missing.text and "DEBUG" not in missing.text
-        login = httpx.get(f"{base}/entry/login/", timeout=5)
+        login = httpx.get(f"{local}/entry/login/", headers=phone, timeout=5)
         assert login.status_code == 200
         css = [line.split('href="', 1)[1].split('"', 1)[0] for line in login.text.splitlines()
                if 'rel="stylesheet"' in line and "/static/" in line]
-        assert css and httpx.get(f"{base}{css[0]}", timeout=5).status_code == 200
+        assert css and httpx.get(f"{local}{css[0]}", headers=phone, timeout=5).status_code == 200
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=30)
     out = (tmp_path / "venue.log").read_text()
-    assert f"Phones on the venue's network open http://{host}:{port}/" in out
-    assert parse_payload(SetId("x", 1, 1).url(f"http://{host}:{port}/")) == SetId("x", 1, 1)
+    assert f"Phones on the venue's network open http://{venue}/" in out
