@@ -6,6 +6,7 @@ services. Production differs only by environment variables: ``DATABASE_URL``,
 (see docs/deploy.md for all of them).
 """
 
+import mimetypes
 from datetime import timedelta
 from pathlib import Path
 
@@ -117,6 +118,7 @@ TIME_ZONE = env("TIME_ZONE", default="UTC")
 USE_TZ = True
 
 STATIC_URL = "static/"
+mimetypes.add_type("application/wasm", ".wasm")  # the Scan button's decoder (static/vendor/zxing-wasm), compiled as it streams
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").exists() else []
 # Production (DEBUG off) serves hashed, compressed files that `manage.py collectstatic` wrote.

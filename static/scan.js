@@ -1,0 +1,102 @@
+// The table page's Scan button (templates/scoring/table.html, #scan-box): reads a set label's QR
+// code with the phone's camera, or from a photo of it, and opens that set on this table's page
+// through the label's own link (/entry/scan/<payload>, scoring.table_views.scan), which refuses a
+// set that is not at this table now before anything is typed. Decoding is ZXing-C++ compiled to
+// WebAssembly (static/vendor/zxing-wasm, served with the other static files: nothing is fetched
+// from elsewhere). The live camera needs a secure page (HTTPS, or the laptop itself); on a venue's
+// plain-HTTP address the photo button opens the camera app instead. Without this script the box
+// stays hidden, and the phone's own camera app opens the printed link all the same.
+(function () {
+  'use strict';
+  var box = document.getElementById('scan-box');
+  if (!box || !window.ZXingWASM || !window.URL || !window.Promise) return;
+  var status = document.getElementById('scan-status');
+  var video = document.getElementById('scan-video');
+  var photo = document.getElementById('scan-photo');
+  var button = document.getElementById('scan-camera');
+  var options = { formats: ['QRCode'], tryHarder: true, maxNumberOfSymbols: 1 };
+  var stream = null;
+  var timer = null;
+
+  window.ZXingWASM.prepareZXingModule({
+    overrides: {
+      locateFile: function (path, prefix) { return /\.wasm$/.test(path) ? box.dataset.wasm : prefix + path; }
+    }
+  });
+
+  function say(text) { status.textContent = text; }
+
+  function stop() {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (stream) { stream.getTracks().forEach(function (t) { t.stop(); }); stream = null; }
+    video.hidden = true;
+  }
+
+  // Open the set a label's link names, on this server whatever address the label was printed with.
+  function open(text) {
+    var url = null;
+    try { url = new URL(text, window.location.href); } catch (e) { url = null; }
+    var at = url ? url.pathname.indexOf('/entry/scan/') : -1;
+    if (at < 0) { say(box.dataset.notLabel); return false; }
+    var payload = decodeURIComponent(url.pathname.slice(at + '/entry/scan/'.length));
+    if (payload.split('|')[1] !== box.dataset.event) { say(box.dataset.otherEvent); return false; }
+    stop();
+    say(box.dataset.opening);
+    window.location.assign(url.pathname.slice(at));
+    return true;
+  }
+
+  function read(source) {
+    return window.ZXingWASM.readBarcodes(source, options).then(function (found) {
+      var valid = found.filter(function (r) { return r.isValid && r.text; });
+      return valid.length ? valid[0].text : null;
+    });
+  }
+
+  photo.addEventListener('change', function () {
+    if (!photo.files || !photo.files.length) return;
+    say(box.dataset.looking);
+    read(photo.files[0]).then(function (text) {
+      if (!text) say(box.dataset.noCode);
+      else open(text);
+    }, function () { say(box.dataset.noCode); });
+    photo.value = '';
+  });
+
+  function look(canvas) {
+    if (!stream) return;
+    if (video.videoWidth) {
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      var context = canvas.getContext('2d', { willReadFrequently: true });
+      context.drawImage(video, 0, 0);
+      read(context.getImageData(0, 0, canvas.width, canvas.height)).then(function (text) {
+        if (!(text && open(text))) timer = setTimeout(function () { look(canvas); }, 250);
+      }, function () { timer = setTimeout(function () { look(canvas); }, 250); });
+      return;
+    }
+    timer = setTimeout(function () { look(canvas); }, 250);
+  }
+
+  button.addEventListener('click', function () {
+    if (stream) { stop(); say(''); return; }
+    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {  // a plain-HTTP page: the camera app
+      say(box.dataset.noCamera);
+      photo.click();
+      return;
+    }
+    navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false }).then(function (s) {
+      stream = s;
+      video.srcObject = s;
+      video.hidden = false;
+      video.play();
+      say(box.dataset.looking);
+      look(document.createElement('canvas'));
+    }, function () {
+      say(box.dataset.noCamera);
+      photo.click();
+    });
+  });
+
+  box.hidden = false;
+})();
