@@ -12,7 +12,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
+from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -29,14 +31,16 @@ from scoring.actions.entry import check_set_here, sets_not_arrived, submit_resul
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
-from scoring.models import HandResult, SetScore
+from scoring.models import HandResult, ResultRevision, SetScore
 from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
 from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament import page_cache
-from tournament.access import DIRECTOR, event_view, table_login_url, table_view, visible_or_404
+from tournament.access import DIRECTOR, STAFF, event_view, table_login_url, table_view, visible_or_404
+from tournament.calls import answer_call, call_director, open_calls
 from tournament.i18n import seat_label
-from tournament.models import Event, Table, display_code
+from tournament.models import DirectorCall, Event, Table, display_code
+from tournament.seating import SetupError
 from tournament.permissions import (
     is_director,
     looks_like_code,
@@ -70,6 +74,39 @@ def _write_or_fault(request, key: str | None, write):
             request.fault_message = known.message()
             raise
         return known.result, known.message()
+
+
+def wants_json(request) -> bool:
+    """Whether the request is the table page's offline queue sending a write (``static/offline.js``,
+    ``Accept: application/json``): it is answered ``{"stored": ..., ...}`` instead of a page."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+ANSWERED_KEYS = 60
+"""How many of a table's latest request keys its page lists (``answered_keys``)."""
+
+
+def answered_keys(table: Table, refused: str | None = None) -> list[str]:
+    """The request keys of ``table``'s latest stored writes (at most :data:`ANSWERED_KEYS`; one
+    query), and ``refused``, the key of the write this page answers with a refusal: the page's
+    queue script drops a hand it sent from the page whose key is listed (stored, or refused and
+    shown at the form), and keeps any other to send again (a sending the network lost)."""
+    keys = list(ResultRevision.objects.filter(result__table=table).exclude(request_key=None)
+                .order_by("-id").values_list("request_key", flat=True)[:ANSWERED_KEYS])
+    return keys + ([refused] if refused and request_keys.KEY.fullmatch(refused) else [])
+
+
+@never_cache
+def service_worker(request):
+    """The table page's service worker (``templates/scoring/sw.js``, Workbox from the static files):
+    the table page and its static files are kept on the phone, so the page reloads without a
+    connection and the hands typed meanwhile wait in its queue (docs/player-guide.md). Served at
+    the site's root so that its scope covers every table page; holds no event data."""
+    modules = json.dumps({name: static(f"vendor/workbox/{name}.prod.js") for name in (
+        "workbox-core", "workbox-routing", "workbox-strategies")})
+    response = render(request, "scoring/sw.js", {"modules": modules}, content_type="application/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    return response
 
 
 def _int_or_none(value):
@@ -234,6 +271,11 @@ def _table_context(request, event, table, form, plan, director):
         "fan_check": form.rule.fan_check and fan_check.available(),
         "unconfirmed": unconfirmed, "played": played, "focus": int_param(request, "confirm"),
         "is_director": director, "table_locked": locks["table"],
+        # the key of the write this page answers with a refusal: the form posted here, or the confirmation sent back here
+        "answered_keys": answered_keys(table, request.POST.get("request_key") if request.method == "POST"
+                                       else request.GET.get("answered")),
+        "call_reasons": DirectorCall.Reason.choices, "call_key": uuid.uuid4().hex,
+        "open_call": DirectorCall.objects.filter(table=table, answered_at__isnull=True).order_by("-called_at").first(),
     }
 
 
@@ -276,8 +318,15 @@ def table_page(request, event, table):
                 else:
                     saved = _("Saved set %(set)s: %(result)s. A player of another seat confirms it with their PIN.") % {
                         "set": result.set_no, "result": describe_result(result, event.get_ruleset())}
+                    target = reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
+                    if wants_json(request):
+                        return JsonResponse({"stored": True, "result": result.pk, "set": result.set_no, "revision": result.revision,
+                                             "message": saved, "next": target})
                     messages.success(request, f"{fault} {saved}" if fault else saved)
-                    return redirect(reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}")
+                    return redirect(target)
+        if wants_json(request):  # a refusal (or nothing stored after a fault: 503, sent again by the queue)
+            return JsonResponse({"stored": False, "errors": [
+                f"{e['label']}: {e['message']}" if e["label"] else e["message"] for e in form.error_list()]}, status=status)
     return render(request, "scoring/table.html", _table_context(request, event, table, form, plan, director), status=status)
 
 
@@ -298,15 +347,23 @@ def table_confirm(request, event, table, result_id):
         messages.success(request, _("Set %(set)s can be confirmed with a PIN again.") % {"set": result.set_no})
         return redirect(back)
     key = request.POST.get("request_key") or None
+    if key and request_keys.KEY.fullmatch(key):  # the page sent back lists it as answered (static/offline.js)
+        back = reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}&answered={key}#confirm-{result.pk}"
     try:
         confirmed, fault = _write_or_fault(request, key, lambda: confirm_result(
             result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""), director=director,
             revision=_int_or_none(request.POST.get("revision")), request_key=key))
         if confirmed is None:
+            if wants_json(request):
+                return JsonResponse({"stored": False, "errors": [fault]}, status=503)
             messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": fault})
             return redirect(back)
+        if wants_json(request):
+            return JsonResponse({"stored": True, "result": confirmed.pk, "set": confirmed.set_no, "status": confirmed.status})
         messages.success(request, " ".join(filter(None, [fault, _("Set %(set)s confirmed.") % {"set": result.set_no}])))
     except ResultError as exc:
+        if wants_json(request):
+            return JsonResponse({"stored": False, "errors": [exc.message]}, status=exc.status)
         messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": exc.message})
         return redirect(back)
     return redirect("table", slug=event.slug, table_id=table.pk)
@@ -499,3 +556,53 @@ def live_json(request, event):
     return page_cache.respond(request, event, "live.json", variant, lambda: HttpResponse(reports_cache.cached(
         event, f"live.json:{variant}", lambda: json.dumps(cached_live_state(event, session)).encode()),
         content_type="application/json"), html=False)
+
+
+@require_POST
+@table_view(denied=gettext_lazy("Log in with this table's code."))
+def table_call(request, event, table):
+    """The table calls the director (:func:`tournament.calls.call_director`): ``reason`` and
+    ``note`` from the table page's form, with its ``request_key`` (a call sent again is stored
+    once). Answers the table page with a message, or JSON for the page's offline queue."""
+    try:
+        call = call_director(table, reason=request.POST.get("reason", ""), note=request.POST.get("note", ""),
+                             actor=_scorer_actor(request, table), request_key=request.POST.get("request_key") or None)
+    except SetupError as exc:
+        if wants_json(request):
+            return JsonResponse({"stored": False, "errors": [exc.message]}, status=400)
+        messages.error(request, exc.message)
+        return redirect("table", slug=event.slug, table_id=table.pk)
+    said = _("The director is called to Table %(table)s: %(reason)s. Stay at the table.") % {
+        "table": table.number, "reason": call.get_reason_display()}
+    if wants_json(request):
+        return JsonResponse({"stored": True, "call": call.pk, "message": said})
+    messages.success(request, said)
+    return redirect("table", slug=event.slug, table_id=table.pk)
+
+
+@event_view(roles=(DIRECTOR, STAFF))
+def director_calls(request, event):
+    """The calls from the tables that nobody has answered yet, oldest first, with the table, its
+    room and the reason (:func:`tournament.calls.open_calls`); the page polls
+    :func:`director_calls_json` every few seconds and says when a new call comes in. The director
+    marks a call answered once at the table (:func:`director_call_answer`)."""
+    return render(request, "scoring/calls.html", {"event": event, "calls": open_calls(event)})
+
+
+@event_view(roles=(DIRECTOR, STAFF))
+def director_calls_json(request, event):
+    """The open calls (:func:`tournament.calls.open_calls`) as JSON, for the calls page's polling."""
+    return JsonResponse({"calls": open_calls(event)})
+
+
+@require_POST
+@event_view(roles=(DIRECTOR, STAFF))
+def director_call_answer(request, event, call_id):
+    """Mark a call answered (:func:`tournament.calls.answer_call`) and go back to the calls page."""
+    try:
+        call = answer_call(event, call_id, actor=request.user.get_username())
+    except SetupError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The call of Table %(table)s is answered.") % {"table": call.table.number})
+    return redirect("director-calls", slug=event.slug)

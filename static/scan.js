@@ -1,11 +1,12 @@
-// The table page's Scan button (templates/scoring/table.html, #scan-box): reads a set label's QR
-// code with the phone's camera, or from a photo of it, and opens that set on this table's page
+// The table page's Scan label button (templates/scoring/table.html, beside the set; #scan-box holds
+// the camera's picture and what was read): reads a set label's QR code with the phone's camera, or
+// from a photo of it (the camera app, where the page may not open the camera), and opens that set on this table's page
 // through the label's own link (/entry/scan/<payload>, scoring.table_views.scan), which refuses a
 // set that is not at this table now before anything is typed. Decoding is ZXing-C++ compiled to
 // WebAssembly (static/vendor/zxing-wasm, served with the other static files: nothing is fetched
 // from elsewhere). The live camera needs a secure page (HTTPS, or the laptop itself); on a venue's
-// plain-HTTP address the photo button opens the camera app instead. Without this script the box
-// stays hidden, and the phone's own camera app opens the printed link all the same.
+// plain-HTTP address the button opens the camera app for a photo instead. Without this script the
+// button stays hidden, and the phone's own camera app opens the printed link all the same.
 (function () {
   'use strict';
   var box = document.getElementById('scan-box');
@@ -24,12 +25,13 @@
     }
   });
 
-  function say(text) { status.textContent = text; }
+  function say(text) { status.textContent = text; box.hidden = !text && video.hidden; }
 
   function stop() {
     if (timer) { clearTimeout(timer); timer = null; }
     if (stream) { stream.getTracks().forEach(function (t) { t.stop(); }); stream = null; }
     video.hidden = true;
+    box.hidden = !status.textContent;
   }
 
   // Open the set a label's link names, on this server whatever address the label was printed with.
@@ -89,6 +91,7 @@
       stream = s;
       video.srcObject = s;
       video.hidden = false;
+      box.hidden = false;
       video.play();
       say(box.dataset.looking);
       look(document.createElement('canvas'));
@@ -98,5 +101,5 @@
     });
   });
 
-  box.hidden = false;
+  button.hidden = false;
 })();

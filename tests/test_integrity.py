@@ -247,6 +247,11 @@ URLS = {
     "reveal-seed": lambda w: [("get", reverse("reveal-seed", args=[w.event.slug]), None),
                               ("post", reverse("reveal-seed", args=[w.event.slug]), {"confirm": "on"})],
     "scan": lambda w: [("get", reverse("scan", args=[SetId(w.event.slug, 1, 1).payload]), None)],
+    "service-worker": lambda w: [("get", reverse("service-worker"), None)],  # no event data: Workbox and routes
+    "table-call": lambda w: [("post", reverse("table-call", args=[w.event.slug, w.group1_tables[0].pk]), {"reason": "dispute"})],
+    "director-calls": lambda w: [("get", reverse("director-calls", args=[w.event.slug]), None)],
+    "director-calls-json": lambda w: [("get", reverse("director-calls-json", args=[w.event.slug]), None)],
+    "director-call-answer": lambda w: [("post", reverse("director-call-answer", args=[w.event.slug, 999999]), None)],
     "prepare-session": lambda w: [("get", reverse("prepare-session", args=[w.event.slug]), None)],
     "walls-commitment": lambda w: [("get", reverse("walls-commitment", args=[w.event.slug]), None)],
     "event-export": lambda w: [("get", reverse("event-export", args=[w.event.slug]), None)],

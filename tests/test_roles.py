@@ -150,6 +150,13 @@ ENDPOINTS = {
     "director page": (lambda w: ("get", reverse("director", args=[w.event.slug]), None), {"director", "staff"}),
     "live grid": (lambda w: ("get", reverse("live", args=[w.event.slug]), None), {"director"}),
     "live grid data": (lambda w: ("get", reverse("live-json", args=[w.event.slug]), None), {"director"}),
+    # calling the director from a table (tournament/calls.py): the table's scorers call, the director and staff read
+    "table page: call the director": (
+        lambda w: ("post", reverse("table-call", args=[w.event.slug, w.table.pk]), {"reason": "dispute"}),
+        {"director", "scorer", "table_scorer"}),
+    "calls from the tables": (lambda w: ("get", reverse("director-calls", args=[w.event.slug]), None), {"director", "staff"}),
+    "calls from the tables data": (lambda w: ("get", reverse("director-calls-json", args=[w.event.slug]), None),
+                                   {"director", "staff"}),
     "seat a session": (lambda w: ("post", reverse("prepare-session", args=[w.event.slug]), {"session": 2}), {"director"}),
     "walls commitment": (
         lambda w: ("post", reverse("walls-commitment", args=[w.event.slug]), {"public_value": "12345"}), {"director"}),

@@ -262,6 +262,6 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client
     # 4 savepoints and releases, the table's PIN lock, the set's place in the movement with the PIN limit (one
     # statement), the rows written (result, revision, PIN attempt), the version bump
     write = 10
-    page = 4  # the table's results, its reserve walls, the PIN locks, the menu's table
+    page = 6  # the table's results, its reserve walls, the PIN locks, the menu's table, the keys answered (the queue), an open call
     assert len(post) == login + plan + write, [q["sql"][:80] for q in post.captured_queries]
     assert len(redirected) == login + plan + page, [q["sql"][:80] for q in redirected.captured_queries]

@@ -479,6 +479,33 @@ class CheckIn(models.Model):
         ]
 
 
+class DirectorCall(models.Model):
+    """A table calling the director from its phone (:mod:`tournament.calls`): why (``reason``, with
+    an optional ``note``), when, and once the director has gone to the table, who answered and
+    when. ``request_key``: the key the phone made for the call, so a call sent again after a
+    lost connection (or from the page's offline queue) is stored once."""
+
+    class Reason(models.TextChoices):
+        DISPUTE = "dispute", _("A dispute at the table")
+        FOULED = "fouled", _("A fouled set (tiles wrong or mixed)")
+        MISSING = "missing", _("A tile missing or a sticker wrong")
+        OTHER = "other", _("Something else")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="director_calls")
+    table = models.ForeignKey("Table", on_delete=models.CASCADE, related_name="director_calls")
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    note = models.CharField(max_length=200, blank=True)
+    called_by = models.CharField(max_length=150, blank=True)
+    called_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_by = models.CharField(max_length=150, blank=True)
+    request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        indexes = [models.Index(fields=["event", "answered_at"])]
+
+
 class Substitution(models.Model):
     """A player replaced after Prepare (docs/scoring.md, "Substitutions"): at ``table``'s ``seat``
     of session ``session_number``, ``player_in`` plays the sets listed in ``sets`` (those the

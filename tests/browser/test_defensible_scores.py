@@ -51,6 +51,7 @@ from oracles import (
     team_set_points,
 )
 from pdfcheck import decode_qr, page_text, render_pages
+from walls.setcode import parse_payload
 from playwright.sync_api import expect
 
 from tests.browser.test_rule_sets_at_table import delete_event, in_own_connection
@@ -216,7 +217,8 @@ def draw_and_print_reserve(page, demo_site, built: Built) -> str:
     assert label.startswith(b"%PDF")
     check = code.rsplit("-", 1)[1]
     payloads = [p for rendered in render_pages(label) for p in decode_qr(rendered.image)]
-    assert payloads == [f"DMJ1|{SLUG}|1|{built.set_no}|{check}|R1"], payloads
+    assert len(payloads) == 1 and payloads[0].endswith(f"/entry/scan/DMJ1%7C{SLUG}%7C1%7C{built.set_no}%7C{check}%7CR1"), payloads
+    assert parse_payload(payloads[0]).reserve == 1  # a link to the reserve wall's set, naming no tile
     assert code in page_text(label, 0)
     render_pages(label, scale=2)[0].image.save(SHOTS / "reserve-label.png")
     page.screenshot(path=str(SHOTS / "reserve-printed.png"), full_page=True)

@@ -98,7 +98,7 @@ def _phone_at_table(page, demo_site, labels):
     login_as_table_in_browser(page, demo_site.page(f"/e/{labels.slug}/entry/login/{labels.code}"))
     table_url = demo_site.page(f"/e/{labels.slug}/table/{labels.table_id}/")
     assert page.url == table_url
-    page.wait_for_selector("#scan-box:not([hidden])")  # the decoder loaded: the box shows
+    page.wait_for_selector("#scan-camera:not([hidden])")  # the decoder loaded: the button shows
     return table_url
 
 

@@ -12,6 +12,7 @@ from django import template
 from django.urls import reverse
 
 from scoring.table_access import event_table_ids
+from tournament.models import DirectorCall
 from tournament.permissions import is_director
 
 register = template.Library()
@@ -38,8 +39,9 @@ def director_menu(context, event) -> dict:
     """What the director menu (``tournament/_director_menu.html``) shows for the page's request:
     ``{"director": bool (the director-only links), "check_in": session number (the first planned
     session not seated yet; the last planned one once all are), "substitute": session number
-    (the latest seated session; 1 before any)}``. One query for the seated sessions (the role
-    is remembered for the request)."""
+    (the latest seated session; 1 before any), "calls": the tables' calls not answered yet
+    (:mod:`tournament.calls`)}``. Two queries for the director: the seated sessions and the calls
+    (the role is remembered for the request)."""
     request = context.get("request")
     director = request is not None and is_director(request.user, event)
     seated = set(event.sessions.values_list("number", flat=True)) if director else set()
@@ -48,6 +50,7 @@ def director_menu(context, event) -> dict:
         "director": director,
         "check_in": next((n for n in planned if n not in seated), planned[-1]),
         "substitute": max(seated, default=1),
+        "calls": DirectorCall.objects.filter(event=event, answered_at__isnull=True).count() if director else 0,
     }
 
 

@@ -1,0 +1,134 @@
+"""A table's phone loses the venue's Wi-Fi (Playwright's ``context.set_offline``): it enters and
+confirms two hands with the connection gone, reloads the page, and comes back online; exactly
+those two results are then stored, once each, entered and confirmed. The page keeps working
+offline through its service worker (the table page and its files kept on the phone) and its queue
+(static/offline.js: the hands wait, visibly, in local storage, and go in order with their request
+keys when the connection returns). A refusal met on the way (a PIN that is not the player's) is
+shown next to its hand and not sent again."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import pytest
+
+from factories import demo_roster, enter_outcome, login_as_table_in_browser, prepared_event, say_who_is_entering
+
+from .conftest import PHONE, SCREENSHOTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+
+@dataclass(frozen=True)
+class Table:
+    slug: str
+    table_id: int
+    code: str
+    sets: tuple[int, ...]
+    pins: dict
+
+
+@pytest.fixture(scope="module")
+def queue_table(demo_site, browser, django_db_blocker):
+    from factories import blocks
+    from tournament.models import Event
+    from tournament.models import Table as TableRow
+
+    with django_db_blocker.unblock():
+        event = prepared_event(demo_roster(4), name="Queue Cup", slug="queue-cup", sessions=1,
+                               base_url="http://192.168.7.20:8000/")
+        table = TableRow.objects.filter(group__session__event=event).order_by("number").first()
+        values = Table(slug=event.slug, table_id=table.pk, code=table.login_code, sets=tuple(blocks(table)[0][1]),
+                       pins={s.seat: s.player.pin for s in table.seats.select_related("player")})
+    yield values
+    with django_db_blocker.unblock():
+        Event.objects.filter(slug="queue-cup").delete()
+
+
+def _stored(table_id: int) -> dict:
+    """The table's results and their history, read on a connection of its own (the test's own is
+    inside its transaction: tests/browser/test_visibility_walk.py, ``in_own_thread``)."""
+    from scoring.models import HandResult
+
+    out = {}
+
+    def read():
+        out["rows"] = {r.set_no: (r.status, [v.action for v in r.revisions.order_by("id")], r.changes)
+                       for r in HandResult.objects.filter(table_id=table_id)}
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    thread.join()
+    return out["rows"]
+
+
+def _queue_hand(page, set_no: int, fan: int, pin: str) -> None:
+    enter_outcome(page, set_no=set_no, kind="discard", winners=("E",), discarder="S", values={"E": fan})
+    say_who_is_entering(page, "E", pin)
+    page.click("#save")  # offline: queued on the phone, no navigation
+
+
+def test_two_hands_entered_and_confirmed_offline_are_stored_once_each(browser, demo_site, queue_table):
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        table_url = demo_site.page(f"/e/{queue_table.slug}/table/{queue_table.table_id}/")
+        login_as_table_in_browser(page, demo_site.page(f"/e/{queue_table.slug}/entry/login/{queue_table.code}"))
+        assert page.url == table_url
+        page.wait_for_selector("#queue[data-ready='1']", state="attached", timeout=20_000)  # page and files kept
+
+        context.set_offline(True)
+        first, second = queue_table.sets[0], queue_table.sets[1]
+        _queue_hand(page, first, 10, queue_table.pins["E"])
+        page.wait_for_function("document.getElementById('queue-count').textContent.includes('1 hand waiting')")
+        page.locator("#queue-items li").nth(0).locator(".queued-pin").fill(queue_table.pins["S"])
+        page.locator("#queue-items li").nth(0).locator(".queued-confirm").click()
+        _queue_hand(page, second, 12, queue_table.pins["E"])
+        page.wait_for_function("document.getElementById('queue-count').textContent.includes('2 hands waiting')")
+        hand2 = page.locator("#queue-items li.queued-waiting").filter(has_text=f"{second} (")
+        hand2.locator(".queued-pin").fill(queue_table.pins["W"])
+        hand2.locator(".queued-confirm").click()
+        assert _stored(queue_table.table_id) == {}  # nothing reached the server
+
+        page.reload()  # still offline: the service worker serves the kept page, the queue is in local storage
+        page.wait_for_function("document.getElementById('queue-count').textContent.includes('2 hands waiting')")
+        assert page.locator("#queue-items li").count() == 4  # two hands, two confirmations
+        assert page.locator("#set_no").input_value() not in (str(first), str(second))  # the next set is offered
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / "table-offline-queue-phone.png"))
+        assert _stored(queue_table.table_id) == {}
+
+        with page.expect_navigation(url=table_url, timeout=30_000):  # sent in order, then the page as stored
+            context.set_offline(False)
+        page.wait_for_selector("#table-results")
+        stored = _stored(queue_table.table_id)
+        assert set(stored) == {first, second}
+        for set_no in (first, second):
+            status, history, _changes = stored[set_no]
+            assert status == "confirmed" and history == ["enter", "confirm"], (set_no, stored[set_no])
+        assert page.locator("#queue").is_hidden()
+        assert page.locator(f"#played-{first}").count() == 1 and page.locator(f"#played-{second}").count() == 1
+    finally:
+        context.close()
+
+
+def test_a_refusal_met_when_the_connection_returns_is_shown_next_to_its_hand(browser, demo_site, queue_table):
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        login_as_table_in_browser(page, demo_site.page(f"/e/{queue_table.slug}/entry/login/{queue_table.code}"))
+        context.set_offline(True)
+        third = queue_table.sets[2]
+        wrong = next(p for p in ("1111", "2222", "3333") if p not in queue_table.pins.values())
+        _queue_hand(page, third, 8, wrong)
+        page.wait_for_function("document.getElementById('queue-count').textContent.includes('1 hand waiting')")
+        context.set_offline(False)
+        refused = page.locator("#queue-items li.queued-refused")
+        refused.wait_for(timeout=20_000)
+        assert "not the PIN of the player at seat" in refused.inner_text()
+        assert third not in _stored(queue_table.table_id)
+        refused.get_by_role("button").click()  # Remove
+        assert page.locator("#queue").is_hidden()
+    finally:
+        context.close()
