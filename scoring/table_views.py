@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import InterfaceError, OperationalError
+from django.db.models import Exists, OuterRef
 from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
@@ -31,7 +32,7 @@ from scoring.actions.entry import check_set_here, sets_not_arrived, submit_resul
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
-from scoring.models import HandResult, ResultRevision, SetScore
+from scoring.models import HandResult, ResultRevision, SetRelease, SetScore
 from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
 from scoring.table_access import can_enter_for, can_read_table, login_table
@@ -466,7 +467,9 @@ def live_state(event: Event, session_number: int) -> dict:
     method) at each of the table's seats, in seat order (``label``: the seat in the active
     language), the seat's holder on that set (:meth:`tournament.table_plan.SessionPlan.holders`:
     a substitute from the sets they play). ``scores``: every team or player who held a seat in the
-    session with its converted points set by set and their sum, highest first. A table is late
+    session with its converted points set by set and their sum, highest first. ``private_sets``:
+    the sets whose converted points show here while other groups still play them (scored for a
+    group, not released: :mod:`scoring.visibility`), for the page's "do not project" warning. A table is late
     when it is behind the furthest table of its group by a whole block of sets or more. Five
     queries whatever the size of the field (the table plan's three, the results, the scores).
     """
@@ -475,8 +478,12 @@ def live_state(event: Event, session_number: int) -> dict:
     results = HandResult.objects.filter(event=event, session_number=session_number).values("table_id", "set_no", "status", "pk", "outcome")
     state = {(r["table_id"], r["set_no"]): r for r in results}
     team_method = event.method == Event.Method.TEAM
-    scores = {(r["set_no"], r["team_id"] if team_method else r["player_id"]): r["points"] for r in SetScore.objects.filter(
-        event=event, session_number=session_number).values("set_no", "team_id", "player_id", "points")}
+    released = Exists(SetRelease.objects.filter(event=event, session_number=session_number, set_no=OuterRef("set_no")))
+    score_rows = list(SetScore.objects.filter(event=event, session_number=session_number).values(
+        "set_no", "team_id", "player_id", "points", released=released))
+    scores = {(r["set_no"], r["team_id"] if team_method else r["player_id"]): r["points"] for r in score_rows}
+    # scored for a group, not yet released: other groups still play these sets (scoring.visibility)
+    private_sets = sorted({r["set_no"] for r in score_rows if not r["released"]})
     ruleset = event.get_ruleset()
     n_sets = ruleset.hands_per_session
     block = max(1, n_sets // len(ruleset.seats))
@@ -521,7 +528,7 @@ def live_state(event: Event, session_number: int) -> dict:
     board.sort(key=lambda entry: (entry.pop("order"), entry["name"]))
     return {"session": session_number, "sets": list(range(1, n_sets + 1)), "counts": counts,
             "late": [row["table"] for row in rows if row["late"]], "rows": rows, "team_method": team_method,
-            "scores": board}
+            "scores": board, "private_sets": private_sets}
 
 
 @event_view(roles=(DIRECTOR,))  # every table's entries, released or not

@@ -139,3 +139,19 @@ def test_the_cached_live_page_keeps_the_directors_menu(small_team_event, directo
         assert 'id="director-menu"' in page
         assert f'href="{settings_link}"' in page
         assert 'id="live-session"' in page
+
+
+def test_the_grid_warns_not_to_project_it_while_other_groups_play_the_sets_it_scores(director, client):
+    """Two groups: once group 1 has played the session, its converted points show on the
+    director's grid while group 2 still plays those sets; the page says not to project it until
+    they are released everywhere."""
+    event = prepared_event(team_roster(8), name="Two Groups", slug="two-groups", director=director)
+    play_slots(event, random.Random(5), groups=[1])
+    state = live_state(event, 1)
+    assert state["private_sets"], "group 1's first block is scored and not released"
+    client.force_login(director)
+    page = client.get(reverse("live", args=[event.slug])).content.decode()
+    assert 'id="do-not-project"' in page and "Do not project this page" in page
+    assert all(str(s) in page.split('id="do-not-project"')[1].split("</p>")[0] for s in state["private_sets"])
+    play_slots(event, random.Random(6), groups=[2])
+    assert live_state(event, 1)["private_sets"] == []
