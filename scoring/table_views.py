@@ -39,6 +39,7 @@ from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament import page_cache
 from tournament.access import DIRECTOR, STAFF, event_view, table_login_url, table_view, visible_or_404
 from tournament.calls import answer_call, call_director, open_calls
+from tournament.clock import ClockError, give_table_time, table_clock_state
 from tournament.i18n import seat_label
 from tournament.models import DirectorCall, Event, Table, display_code
 from tournament.seating import SetupError
@@ -276,6 +277,7 @@ def _table_context(request, event, table, form, plan, director):
         "answered_keys": answered_keys(table, request.POST.get("request_key") if request.method == "POST"
                                        else request.GET.get("answered")),
         "call_reasons": DirectorCall.Reason.choices, "call_key": uuid.uuid4().hex,
+        "clock": table_clock_state(table) if table.group.session.clock_duration > 0 else None,
         "open_call": DirectorCall.objects.filter(table=table, answered_at__isnull=True).order_by("-called_at").first(),
     }
 
@@ -613,3 +615,27 @@ def director_call_answer(request, event, call_id):
     else:
         messages.success(request, _("The call of Table %(table)s is answered.") % {"table": call.table.number})
     return redirect("director-calls", slug=event.slug)
+
+
+@table_view(denied=gettext_lazy("Log in with this table's code."))
+def table_clock_json(request, event, table):
+    """The clock the table plays to (:func:`tournament.clock.table_clock_state`: its session's
+    clock and the table's own extra time) as JSON, for the table page's countdown to poll."""
+    return JsonResponse(table_clock_state(table))
+
+
+@require_POST
+@table_view()
+def table_extra_time(request, event, table):
+    """The director gives this table alone ``minutes`` more (:func:`tournament.clock.give_table_time`)
+    and comes back to the table's page."""
+    if not is_director(request.user, event):
+        raise PermissionDenied(_("Only the director gives a table extra time."))
+    try:
+        give_table_time(table, request.POST.get("minutes", ""), actor=request.user.get_username())
+    except ClockError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Table %(table)s has %(minutes)s more minutes in all.")
+                         % {"table": table.number, "minutes": round(table.clock_extra / 60)})
+    return redirect("table", slug=event.slug, table_id=table.pk)

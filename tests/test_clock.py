@@ -160,3 +160,46 @@ def test_a_bad_minutes_value_is_shown_to_the_director(client, team_event, direct
     response = client.post(reverse("session-clock", args=[team_event.slug, 1]), {"action": "start", "minutes": "soon"}, follow=True)
     assert "type the minutes as a number" in response.content.decode()
     assert team_event.sessions.get(number=1).clock_started_at is None
+
+
+# --- one table's extra time, the table page's clock -------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_table_given_extra_time_plays_longer_than_its_session(team_event, director):
+    from factories import first_table
+
+    table = first_table(team_event)
+    session = table.group.session
+    with pytest.raises(clock.ClockError):  # no playing time yet: nothing to add to
+        clock.give_table_time(table, 5, actor="td")
+    clock.start_clock(session, minutes=90, actor="td")
+    table.refresh_from_db()
+    before = clock.table_clock_state(table)
+    clock.give_table_time(table, 5, actor="td")
+    table.refresh_from_db()
+    after = clock.table_clock_state(table)
+    assert table.clock_extra == 300 and after["table_extra"] == 300
+    assert 299 <= after["remaining"] - before["remaining"] <= 300
+    other = team_event.sessions.get(number=1).groups.first().tables.exclude(pk=table.pk).first()
+    assert clock.table_clock_state(other)["table_extra"] == 0  # the other tables keep the session's time
+    entry = AuditEntry.objects.filter(event=team_event, action="table-time-given").get()
+    assert entry.detail["table"] == table.number and entry.detail["minutes"] == 5
+
+
+@pytest.mark.django_db
+def test_only_the_director_gives_a_table_time_and_the_table_reads_its_clock(team_event, director_client):
+    from factories import client_for, first_table
+
+    table = first_table(team_event)
+    clock.start_clock(table.group.session, minutes=60, actor="td")
+    phone = client_for(table=table)
+    url = reverse("table-extra-time", args=[team_event.slug, table.pk])
+    assert phone.post(url, {"minutes": "5"}).status_code == 403
+    page = phone.get(reverse("table", args=[team_event.slug, table.pk])).content.decode()
+    assert 'id="table-clock"' in page and 'id="table-extra-time"' not in page
+    state = phone.get(reverse("table-clock", args=[team_event.slug, table.pk])).json()
+    assert state["running"] and 3500 < state["remaining"] <= 3600 and state["table_extra"] == 0
+    assert director_client.post(url, {"minutes": "5"}).status_code == 302
+    assert phone.get(reverse("table-clock", args=[team_event.slug, table.pk])).json()["table_extra"] == 300
+    assert 'id="table-extra-time"' in director_client.get(reverse("table", args=[team_event.slug, table.pk])).content.decode()

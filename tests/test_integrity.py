@@ -250,6 +250,9 @@ URLS = {
     "service-worker": lambda w: [("get", reverse("service-worker"), None)],  # no event data: Workbox and routes
     "table-call": lambda w: [("post", reverse("table-call", args=[w.event.slug, w.group1_tables[0].pk]), {"reason": "dispute"})],
     "director-calls": lambda w: [("get", reverse("director-calls", args=[w.event.slug]), None)],
+    "table-clock": lambda w: [("get", reverse("table-clock", args=[w.event.slug, w.group1_tables[0].pk]), None)],
+    "table-extra-time": lambda w: [("post", reverse("table-extra-time", args=[w.event.slug, w.group1_tables[0].pk]),
+                                    {"minutes": "5"})],
     "director-calls-json": lambda w: [("get", reverse("director-calls-json", args=[w.event.slug]), None)],
     "director-call-answer": lambda w: [("post", reverse("director-call-answer", args=[w.event.slug, 999999]), None)],
     "prepare-session": lambda w: [("get", reverse("prepare-session", args=[w.event.slug]), None)],

@@ -155,6 +155,8 @@ ENDPOINTS = {
         lambda w: ("post", reverse("table-call", args=[w.event.slug, w.table.pk]), {"reason": "dispute"}),
         {"director", "scorer", "table_scorer"}),
     "calls from the tables": (lambda w: ("get", reverse("director-calls", args=[w.event.slug]), None), {"director", "staff"}),
+    "table clock": (lambda w: ("get", reverse("table-clock", args=[w.event.slug, w.table.pk]), None),
+                    {"director", "scorer", "table_scorer"}),
     "calls from the tables data": (lambda w: ("get", reverse("director-calls-json", args=[w.event.slug]), None),
                                    {"director", "staff"}),
     "seat a session": (lambda w: ("post", reverse("prepare-session", args=[w.event.slug]), {"session": 2}), {"director"}),

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.errors import FieldError
-from tournament.models import Event, Session
+from tournament.models import Event, Session, Table
 
 MAX_MINUTES = 24 * 60
 """The longest playing time or extension one request may set (a day)."""
@@ -164,6 +164,35 @@ def set_clock(session: Session, minutes, *, actor) -> Session:
     row.save(update_fields=["clock_duration", "clock_extra", "clock_elapsed", "clock_started_at"])
     _audit(row, "clock-set", actor, minutes=seconds / 60)
     return _copy(session, row)
+
+
+def table_clock_state(table: Table, now: datetime | None = None) -> dict:
+    """The clock a table plays to (``table`` with its ``group__session`` loaded): its session's
+    (:func:`clock_state`) with the table's own extra time (``Table.clock_extra``, seconds) added
+    to ``remaining``, ``extra`` and ``display``, and ``table_extra`` (seconds)."""
+    state = clock_state(table.group.session, now)
+    remaining = state["remaining"] + table.clock_extra
+    return {**state, "remaining": remaining, "extra": state["extra"] + table.clock_extra, "table_extra": table.clock_extra,
+            "display": format_clock(remaining)}
+
+
+@transaction.atomic
+def give_table_time(table: Table, minutes, *, actor) -> Table:
+    """Give ``table`` alone ``minutes`` more (a late start, a fouled set rebuilt at the table): its
+    clock (:func:`table_clock_state`) runs that much longer than its session's. The session's
+    clock must have a playing time (ClockError "minutes"). Audit "table-time-given" with the
+    table, the minutes and the table's extra time now. Each request adds once, as "+5 min" does.
+    Returns ``table`` with the stored extra time."""
+    row = Table.objects.select_for_update().select_related("group__session__event").get(pk=table.pk)
+    seconds = _minutes(minutes)
+    if row.group.session.clock_duration <= 0:
+        raise ClockError("minutes", _("set the session's playing time and start its clock before giving a table time"))
+    row.clock_extra += seconds
+    row.save(update_fields=["clock_extra"])
+    row.group.session.event.log("table-time-given", actor, session=row.group.session.number, table=row.number,
+                                minutes=seconds / 60, table_extra_minutes=row.clock_extra / 60)
+    table.clock_extra = row.clock_extra
+    return table
 
 
 def projector_session(event: Event) -> Session | None:

@@ -412,6 +412,9 @@ class Table(models.Model):
     number = models.PositiveIntegerField()
     room = models.ForeignKey(Room, on_delete=models.SET_NULL, null=True, blank=True, related_name="tables")
     login_code = models.CharField(max_length=16, unique=True, default=_login_code)
+    clock_extra = models.PositiveIntegerField(
+        default=0, help_text="Seconds of extra time the director gave this table alone, on top of its session's clock "
+                             "(tournament.clock.give_table_time).")
 
     class Meta:
         ordering = ["number"]
