@@ -176,3 +176,10 @@ def axe_source() -> str:
     if not AXE_JS.exists():
         pytest.skip("axe-core is not installed: run `npm ci --prefix tests/browser` (needs Node.js and npm)")
     return AXE_JS.read_text(encoding="utf-8")
+
+
+def phone_offline(page) -> None:
+    """Wait until ``page`` knows it is offline (``navigator.onLine`` false) after
+    ``context.set_offline(True)``: Chromium tells the page a moment later, and a form sent in
+    between would still be posted."""
+    page.wait_for_function("!navigator.onLine", timeout=10_000)

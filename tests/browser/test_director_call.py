@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, SCREENSHOTS
+from .conftest import PHONE, SCREENSHOTS, phone_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -50,6 +50,7 @@ def test_a_call_made_offline_waits_and_reaches_the_director(browser, director_pa
         phone = context.new_page()
         login_as_table_in_browser(phone, demo_site.page(f"/e/{demo_site.slug}/entry/login/{demo_site.table_code}"))
         context.set_offline(True)
+        phone_offline(phone)
         _call(phone, "A dispute at the table", "offline call")
         expect(phone.locator("#queue-items li")).to_contain_text("Call the director")
         director_page.goto(demo_site.page(f"/e/{demo_site.slug}/director/calls/"))

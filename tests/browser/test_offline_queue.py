@@ -15,7 +15,7 @@ import pytest
 
 from factories import demo_roster, enter_outcome, login_as_table_in_browser, prepared_event, say_who_is_entering
 
-from .conftest import PHONE, SCREENSHOTS
+from .conftest import PHONE, SCREENSHOTS, phone_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -79,6 +79,7 @@ def test_two_hands_entered_and_confirmed_offline_are_stored_once_each(browser, d
         page.wait_for_selector("#queue[data-ready='1']", state="attached", timeout=20_000)  # page and files kept
 
         context.set_offline(True)
+        phone_offline(page)
         first, second = queue_table.sets[0], queue_table.sets[1]
         _queue_hand(page, first, 10, queue_table.pins["E"])
         page.wait_for_function("document.getElementById('queue-count').textContent.includes('1 hand waiting')")
@@ -119,6 +120,7 @@ def test_a_refusal_met_when_the_connection_returns_is_shown_next_to_its_hand(bro
         page = context.new_page()
         login_as_table_in_browser(page, demo_site.page(f"/e/{queue_table.slug}/entry/login/{queue_table.code}"))
         context.set_offline(True)
+        phone_offline(page)
         third = queue_table.sets[2]
         wrong = next(p for p in ("1111", "2222", "3333") if p not in queue_table.pins.values())
         _queue_hand(page, third, 8, wrong)
