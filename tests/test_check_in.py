@@ -154,3 +154,50 @@ def test_individual_check_in_by_player(director):
     assert missing.withdrawn and not event.players.filter(substitute=True).exists()
     assert _seated(event).count() == 16
     assert Team.objects.filter(event=event).count() == 0 and Event.objects.get(pk=event.pk).grouping_plan["entrants"] == 16
+
+
+def test_a_late_team_withdrawn_at_session_1_is_taken_back_and_seated_from_the_next_session(director, director_client):
+    """A team arrives after session 1 was prepared without it: the director takes it back on the
+    check-in page; it is ranked again, checked in for session 2 and seated by Prepare."""
+    event = _event(director, team_roster(8), name="Late", slug="late", sessions=2, entrant_policy="substitutes")
+    late = event.teams.get(name="Team 5")
+    check_in(event, 1, [t.pk for t in event.teams.exclude(pk=late.pk)], actor="director")
+    prepare_session(event, 1)
+    late.refresh_from_db()
+    assert late.withdrawn
+    url = reverse("check-in", kwargs={"slug": event.slug, "number": 2})
+    page = director_client.get(url).content.decode()
+    assert 'id="withdrawn"' in page and "Team 5" in page and "Take back" in page
+    director_client.post(url, {"action": "reinstate", "entrant": late.pk})
+    late.refresh_from_db()
+    assert not late.withdrawn and not late.substitute
+    entry = AuditEntry.objects.get(event=event, action="entrant-reinstated")
+    assert entry.detail["name"] == "Team 5" and entry.detail["from_session"] == 2
+    page = director_client.get(url).content.decode()
+    assert f'value="{late.pk}"' in page.split('id="check-in-form"')[1]  # listed for session 2's check-in
+    assert entry.detail["stood_down"] and event.teams.get(name=entry.detail["stood_down"]).withdrawn  # its stand-in
+    check_in_all(event, 2, actor="director")
+    prepare_session(event, 2)
+    assert late.pk in set(_seated(event, 2).values_list("team_id", flat=True))
+    with pytest.raises(SetupError) as again:
+        from tournament.check_in import reinstate
+        reinstate(event, late.pk, actor="director")
+    assert again.value.field == "entrant"
+
+
+def test_a_team_event_checks_in_by_player_and_names_who_is_not_here(director, director_client):
+    event = _event(director, team_roster(8), name="By player", slug="by-player", sessions=2)
+    url = reverse("check-in", kwargs={"slug": event.slug, "number": 1})
+    page = director_client.get(url).content.decode()
+    assert page.count('name="present_player"') == 32 and 'name="by_player"' in page
+    late = event.players.get(name="Team 2 player 3")
+    players = [str(p.pk) for p in event.players.exclude(pk=late.pk)]
+    director_client.post(url, {"action": "save", "present": [str(t.pk) for t in event.teams.all()], "by_player": "1",
+                               "present_player": players})
+    assert CheckIn.objects.filter(event=event, session_number=1, team__isnull=False).count() == 8
+    assert CheckIn.objects.filter(event=event, session_number=1, player__isnull=False).count() == 31
+    page = director_client.get(url).content.decode()
+    assert "8 teams present." in page and "Players not here yet: Team 2 player 3 (Team 2)" in page
+    prepare_session(event, 1)
+    assert not event.teams.filter(withdrawn=True).exists()  # the team is present: its missing player is replaced later
+    assert _seated(event).count() == 32

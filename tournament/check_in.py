@@ -39,19 +39,29 @@ def _refuse_when_seated(event: Event, session_number: int) -> None:
 
 
 @transaction.atomic
-def check_in(event: Event, session_number: int, present_ids: Iterable, *, actor: str) -> int:
+def check_in(event: Event, session_number: int, present_ids: Iterable, *, actor: str,
+             present_players: Iterable | None = None) -> int:
     """Record exactly who is present for ``session_number`` (ids of teams in team events, of
     players in individual events; others are ignored): check-ins of the others are removed.
     Returns how many are present. Before that session is prepared only (SetupError "session").
     At session 1's Prepare the entrants not checked in are withdrawn, when anyone is
-    (:func:`tournament.seating.seat_session`). AuditEntry ``check-in`` when it changes."""
+    (:func:`tournament.seating.seat_session`). AuditEntry ``check-in`` when it changes.
+
+    ``present_players`` (team events): the ids of the players present, when the director checks
+    in by player as well; a player of a team not present is ignored, and None leaves the players'
+    check-ins as they are. A team present with a player missing is named by
+    :func:`prepare_outlook` (to replace at Substitutions once the session is prepared)."""
     Event.objects.select_for_update().filter(pk=event.pk).first()
     _refuse_when_seated(event, session_number)
     wanted = {int(i) for i in present_ids if str(i).strip().isdigit()}
     entrants = {e.pk: e for e in check_in_entrants(event)}
     present = wanted & set(entrants)
     field = "team" if event.method == Event.Method.TEAM else "player"
-    rows = CheckIn.objects.filter(event=event, session_number=session_number)
+    if field == "team" and present_players is not None:
+        _check_in_players(event, session_number, present, present_players, actor)
+    rows = CheckIn.objects.filter(event=event, session_number=session_number, **{f"{field}__isnull": False})
+    if field == "team":
+        rows = rows.filter(player__isnull=True)
     before = set(rows.values_list(f"{field}_id", flat=True))
     if before == present:
         return len(present)
@@ -64,15 +74,43 @@ def check_in(event: Event, session_number: int, present_ids: Iterable, *, actor:
     return len(present)
 
 
+def _check_in_players(event: Event, session_number: int, teams: set[int], present_players: Iterable, actor: str) -> None:
+    """Store exactly the players present of the teams ``teams`` (team events; :func:`check_in`)."""
+    wanted = {int(i) for i in present_players if str(i).strip().isdigit()}
+    players = {p.pk: p for p in event.players.filter(team_id__in=teams, withdrawn=False, replaced_by=None)}
+    present = wanted & set(players)
+    rows = CheckIn.objects.filter(event=event, session_number=session_number, player__isnull=False)
+    before = set(rows.values_list("player_id", flat=True))
+    if before == present:
+        return
+    rows.exclude(player_id__in=present).delete()
+    CheckIn.objects.bulk_create([CheckIn(event=event, session_number=session_number, by=str(actor)[:150], player=players[pk])
+                                 for pk in sorted(present - before)])
+    event.log("check-in-players", actor, session=session_number, present=len(present),
+              added=sorted(players[pk].name for pk in present - before))
+
+
 def check_in_all(event: Event, session_number: int, *, actor: str) -> int:
-    """Check every entrant in for ``session_number`` (:func:`check_in`, same errors)."""
-    return check_in(event, session_number, [e.pk for e in check_in_entrants(event)], actor=actor)
+    """Check every entrant in for ``session_number`` (:func:`check_in`, same errors); in team
+    events every player of the teams as well."""
+    entrants = check_in_entrants(event)
+    players = None
+    if event.method == Event.Method.TEAM:
+        players = list(event.players.filter(team__in=entrants, withdrawn=False, replaced_by=None).values_list("pk", flat=True))
+    return check_in(event, session_number, [e.pk for e in entrants], actor=actor, present_players=players)
 
 
 def checked_in_ids(event: Event, session_number: int) -> set[int]:
     """Ids of the teams (team events) or players checked in for ``session_number``."""
     field = "team_id" if event.method == Event.Method.TEAM else "player_id"
-    return set(CheckIn.objects.filter(event=event, session_number=session_number).values_list(field, flat=True))
+    rows = CheckIn.objects.filter(event=event, session_number=session_number, **{f"{field}__isnull": False})
+    return set(rows.values_list(field, flat=True))
+
+
+def checked_in_player_ids(event: Event, session_number: int) -> set[int]:
+    """Team events: ids of the players checked in by player for ``session_number``."""
+    rows = CheckIn.objects.filter(event=event, session_number=session_number, player__isnull=False, team__isnull=True)
+    return set(rows.values_list("player_id", flat=True))
 
 
 def not_checked_in(event: Event, session_number: int) -> list[Team | Player]:
@@ -104,6 +142,13 @@ def prepare_outlook(event: Event, session_number: int) -> list[str]:
     absent = [e.name for e in entrants if e.pk not in present]
     lines = [ngettext("%(count)s team present.", "%(count)s teams present.", count) % {"count": count} if team else
              ngettext("%(count)s player present.", "%(count)s players present.", count) % {"count": count}]
+    here = checked_in_player_ids(event, session_number) if team else set()
+    if here:  # checked in by player too: the players of the teams present who are not here
+        missing = [f"{p.name} ({p.team.name})" for p in event.players.filter(team_id__in=present, withdrawn=False, replaced_by=None)
+                   .select_related("team").order_by("team__number", "member") if p.pk not in here]
+        if missing:
+            lines.append(_("Players not here yet: %(names)s. Replace them at Substitutions once the session is prepared, "
+                           "or check them in when they arrive.") % {"names": ", ".join(missing)})
     if session_number > 1 or event.sessions.exists():
         if absent:
             lines.append(_("Not checked in: %(names)s. After Prepare, replace absent players at Substitutions.")
@@ -133,3 +178,46 @@ def prepare_outlook(event: Event, session_number: int) -> list[str]:
         lines.append(_("as-is: %(count)s is not a multiple of %(size)s — change the policy in Settings.")
                      % {"count": playing, "size": size})
     return lines
+
+
+@transaction.atomic
+def reinstate(event: Event, entrant_id, *, actor: str) -> Team | Player:
+    """Take back an entrant withdrawn for not checking in before session 1 (a late team, or a late
+    player of an individual event): it is an entrant again, ranked, listed at check-in and seated
+    by the next Prepare; the sessions it missed count as not played. Under the ``substitutes``
+    policy the substitute added in its place (the latest substitute entrant still in) stands down
+    (withdrawn: unranked as before, its results kept), so the groups stay full. Audit
+    ``entrant-reinstated`` with its name, the first session it can play and the substitute that
+    stood down. Raises SetupError
+    ``entrant`` for an id that is not a withdrawn entrant of the event, and ``session`` when
+    every planned session is prepared (nothing left to play: add a session in Settings first).
+    Safe to repeat: an entrant not withdrawn is refused, nothing changes."""
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    rows = event.teams if event.method == Event.Method.TEAM else event.players
+    try:
+        entrant = rows.select_for_update().get(pk=int(entrant_id), withdrawn=True, substitute=False)
+    except (TypeError, ValueError, Team.DoesNotExist, Player.DoesNotExist):
+        raise SetupError("entrant", _("choose a withdrawn entrant of this event to take back")) from None
+    seated = set(event.sessions.values_list("number", flat=True))
+    next_session = next((n for n in range(1, event.sessions_planned + 1) if n not in seated), None)
+    if next_session is None:
+        raise SetupError("session", _("every planned session is prepared: add a session in Settings, then take "
+                                      "%(name)s back") % {"name": entrant.name})
+    entrant.withdrawn = False
+    entrant.save(update_fields=["withdrawn"])
+    stood_down = None
+    if event.entrant_policy == Event.EntrantPolicy.SUBSTITUTES:
+        stood_down = rows.filter(substitute=True, withdrawn=False).order_by("-number").first()
+        if stood_down is not None:
+            stood_down.withdrawn = True
+            stood_down.save(update_fields=["withdrawn"])
+    event.log("entrant-reinstated", actor, name=entrant.name, entrant_id=entrant.pk, from_session=next_session,
+              stood_down=stood_down.name if stood_down else None)
+    return entrant
+
+
+def withdrawn_entrants(event: Event) -> list[Team | Player]:
+    """The event's own entrants withdrawn (not checked in before session 1), by number: the check-in
+    page offers to take them back (:func:`reinstate`)."""
+    rows = event.teams if event.method == Event.Method.TEAM else event.players
+    return list(rows.filter(withdrawn=True, substitute=False).order_by("number"))

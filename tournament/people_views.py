@@ -323,16 +323,29 @@ def check_in(request, event, number):
     """Check-in for session ``number``: a checkbox per entrant (teams in team events), "Save
     check-in" and "Check in everyone", and what Prepare will do under the entrant policy
     (:func:`tournament.check_in.prepare_outlook`). Once the session is prepared: who was not
-    checked in, and a link to Substitutions. 404 beyond the planned sessions."""
+    checked in, and a link to Substitutions. Entrants withdrawn for not checking in before session
+    1 are listed with **Take back** (``action=reinstate``: :func:`tournament.check_in.reinstate`),
+    for a late arrival. 404 beyond the planned sessions."""
     if not 1 <= number <= event.sessions_planned:
         raise Http404("no such session")
     prepared = event.sessions.filter(number=number).exists()
+    if request.method == "POST" and request.POST.get("action") == "reinstate":
+        try:
+            back = check_in_services.reinstate(event, request.POST.get("entrant"), actor=_actor(request))
+        except SetupError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("%(name)s is back in the event: check it in for the next session, then Prepare "
+                                        "seats it.") % {"name": back.name})
+        return redirect("check-in", slug=event.slug, number=number)
     if request.method == "POST":
         try:
             if request.POST.get("action") == "all":
                 count = check_in_services.check_in_all(event, number, actor=_actor(request))
             else:
-                count = check_in_services.check_in(event, number, request.POST.getlist("present"), actor=_actor(request))
+                players = request.POST.getlist("present_player") if request.POST.get("by_player") else None
+                count = check_in_services.check_in(event, number, request.POST.getlist("present"), actor=_actor(request),
+                                                   present_players=players)
         except SetupError as exc:
             messages.error(request, exc.message)
         else:
@@ -340,11 +353,18 @@ def check_in(request, event, number):
         return redirect("check-in", slug=event.slug, number=number)
     present = check_in_services.checked_in_ids(event, number)
     listed = check_in_services.check_in_entrants(event)
+    team_event = event.method == Event.Method.TEAM
+    here = check_in_services.checked_in_player_ids(event, number) if team_event else set()
+    members: dict[int, list] = {}
+    if team_event:  # check in by player too: each team's players under it
+        for p in event.players.filter(team__in=listed, withdrawn=False, replaced_by=None).order_by("member"):
+            members.setdefault(p.team_id, []).append((p, p.pk in here))
     return render(request, "tournament/check_in.html", {
         "event": event, "number": number, "prepared": prepared, "team_event": event.method == Event.Method.TEAM,
-        "entrants": [(e, e.pk in present) for e in listed],
+        "entrants": [(e, e.pk in present, members.get(e.pk, [])) for e in listed],
         "absent": check_in_services.not_checked_in(event, number),
         "anyone": bool(present),
         "outlook": [] if prepared else check_in_services.prepare_outlook(event, number),
         "sessions": range(1, event.sessions_planned + 1),
+        "withdrawn": check_in_services.withdrawn_entrants(event), "by_player": bool(here),
     })
