@@ -1,8 +1,7 @@
 // Fewer taps at the table (templates/scoring/table.html's entry form): the phone keeps who is
 // entering for the rest of the session (the PIN is still typed for every hand, so confirmation is
-// as strong as before), a new hand starts as a win on a discard (the most common), a riichi
-// winner's fu starts at 30, and the cursor goes to the winner's value as soon as the last seat
-// button of the hand is pressed. tests/browser/test_taps.py counts the taps of the common hands of
+// as strong as before), a riichi winner's fu starts at 30 (the most common), and the cursor goes
+// to the winner's value as soon as the last seat button of the hand is pressed. tests/browser/test_taps.py counts the taps of the common hands of
 // each rule family. Without this script the form is as the server sends it.
 (function () {
   'use strict';
@@ -10,10 +9,6 @@
   if (!form || !window.localStorage) return;
   var seat = form.querySelector('#entered_by_seat');
   var key = 'dmj-seat:' + window.location.pathname;
-  var bound = form.querySelector('.errorlist') !== null;  // a refused entry comes back as it was typed
-
-  function fire(input) { input.dispatchEvent(new Event('change', { bubbles: true })); }
-
   if (seat && !seat.value) {
     var kept = window.localStorage.getItem(key);
     if (kept && Array.prototype.some.call(seat.options, function (o) { return o.value === kept; })) seat.value = kept;
@@ -21,13 +16,6 @@
   form.addEventListener('submit', function () {
     if (seat && seat.value) window.localStorage.setItem(key, seat.value);
   });
-
-  var discard = form.querySelector('#kind-discard');
-  var mode = form.querySelector('input[name=mode]:checked');
-  if (!bound && discard && !form.querySelector('input[name=kind]:checked') && !(mode && mode.value === 'changes')) {
-    discard.checked = true;
-    fire(discard);
-  }
 
   function kind() {
     var k = form.querySelector('input[name=kind]:checked');

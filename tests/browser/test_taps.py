@@ -1,8 +1,7 @@
 """Taps per hand at the table, counted as a scorer makes them on a phone (390×844, touch), for the
 common hands — a win on a discard, a self-draw, a draw — of the MCR and riichi families: at most 6
 taps besides the PINs (static/quick-entry.js: the phone keeps who is entering for the session, a
-new hand starts as a win on a discard, a riichi winner's fu starts at 30, the cursor goes to the
-winner's value). The entering player's PIN is still typed for every hand, and another seat still
+riichi winner's fu starts at 30, the cursor goes to the winner's value). The entering player's PIN is still typed for every hand, and another seat still
 confirms with theirs: confirmation is as strong as before.
 
 What counts as a tap: a press on a button or a seat (1), a choice in a drop-down (2: open, pick),
@@ -19,6 +18,7 @@ from playwright.sync_api import expect
 from factories import login_as_table_in_browser, prepared_event, team_roster
 
 from .conftest import PHONE
+from .test_rule_sets_at_table import FAMILIES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -145,3 +145,100 @@ def test_the_common_hands_take_at_most_six_taps_besides_the_pins(family, browser
         assert counted and all(n <= MOST for n in counted.values()), counted
     finally:
         context.close()
+
+
+# --- every rule family: the taps of its worked hands ------------------------------------------------
+
+
+def _drive(taps: Taps, entry: dict) -> None:
+    """Enter a hand of tests/browser/test_rule_sets_at_table.py (``Hand.entry``) with counted taps."""
+    taps.kind(entry["kind"])
+    for seat in entry.get("winners", ()):
+        taps.seat("winners", seat)
+    if entry.get("discarder"):
+        taps.seat("discarder", entry["discarder"])
+    for seat, value in (entry.get("values") or {}).items():
+        taps.digits(f"#value_{seat}", str(value))
+    for seat, value in (entry.get("fu") or {}).items():
+        taps.choose(f"#fu_{seat}", str(value))
+    for seat, value in (entry.get("yakuman") or {}).items():
+        taps.choose(f"#yakuman_{seat}", str(value))
+    if entry.get("honba"):
+        taps.digits("#honba", str(entry["honba"]))
+    for name in ("riichi", "tenpai", "shielded"):
+        for seat in entry.get(name, ()):
+            taps.seat(name, seat)
+    if entry.get("liable"):
+        taps.choose("#liable", entry["liable"])
+
+
+def _own_connection(function):
+    """Run ``function`` (ORM work) in a thread of its own, on a connection outside the test's
+    transaction, so the live server sees what it writes (tests/browser/test_visibility_walk.py,
+    ``in_own_thread``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def run():
+        try:
+            return function()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+def _family_table(family):
+    from factories import blocks
+    from scoring.actions.entry import submit_result
+    from tournament.models import Table as Row
+
+    seats = len(family.seats)
+    event = prepared_event(team_roster(seats, seats), name=f"Taps {family.ruleset}", slug=f"taps-all-{family.ruleset}",
+                           sessions=1, ruleset_code=family.ruleset, base_url="http://192.168.7.20:8000/")
+    tables = list(Row.objects.filter(group__session__event=event).select_related("group__session__event").order_by("number"))
+    for turn, other in enumerate(tables[1:]):  # their first round: the next sets reach table 1
+        for set_no in blocks(other)[0][1]:
+            submit_result(other, set_no, changes=dict(family.others[turn % len(family.others)]), actor="setup")
+    order = blocks(tables[0])
+    return Table(slug=event.slug, code=tables[0].login_code, sets=tuple(order[0][1]) + tuple(order[1][1]),
+                 pins={s.seat: s.player.pin for s in tables[0].seats.select_related("player")})
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.ruleset for f in FAMILIES])
+def test_every_family_s_worked_hands_are_counted(family, browser, demo_site):
+    """The three worked hands of each rule family (a discard win, a self-draw, a draw: with the
+    honba, riichi sticks, tenpai, shielded or liable seats each rule takes, as
+    tests/browser/test_rule_sets_at_table.py enters them), their taps counted besides the PINs
+    and the one-time choice of who is entering. Richer than the common hands above (honba and
+    several riichi sticks are typed there), so the bound here is wider: fewer than the 12 taps
+    a riichi tsumo with honba took before this page kept the entering seat (15 a double ron)."""
+    from tournament.models import Event
+
+    table = _own_connection(lambda: _family_table(family))
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    seat = family.seats[0]
+    counted = {}
+    try:
+        page = context.new_page()
+        login_as_table_in_browser(page, demo_site.page(f"/e/{table.slug}/entry/login/{table.code}"))
+        for index, (set_no, hand) in enumerate(zip(table.sets, family.hands)):
+            taps = Taps(page)
+            page.select_option("#set_no", str(set_no))
+            once = 0
+            if index == 0:
+                taps.choose("#entered_by_seat", seat)
+                once = taps.count
+            else:
+                assert page.locator("#entered_by_seat").input_value() == seat
+            _drive(taps, hand.entry)
+            _save(page, taps, table.pins[seat], set_no)
+            counted[hand.entry["kind"]] = taps.count - once
+    finally:
+        context.close()
+        _own_connection(lambda: Event.objects.filter(slug=table.slug).delete())
+    print(f"\n{family.ruleset}: taps per worked hand besides the PINs {counted}")
+    assert set(counted) == {"discard", "self_draw", "draw"}
+    assert all(n < 12 for n in counted.values()), counted
