@@ -183,3 +183,22 @@ def phone_offline(page) -> None:
     ``context.set_offline(True)``: Chromium tells the page a moment later, and a form sent in
     between would still be posted."""
     page.wait_for_function("!navigator.onLine", timeout=10_000)
+
+
+def in_own_connection(function, *args, **kwargs):
+    """Run ``function(*args, **kwargs)`` (ORM work) in a thread of its own, on a database connection
+    outside the test's transaction, and return its value (its exception is raised here): the live
+    server sees what it writes, and the test sees what the server wrote (the test's own
+    connection is inside its transaction; tests/browser/test_visibility_walk.py explains why)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def run():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()

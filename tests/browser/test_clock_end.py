@@ -4,15 +4,12 @@ buzz and a tone where the browser allows), and the projector says it over the cl
 
 from __future__ import annotations
 
-import threading
-from datetime import timedelta
-
 import pytest
 from playwright.sync_api import expect
 
 from factories import demo_roster, login_as_table_in_browser, prepared_event
 
-from .conftest import PHONE
+from .conftest import PHONE, in_own_connection
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -34,19 +31,14 @@ def clock_cup(demo_site, browser, django_db_blocker):
 
 
 def _run_clock(session_id: int, seconds: int) -> None:
-    """Start the session's clock with ``seconds`` left, on a connection of its own (the test's is
-    inside its transaction: tests/browser/test_visibility_walk.py, ``in_own_thread``)."""
+    """Start the session's clock with ``seconds`` left, on a connection of its own
+    (:func:`tests.browser.conftest.in_own_connection`)."""
     from django.utils import timezone
 
     from tournament.models import Session
 
-    def run():
-        Session.objects.filter(pk=session_id).update(clock_duration=seconds, clock_extra=0, clock_elapsed=0,
-                                                     clock_started_at=timezone.now() - timedelta(seconds=0))
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
+    in_own_connection(lambda: Session.objects.filter(pk=session_id).update(
+        clock_duration=seconds, clock_extra=0, clock_elapsed=0, clock_started_at=timezone.now()))
 
 
 def test_the_table_phone_and_the_projector_say_when_the_time_is_up(browser, demo_site, clock_cup):

@@ -8,14 +8,13 @@ shown next to its hand and not sent again."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import pytest
 
 from factories import demo_roster, enter_outcome, login_as_table_in_browser, prepared_event, say_who_is_entering
 
-from .conftest import PHONE, SCREENSHOTS, phone_offline
+from .conftest import PHONE, SCREENSHOTS, in_own_connection, phone_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -47,20 +46,12 @@ def queue_table(demo_site, browser, django_db_blocker):
 
 
 def _stored(table_id: int) -> dict:
-    """The table's results and their history, read on a connection of its own (the test's own is
-    inside its transaction: tests/browser/test_visibility_walk.py, ``in_own_thread``)."""
+    """The table's results and their history, read on a connection of its own
+    (:func:`tests.browser.conftest.in_own_connection`)."""
     from scoring.models import HandResult
 
-    out = {}
-
-    def read():
-        out["rows"] = {r.set_no: (r.status, [v.action for v in r.revisions.order_by("id")], r.changes)
-                       for r in HandResult.objects.filter(table_id=table_id)}
-
-    thread = threading.Thread(target=read)
-    thread.start()
-    thread.join()
-    return out["rows"]
+    return in_own_connection(lambda: {r.set_no: (r.status, [v.action for v in r.revisions.order_by("id")], r.changes)
+                                      for r in HandResult.objects.filter(table_id=table_id)})
 
 
 def _queue_hand(page, set_no: int, fan: int, pin: str) -> None:
@@ -132,5 +123,29 @@ def test_a_refusal_met_when_the_connection_returns_is_shown_next_to_its_hand(bro
         assert third not in _stored(queue_table.table_id)
         refused.get_by_role("button").click()  # Remove
         assert page.locator("#queue").is_hidden()
+    finally:
+        context.close()
+
+
+def test_the_same_request_sent_twice_stores_one_result_and_answers_it_both_times(browser, demo_site, queue_table):
+    """What the queue relies on, from the phone's own session: the table page's entry posted twice
+    with one request key (a sending the phone could not see answered, sent again) is stored once,
+    and both answers name the same stored result."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        table_url = demo_site.page(f"/e/{queue_table.slug}/table/{queue_table.table_id}/")
+        login_as_table_in_browser(page, demo_site.page(f"/e/{queue_table.slug}/entry/login/{queue_table.code}"))
+        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+        set_no = queue_table.sets[3]
+        form = {"csrfmiddlewaretoken": token, "request_key": "phone-twice-0001", "set_no": str(set_no), "mode": "outcome",
+                "kind": "draw", "entered_by_seat": "E", "entry_pin": queue_table.pins["E"]}
+        answers = [page.request.post(table_url, form=form, headers={"Accept": "application/json", "Referer": table_url})
+                   for _ in range(2)]
+        assert [a.status for a in answers] == [200, 200]
+        bodies = [a.json() for a in answers]
+        assert bodies[0]["stored"] and bodies[1]["stored"] and bodies[0]["result"] == bodies[1]["result"]
+        stored = _stored(queue_table.table_id)
+        assert stored[set_no][1] == ["enter"]  # one result, one revision
     finally:
         context.close()

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from factories import login_as_table_in_browser, prepared_event, team_roster
 
-from .conftest import PHONE
+from .conftest import PHONE, in_own_connection
 from .test_rule_sets_at_table import FAMILIES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -172,24 +172,6 @@ def _drive(taps: Taps, entry: dict) -> None:
         taps.choose("#liable", entry["liable"])
 
 
-def _own_connection(function):
-    """Run ``function`` (ORM work) in a thread of its own, on a connection outside the test's
-    transaction, so the live server sees what it writes (tests/browser/test_visibility_walk.py,
-    ``in_own_thread``)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connections
-
-    def run():
-        try:
-            return function()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
-
-
 def _family_table(family):
     from factories import blocks
     from scoring.actions.entry import submit_result
@@ -217,7 +199,7 @@ def test_every_family_s_worked_hands_are_counted(family, browser, demo_site):
     a riichi tsumo with honba took before this page kept the entering seat (15 a double ron)."""
     from tournament.models import Event
 
-    table = _own_connection(lambda: _family_table(family))
+    table = in_own_connection(_family_table, family)
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     seat = family.seats[0]
     counted = {}
@@ -238,7 +220,7 @@ def test_every_family_s_worked_hands_are_counted(family, browser, demo_site):
             counted[hand.entry["kind"]] = taps.count - once
     finally:
         context.close()
-        _own_connection(lambda: Event.objects.filter(slug=table.slug).delete())
+        in_own_connection(lambda: Event.objects.filter(slug=table.slug).delete())
     print(f"\n{family.ruleset}: taps per worked hand besides the PINs {counted}")
     assert set(counted) == {"discard", "self_draw", "draw"}
     assert all(n < 12 for n in counted.values()), counted
