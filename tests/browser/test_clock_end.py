@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from factories import demo_roster, login_as_table_in_browser, prepared_event
 
-from .conftest import PHONE, in_own_connection
+from .conftest import PHONE, SCREENSHOTS, in_own_connection
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -57,6 +57,9 @@ def test_the_table_phone_and_the_projector_say_when_the_time_is_up(browser, demo
                                                           timeout=15_000)
         expect(clock).to_have_attribute("role", "alert")
         expect(clock).to_have_class(__import__("re").compile("overtime"))
+        phone.locator("#call-director summary").click()
+        phone.screenshot(path=str(SCREENSHOTS / "table-time-up-phone.png"), full_page=True)
         expect(projector.locator("#clock-up")).to_have_text("Time is up: finish the hand being played.", timeout=15_000)
+        projector.screenshot(path=str(SCREENSHOTS / "projector-time-up.png"))
     finally:
         context.close()
