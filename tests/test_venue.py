@@ -180,8 +180,10 @@ def test_venue_refuses_a_loopback_address_naming_the_option():
 
 
 @pytest.mark.django_db
-def test_venue_sets_the_address_of_events_phones_cannot_open_and_keeps_the_others(team_event, capsys, monkeypatch):
+def test_venue_sets_the_address_of_events_phones_cannot_open_and_keeps_the_others(team_event, capsys, monkeypatch, settings,
+                                                                                  tmp_path):
     monkeypatch.setattr("subprocess.run", lambda *a, **k: subprocess.CompletedProcess(a, 0))  # no collectstatic here
+    settings.BASE_DIR = tmp_path  # where the venue's secret key is kept: not the checkout
     other = prepared_event(demo_roster(4), name="Kept Cup", slug="kept-cup", prepare=(), base_url="https://mj.example.org/")
     Event.objects.filter(pk=team_event.pk).update(base_url="http://127.0.0.1:8000/")
     call_command("venue", "--address", "http://192.168.7.20:8000", "--check")
