@@ -12,16 +12,7 @@
   document.querySelectorAll('[data-call]').forEach(function (li) { known[li.dataset.call] = true; });
   var csrf = text.csrf;
 
-  function tone() {
-    try {
-      var audio = new (window.AudioContext || window.webkitAudioContext)();
-      var beep = audio.createOscillator();
-      beep.frequency.value = 880;
-      beep.connect(audio.destination);
-      beep.start();
-      beep.stop(audio.currentTime + 0.25);
-    } catch (e) { /* no sound allowed: the title and the list say it */ }
-  }
+  function tone() { if (window.dmjTone) window.dmjTone(880, 0.25); }  // static/tone.js
 
   function draw(calls) {
     section.textContent = '';

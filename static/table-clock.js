@@ -23,14 +23,7 @@
 
   function signal() {  // the end of the time: words for everyone, a buzz and a tone where allowed
     if (navigator.vibrate) { try { navigator.vibrate([300, 150, 300]); } catch (e) { /* not allowed */ } }
-    try {
-      var audio = new (window.AudioContext || window.webkitAudioContext)();
-      var tone = audio.createOscillator();
-      tone.frequency.value = 660;
-      tone.connect(audio.destination);
-      tone.start();
-      tone.stop(audio.currentTime + 0.6);
-    } catch (e) { /* no sound: the words say it */ }
+    if (window.dmjTone) window.dmjTone(660, 0.6);  // static/tone.js
   }
 
   function tick() {
