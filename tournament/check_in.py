@@ -144,11 +144,11 @@ def prepare_outlook(event: Event, session_number: int) -> list[str]:
              ngettext("%(count)s player present.", "%(count)s players present.", count) % {"count": count}]
     here = checked_in_player_ids(event, session_number) if team else set()
     if here:  # checked in by player too: the players of the teams present who are not here
-        missing = [f"{p.name} ({p.team.name})" for p in event.players.filter(team_id__in=present, withdrawn=False, replaced_by=None)
-                   .select_related("team").order_by("team__number", "member") if p.pk not in here]
-        if missing:
+        not_here = [f"{p.name} ({p.team.name})" for p in event.players.filter(team_id__in=present, withdrawn=False, replaced_by=None)
+                    .select_related("team").order_by("team__number", "member") if p.pk not in here]
+        if not_here:
             lines.append(_("Players not here yet: %(names)s. Replace them at Substitutions once the session is prepared, "
-                           "or check them in when they arrive.") % {"names": ", ".join(missing)})
+                           "or check them in when they arrive.") % {"names": ", ".join(not_here)})
     if session_number > 1 or event.sessions.exists():
         if absent:
             lines.append(_("Not checked in: %(names)s. After Prepare, replace absent players at Substitutions.")
