@@ -17,7 +17,8 @@ var dropQuery = {  // one cached copy per table page, whatever its ?set= or ?con
 
 workbox.routing.registerRoute(
   function (options) { return options.request.mode === 'navigate' && /^\/e\/[^/]+\/table\/\d+\/$/.test(options.url.pathname); },
-  new workbox.strategies.NetworkFirst({ cacheName: 'dmj-table-pages', networkTimeoutSeconds: 6, plugins: [dropQuery] })
+  // the network first, always: a slow server is waited for (a kept page only when there is no connection)
+  new workbox.strategies.NetworkFirst({ cacheName: 'dmj-table-pages', plugins: [dropQuery] })
 );
 workbox.routing.registerRoute(
   function (options) { return options.url.origin === self.location.origin && options.url.pathname.indexOf('{% get_static_prefix %}') === 0; },
