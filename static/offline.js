@@ -162,6 +162,7 @@
 
   function flush() {
     if (flushing) return;
+    if (!navigator.onLine) { later(); return; }  // the browser knows there is no connection: nothing to try
     flushing = true;
     var sentAny = false;
     function next() {
@@ -269,7 +270,7 @@
   render();
   window.addEventListener('online', flush);
   window.addEventListener('pageshow', function (event) { if (event.persisted) { reconcile(); render(); } });
-  if (!navigator.onLine) later(); else flush();
+  window.setTimeout(flush, 300);  // once the page has settled (a reload without a connection included)
 
   // The service worker keeps this page and its files for a reload without a connection; it needs
   // a secure page (HTTPS, or the laptop itself), and the queue works without it.

@@ -84,6 +84,7 @@ def test_two_hands_entered_and_confirmed_offline_are_stored_once_each(browser, d
         assert _stored(queue_table.table_id) == {}  # nothing reached the server
 
         page.reload()  # still offline: the service worker serves the kept page, the queue is in local storage
+        phone_offline(page)
         page.wait_for_function("document.getElementById('queue-count').textContent.includes('2 hands waiting')")
         assert page.locator("#queue-items li").count() == 4  # two hands, two confirmations
         assert page.locator("#set_no").input_value() not in (str(first), str(second))  # the next set is offered
