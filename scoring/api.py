@@ -257,7 +257,8 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
             if not key:
                 raise  # DatabaseUnavailableMiddleware answers, without a claim it cannot make
             logger.error("database unavailable during %s %s: %s", self.request.method, self.request.path, exc, exc_info=exc)
-            known = request_keys.after_fault(key, pids)
+            event = self.get_event()
+            known = request_keys.after_fault(key, pids, belongs=lambda r: table_access.sees_result(self.request, event, r))
             if not known.stored:
                 response = Response({"detail": known.message(), "stored": known.stored}, status=503)
                 response["Retry-After"] = str(RETRY_AFTER)

@@ -57,11 +57,11 @@ from walls.setcode import SetCodeError, SetId, parse_payload
 logger = logging.getLogger("tournament.database")
 
 
-def _write_or_fault(request, key: str | None, write):
+def _write_or_fault(request, key: str | None, write, table: Table):
     """``(result, None)`` from ``write()`` (a service call), or, when the database connection
     fails during it and the form carried a request key, what is known
-    (:func:`scoring.actions.request_keys.after_fault`): ``(the result as stored, message)`` or
-    ``(None, message)`` when it was not stored. Without a key, or when the database cannot be
+    (:func:`scoring.actions.request_keys.after_fault`, only a result of ``table``):
+    ``(the result as stored, message)`` or ``(None, message)`` when it was not stored. Without a key, or when the database cannot be
     asked, the fault goes on to :class:`tournament.middleware.DatabaseUnavailableMiddleware`,
     which then says that sending it again is safe when a key was sent (``request.fault_message``)."""
     pids = {request_keys.backend_pid()}
@@ -71,7 +71,7 @@ def _write_or_fault(request, key: str | None, write):
         if not key:
             raise
         logger.error("database unavailable during %s %s: %s", request.method, request.path, exc, exc_info=exc)
-        known = request_keys.after_fault(key, pids)
+        known = request_keys.after_fault(key, pids, belongs=lambda r: r.table_id == table.pk)
         if known.stored is None:
             request.fault_message = known.message()
             raise
@@ -310,7 +310,7 @@ def table_page(request, event, table):
             set_no = entry.pop("set_no")
             try:
                 result, fault = _write_or_fault(request, entry["request_key"], lambda: submit_result(
-                    table, set_no, actor=_scorer_actor(request, table), plan=plan, **entry))
+                    table, set_no, actor=_scorer_actor(request, table), plan=plan, **entry), table)
             except ResultError as exc:
                 form.add_result_error(exc)
                 status = exc.status
@@ -355,7 +355,7 @@ def table_confirm(request, event, table, result_id):
     try:
         confirmed, fault = _write_or_fault(request, key, lambda: confirm_result(
             result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""), director=director,
-            revision=_int_or_none(request.POST.get("revision")), request_key=key))
+            revision=_int_or_none(request.POST.get("revision")), request_key=key), table)
         if confirmed is None:
             if wants_json(request):
                 return JsonResponse({"stored": False, "errors": [fault]}, status=503)
@@ -426,16 +426,17 @@ def result_detail(request, event, result_id):
         try:
             if action == "dispute":
                 written, fault = _write_or_fault(request, key, lambda: dispute_result(
-                    result, actor=actor, reason=request.POST.get("reason", ""), director=director, plan=plan, request_key=key))
+                    result, actor=actor, reason=request.POST.get("reason", ""), director=director, plan=plan, request_key=key),
+                    result.table)
             elif action == "confirm":
                 written, fault = _write_or_fault(request, key, lambda: confirm_result(
-                    result, actor=actor, director=True, request_key=key))
+                    result, actor=actor, director=True, request_key=key), result.table)
             elif action in ("unlock", "unlock-table"):
                 unlock_confirmation(result.table, result if action == "unlock" else None, actor=actor)
                 written, fault = result, None
             elif form.is_valid():
                 written, fault = _write_or_fault(request, key, lambda: correct_result(
-                    result, actor=actor, director=director, plan=plan, **form.submission()))
+                    result, actor=actor, director=director, plan=plan, **form.submission()), result.table)
             else:
                 raise ResultError("__all__", _("check the marked fields of the correction"))
             if written is None:  # not stored after a fault: the form stays filled in, with the same key

@@ -204,3 +204,17 @@ def test_two_sendings_at_once_store_one_result_and_both_answer_with_it(team_even
     assert not errors, errors
     assert len({a.pk for a in answers}) == 1 and sorted(bool(getattr(a, "replayed", False)) for a in answers) == [False, True]
     assert HandResult.objects.count() == 1 and ResultRevision.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_fault_a_key_never_shows_another_table_s_result(team_event):
+    """The answer after a fault looks the key up: a key that names another table's write is
+    "not known" to this caller, never that table's result (the visibility rule)."""
+    from scoring.actions.request_keys import after_fault
+
+    tables = list(Table.objects.filter(group__session__event=team_event).select_related("group__session__event").order_by("number")[:2])
+    submit_result(tables[1], first_set(tables[1]), changes=CHANGES, actor="t", request_key="other-table-key-01")
+    seen = after_fault("other-table-key-01", belongs=lambda r: r.table_id == tables[0].pk)
+    assert seen.stored is None and seen.result is None
+    own = after_fault("other-table-key-01", belongs=lambda r: r.table_id == tables[1].pk)
+    assert own.stored is True and own.result.table_id == tables[1].pk

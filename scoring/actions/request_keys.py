@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.db import DatabaseError, connection
@@ -152,14 +152,17 @@ class AfterFault:
                  "Send it again: it is safe, it is stored at most once.")
 
 
-def after_fault(request_key: str | None, pids: Iterable[int | None] = ()) -> AfterFault:
+def after_fault(request_key: str | None, pids: Iterable[int | None] = (),
+                belongs: Callable[[HandResult], bool] | None = None) -> AfterFault:
     """Whether the write keyed ``request_key`` was stored, asked after the request's database
     connection failed: the broken connection is closed, and on PostgreSQL the server processes
     ``pids`` (the request's connections, :func:`backend_pid`) are waited for until gone (at most
     :data:`GONE_WITHIN` seconds: a process killed in the middle of a commit finishes it or rolls
     it back before it goes), then the key is looked up on a new connection. Unknown
-    (``stored`` None) without a key, inside a transaction the caller holds, or when the database
-    cannot be asked."""
+    (``stored`` None) without a key, inside a transaction the caller holds, when the database
+    cannot be asked, or when the key's result is not one the caller may see (``belongs``: the
+    visibility rule for this caller, :func:`scoring.table_access.sees_result`, or "at this
+    table"): a key never shows another table's result."""
     if not request_key or connection.in_atomic_block:
         return AfterFault(None)
     pids = {p for p in {*pids, backend_pid()} if p}
@@ -181,7 +184,10 @@ def after_fault(request_key: str | None, pids: Iterable[int | None] = ()) -> Aft
         revision = ResultRevision.objects.filter(request_key=request_key).values_list("result_id", flat=True).first()
         if revision is None:
             return AfterFault(False)
-        return AfterFault(True, replayed(revision))
+        result = replayed(revision)
+        if belongs is not None and not belongs(result):
+            return AfterFault(None)
+        return AfterFault(True, result)
     except DatabaseError:
         try:
             connection.close()
