@@ -9,6 +9,12 @@ The QR payload is ``"DMJ1|<event slug>|<session>|<set>|<check>"``; when the even
 address the payload is instead the entry URL ``<base>/entry/scan/<payload-encoded>``, which the
 entry page decodes with :func:`parse_payload` as well.
 
+Each wall sticker's QR code is the URL of its slot, ``<base>/w/<slug>/<code>/<where>`` with
+``where`` the seat and slot (``E-D21``) or the slot alone for a shared pile (``X5``):
+:meth:`SetId.slot_url`, read back by :func:`parse_slot_url`. It names the set, seat and slot and
+never a tile (a sticker sits on a tile's back, which everyone sees); only staff's phones are shown
+what tile goes there (docs/staff-guide.md, "Rebuilding a set by scan").
+
 A reserve wall drawn for a set (docs/walls.md, "Reserve walls") has a code of its own,
 ``"<session>-<set:02>R<reserve>-<check>"`` (e.g. ``"1-07R1-4"``), with the check digit over the
 digits of session, set (two digits) and reserve number, and the payload
@@ -98,6 +104,42 @@ class SetId:
     def url(self, base_url: str) -> str:
         """The entry URL that a phone opens when it scans the label (``base_url`` without slash)."""
         return f"{base_url.rstrip('/')}/entry/scan/{quote(self.payload, safe='')}"
+
+    def slot_url(self, base_url: str, seat: str | None, label: str) -> str:
+        """The URL a wall sticker's QR code holds: ``<base>/w/<slug>/<code>/<seat>-<label>``
+        (``.../w/open/1-07-3/E-D21``), or ``.../<label>`` for a shared pile (``X5``). Names the
+        slot, never its tile."""
+        return f"{base_url.rstrip('/')}/w/{quote(self.event, safe='')}/{self.code}/{slot_key(seat, label)}"
+
+
+def slot_key(seat: str | None, label: str) -> str:
+    """A slot in a sticker's URL: ``"E-D21"`` for a seat's pile, ``"X5"`` for a shared one."""
+    return f"{seat}-{label}" if seat else label
+
+
+def parse_code(event: str, code: str) -> SetId:
+    """A typed or printed set code (``"1-07-3"``, a reserve wall's ``"1-07R1-4"``) of ``event``
+    back into a :class:`SetId`. Raises SetCodeError naming the part that is wrong (shape, check
+    digit)."""
+    text = code.strip().upper()
+    head, _, check = text.rpartition("-")
+    session, _, set_part = head.partition("-")
+    set_no, _, reserve = set_part.partition("R")
+    if not (session.isdigit() and set_no.isdigit() and check.isdigit() and (not reserve or reserve.isdigit())):
+        raise SetCodeError(f"a set code reads like 1-07-3 (session, set, check digit), got {code!r}")
+    set_id = SetId(event, int(session), int(set_no), int(reserve or 0))
+    if set_id.check != int(check):
+        raise SetCodeError(f"check digit {check} does not match set {set_id.code}: re-scan or type the set number")
+    return set_id
+
+
+def parse_slot_key(key: str) -> tuple[str | None, str]:
+    """``"E-D21"`` → ``("E", "D21")``; ``"X5"`` → ``(None, "X5")``. Raises SetCodeError for a
+    key that is neither."""
+    seat, sep, label = key.strip().upper().rpartition("-")
+    if (sep and not seat) or not label[:1].isalpha() or not label[1:].isdigit():
+        raise SetCodeError(f"a sticker's slot reads like E-D21 (seat, slot) or X5, got {key!r}")
+    return (seat or None), label
 
 
 def parse_payload(text: str) -> SetId:

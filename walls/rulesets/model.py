@@ -92,8 +92,8 @@ class RuleSet:
     - ``end_rule``: how a hand ends when no one wins, printed on set-up sheets.
     - ``deposit``: riichi sticks are deposited.
     - ``source``: the docs/rules.md section or reference; ``notes``: choices made where the source is silent.
-    - ``dora_indicator``: slot label of the first dora indicator in the rule set's only dead
-      pile, or None.
+    - ``dora_indicator``: position of the first dora indicator in the dead wall (``"X5"``: its
+      dead piles in wall order, numbered across them; :func:`walls.rulesets.layout.dead_wall`), or None.
 
     Construction validates (:meth:`validate`) and raises RuleSetError.
     """
@@ -145,7 +145,9 @@ class RuleSet:
         """The slot of the first dora indicator, or None when the rule set marks none."""
         if self.dora_indicator is None:
             return None
-        return next(s for s in self.slots() if s.pile.kind == "dead" and s.label == self.dora_indicator)
+        position = int(self.dora_indicator[1:])
+        dead = [s for s in self.slots() if s.pile.kind == "dead"]
+        return dead[position - 1]
 
     @property
     def fingerprint(self) -> str:
@@ -226,8 +228,8 @@ class RuleSet:
         positive counts, each once, in canonical order; piles have unique names, a known kind
         with its slot prefix, a positive size, a seat among ``seats`` (hand and draw piles must
         have one, the live wall must not), one hand pile per seat, sizes summing to the tile
-        count; rounds and score unit are positive; payment rule known; dora indicator a slot
-        of the only dead pile.
+        count; rounds and score unit are positive; payment rule known; dora indicator a
+        position of the dead wall.
         """
         code = self.code
         if not isinstance(self.code, str) or not self.code or not set(self.code) <= set("abcdefghijklmnopqrstuvwxyz0123456789-"):
@@ -266,12 +268,12 @@ class RuleSet:
             raise _error(code, _("source and notes must be text"))
         if self.dora_indicator is not None:
             dead = [p for p in self.piles if p.kind == "dead"]
-            labels = {f"X{n}" for n in range(1, dead[0].size + 1)} if len(dead) == 1 else set()
-            if self.dora_indicator not in labels:
+            total = sum(p.size for p in dead)
+            if self.dora_indicator not in {f"X{n}" for n in range(1, total + 1)}:
                 raise _error(code, _(
-                    "dora_indicator %(slot)s must be a slot X1..X<size> of the rule set's only dead pile (it has "
-                    "%(dead)s dead piles); use None to mark no indicator"
-                ) % {"slot": repr(self.dora_indicator), "dead": len(dead)})
+                    "dora_indicator %(slot)s must be a position X1..X%(total)s of the dead wall (its dead piles in wall "
+                    "order, numbered across them); use None to mark no indicator"
+                ) % {"slot": repr(self.dora_indicator), "total": total})
 
     def _validate_tiles(self, code: object) -> None:
         if not isinstance(self.tiles, tuple) or not self.tiles:

@@ -161,11 +161,14 @@ def _build_presets() -> dict[str, RuleSet]:
             [13] * 4, [19, 17, 17, 17], [2, 4, 4, 4],
             rounds=2, starting_points=25000, zero_sum=True, payment_rule="riichi", min_fan=1, score_unit=100,
             end_rule=gettext_noop("ends when the live wall is empty (every draw pile used up)"), deposit=True,
-            source="published riichi duplicate layout (facts outside the seeds)",
+            dora_indicator="X5", source="published riichi duplicate layout (facts outside the seeds)",
             notes=gettext_noop(
                 "Per seat: East 13 hand + 19 draws + 2 dead-wall tiles, the others 13 + 17 + 4; the 14 dead-wall "
                 "tiles are kept per seat. The source does not say which dead-wall tile is the dora indicator or how "
-                "replacement tiles are ordered across seats, so none is marked: the director announces it."
+                "replacement tiles are ordered across seats, so every table plays it the same way: the dead piles "
+                "of East, South, West and North, in that order, are one dead wall of 14 laid as in riichi: "
+                "replacement tiles East X1, X2, South X1, X2 in that order whoever declares the kong; South X3 the "
+                "dora indicator; West X1, X3, North X1, X3 the kan-dora indicators."
             ) + " " + _RIICHI_PAYMENT,
         ),
         custom_ruleset(
