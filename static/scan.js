@@ -1,12 +1,19 @@
-// The table page's Scan label button (templates/scoring/table.html, beside the set; #scan-box holds
-// the camera's picture and what was read): reads a set label's QR code with the phone's camera, or
-// from a photo of it (the camera app, where the page may not open the camera), and opens that set on this table's page
-// through the label's own link (/entry/scan/<payload>, scoring.table_views.scan), which refuses a
-// set that is not at this table now before anything is typed. Decoding is ZXing-C++ compiled to
-// WebAssembly (static/vendor/zxing-wasm, served with the other static files: nothing is fetched
-// from elsewhere). The live camera needs a secure page (HTTPS, or the laptop itself); on a venue's
-// plain-HTTP address the button opens the camera app for a photo instead. Without this script the
-// button stays hidden, and the phone's own camera app opens the printed link all the same.
+// The Scan buttons: reads a QR code with the phone's camera, or from a photo of it (the camera
+// app, where the page may not open the camera), and opens the page its link names on this server
+// (#scan-box holds the camera's picture and what was read). Two uses, told apart by the box:
+// - the table page's Scan label button (templates/scoring/table.html, beside the set; no
+//   data-prefix): a set label's link, /entry/scan/<payload> (scoring.table_views.scan), which
+//   refuses a set that is not at this table now before anything is typed; a label of another event
+//   (data-event) is refused here;
+// - the staff's wall-sticker pages (templates/walls/_sticker_scan.html, walls.rebuild_views):
+//   data-prefix="/w/<slug>/" takes a sticker's link (walls.setcode.SetId.slot_url) of this event,
+//   opened with a trailing slash and data-query appended (check=1 in the check walk); a link of
+//   another event under data-family ("/w/") is refused with data-other-event.
+// Decoding is ZXing-C++ compiled to WebAssembly (static/vendor/zxing-wasm, served with the other
+// static files: nothing is fetched from elsewhere). The live camera needs a secure page (HTTPS, or
+// the laptop itself); on a venue's plain-HTTP address the button opens the camera app for a photo
+// instead. Without this script the button stays hidden, and the phone's own camera app opens the
+// printed link all the same.
 (function () {
   'use strict';
   var box = document.getElementById('scan-box');
@@ -34,17 +41,30 @@
     box.hidden = !status.textContent;
   }
 
-  // Open the set a label's link names, on this server whatever address the label was printed with.
+  var prefix = box.dataset.prefix || '/entry/scan/';
+  var sticker = !!box.dataset.prefix;
+
+  // Open the page a label's or sticker's link names, on this server whatever address it was printed with.
   function open(text) {
     var url = null;
     try { url = new URL(text, window.location.href); } catch (e) { url = null; }
-    var at = url ? url.pathname.indexOf('/entry/scan/') : -1;
-    if (at < 0) { say(box.dataset.notLabel); return false; }
-    var payload = decodeURIComponent(url.pathname.slice(at + '/entry/scan/'.length));
-    if (payload.split('|')[1] !== box.dataset.event) { say(box.dataset.otherEvent); return false; }
+    var at = url ? url.pathname.indexOf(prefix) : -1;
+    if (at < 0) {
+      var family = box.dataset.family;
+      say(family && url && url.pathname.indexOf(family) >= 0 ? box.dataset.otherEvent : box.dataset.notLabel);
+      return false;
+    }
+    var path = url.pathname.slice(at);
+    if (sticker) {
+      if (path.slice(-1) !== '/') path += '/';
+      if (box.dataset.query) path += '?' + box.dataset.query;
+    } else {
+      var payload = decodeURIComponent(path.slice(prefix.length));
+      if (payload.split('|')[1] !== box.dataset.event) { say(box.dataset.otherEvent); return false; }
+    }
     stop();
     say(box.dataset.opening);
-    window.location.assign(url.pathname.slice(at));
+    window.location.assign(path);
     return true;
   }
 

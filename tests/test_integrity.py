@@ -285,6 +285,12 @@ URLS = {
     "reserve-tables": lambda w: [("post", reverse("reserve-tables", args=[w.event.slug, w.reserve_id]),
                                   {"tables": [w.group2_tables[3].pk]})],
     "wall": lambda w: [("get", reverse("wall", args=[w.event.slug, 1, n]), None) for n in _sets()],
+    # a wall sticker's QR code (the set's, its reserve wall's) and the staff's check walk: no tile for anyone else
+    "sticker-slot": lambda w: [("get", reverse("sticker-slot", args=[w.event.slug, set_id.code, where]), None)
+                               for set_id in (*(SetId(w.event.slug, 1, n) for n in _sets()), SetId(w.event.slug, 1, 1, 1))
+                               for where in ("E-D1", "S-H1", "N-D21")],
+    "sticker-check": lambda w: [("get", reverse("sticker-check", args=[w.event.slug, SetId(w.event.slug, 1, n).code, seat])
+                                 + "?step=15", None) for n in _sets() for seat in ("E", "W")],
     "api-walls": lambda w: [("get", f"{_api(w)}/walls/", None)],
     "seating": lambda w: [("get", reverse("seating", args=[w.event.slug, 1]), None)],
     # the director's day (docs/director-guide.md): director pages probed with harmless or refused input

@@ -26,7 +26,7 @@ def test_one_set_label_per_physical_copy_and_its_qr_decodes_to_the_set(team_even
 
 def test_stored_stickers_carry_set_seat_and_slot_and_no_tile_of_the_set(team_event):
     """The print job's sticker PDF, read back: per physical copy every seat's 34 slots with the set
-    code, QR codes holding the set payload only, and no tile of the stored wall (docs/rules.md, "Duplicate MCR: building sets and wall stickers": the
+    code, QR codes holding the link of each slot only, and no tile of the stored wall (docs/rules.md, "Duplicate MCR: building sets and wall stickers": the
     sticker goes on the back of the tile, which every player sees)."""
     from walls.models import WallSet
 
@@ -51,7 +51,9 @@ def test_stored_stickers_carry_set_seat_and_slot_and_no_tile_of_the_set(team_eve
         assert tile_glyph(tile) in "ESWN" or tile_glyph(tile) not in tokens
     assert form_names(data).isdisjoint(tile_face_form_names().values())
     payloads = {code for page in render_pages(data, scale=200 / 72) for code in decode_qr(page.image)}
-    assert payloads == {set_id.url(team_event.base_url)}  # a link to the set, naming no tile
+    # each sticker's code is the link of its own slot (rebuild by scan), naming the seat and slot, no tile
+    ruleset = team_event.get_ruleset()
+    assert payloads == {set_id.slot_url(team_event.base_url, s.pile.seat, s.label) for s in ruleset.slots()}
 
 
 def test_same_request_reuses_the_stored_file(team_event):
@@ -73,8 +75,11 @@ def test_print_batch_renders_every_kind_and_reports_progress(client, team_event,
     labels = {"Wall stickers", "Set labels", "Set-up sheets", "Pick list", "Score sheets", "Movement sheet", "Seating sheet"}
     assert {j["label"] for j in status["jobs"]} == labels
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
-    assert all(f"<td>{label}, session 1</td>" in page for label in labels) and "<td>score_sheets" not in page
-    assert {j["title"] for j in status["jobs"]} == {f"{label}, session 1" for label in labels}
+    # the documents that show every tile say so first (walls.print_jobs.document_name)
+    titles = {f"STAFF ONLY - {label}, session 1" if label in ("Set-up sheets", "Pick list") else f"{label}, session 1"
+              for label in labels}
+    assert all(f"<td>{title}</td>" in page for title in titles) and "<td>score_sheets" not in page
+    assert {j["title"] for j in status["jobs"]} == titles
     translated = client.get(reverse("print-status", args=[team_event.slug]), HTTP_ACCEPT_LANGUAGE="ja").json()
     assert "牌山シール" in {j["label"] for j in translated["jobs"]}
     again = client.post(reverse("print-request", args=[team_event.slug]), {"kind": "batch", "session": 1})

@@ -7,7 +7,7 @@ import pytest
 
 from scoring.payments import PAYMENT_RULES
 from walls.print_jobs import request_print
-from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, ZIP_KINDS
+from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, STAFF_ZIP_KINDS, ZIP_KINDS, zip_parts
 from walls.print_kinds.base import PrintError
 from walls.rulesets import PRESETS, RuleSetError, custom_ruleset
 
@@ -15,18 +15,21 @@ from walls.rulesets import PRESETS, RuleSetError, custom_ruleset
 def test_every_parameter_a_print_kind_declares_reaches_its_builder():
     """A kind's builder takes the parameters it declares; a kind of parts (the session ZIP) takes
     its documents and a progress callback, and declares what those documents read."""
-    read_by_parts = {key for name in ZIP_KINDS for key in PRINT_KINDS[name].params}
     for kind in PRINT_KINDS.values():
         accepted = set(inspect.signature(kind.build).parameters) - {"event"}
         if kind.parts:
+            read_by_parts = {key for name in zip_parts(kind.name) for key in PRINT_KINDS[name].params}
             assert accepted == {"parts", "progress"} and set(kind.params) <= read_by_parts, kind.name
         else:
             assert set(kind.params) == accepted, kind.name
 
 
 def test_the_session_zip_holds_the_kinds_flagged_for_it():
-    assert ZIP_KINDS == ("stickers", "labels", "setup", "picklist", "score_sheets", "movement", "seating",
-                         "room_seating", "player_cards")
+    """The tables' ZIP holds no document that shows the tiles; the staff ZIP holds exactly those."""
+    assert ZIP_KINDS == ("stickers", "labels", "score_sheets", "movement", "seating", "room_seating", "player_cards")
+    assert STAFF_ZIP_KINDS == ("setup", "picklist")
+    assert zip_parts("session_zip") == ZIP_KINDS and zip_parts("staff_zip") == STAFF_ZIP_KINDS
+    assert {k.name for k in PRINT_KINDS.values() if k.staff_only} == {"setup", "picklist", "reserve_setup", "staff_zip"}
 
 
 def test_the_session_batch_is_every_kind_marked_for_it():

@@ -25,6 +25,7 @@ from scoring.actions.entry import submit_result
 from tournament.api_tokens import create_token
 from tournament.models import Event, EventRole, Table
 from factories import blocks
+from walls.setcode import SetId
 
 from factories import api_key, client_for, demo_roster, prepared_event, rolled_back
 
@@ -129,6 +130,11 @@ ENDPOINTS = {
     "standings page": (lambda w: ("get", reverse("standings", args=[w.event.slug]), None), set(ROLES)),
     "wall list page": (lambda w: ("get", reverse("walls", args=[w.event.slug]), None), set(ROLES)),
     "secret wall page": (lambda w: ("get", reverse("wall", args=[w.event.slug, 1, 16]), None), {"director", "staff"}),
+    # a wall sticker's page opens for everyone (a neutral page but for staff); its check walk shows tiles: staff only
+    "wall sticker page": (lambda w: ("get", reverse("sticker-slot", args=[w.event.slug, SetId(w.event.slug, 1, 16).code, "E-D1"]),
+                                     None), set(ROLES)),
+    "check a built set": (lambda w: ("get", reverse("sticker-check", args=[w.event.slug, SetId(w.event.slug, 1, 16).code, "E"]),
+                                     None), {"director", "staff"}),
     "entry form": (lambda w: ("get", reverse("entry", args=[w.event.slug]), None), {"director", "scorer", "table_scorer"}),
     "table page": (lambda w: ("get", reverse("table", args=[w.event.slug, w.table.pk]), None),
                    {"director", "scorer", "table_scorer"}),

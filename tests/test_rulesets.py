@@ -143,7 +143,10 @@ def test_riichi_duplicate_layouts_from_domain_digest():
     assert [(sizes(r)[f"{s}-dead"], sizes(r)[f"{s}-draw"], sizes(r)[f"{s}-hand"]) for s in WINDS] == [
         (2, 19, 13), (4, 17, 13), (4, 17, 13), (4, 17, 13)
     ]  # fmt: skip
-    assert r.dora_indicator is None
+    # the source names no indicator; the preset fixes one so every table turns the same tile: the
+    # dead piles in seat order are one dead wall of 14, X5 (South's third dead tile) the indicator
+    assert r.dora_indicator == "X5" and r.dora_indicator_slot().pile.name == "S-dead"
+    assert r.dora_indicator_slot().number == 3
     r = PRESETS["riichi-duplicate-dead14"]
     assert sizes(r)["dead"] == 14 and sum(sizes(r)[f"{s}-draw"] for s in WINDS) == 70
     assert r.dora_indicator == "X5"

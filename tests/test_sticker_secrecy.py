@@ -36,7 +36,9 @@ from walls.printing import tilefaces
 from walls.printing.data import StickerSet, sticker_set, sticker_set_of
 from walls.printing.i18n import LANGS as SHEET_LANGS
 from walls.printing.i18n import seat_name, vocabulary, word
+from walls.printing.stickers import slot_word
 from walls.printing.templates import get_template, label_boxes
+from walls.rulesets.layout import dead_wall
 from walls.rulesets import PRESETS, TILES_144, custom_ruleset
 from walls.setcode import parse_payload
 from walls.tiles import tile_glyph, tile_name
@@ -233,7 +235,11 @@ def test_every_slot_of_every_seat_is_printed_exactly_once_with_the_set_code(code
                 continue
             assert m["code"] == pset.set_id.code
             printed[(m["seat"], m["slot"], m["word"])] += 1
-    expected = Counter((s.pile.seat, s.label, words[s.pile.kind]) for s in pset.ruleset.slots())
+    dead = dead_wall(pset.ruleset)  # a dead-wall slot says its role: which tile is turned or taken, not what it is
+    roles = {(d.pile, d.label): slot_word(f"role_{d.role} {d.order}" if d.role in ("replacement", "kan_indicator")
+                                          else f"role_{d.role}", "en") for d in (dead.slots if dead else ())}
+    expected = Counter((s.pile.seat, s.label, roles.get((s.pile.name, s.label)) or words[s.pile.kind])
+                       for s in pset.ruleset.slots())
     assert printed == expected
     assert set(printed.values()) == {1}
     seats = {s.pile.seat or "Shared" for s in pset.ruleset.slots()}

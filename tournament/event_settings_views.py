@@ -36,6 +36,7 @@ from tournament.event_setup import (
 from tournament.i18n import catalogue_text
 from tournament.models import Event
 from walls.printing.templates import DEFAULT_TEMPLATE
+from walls.printing.tilesize import TILE_SIZES, default_tile_size
 from walls.printing.templates import PRESETS as LABEL_STOCKS
 from walls.rulesets import PRESETS as RULESET_PRESETS
 
@@ -85,6 +86,14 @@ class SettingsForm(forms.Form):
     scorer_corrections = forms.BooleanField(
         label=gettext_lazy("Scorers may correct unconfirmed results"), required=False,
         help_text=gettext_lazy("Off: only the director changes a result once it is entered."))
+    tile_size = forms.ChoiceField(
+        label=gettext_lazy("Tile size"), required=False,
+        help_text=gettext_lazy("The back of one tile, width across a row × height. Wall stickers are printed to fit it: "
+                               "row strips at this pitch, and a label stock whose labels would overhang is refused."))
+    tile_custom = forms.CharField(
+        label=gettext_lazy("Other tile size (width × height, mm)"), required=False, max_length=20,
+        widget=forms.TextInput(attrs={"placeholder": "24.5 x 33", "inputmode": "decimal"}),
+        help_text=gettext_lazy("Used when the tile size is \"Other size\": measure the back of one tile."))
     default_label_stock = forms.ChoiceField(label=gettext_lazy("Default label stock"), required=False)
     sheet_language = forms.ChoiceField(label=gettext_lazy("Language of printed sheets"), choices=SHEET_LANGUAGES)
     tie_breaks = forms.MultipleChoiceField(
@@ -116,6 +125,13 @@ class SettingsForm(forms.Form):
         if values["conversion"]:
             conversions.setdefault(values["conversion"], values["conversion"])
         self.fields["conversion"].choices = list(conversions.items())
+        usual = TILE_SIZES[default_tile_size(ruleset)]
+        self.fields["tile_size"].choices = (
+            [("", _("Default: %(size)s") % {"size": catalogue_text(usual.title)})]
+            + [(code, catalogue_text(size.title)) for code, size in TILE_SIZES.items()]
+            + [("custom", _("Other size (type it below)"))])
+        if values["tile_size"] and values["tile_size"] not in TILE_SIZES:
+            self.initial.update(tile_size="custom", tile_custom=values["tile_size"].replace("x", " x "))
         self.fields["default_label_stock"].choices = [
             ("", _("Default: %(stock)s") % {"stock": catalogue_text(LABEL_STOCKS[DEFAULT_TEMPLATE].title)})
         ] + [(name, catalogue_text(stock.title)) for name, stock in LABEL_STOCKS.items()]
@@ -146,6 +162,9 @@ class SettingsForm(forms.Form):
         """The settings as :func:`tournament.event_setup.update_settings` takes them."""
         data = dict(self.cleaned_data)
         data["sessions_planned"] = data.pop("sessions")
+        custom = data.pop("tile_custom", "")
+        if data.get("tile_size") == "custom":
+            data["tile_size"] = custom or "custom"  # "custom" alone is refused, naming the field
         return data
 
     def frozen_fields(self) -> dict[str, str]:

@@ -41,13 +41,15 @@ from tournament.seating import SetupError, current_entrants, entrant_policy_erro
 from walls.printing.i18n import ALIASES as SHEET_LANGUAGE_ALIASES
 from walls.printing.i18n import LANGS as SHEET_LANGUAGES
 from walls.printing.templates import PRESETS as LABEL_STOCKS
+from walls.printing.templates import TemplateError
+from walls.printing.tilesize import event_tile, parse_tile_size, stock_problem
 from walls.rulesets import PRESETS as RULESET_PRESETS
 from walls.rulesets import RuleSet, RuleSetError
 
 log = logging.getLogger(__name__)
 
 SETTINGS = (
-    "name", "base_url", "sessions_planned", "rounds", "entrant_policy", "scorer_corrections", "default_label_stock",
+    "name", "base_url", "sessions_planned", "rounds", "entrant_policy", "scorer_corrections", "tile_size", "default_label_stock",
     "sheet_language", "tie_breaks", "fouled_min_tables", "fouled_adjusted_points", "ruleset", "conversion",
 )
 """The settings :func:`update_settings` takes, in the order it applies them (the rule set before
@@ -135,6 +137,11 @@ def _clean(field: str, value, before: dict):
         return value
     if field == "scorer_corrections":
         return bool(value)
+    if field == "tile_size":
+        try:
+            return parse_tile_size(value, field).code if str(value or "").strip() else ""
+        except TemplateError as exc:
+            raise SetupError(field, str(exc).split(": ", 1)[1]) from None
     if field == "default_label_stock":
         value = value or ""
         if value and value not in LABEL_STOCKS:
@@ -226,8 +233,11 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
     ``name``, ``base_url`` (the public address QR codes and score sheets link to; "" none),
     ``sessions_planned`` (≥ 1), ``rounds`` (wind rounds per session: hands per session = rounds ×
     seats, checked with :func:`tournament.movement.ruleset_movement`), ``entrant_policy``
-    (``Event.EntrantPolicy``), ``scorer_corrections`` (bool), ``default_label_stock`` (a name of
-    :data:`walls.printing.templates.PRESETS` or "" for the default), ``sheet_language`` (en, ja,
+    (``Event.EntrantPolicy``), ``scorer_corrections`` (bool), ``tile_size`` (a preset code of
+    :data:`walls.printing.tilesize.TILE_SIZES`, a typed ``"W x H"`` in mm, or "" for the rule set's
+    usual tiles), ``default_label_stock`` (a name of :data:`walls.printing.templates.PRESETS` or ""
+    for the default; refused, naming it, when its labels overhang the tiles' backs:
+    :func:`walls.printing.tilesize.stock_problem`), ``sheet_language`` (en, ja,
     zh-hans; "zh" is read as zh-hans), ``tie_breaks`` (codes of :data:`scoring.standings.TIE_BREAKS` in order; [] means
     the default order),
     ``fouled_min_tables`` (≥ 1), ``fouled_adjusted_points`` (converted points), ``ruleset`` (a
@@ -256,6 +266,11 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
                 changed[field] = value
     if not changed:
         return event
+    if {"tile_size", "default_label_stock"} & set(changed):
+        stock = LABEL_STOCKS.get(changed.get("default_label_stock", before["default_label_stock"]) or "")
+        tile = event_tile(changed.get("tile_size", before["tile_size"]), event.get_ruleset())
+        if stock is not None and stock_problem(stock, tile):
+            raise SetupError("default_label_stock", stock_problem(stock, tile))
     if event.status == Status.ARCHIVED:
         raise SetupError("status", _("the event is archived: move it back to finished to change its settings"))
     frozen = frozen_reasons(event)

@@ -115,6 +115,11 @@ class Event(models.Model):
         _("scorers may correct unconfirmed results"), default=True,
         help_text=_("Off: only the director changes a result once it is entered."),
     )
+    tile_size = models.CharField(
+        _("tile size"), max_length=20, blank=True, default="",
+        help_text=_("The back of one tile: a preset code of walls.printing.tilesize.TILE_SIZES or width x height "
+                    "in mm; empty: the rule set's usual tiles."),
+    )
     default_label_stock = models.CharField(_("default label stock"), max_length=40, blank=True, default="")
     sheet_language = models.CharField(_("language of printed sheets"), max_length=10, default="en")
     tie_breaks = models.JSONField(

@@ -32,8 +32,9 @@ from django.utils.translation import gettext as _
 from tournament.models import Event, Substitution, Table
 from walls import printing
 from walls.models import PrintJob
-from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, ZIP_KINDS
-from walls.print_kinds.base import PrintError, public_address
+from walls.print_kinds import BATCH_KINDS, PRINT_KINDS, zip_parts
+from walls.print_kinds.base import PrintError, event_tile, public_address
+from walls.printing.tilesize import stock_problem
 from walls.print_kinds.reserve import reserve_wall
 from walls.printing.i18n import LANGS, check_lang
 
@@ -48,8 +49,9 @@ log = logging.getLogger(__name__)
 # 3: every heading in the sheet language alone; 4: reserve walls' codes and headings;
 # 5: seating sheets by table and seat, the event's label stock by default, files named for people;
 # 6: a staggered session's copies as its movement needs them, not one per group;
-# 7: the words from the site's catalogues, rule set names and hand-ending rules translated).
-RENDER_VERSION = 7
+# 7: the words from the site's catalogues, rule set names and hand-ending rules translated;
+# 8: set-up sheets in laying order with the dead wall's roles and the tile size, STAFF ONLY bands).
+RENDER_VERSION = 8
 
 
 def params_hash(kind: str, params: dict, stamp: str = "") -> str:
@@ -65,7 +67,7 @@ def data_stamp(event: Event) -> str:
     the reuse key, so a reprint after a substitution, a rename, a new session or a new public
     address renders again instead of handing back the old file. Seven small queries."""
     parts = [
-        (event.name, event.base_url, event.commitment),
+        (event.name, event.base_url, event.commitment, event.tile_size),
         list(event.teams.order_by("pk").values_list("pk", "name", "substitute", "withdrawn")),
         list(event.players.order_by("pk").values_list("pk", "name", "pin", "team_id", "withdrawn", "replaced_by_id")),
         list(event.sessions.order_by("pk").values_list("pk", "number", "staggered")),
@@ -116,6 +118,10 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
         if params["template"] not in printing.PRESETS:
             raise PrintError("template", _("unknown label stock %(name)s: choose one of %(names)s")
                              % {"name": repr(params["template"]), "names": ", ".join(printing.PRESETS)})
+        if spec.on_tiles or spec.parts:  # the stickers, alone or in the session's ZIP
+            problem = stock_problem(printing.get_template(params["template"]), event_tile(event))
+            if problem:
+                raise PrintError("template", problem)
     else:
         params.pop("template", None)
     if spec.prints_codes:
@@ -191,17 +197,19 @@ def request_batch(event: Event, session_number: int, lang: str = "en", template:
 
 
 def render(event: Event, kind: str, params: dict, progress: Callable[[int, int], None] | None = None) -> bytes:
-    """Render print kind ``kind`` to its file's bytes (PDF; ZIP for ``session_zip``) from the
-    event's stored data: its builder of :data:`walls.print_kinds.PRINT_KINDS` gets the parameters
-    it declares; a kind of ``parts`` (the session ZIP) gets instead the documents of
-    :data:`walls.print_kinds.ZIP_KINDS` for its session, language and label stock, each named by
-    :func:`document_name`, and ``progress``. Raises KeyError for an unknown kind."""
+    """Render print kind ``kind`` to its file's bytes (PDF; ZIP for ``session_zip`` and
+    ``staff_zip``) from the event's stored data: its builder of
+    :data:`walls.print_kinds.PRINT_KINDS` gets the parameters it declares; a kind of ``parts`` (a
+    session ZIP) gets instead the documents of :func:`walls.print_kinds.zip_parts` (the tables'
+    papers, or for ``staff_zip`` the set-up sheets and pick list) for its session, language and
+    label stock, each named by :func:`document_name`, and ``progress``. Raises KeyError for an
+    unknown kind."""
     spec = PRINT_KINDS[kind]
     kwargs = {key: params[key] for key in spec.params if key in params}
     if spec.parts:
         given = {"session": 1, "lang": "en", "template": printing.DEFAULT_TEMPLATE, **kwargs}
         parts = []
-        for name in ZIP_KINDS:
+        for name in zip_parts(kind):
             part = {key: given[key] for key in PRINT_KINDS[name].params if key in given}
             parts.append((document_name(name, {**given, **part}), functools.partial(render, event, name, part)))
         return spec.build(event, parts=parts, progress=progress)
@@ -215,7 +223,7 @@ def run_print_job(job_id: int) -> PrintJob:
     if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
         return job
     spec = PRINT_KINDS.get(job.kind)
-    total = len(ZIP_KINDS) if spec is not None and spec.parts else 1
+    total = len(zip_parts(job.kind)) if spec is not None and spec.parts else 1
     PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, progress=0, total=total, error="")
 
     def progress(done: int, of: int) -> None:
@@ -257,13 +265,15 @@ def document_name(kind: str, params: dict, *, extension: bool = True) -> str:
     session's document, then in brackets what differs from the usual: the sheet language when
     not English, a label stock other than the default; ``"Wall stickers, session 1.pdf"``,
     ``"Set-up sheets, session 1 (ja).pdf"``, ``"All documents, session 1.zip"`` (shown as
-    ``"All documents, session 1 (ZIP)"`` without the extension). Characters that file systems
-    refuse (``/ \\ : * ? " < > |``) become " - "."""
+    ``"All documents, session 1 (ZIP)"`` without the extension). A ``staff_only`` kind's name
+    starts with ``"STAFF ONLY - "`` (``"STAFF ONLY - Set-up sheets, session 1.pdf"``), a ZIP's label
+    is cut at its ``(ZIP)`` (``"STAFF ONLY - Staff documents, session 1.zip"``). Characters that file
+    systems refuse (``/ \\ : * ? " < > |``) become " - "."""
     spec = PRINT_KINDS.get(kind)
     label = str(spec.label) if spec is not None else kind
     ext = spec.extension if spec is not None else "pdf"
     if ext == "zip":
-        label = re.sub(r"\s*\(ZIP\)\s*$", "", label)
+        label = re.sub(r"\s*\(ZIP\).*$", "", label)
     name = label
     if spec is None or spec.per_session or spec.reserve:
         name = _("%(document)s, session %(session)s") % {"document": label, "session": params.get("session", 1)}
@@ -274,6 +284,8 @@ def document_name(kind: str, params: dict, *, extension: bool = True) -> str:
         extras.append(params["template"])
     if extras:
         name += f" ({', '.join(extras)})"
+    if spec is not None and spec.staff_only:  # shows every tile: say so before anything else
+        name = _("STAFF ONLY - %(document)s") % {"document": name}
     name = unicodedata.normalize("NFC", _UNSAFE.sub(" - ", name)).strip(" .")
     if not extension:
         return f"{name} (ZIP)" if ext == "zip" else name

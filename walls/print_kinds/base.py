@@ -10,6 +10,11 @@ from dataclasses import dataclass
 from tournament.errors import FieldError
 from tournament.models import Event, Table
 from tournament.venue import address_problem
+from walls import printing
+from walls.printing.strips import render_sticker_strips
+from walls.printing.templates import TemplateError
+from walls.printing.tilesize import TileSize, check_stock
+from walls.printing.tilesize import event_tile as tile_of
 
 
 @dataclass(frozen=True)
@@ -23,18 +28,26 @@ class PrintKind:
       ``lang``, ``reserve``); others given stay in the job's reuse key and are not passed on.
     - ``needs_walls``: refused until the session's walls are generated.
     - ``in_batch``: part of the session batch (:func:`walls.print_jobs.request_batch`, the demo).
-    - ``in_session_zip``: one of the documents of the session's ZIP (kind ``session_zip``).
+    - ``in_session_zip``: one of the documents of a session's ZIPs: the tables' ZIP (kind
+      ``session_zip``), or the staff ZIP (kind ``staff_zip``) when ``staff_only``.
     - ``reserve``: prints one reserve wall, named by its id in the ``reserve`` parameter
       (:class:`~walls.models.ReserveWall`); offered on the wall page, not in the session menu.
     - ``per_session``: one document per session (its file is named for the session); False for
       the player cards and the calibration page.
     - ``extension``, ``content_type``: the file's type (``"pdf"``, ``"application/pdf"``; the
       session's ZIP ``"zip"``, ``"application/zip"``).
-    - ``parts``: the kind bundles the documents of the kinds ``in_session_zip``: ``build`` takes
+    - ``parts``: the kind bundles the documents of the kinds ``in_session_zip`` whose
+      ``staff_only`` is its own (:func:`walls.print_kinds.zip_parts`): ``build`` takes
       ``parts=[(file name, render), ...]`` (``render() -> bytes``) and a ``progress(done, total)``
       keyword (the job's progress bar) instead of ``params``.
     - ``prints_codes``: the document prints QR codes, each a link to the event's public address
       (:func:`public_address`): refused while the event has none a phone can open.
+    - ``on_tiles``: the document is stuck on the backs of tiles (wall stickers): its label stock is
+      checked against the event's tile size when it is requested (:func:`render_stickers`).
+    - ``staff_only``: the document shows every tile (set-up sheets, pick list, a reserve wall's
+      set-up sheet; and the staff ZIP that bundles them): each page carries the "STAFF ONLY" band,
+      its file is named ``"STAFF ONLY - …"`` (:func:`walls.print_jobs.document_name`), and it is
+      never in the tables' ZIP (``session_zip``), only in the staff ZIP (``staff_zip``).
     """
 
     name: str
@@ -50,6 +63,8 @@ class PrintKind:
     content_type: str = "application/pdf"
     parts: bool = False
     prints_codes: bool = False
+    on_tiles: bool = False
+    staff_only: bool = False
 
 
 class PrintError(FieldError):
@@ -66,6 +81,33 @@ def public_address(event: Event) -> str:
     if problem:
         raise PrintError("base_url", problem)
     return event.base_url.strip().rstrip("/")
+
+
+def event_tile(event: Event) -> TileSize:
+    """The back of the event's tiles (its ``tile_size`` setting, else the rule set's usual tiles:
+    :func:`walls.printing.tilesize.event_tile`). Raises PrintError ``tile_size`` for a stored
+    value that cannot be read."""
+    try:
+        return tile_of(event.tile_size, event.get_ruleset())
+    except TemplateError as exc:
+        raise PrintError("tile_size", exc.message) from None
+
+
+def render_stickers(event: Event, sets: list, template: str, lang: str) -> bytes:
+    """The wall stickers of ``sets`` (:class:`walls.printing.data.StickerSet` values) of ``event``
+    on label stock ``template``: row strips at the pitch of the event's tiles on a full-sheet
+    label (:func:`walls.printing.strips.render_sticker_strips`), else one sticker per label
+    (:func:`walls.printing.render_wall_stickers`). Raises PrintError ``template`` when the stock's
+    labels overhang the tiles' backs (:func:`walls.printing.tilesize.check_stock`), naming the
+    stock, the tile and the fix."""
+    stock, tile = printing.get_template(template), event_tile(event)
+    try:
+        check_stock(stock, tile)
+        if stock.strips:
+            return render_sticker_strips(sets, event.get_ruleset(), tile, stock, lang=lang)
+    except TemplateError as exc:
+        raise PrintError(exc.field, exc.message) from None
+    return printing.render_wall_stickers(sets, stock, lang=lang)
 
 
 def session_tables(event: Event, session_number: int):

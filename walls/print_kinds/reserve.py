@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from tournament.models import Event
 from walls import printing
 from walls.models import ReserveWall
-from walls.print_kinds.base import PrintError, PrintKind, public_address
+from walls.print_kinds.base import PrintError, PrintKind, event_tile, public_address, render_stickers
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
 
@@ -31,6 +31,7 @@ def reserve_printable(event: Event, reserve: ReserveWall) -> printing.PrintableS
     return printing.PrintableSet(
         set_id=SetId(event.slug, reserve.session_number, reserve.set_no, reserve.number), event_name=event.name,
         ruleset=event.get_ruleset(), piles=reserve.piles, commitment=event.commitment, entry_url=public_address(event),
+        tile_size=event_tile(event).text,
     )
 
 
@@ -42,7 +43,7 @@ def _reserve_stickers(event: Event, reserve=None, template: str = printing.DEFAU
     row = reserve_wall(event, reserve)
     stickers = sticker_set(SetId(event.slug, row.session_number, row.set_no, row.number), event.name, event.get_ruleset(),
                            public_address(event))
-    return printing.render_wall_stickers([stickers], printing.get_template(template), lang=lang)
+    return render_stickers(event, [stickers], template, lang)
 
 
 def _reserve_label(event: Event, reserve=None, lang: str = "en") -> bytes:
@@ -52,9 +53,9 @@ def _reserve_label(event: Event, reserve=None, lang: str = "en") -> bytes:
 
 KINDS = (
     PrintKind("reserve_setup", gettext_lazy("Reserve wall: set-up sheet"), _reserve_setup, ("reserve", "lang"),
-              in_batch=False, reserve=True, prints_codes=True),
+              in_batch=False, reserve=True, prints_codes=True, staff_only=True),
     PrintKind("reserve_stickers", gettext_lazy("Reserve wall: wall stickers"), _reserve_stickers,
-              ("reserve", "template", "lang"), in_batch=False, reserve=True, prints_codes=True),
+              ("reserve", "template", "lang"), in_batch=False, reserve=True, prints_codes=True, on_tiles=True),
     PrintKind("reserve_label", gettext_lazy("Reserve wall: set label"), _reserve_label, ("reserve", "lang"),
               in_batch=False, reserve=True, prints_codes=True),
 )

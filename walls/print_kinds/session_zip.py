@@ -1,7 +1,10 @@
-"""A session's documents in one ZIP ("Print everything for this session", docs/printing.md,
-"Print kinds and jobs"): the documents of the kinds flagged ``in_session_zip``, each file named
-for people. The print job (:func:`walls.print_jobs.render`) hands the builder those documents as
-parts, so this module needs neither the registry nor the job module."""
+"""A session's documents in two ZIPs (docs/printing.md, "Print kinds and jobs"): ``session_zip``
+("Print everything for this session") holds the tables' papers, the kinds flagged
+``in_session_zip`` that are not ``staff_only``; ``staff_zip`` the staff's, the set-up sheets and
+the pick list, which show every tile and must never reach a table. Each file is named for people
+(the staff ones ``"STAFF ONLY - …"``). The print job (:func:`walls.print_jobs.render`) hands the
+builder those documents as parts (:func:`walls.print_kinds.zip_parts`), so this module needs
+neither the registry nor the job module."""
 
 from __future__ import annotations
 
@@ -36,5 +39,8 @@ KINDS = (
     PrintKind("session_zip", gettext_lazy("All documents (ZIP)"), session_zip, ("session", "lang", "template"),
               needs_walls=True, in_batch=False, extension="zip", content_type="application/zip", parts=True,
               prints_codes=True),
+    PrintKind("staff_zip", gettext_lazy("Staff documents (ZIP): set-up sheets and pick list"), session_zip,
+              ("session", "lang"), needs_walls=True, in_batch=False, extension="zip", content_type="application/zip",
+              parts=True, prints_codes=True, staff_only=True),
 )
-"""The session ZIP's kind."""
+"""The session ZIPs' kinds: the tables' documents, and the staff's."""

@@ -11,7 +11,7 @@ from tournament.models import Event
 from tournament.table_plan import session_plan
 from walls import printing
 from walls.models import WallSet
-from walls.print_kinds.base import PrintKind, public_address
+from walls.print_kinds.base import PrintKind, event_tile, public_address, render_stickers
 from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
@@ -50,12 +50,13 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
     document that prints the sets' QR codes) they link to the event's public address
     (:func:`~walls.print_kinds.base.public_address`, which refuses one phones cannot open)."""
     ruleset, base = event.get_ruleset(), public_address(event) if codes else None
+    tile = event_tile(event).text  # "25 × 34 mm" in the set-up sheet's header
     walls = _stored_walls(event, session_number, set_nos)
     first = first_tables(event, session_number, lang)
     return [
         printing.PrintableSet(
             set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
-            piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=base,
+            piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=base, tile_size=tile,
         )
         for w in walls
         for copy in (first[w.set_no] if per_copy else [", ".join(first[w.set_no])])
@@ -79,7 +80,7 @@ def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
 
 def _wall_stickers(event: Event, session: int = 1, sets=None, template: str = printing.DEFAULT_TEMPLATE,
                    lang: str = "en") -> bytes:
-    return printing.render_wall_stickers(sticker_sets(event, session, sets), printing.get_template(template), lang=lang)
+    return render_stickers(event, sticker_sets(event, session, sets), template, lang)
 
 
 def _set_labels(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:
@@ -97,12 +98,12 @@ def _pick_list(event: Event, session: int = 1, sets=None, lang: str = "en") -> b
 
 KINDS = (
     PrintKind("stickers", gettext_lazy("Wall stickers"), _wall_stickers, ("session", "sets", "template", "lang"),
-              needs_walls=True, in_session_zip=True, prints_codes=True),
+              needs_walls=True, in_session_zip=True, prints_codes=True, on_tiles=True),
     PrintKind("labels", gettext_lazy("Set labels"), _set_labels, ("session", "sets", "lang"), needs_walls=True,
               in_session_zip=True, prints_codes=True),
     PrintKind("setup", gettext_lazy("Set-up sheets"), _setup_sheets, ("session", "sets", "lang"), needs_walls=True,
-              in_session_zip=True, prints_codes=True),
+              in_session_zip=True, prints_codes=True, staff_only=True),
     PrintKind("picklist", gettext_lazy("Pick list"), _pick_list, ("session", "sets", "lang"), needs_walls=True,
-              in_session_zip=True),
+              in_session_zip=True, staff_only=True),
 )
 """The wall papers' kinds, in menu order."""

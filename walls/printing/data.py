@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from walls.rulesets.layout import dead_wall
 from walls.setcode import SetId
 from walls.tiles import is_valid_tile
 
@@ -35,7 +36,9 @@ class PrintableSet:
     ``piles`` maps each pile name of ``ruleset`` to its tiles in order (mpsz codes);
     ``first_table`` is shown as given (``"Table 3"``); ``commitment`` is the SHA-256 hex of the
     event's master seed; with ``entry_url`` (the event's public base URL) the set label's QR code
-    opens the entry page (:meth:`SetId.url`), else it holds the bare payload.
+    opens the entry page (:meth:`SetId.url`), else it holds the bare payload; ``tile_size`` is the
+    event's tile size as printed (``"25 × 34 mm"``, :attr:`walls.printing.tilesize.TileSize.text`),
+    shown in the set-up sheet's header when not empty.
     """
 
     set_id: SetId
@@ -45,6 +48,7 @@ class PrintableSet:
     first_table: str = ""
     commitment: str = ""
     entry_url: str | None = None
+    tile_size: str = ""
 
     @property
     def label_payload(self) -> str:
@@ -134,13 +138,17 @@ class StickerSlot:
     """What one wall sticker says, and nothing more: the slot label (``"H1"``, ``"D21"``,
     ``"L12"``, ``"X5"``), the seat owning the pile (``"E"``; None for a shared pile), the pile's
     name (``"E-draw"``) and kind (``"hand"``, ``"draw"``, ``"live"``, ``"dead"``) and the slot's
-    0-based position in the wall. There is deliberately no tile field."""
+    0-based position in the wall; for a dead-wall slot its ``role`` and ``order``
+    (:class:`walls.rulesets.layout.DeadSlot`: ``"indicator"``, 1), which say which tile staff and
+    players turn or take, never what it is. There is deliberately no tile field."""
 
     label: str
     seat: str | None
     pile: str
     kind: str
     index: int
+    role: str = ""
+    order: int = 0
 
 
 @dataclass(frozen=True)
@@ -179,6 +187,12 @@ class StickerSet:
         the bare payload."""
         return self.set_id.url(self.entry_url) if self.entry_url else self.set_id.payload
 
+    def slot_payload(self, slot: StickerSlot) -> str:
+        """What one sticker's QR code holds: the URL of its slot on the event's public address
+        (:meth:`walls.setcode.SetId.slot_url`, ``.../w/open/1-07-3/E-D21``: the set, seat and
+        slot, never the tile), or without an address the set's bare payload."""
+        return self.set_id.slot_url(self.entry_url, slot.seat, slot.label) if self.entry_url else self.set_id.payload
+
     @property
     def slot_count(self) -> int:
         """Number of tile stickers (header labels not counted): the rule set's tile count."""
@@ -196,13 +210,17 @@ def sticker_units(ruleset: Any) -> tuple[StickerUnit, ...]:
         for s in ruleset.slots():
             labels[(s.pile.name, s.number)] = s.label
     by_pile: dict[str, tuple[StickerSlot, ...]] = {}
+    dead = dead_wall(ruleset) if hasattr(ruleset, "dora_indicator") else None
     index = 0
     for pile in ruleset.piles:
         seat = getattr(pile, "seat", None)
         kind = getattr(pile, "kind", "")
         slots = []
         for n in range(1, pile.size + 1):
-            slots.append(StickerSlot(labels.get((pile.name, n)) or _slot_label(pile, n), seat, pile.name, kind, index))
+            label = labels.get((pile.name, n)) or _slot_label(pile, n)
+            role = dead.role_of(pile.name, label) if dead and kind == "dead" else None
+            slots.append(StickerSlot(label, seat, pile.name, kind, index, role.role if role else "",
+                                     role.order if role else 0))
             index += 1
         by_pile[pile.name] = tuple(slots)
     seats = tuple(ruleset.seats)

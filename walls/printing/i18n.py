@@ -43,6 +43,18 @@ WORDS = {
     "commitment": gettext_noop("Seed commitment"),
     "hand": gettext_noop("Starting hand"), "draw": gettext_noop("Draw pile"), "live": gettext_noop("Live wall"),
     "dead": gettext_noop("Dead wall"), "end_rule": gettext_noop("Hand ends"), "ruleset": gettext_noop("Rule set"),
+    # wall stickers: a dead-wall slot's role, and the row strips
+    "role_replacement": gettext_noop("Replacement"), "role_indicator": gettext_noop("Dora indicator"),
+    "role_kan_indicator": gettext_noop("Kan-dora"), "role_ura": gettext_noop("Ura-dora"),
+    "strips": gettext_noop("Wall sticker strips"), "strip_flat": gettext_noop("row"),
+    "strip_lower": gettext_noop("lower row"), "strip_upper": gettext_noop("upper row, lift onto the lower row"),
+    "part": gettext_noop("part"), "tiles": gettext_noop("Tiles"), "pitch": gettext_noop("pitch"),
+    "draw_starts": gettext_noop("first draw"), "cut_hint": gettext_noop(
+        "Cut each strip out along its outline, lay it on its row of face-down tiles (the arrow at the first "
+        "draw), press it down, then cut between the tiles at the marks."),
+    "calibration_strip": gettext_noop("Row strip calibration"), "calibration_hint": gettext_noop(
+        "Print at 100 % (no fit to page). Lay tiles face down on the strip: each mark must fall on a joint between "
+        "two tiles. If not, measure the tile and set the tile size in the event's settings."),
     "score_sheet": gettext_noop("Score sheet"), "score_sheets": gettext_noop("Score sheets"),
     "movement": gettext_noop("Movement"), "next": gettext_noop("then to"), "cont": gettext_noop("continued"),
     "laid": gettext_noop("Laid"), "checked": gettext_noop("Checked"), "stuck": gettext_noop("Stickers on"),
@@ -58,6 +70,18 @@ WORDS = {
     "keep_pin": gettext_noop("Keep your PIN to yourself"), "find_seat": gettext_noop("Find my seat"),
     "player_cards": gettext_noop("Player cards"), "not_seated": gettext_noop("Not seated yet"),
     "room_seating": gettext_noop("Seating by room"),
+    # set-up sheet rows and dead wall (walls/printing/setup_sheets.py; "%(pile)s": a pile word above)
+    "row_lower": gettext_noop("%(pile)s, lower row"),
+    "row_upper": gettext_noop("%(pile)s, upper row (lift onto the lower row)"),
+    "draw_here": gettext_noop("draw from here"),
+    "dora_indicator": gettext_noop("Dora indicator"),
+    "replacements": gettext_noop("Kong replacement tiles, in order"),
+    "kan_dora": gettext_noop("Kan-dora indicators, in order"),
+    "ura_dora": gettext_noop("Ura-dora: the tile under each indicator"),
+    "seat_dead_pile": gettext_noop("%(seat)s's dead pile %(slot)s"),
+    "dora_mark": gettext_noop("DORA"), "ura_mark": gettext_noop("ura"),
+    "tile_size": gettext_noop("Tile size"),
+    "staff_only": gettext_noop("STAFF ONLY — shows every tile: never at a table"),
 }  # fmt: skip
 """Key → the word's msgid (English). The site's own msgid wherever a page says the same thing."""
 
@@ -168,9 +192,9 @@ def reserve_heading(reserve: str, set_code: str, lang: str) -> str:
 
 
 def vocabulary(lang: str) -> set[str]:
-    """Every fixed text a sheet may print in ``lang``: the words, the numbered patterns without
-    their number, the reserve heading without its codes, and the seat names and labels."""
-    out = {word(key, lang) for key in WORDS}
+    """Every fixed text a sheet may print in ``lang``: the words and the numbered patterns without
+    their placeholders, the reserve heading without its codes, and the seat names and labels."""
+    out = {re.sub(r"%\(\w+\)s", " ", word(key, lang)) for key in WORDS}
     out.update(translate(m, lang).replace("%(n)s", " ").replace("%(slot)s", " ") for m in NUMBERED.values())
     out.add(translate(RESERVE_HEADING, lang).replace("%(reserve)s", " ").replace("%(set)s", " "))
     out.update(seat_name(s, lang) for s in "ESWN")

@@ -1,27 +1,35 @@
 """Set-up sheets (each set's walls as tile pictures, seat by seat) and the pick list.
 
-A set-up sheet is what staff lay a wall set from: one page per set (more when a rule set's
-piles do not fit), the set code, rule set and hand-ending rule on top, then for every seat its
-piles in slot order as drawn tile faces with the slot label under each tile. Long piles wrap into
-even rows (21 draws → 11 + 10, as the rows are laid on the table). Dead-wall piles are drawn as
-stacks: odd slots on top, even slots below (walls/rulesets/model.py numbers them from the far end).
-At the bottom: the rule set's notes (how its piles are laid and what was decided where the
-source is silent) and boxes to tick when the set is laid, checked and stickered.
+A set-up sheet is what staff lay a wall set from: one page per set, the set code, rule set,
+hand-ending rule and tile size on top, then for every seat its rows in laying order
+(:func:`walls.rulesets.layout.seat_rows`): the starting hand as one flat row, then each stacked
+pile as its upper row drawn over its lower row (upper tile k above lower tile k, as the stacks
+stand: MCR duplicate's lower row ``D2 D4 … D20 D21`` under ``D1 D3 … D19``), each row named
+("Draw pile, lower row"), the slot label under every tile and "draw from here" at stack 1, the left
+end as seen from the seat. A rule set with a dead wall gets a boxed note of its roles (dora
+indicator, kong replacement tiles and kan-dora indicators in order, ura-dora;
+:func:`walls.rulesets.layout.dead_wall`) and a role mark under each dead-wall tile (``R1``,
+``DORA``, ``K1``, ``ura``). At the bottom: the rule set's notes (how its piles are laid and what was
+decided where the source is silent) and boxes to tick when the set is laid, checked and stickered.
 
 The pick list sorts every tile of the given sets by tile (canonical order) and then by set, seat
 and slot: staff take all copies of one tile and drop each in its place.
+
+Both show every tile: every page carries a black band "STAFF ONLY — shows every tile: never at a
+table" (:func:`staff_band`), and the print jobs keep them out of the tables' ZIP.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.units import mm
 
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas, wrap
-from walls.printing.data import PrintableSet, set_units
-from walls.printing.fonts import fonts
+from walls.printing.data import Placement, PrintableSet, set_units
+from walls.printing.fonts import fonts, mixed_width
 from walls.printing.i18n import (
     check_lang,
     numbered,
@@ -35,29 +43,180 @@ from walls.printing.i18n import (
 from walls.printing.qr import FormCache
 from walls.printing.templates import page_points
 from walls.printing.tilefaces import ASPECT, place_tile_face
+from walls.rulesets.layout import DeadSlot, DeadWall, Row, dead_wall, seat_rows
 from walls.tiles import tile_name, tile_sort_key
 
 MARGIN = 12 * mm
-_MAX_ROW = 13
+BAND_H = 13.0
+"""Height in points of the black "STAFF ONLY" band at the top of every page."""
+MIN_TILE_H: float = 6.5 * mm
+"""The smallest tile picture (height) a set is shrunk to before it continues on a second page."""
+MAX_TILE_H: float = 16 * mm
+LABEL_COL: float = 31 * mm
+"""Width of the column of row names left of the tiles."""
+TILE_GAP: float = 0.8 * mm
+SLOT_SIZE = 6.0
+"""Point size of the slot label under every tile (never below 5 pt)."""
+MARK_SIZE = 5.5
+"""Point size of a dead-wall tile's role mark under its slot label."""
+SLOT_H = 7.0
+MARK_H = 6.0
+CAPTION_H = 7.0
+SEAT_HEAD_H = 12.5
+BAND_GAP = 3.0
 _KIND_WORD = {"hand": "hand", "draw": "draw", "live": "live", "dead": "dead"}
 """Pile kind -> key of its name in walls.printing.i18n."""
 
 
-def _pile_rows(size: int, per_row: int) -> list[int]:
-    """Split a pile into the fewest rows of at most ``per_row``, as even as possible (21 → 11, 10)."""
-    n_rows = -(-size // per_row)
-    base, extra = divmod(size, n_rows)
-    return [base + (1 if i < extra else 0) for i in range(n_rows)]
+@dataclass
+class _Segment:
+    """One pile (or one part of a long pile) in a band: its rows (``upper`` None for a flat row or
+    a one-tile pile) starting at stack position ``start`` of the band."""
+
+    pile: Any
+    lower: Row
+    upper: Row | None
+    start: int
+
+
+@dataclass
+class _Band:
+    """A horizontal strip of the sheet: a flat row (a starting hand) or the upper and lower rows of
+    stacked piles side by side (a seat's draw pile and its dead pile); ``width`` in stack
+    positions; ``marks``: it holds dead-wall tiles, each with a role mark under its slot label."""
+
+    stacked: bool
+    segments: list[_Segment]
+    width: int
+    marks: bool
+
+
+def _bands(ruleset: Any) -> list[tuple[str | None, list[_Band]]]:
+    """The sheet's bands per seat in laying order (:func:`walls.rulesets.layout.seat_rows`), the
+    shared piles last under ``None``. A stacked pile joins the band of the stacked pile before it
+    when both fit the widest row side by side, one stack position apart (riichi duplicate: a
+    seat's dead pile beside its draw pile)."""
+    piles = {p.name: p for p in ruleset.piles}
+    grouped = seat_rows(ruleset)
+    widest = max(r.stacks for _, rows in grouped for r in rows)
+    out: list[tuple[str | None, list[_Band]]] = []
+    for seat, rows in grouped:
+        bands: list[_Band] = []
+        i = 0
+        while i < len(rows):
+            row = rows[i]
+            pile = piles[row.pile]
+            if row.level == "flat":
+                bands.append(_Band(False, [_Segment(pile, row, None, 0)], row.stacks, False))
+                i += 1
+                continue
+            nxt = rows[i + 1] if i + 1 < len(rows) else None
+            upper = nxt if nxt is not None and nxt.level == "upper" and nxt.pile == row.pile and nxt.part == row.part else None
+            i += 2 if upper is not None else 1
+            dead = row.kind == "dead"
+            last = bands[-1] if bands else None
+            if (last is not None and last.stacked and last.segments[-1].pile.name != row.pile
+                    and last.width + 1 + row.stacks <= widest):
+                last.segments.append(_Segment(pile, row, upper, last.width + 1))
+                last.width += 1 + row.stacks
+                last.marks = last.marks or dead
+            else:
+                bands.append(_Band(True, [_Segment(pile, row, upper, 0)], row.stacks, dead))
+        out.append((seat, bands))
+    return out
+
+
+def _band_height(band: _Band, tile_h: float) -> float:
+    """Height in points of a band drawn with tiles ``tile_h`` tall."""
+    if not band.stacked:
+        return tile_h + SLOT_H + BAND_GAP
+    return CAPTION_H + 2 * (tile_h + SLOT_H + (MARK_H if band.marks else 0)) + 1 + BAND_GAP
+
+
+def _tile_height(groups: list[tuple[str | None, list[_Band]]], avail: float, usable_w: float) -> float:
+    """The tile height in points that fits every band of a set across ``usable_w`` and, when it
+    can, down ``avail`` points: never above :data:`MAX_TILE_H` nor below :data:`MIN_TILE_H`."""
+    widest = max(b.width for _, bands in groups for b in bands)
+    tile_w = (usable_w - LABEL_COL - (widest - 1) * TILE_GAP) / widest
+    fixed = sum(SEAT_HEAD_H + sum(_band_height(b, 0) for b in bands) for _, bands in groups)
+    rows = sum((2 if b.stacked else 1) for _, bands in groups for b in bands)
+    return max(MIN_TILE_H, min(tile_w / ASPECT, (avail - fixed) / rows, MAX_TILE_H))
+
+
+def _role_mark(slot: DeadSlot | None, lang: str) -> str:
+    """What is printed under a dead-wall tile's slot label: ``R1`` (replacement order), ``DORA``,
+    ``K1`` (kan-dora indicator order), ``ura``."""
+    if slot is None:
+        return ""
+    if slot.role == "replacement":
+        return f"R{slot.order}"
+    if slot.role == "indicator":
+        return word("dora_mark", lang)
+    if slot.role == "kan_indicator":
+        return f"K{slot.order}"
+    return word("ura_mark", lang)
+
+
+def dead_wall_lines(ruleset: Any, lang: str = "en") -> list[str]:
+    """The lines of the set-up sheet's "Dead wall" box for ``ruleset`` in ``lang`` (empty for a
+    rule set without dead piles): the dora indicator (with its seat's pile when each seat keeps a
+    dead pile: ``"South's dead pile X3"``), the kong replacement tiles in order, the kan-dora
+    indicators in order and the ura-dora under them, each with the mark printed under those tiles
+    (:func:`walls.rulesets.layout.dead_wall`)."""
+    lang = check_lang(lang)
+    wall = dead_wall(ruleset)
+    if wall is None:
+        return []
+    per_seat = any(s.seat for s in wall.slots)
+
+    def name(s: DeadSlot) -> str:
+        return f"{seat_name(s.seat, lang)} {s.label}" if per_seat and s.seat else s.label
+
+    def span(prefix: str, count: int) -> str:
+        return f"{prefix}1–{prefix}{count}" if count > 1 else f"{prefix}1"
+
+    lines = []
+    indicator = wall.indicator
+    if indicator is not None:
+        where = (word("seat_dead_pile", lang) % {"seat": seat_name(indicator.seat, lang), "slot": indicator.label}
+                 if per_seat and indicator.seat else indicator.label)
+        lines.append(f"{word('dora_indicator', lang)} ({word('dora_mark', lang)}): {where}")
+    for role, key, prefix in (("replacement", "replacements", "R"), ("kan_indicator", "kan_dora", "K")):
+        found = wall.of_role(role)
+        if found:
+            lines.append(f"{word(key, lang)} ({span(prefix, len(found))}): {', '.join(name(s) for s in found)}")
+    uras = wall.of_role("ura")
+    if uras:
+        lines.append(f"{word('ura_dora', lang)} ({word('ura_mark', lang)}): {', '.join(name(s) for s in uras)}")
+    return lines
+
+
+def staff_band(canv: Any, pw: float, ph: float, lang: str) -> float:
+    """Draw the black band "STAFF ONLY — shows every tile: never at a table" (in ``lang``) across
+    the top of a page ``pw`` × ``ph`` points; return the y under it."""
+    top = ph - MARGIN
+    canv.setFillColorRGB(0, 0, 0)
+    canv.rect(MARGIN, top - BAND_H, pw - 2 * MARGIN, BAND_H, stroke=0, fill=1)
+    canv.setFillColorRGB(1, 1, 1)
+    draw_fit(canv, word("staff_only", lang), pw / 2, top - BAND_H + 3.7, pw - 2 * MARGIN - 8, 9, lang=lang, bold=True,
+             align="centre")
+    canv.setFillColorRGB(0, 0, 0)
+    return float(top - BAND_H - 2 * mm)
 
 
 def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
     """PDF with the set-up sheet of every set in ``sets`` (``page_size`` ``A4`` or ``Letter``).
 
-    Tiles are sized so that a set fits one page when it can (MCR duplicate: 4 seats × 34 tiles);
-    otherwise the set continues on further pages. Raises PrintDataError when a set's piles do not
-    match its rule set, ValueError for an unknown language.
+    One page per set for every built-in rule set (tiles shrink down to :data:`MIN_TILE_H`; only a
+    set that does not fit even then continues on further pages). Every page carries the "STAFF
+    ONLY" band. Per seat, its rows in laying order (:func:`walls.rulesets.layout.seat_rows`): the
+    starting hand flat, then each stacked pile as its upper row drawn over its lower row, upper
+    tile k above lower tile k, the slot label under every tile and "draw from here" at stack 1;
+    a rule set with a dead wall gets the "Dead wall" box (:func:`dead_wall_lines`) and a role mark
+    under each dead-wall tile. Raises PrintDataError when a set's piles do not match its rule
+    set, ValueError for an unknown language.
 
-    Headings, seats (``東家``), pile names and the boxes to tick are in ``lang``
+    Headings, seats (``東家``), pile and row names and the boxes to tick are in ``lang``
     (walls/printing/i18n.py); the rule set's name, hand-ending rule and notes too when they are a
     built-in rule set's (msgids of the catalogues), else as the rule set states them.
     """
@@ -66,70 +225,29 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     title = f"{sets[0].event_name} — {word('setup_sheets', lang)}" if sets else word("setup_sheets", lang)
     canv, buf = new_canvas((pw, ph), title)
     forms = FormCache(canv)
-    fs = fonts()
     usable_w = pw - 2 * MARGIN
-    label_col = 20 * mm
-    tile_gap = 1.0 * mm
-    label_h = 7.5
     for pset in sets:
-        units = set_units(pset)
-        y = _set_header(canv, forms, pset, pw, ph, lang, False)
-        blocks = []
-        for unit in units:
-            for pile, placements in unit.piles:
-                if pile.kind == "dead":
-                    stacks = -(-len(placements) // 2)
-                    rows = _pile_rows(stacks, _MAX_ROW)
-                else:
-                    rows = _pile_rows(len(placements), _MAX_ROW)
-                blocks.append((unit, pile, placements, rows))
-        per_row = max(max(b[3]) for b in blocks)
-        tile_w = min(12 * mm, (usable_w - label_col - (per_row - 1) * tile_gap) / per_row)
-        plain_rows = sum(len(b[3]) for b in blocks if b[1].kind != "dead")
-        dead_rows = sum(len(b[3]) for b in blocks if b[1].kind == "dead")
-        fixed = len(units) * 15 + len(blocks) * 3 + plain_rows * (label_h + 2) + dead_rows * (label_h + 3)
+        tiles = {(pile.name, n): p for unit in set_units(pset) for pile, ps in unit.piles for n, p in enumerate(ps, 1)}
+        groups = _bands(pset.ruleset)
+        wall = dead_wall(pset.ruleset)
+        y = _set_header(canv, forms, pset, pw, staff_band(canv, pw, ph, lang), lang, False)
+        y = _dead_box(canv, pset.ruleset, y, usable_w, lang)
         notes = _notes_lines(pset, usable_w, lang)
         floor = MARGIN + 12 * mm + len(notes) * _NOTE_LEADING
-        avail = y - floor - fixed - 2  # slack for rounding
-        tile_h = min(tile_w / ASPECT, max(9 * mm, avail / (plain_rows + 2 * dead_rows)))
-        tile_w = tile_h * ASPECT
-        current = None
-        for unit, pile, placements, rows in blocks:
-            height = sum((2 * tile_h + label_h + 3) if pile.kind == "dead" else (tile_h + label_h + 2) for _ in rows) + 3
-            if unit is not current:
-                height += 15
-            if y - height < floor:
-                _footer(canv, pset, pw, lang, notes)
-                canv.showPage()
-                y = _set_header(canv, forms, pset, pw, ph, lang, True)
-                current = None
-            if unit is not current:
-                seat_text = seat_name(unit.seat, lang) if unit.seat else word("shared", lang)
-                canv.setFillColorRGB(0.9, 0.9, 0.9)
-                canv.rect(MARGIN, y - 11, usable_w, 11, stroke=0, fill=1)
-                canv.setFillColorRGB(0, 0, 0)
-                head = f"{seat_text}  ({unit.seat})" if unit.seat else seat_text
-                draw_fit(canv, f"{pset.set_id.code} · {head}", MARGIN + 2, y - 8.3, usable_w - 4, 9, lang=lang, bold=True)
-                y -= 15
-                current = unit
-            kind = _KIND_WORD.get(pile.kind)
-            draw_fit(canv, word(kind, lang) if kind else pile.name, MARGIN, y - 8, label_col - 2, 8, lang=lang, bold=True)
-            draw_fit(canv, f"{placements[0].label}–{placements[-1].label}", MARGIN, y - 17, label_col - 2, 7)
-            x0 = MARGIN + label_col
-            if pile.kind == "dead":
-                y = _draw_stacks(canv, forms, fs, placements, rows, y, x0, tile_w, tile_h, tile_gap, label_h)
-            else:
-                i = 0
-                for count in rows:
-                    x = x0
-                    for p in placements[i:i + count]:
-                        place_tile_face(forms, p.tile, x, y - tile_h, tile_h)
-                        canv.setFont(fs.latin_bold, 6.5)
-                        canv.drawCentredString(x + tile_w / 2, y - tile_h - 7, p.label)
-                        x += tile_w + tile_gap
-                    i += count
-                    y -= tile_h + label_h + 2
-            y -= 3
+        tile_h = _tile_height(groups, y - floor - 1, usable_w)  # a point of slack for rounding
+        for seat, bands in groups:
+            head = True
+            for band in bands:
+                height = _band_height(band, tile_h) + (SEAT_HEAD_H if head else 0)
+                if y - height < floor:
+                    _footer(canv, pset, pw, lang, notes)
+                    canv.showPage()
+                    y = _set_header(canv, forms, pset, pw, staff_band(canv, pw, ph, lang), lang, True)
+                    head = True
+                if head:
+                    y = _seat_heading(canv, pset, seat, y, usable_w, lang)
+                    head = False
+                y = _draw_band(canv, forms, band, tiles, wall, y, tile_h, lang)
         _footer(canv, pset, pw, lang, notes)
         canv.showPage()
     if not sets:
@@ -137,31 +255,141 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
     return finish(canv, buf)
 
 
-def _draw_stacks(canv: Any, forms: Any, fs: Any, placements: Any, rows: Any, y: float, x0: float, tile_w: float, tile_h: float,
-                 tile_gap: float, label_h: float) -> float:
-    """Dead wall as stacks of two: upper tile (odd slot) above the lower one (even slot)."""
-    i = 0
-    for count in rows:
-        x = x0
-        for _ in range(count):
-            pair = placements[i:i + 2]
-            if not pair:
-                break
-            for level, p in enumerate(pair):
-                place_tile_face(forms, p.tile, x, y - (level + 1) * tile_h - level * 1.0, tile_h)
-            canv.setFont(fs.latin_bold, 6)
-            canv.drawCentredString(x + tile_w / 2, y - 2 * tile_h - 7.5, "/".join(p.label for p in pair))
-            x += tile_w + tile_gap
-            i += 2
-        y -= 2 * tile_h + label_h + 3
-    return y
+def _seat_heading(canv: Any, pset: PrintableSet, seat: str | None, y: float, width: float, lang: str) -> float:
+    """A seat's grey heading bar (``1-07-3 · East (E)``, ``Shared`` for the shared piles)."""
+    text = seat_name(seat, lang) if seat else word("shared", lang)
+    canv.setFillColorRGB(0.9, 0.9, 0.9)
+    canv.rect(MARGIN, y - 10.5, width, 10.5, stroke=0, fill=1)
+    canv.setFillColorRGB(0, 0, 0)
+    head = f"{text}  ({seat})" if seat else text
+    draw_fit(canv, f"{pset.set_id.code} · {head}", MARGIN + 2, y - 7.9, width - 4, 8.8, lang=lang, bold=True)
+    return y - SEAT_HEAD_H
 
 
-def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, ph: float, lang: str, continued: bool) -> float:
-    """Title block of a set's page, opened by a reserve wall's heading in a black band
-    ("RESERVE WALL R1 for set 1-07"); returns the y where the piles start."""
+def _dead_box(canv: Any, ruleset: Any, y: float, width: float, lang: str) -> float:
+    """The boxed "Dead wall" note under the header (nothing without a dead wall); returns the y
+    under it."""
+    lines = dead_wall_lines(ruleset, lang)
+    if not lines:
+        return y
+    height = 12 + 8 * len(lines) + 2.5
+    canv.setLineWidth(1)
+    canv.rect(MARGIN, y - height, width, height, stroke=1, fill=0)
+    draw_fit(canv, word("dead", lang), MARGIN + 4, y - 9.5, width - 8, 8.5, lang=lang, bold=True)
+    line_y = y - 12 - 6.5
+    for line in lines:
+        draw_fit(canv, line, MARGIN + 4, line_y, width - 8, 7, lang=lang, min_size=5)
+        line_y -= 8
+    return float(y - height - 2.5 * mm)
+
+
+def _arrow(canv: Any, x: float, y: float, size: float) -> None:
+    """A filled triangle pointing right, its left edge at ``x``, centred on ``y``."""
+    path = canv.beginPath()
+    path.moveTo(x, y - size / 2)
+    path.lineTo(x + size * 0.9, y)
+    path.lineTo(x, y + size / 2)
+    path.close()
+    canv.drawPath(path, stroke=0, fill=1)
+
+
+def _row_label(canv: Any, text: str, extra: str, x: float, y_top: float, height: float, lang: str) -> None:
+    """A row's name (bold, wrapped to the label column) and under it ``extra`` (a slot range),
+    from ``y_top`` down within ``height`` points."""
+    width = LABEL_COL - 3
+    size = 6.6
+    lines = wrap(text, size, width, lang, bold=True)
+    while len(lines) * (size + 1) + (7 if extra else 0) > height and size > 5:
+        size -= 0.3
+        lines = wrap(text, size, width, lang, bold=True)
+    y = y_top - size
+    for line in lines:
+        draw_fit(canv, line, x, y, width, size, lang=lang, bold=True, min_size=4.5)
+        y -= size + 1
+    if extra:
+        draw_fit(canv, extra, x, y - 0.5, width, 6.5, lang=lang)
+
+
+def _draw_band(canv: Any, forms: FormCache, band: _Band, tiles: dict[tuple[str, int], Placement], wall: DeadWall | None, y: float, tile_h: float,
+               lang: str) -> float:
+    """Draw one band from ``y`` down: its row names, then its tiles (upper row above the lower row
+    for stacked piles), the slot label under each tile and, on the dead wall, its role mark.
+    Returns the y under the band."""
+    fs = fonts()
+    tile_w = tile_h * ASPECT
+    pitch = tile_w + TILE_GAP
+    x0 = MARGIN + LABEL_COL
+    mark_h = MARK_H if band.marks else 0
+    level_h = tile_h + SLOT_H + mark_h
+
+    def draw_row(row: Row, start: int, top: float) -> None:
+        for k, number in enumerate(row.numbers):
+            p = tiles[(row.pile, number)]
+            x = x0 + (start + k) * pitch
+            place_tile_face(forms, p.tile, x, top - tile_h, tile_h)
+            role = wall.role_of(row.pile, p.label) if wall is not None and row.kind == "dead" else None
+            if role is not None and role.role == "indicator":  # the dora indicator stands out
+                canv.setLineWidth(1.4)
+                canv.rect(x - 0.9, top - tile_h - 0.9, tile_w + 1.8, tile_h + 1.8, stroke=1, fill=0)
+            canv.setFont(fs.latin_bold, SLOT_SIZE)
+            canv.drawCentredString(x + tile_w / 2, top - tile_h - 6.2, p.label)
+            mark = _role_mark(role, lang)
+            if mark:
+                draw_fit(canv, mark, x + tile_w / 2, top - tile_h - 6.2 - MARK_H, pitch - 0.5, MARK_SIZE, lang=lang,
+                         bold=role is not None and role.role == "indicator", align="centre", min_size=5)
+
+    first = band.segments[0]
+    pile_word = _pile_word(first.pile, lang)
+    if not band.stacked:
+        _row_label(canv, pile_word, _range(first.lower), MARGIN, y, tile_h + SLOT_H, lang)
+        draw_row(first.lower, 0, y)
+        return y - _band_height(band, tile_h)
+    rows_top = y - CAPTION_H
+    lower_top = rows_top - level_h - 1
+    for seg in band.segments:  # the dead wall on a light ground, so its stacks read as one block
+        if seg.pile.kind == "dead":
+            x = x0 + seg.start * pitch - 1.2
+            canv.setFillColorRGB(0.9, 0.9, 0.9)
+            canv.roundRect(x, lower_top - level_h + 1, seg.lower.stacks * pitch - TILE_GAP + 2.4,
+                           rows_top - lower_top + level_h + 0.5, 2, stroke=0, fill=1)
+            canv.setFillColorRGB(0, 0, 0)
+    if first.upper is not None:
+        _row_label(canv, word("row_upper", lang) % {"pile": pile_word}, "", MARGIN, rows_top, level_h, lang)
+    _row_label(canv, word("row_lower", lang) % {"pile": pile_word}, _range(first.lower, first.upper),
+               MARGIN, lower_top, level_h, lang)
+    for seg in band.segments:
+        x = x0 + seg.start * pitch
+        if seg.pile.kind != "dead" and seg.lower.part == 1:  # stack 1, where drawing starts
+            _arrow(canv, x, y - 3.2, 5)
+            draw_fit(canv, word("draw_here", lang), x + 6, y - 5.2, 60 * mm, 6.2, lang=lang, bold=True)
+            _arrow(canv, x0 - 5.5, rows_top - tile_h / 2, 4.5)
+        elif seg is not first:
+            draw_fit(canv, _pile_word(seg.pile, lang), x, y - 5.2, (band.width - seg.start) * pitch + 20, 6.2,
+                     lang=lang, bold=True, min_size=4.5)
+        if seg.upper is not None:
+            draw_row(seg.upper, seg.start, rows_top)
+        draw_row(seg.lower, seg.start, lower_top)
+    return y - _band_height(band, tile_h)
+
+
+def _pile_word(pile: Any, lang: str) -> str:
+    kind = _KIND_WORD.get(pile.kind)
+    return word(kind, lang) if kind else pile.name
+
+
+def _range(lower: Row, upper: Row | None = None) -> str:
+    """The slots a pile's rows hold: ``H1–H13``, ``D1–D21``, a long pile's part ``L25–L48``."""
+    numbers = sorted(lower.numbers + (upper.numbers if upper is not None else ()))
+    prefix = lower.labels[0][: len(lower.labels[0]) - len(str(lower.numbers[0]))]
+    return f"{prefix}{numbers[0]}–{prefix}{numbers[-1]}"
+
+
+def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, top: float, lang: str, continued: bool) -> float:
+    """Title block of a set's page from ``top`` down, opened by a reserve wall's heading in a black
+    band ("RESERVE WALL R1 for set 1-07"), with the tile size when the set has one; returns the y
+    where the piles start."""
     sid = pset.set_id
-    top = ph - MARGIN
+    qr_top = top
     qr = 22 * mm
     forms.place_qr(pset.label_payload, pw - MARGIN - qr, top - qr, qr, quiet=2)
     text_w = pw - 2 * MARGIN - qr - 4 * mm
@@ -184,9 +412,15 @@ def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, ph: 
     name, end_rule = translate(getattr(rs, "name", ""), lang), translate(getattr(rs, "end_rule", ""), lang)
     draw_fit(canv, f"{word('ruleset', lang)}: {name} · {word('end_rule', lang)}: {end_rule}",
              MARGIN, top - 39, text_w, 8, lang=lang)
+    x = MARGIN
+    if getattr(pset, "tile_size", ""):  # "Tile size: 25 × 34 mm", then the commitment on the same line
+        size_text = f"{word('tile_size', lang)}: {pset.tile_size}"
+        size = draw_fit(canv, size_text, x, top - 50, text_w / 2, 8, lang=lang, bold=True)
+        x += mixed_width(size_text, size, lang, True) + 4 * mm
     if pset.commitment:
-        draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", MARGIN, top - 50, text_w, 7, lang=lang, min_size=4)
-    bottom: float = min(top - 54, ph - MARGIN - qr) - 4 * mm
+        draw_fit(canv, f"{word('commitment', lang)}: {pset.commitment}", x, top - 50, MARGIN + text_w - x, 7, lang=lang,
+                 min_size=4)
+    bottom: float = min(top - 54, qr_top - qr) - 3 * mm
     return bottom
 
 
@@ -223,7 +457,8 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     """PDF of every tile of ``sets`` sorted by tile, then set, seat and slot.
 
     Each tile opens with its face, names and number of copies; its copies follow as
-    ``set · seat · slot`` lines in four columns per page. Raises like :func:`render_setup_sheets`.
+    ``set · seat · slot`` lines in four columns per page, under the "STAFF ONLY" band
+    (:func:`staff_band`) of every page. Raises like :func:`render_setup_sheets`.
     """
     lang = check_lang(lang)
     entries = []
@@ -243,18 +478,19 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     col_w = (pw - 2 * MARGIN) / columns
     line_h = 10.5
     head_h = 30
-    top = ph - MARGIN - 16
+    title_y = ph - MARGIN - BAND_H - 2 * mm - 8  # under the STAFF ONLY band
+    top = title_y - 8
     bottom = MARGIN
     page = 1
     col = 0
     y = top
 
     def page_title() -> None:
-        canv.setFillColorRGB(0, 0, 0)
+        staff_band(canv, pw, ph, lang)
         codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
         draw_fit(canv, f"{word('pick_list', lang)} — {sets[0].event_name if sets else ''} — {numbered('sets', codes, lang)}"
                  f" — {numbered('page', page, lang)}",
-                 MARGIN, ph - MARGIN - 8, pw - 2 * MARGIN, 9, lang=lang, bold=True)
+                 MARGIN, title_y, pw - 2 * MARGIN, 9, lang=lang, bold=True)
 
     def next_column() -> None:
         nonlocal col, y, page

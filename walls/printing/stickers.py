@@ -80,6 +80,26 @@ _KIND_WORD = {"hand": "hand", "draw": "draw", "live": "live", "dead": "dead"}
 """Pile kind -> key of its name in walls.printing.i18n."""
 
 
+def word_key(slot: StickerSlot) -> str:
+    """What a sticker says under its code: the pile kind (``"draw"``), or for a dead-wall slot
+    with a role the role and its order (``"role_replacement 2"``, ``"role_indicator"``):
+    :func:`slot_word` turns it into words."""
+    if slot.role:
+        numbered_role = slot.role in ("replacement", "kan_indicator")
+        return f"role_{slot.role} {slot.order}" if numbered_role else f"role_{slot.role}"
+    return slot.kind
+
+
+def slot_word(key: str, lang: str) -> str:
+    """The words of :func:`word_key` in ``lang``: ``"draw"`` → ``"Draw pile"``,
+    ``"role_replacement 2"`` → ``"Replacement 2"``; an unknown key has none."""
+    name, _, number = key.partition(" ")
+    known = _KIND_WORD.get(name) or (name if name.startswith("role_") else None)
+    if not known:
+        return ""
+    return f"{word(known, lang)} {number}".strip()
+
+
 @dataclass(frozen=True)
 class _Layout:
     """Positions inside one label, relative to its bottom-left corner (points).
@@ -123,14 +143,17 @@ def _text_rows(x: float, y: float, w: float, h: float) -> tuple[tuple[float, flo
 
 
 @lru_cache(maxsize=64)
-def sticker_layout(w: float, h: float, widest: float = 1.834) -> _Layout:
+def sticker_layout(w: float, h: float, widest: float = 1.834, want_qr: bool = False) -> _Layout:
     """Where everything goes on a ``w`` × ``h`` point sticker whose widest slot label is
     ``widest`` em wide in Helvetica-Bold (``"D21"``: 1.834).
 
     Two arrangements are tried and the one with the larger slot label wins (a QR code counts for
     15 %): *stacked* (seat and slot across the top, set code, pile word and QR code below) and
     *wide* (seat, slot and below them code and word on the left, QR code on the right over the
-    full height). Every slot label of the document gets the same size.
+    full height) and, for a label taller than wide (a row strip's cell on a tile's back), *tall*
+    (seat and slot across the top, code and word, the QR code across the bottom). Every slot
+    label of the document gets the same size. With ``want_qr`` (a row strip, whose stickers are
+    scanned to rebuild a set) an arrangement with a QR code wins whenever one has room for it.
     """
     pad = max(1.0 * mm, min(2.0 * mm, h * 0.06))
     inner_w, inner_h = w - 2 * pad, h - 2 * pad
@@ -166,7 +189,23 @@ def sticker_layout(w: float, h: float, widest: float = 1.834) -> _Layout:
         return _Layout(pad, seat_box, box_h * _SEAT_SIZE, pad + box_h * _BOX_W + gap, pad,
                        box_h * _SLOT_CAP / _CAP, code, word_, qr)
 
-    candidates = [stacked(), wide()]
+    def tall() -> _Layout:
+        box_h = min(inner_h * 0.22, (inner_w - gap) / per_box)
+        seat_box = (pad, h - pad - box_h, box_h * _BOX_W, box_h)
+        rest = inner_h - box_h - gap
+        qr = None
+        qr_size = min(_QR_MAX, inner_w, rest - 4.5 * mm - gap)
+        text_h = rest
+        if qr_size >= _QR_MIN * 0.95:
+            qr = ((w - qr_size) / 2, pad, qr_size)
+            text_h = rest - qr_size - gap
+        code, word_ = _text_rows(pad, pad + (qr_size + gap if qr else 0), inner_w, text_h)
+        return _Layout(pad, seat_box, box_h * _SEAT_SIZE, pad + box_h * _BOX_W + gap, pad,
+                       box_h * _SLOT_CAP / _CAP, code, word_, qr)
+
+    candidates = [stacked(), wide()] + ([tall()] if h >= 0.8 * w else [])
+    if want_qr and any(lay.qr for lay in candidates):
+        candidates = [lay for lay in candidates if lay.qr]
     return max(candidates, key=lambda lay: lay.slot_size * (1.15 if lay.qr else 1.0))
 
 
@@ -299,13 +338,12 @@ class _StickerWriter:
         return cached
 
     def _word(self, kind: str) -> tuple[tuple[str, float, str, float], ...]:
-        """The pile word of ``kind`` in the sheet's language as (font, x offset, run, size)
-        pieces: Latin and CJK runs in their fonts, shrunk to the layout's width, offsets shifted
-        for its alignment. An unknown kind has no word."""
+        """The pile word of ``kind`` (or a dead slot's role, :func:`slot_word`) in the sheet's
+        language as (font, x offset, run, size) pieces: Latin and CJK runs in their fonts, shrunk
+        to the layout's width, offsets shifted for its alignment. An unknown kind has no word."""
         cached = self._words.get(kind)
         if cached is None:
-            key = _KIND_WORD.get(kind)
-            text = word(key, self.lang) if key else ""
+            text = slot_word(kind, self.lang)
             _, _, size, width, align = self.lay.word
             pieces = runs(text, self.lang) if text else ()
             total = sum(text_width(run, font, size) for run, font in pieces)
@@ -339,11 +377,11 @@ class _StickerWriter:
         cx, cb, _, _, _ = lay.code
         ops.append(out.text(fs.latin_bold, code_size, x + cx, y + cb, code))
         wx, wb, _, _, _ = lay.word
-        for font, dx, run, size in self._word(s.kind):
+        for font, dx, run, size in self._word(word_key(s)):
             ops.append(out.text(font, size, x + wx + dx, y + wb, run))
         if lay.qr:
             qx, qy, qs = lay.qr
-            ops.append(self.forms.qr_op(item.sset.payload, x + qx, y + qy, qs, quiet=2))
+            ops.append(self.forms.qr_op(item.sset.slot_payload(s), x + qx, y + qy, qs, quiet=2))
         out.emit(ops)
 
 

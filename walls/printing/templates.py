@@ -34,6 +34,7 @@ class TemplateError(ValueError):
     def __init__(self, field: str, message: str):
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,10 @@ class LabelTemplate:
     ``page_size`` is ``"A4"``, ``"Letter"`` or ``(width, height)`` in points; every other length
     is in millimetres: ``margin_top``/``margin_left`` from the page edge to the first label,
     ``pitch_x``/``pitch_y`` from one label's edge to the next one's, ``label_width`` and
-    ``label_height``; ``title`` is an optional description for choice lists. Raises
-    :class:`TemplateError` when the labels do not fit.
+    ``label_height``; ``title`` is an optional description for choice lists; ``strips`` marks a
+    full-sheet label that wall stickers are printed on as row strips at the tile pitch
+    (:mod:`walls.printing.strips`) rather than one per label. Raises :class:`TemplateError` when
+    the labels do not fit.
     """
 
     name: str
@@ -58,6 +61,7 @@ class LabelTemplate:
     label_width: float
     label_height: float
     title: str = ""
+    strips: bool = False
 
     def __post_init__(self) -> None:
         validate(self)
@@ -196,14 +200,22 @@ PRESETS: dict[str, LabelTemplate] = {
                       gettext_noop("US Letter, 30 labels 2⅝ × 1 in (Avery 5160 and compatible)")),
         LabelTemplate("letter-10", "Letter", 5, 2, 0.5 * _IN, 0.156 * _IN, 4.1875 * _IN, 2 * _IN, 4 * _IN, 2 * _IN,
                       gettext_noop("US Letter, 10 labels 4 × 2 in (Avery 5163 and compatible)")),
+        # Full-sheet labels: wall stickers go on them as row strips at the tile pitch.
+        LabelTemplate("a4-strips", "A4", 1, 1, 3.95, 5.2, 199.6, 289.1, 199.6, 289.1,
+                      gettext_noop("A4 full-sheet label (Avery L7167 and compatible): row strips at the tile pitch"),
+                      strips=True),
+        LabelTemplate("letter-strips", "Letter", 1, 1, 0, 0, 8.5 * _IN, 11 * _IN, 8.5 * _IN, 11 * _IN,
+                      gettext_noop("US Letter full-sheet label (Avery 5165 and compatible): row strips at the tile pitch"),
+                      strips=True),
     )
 }
 """Common label sheets by name; ``title`` is the text for a choice list."""
 
-DEFAULT_TEMPLATE = "a4-70"
-"""Wall stickers on A4: 30 × 29.7 mm is about the back of a tile, and two MCR seats (header label
-plus 34 stickers = 5 rows of 7) fill a sheet exactly."""
-DEFAULT_TEMPLATE_LETTER = "letter-80"
+DEFAULT_TEMPLATE = "a4-strips"
+"""Wall stickers on A4: row strips on a full-sheet label, each seat's rows at the pitch of the
+event's tiles (:mod:`walls.printing.strips`), so they fit any tile size; a grid stock is checked
+against the tile (:func:`walls.printing.tilesize.check_stock`)."""
+DEFAULT_TEMPLATE_LETTER = "letter-strips"
 DEFAULT_LABEL_TEMPLATE = "a4-21"
 """Set labels on A4 (one per physical set, stuck on its box or frame)."""
 DEFAULT_LABEL_TEMPLATE_LETTER = "letter-10"

@@ -108,12 +108,21 @@ def parse_tile_size(value: str, field: str = "tile_size") -> TileSize:
     return TileSize(f"{_num(width)}x{_num(height)}", width, height)
 
 
+def event_tile(value: str, ruleset: object) -> TileSize:
+    """The tile of an event whose ``tile_size`` setting is ``value`` ("" : the rule set's usual
+    tiles, :func:`default_tile_size`). Raises TemplateError (``tile_size``) for a stored value
+    that cannot be read."""
+    return parse_tile_size(value or default_tile_size(ruleset))
+
+
 def stock_problem(stock: LabelTemplate, tile: TileSize) -> str:
     """Why labels of ``stock`` do not fit the back of ``tile`` (the message names the stock, the
     tile and the fix), or ``""`` when they fit. A label may be turned: the check passes when it
     fits either way round."""
     area_w, area_h = tile.sticker_area
     w, h = stock.label_width, stock.label_height
+    if stock.strips:  # row strips are cut to the tile's back
+        return ""
     if (w <= area_w + 0.05 and h <= area_h + 0.05) or (h <= area_w + 0.05 and w <= area_h + 0.05):
         return ""
     return _(
