@@ -61,9 +61,9 @@ def test_the_page_offers_every_setting_with_its_label(client, page):
     assert response.status_code == 200
     html = response.content.decode()
     for element in ("id_name", "id_base_url", "id_sessions", "id_rounds", "id_entrant_policy", "id_scorer_corrections",
-                    "id_default_label_stock", "id_sheet_language", "id_tie_breaks"):
+                    "id_tile_size", "id_tile_custom", "id_default_label_stock", "id_sheet_language", "id_tie_breaks"):
         assert f'id="{element}"' in html, element
-    assert "Public address" in html
+    assert "Public address" in html and "Tile size" in html and "Competition tiles 25 × 34 mm" in html
     assert "Save settings" in html
     assert "Delete the event…" in html
 
@@ -80,19 +80,21 @@ def test_a_blank_public_address_is_offered_as_the_address_of_the_site(client, pa
 def test_changes_are_stored_and_audited_old_and_new(client, page, event):
     data = form_data(client, page)
     data.update(name="Autumn Cup 2026", base_url="https://mahjong.example.org/", sessions=3, sheet_language="ja",
-                default_label_stock="a4-40", entrant_policy="substitutes")
+                default_label_stock="letter-strips", entrant_policy="substitutes", tile_size="custom",
+                tile_custom="24.5 x 33")
     data.pop("scorer_corrections", None)  # unticked
     response = client.post(page, data)
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.base_url, event.sessions_planned, event.sheet_language, event.default_label_stock,
-            event.entrant_policy, event.scorer_corrections) == (
-        "Autumn Cup 2026", "https://mahjong.example.org/", 3, "ja", "a4-40", "substitutes", False)
+            event.entrant_policy, event.scorer_corrections, event.tile_size) == (
+        "Autumn Cup 2026", "https://mahjong.example.org/", 3, "ja", "letter-strips", "substitutes", False, "24.5x33")
     [entry] = settings_entries(event)
     assert entry.actor == "director"
     assert entry.detail == {
         "name": ["Autumn Cup", "Autumn Cup 2026"], "base_url": ["", "https://mahjong.example.org/"],
-        "sessions_planned": [2, 3], "sheet_language": ["en", "ja"], "default_label_stock": ["", "a4-40"],
+        "sessions_planned": [2, 3], "sheet_language": ["en", "ja"], "default_label_stock": ["", "letter-strips"],
+        "tile_size": ["", "24.5x33"],
         "entrant_policy": ["as-is", "substitutes"], "scorer_corrections": [True, False],
     }
 
@@ -244,3 +246,19 @@ def test_only_the_director_opens_the_settings(client, django_user_model, event):
     assert client.post(url, {"name": "Hijacked"}).status_code == 403
     event.refresh_from_db()
     assert event.name == "Autumn Cup"
+
+
+def test_a_label_stock_larger_than_the_tiles_is_refused_on_the_page_naming_it(client, page, event):
+    data = form_data(client, page)
+    data.update(default_label_stock="a4-70")
+    response = client.post(page, data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'href="#id_default_label_stock"' in html and "a4-70" in html and "25 × 34 mm" in html
+    event.refresh_from_db()
+    assert event.default_label_stock == ""
+    data.update(tile_size="custom", tile_custom="40 x 45", default_label_stock="a4-65")  # bigger tiles: it fits
+    assert client.post(page, data).status_code == 302
+    event.refresh_from_db()
+    assert (event.tile_size, event.default_label_stock) == ("40x45", "a4-65")
+    assert client.get(page).context["form"]["tile_custom"].value() == "40 x 45"

@@ -1,4 +1,4 @@
-"""Printing for people: the session's ZIP ("Print everything for this session"), file names a
+"""Printing for people: the session's ZIP ("Print the table documents (ZIP)"), file names a
 director recognises, the label stock chosen in the page, per-document progress, and the
 embedded default that renders in a background thread so the page returns at once."""
 
@@ -30,17 +30,17 @@ EXPECTED_FILES = {
 def test_print_everything_gives_one_zip_of_the_sessions_documents_named_for_people(client, team_event, director):
     client.force_login(director)
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
-    assert 'name="template"' in page and "Print everything for this session" in page
+    assert 'name="template"' in page and "Print the table documents (ZIP)" in page
     response = client.post(reverse("print-request", args=[team_event.slug]), {"kind": "session_zip", "session": 1})
     assert response.status_code == 302
     job = PrintJob.objects.get(event=team_event, kind="session_zip")
     assert job.status == "done" and (job.progress, job.total) == (7, 7)
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
     row = re.search(rf'<tr data-job="{job.pk}">(.*?)</tr>', page, re.DOTALL).group(1)
-    assert "<td>All documents, session 1 (ZIP)</td>" in row and ">Download</a>" in row
+    assert "<td>Table documents, session 1 (ZIP)</td>" in row and ">Download</a>" in row
     download = client.get(reverse("print-download", args=[team_event.slug, job.pk]))
     assert download["Content-Type"] == "application/zip"
-    assert 'filename="All documents, session 1.zip"' in download["Content-Disposition"]
+    assert 'filename="Table documents, session 1.zip"' in download["Content-Disposition"]
     archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))
     assert set(archive.namelist()) == EXPECTED_FILES
     for name in archive.namelist():
@@ -69,29 +69,33 @@ def test_every_download_has_a_human_name(client, team_event, director):
         response = client.get(reverse("print-download", args=[team_event.slug, job.pk]))
         assert response["Content-Type"] == "application/pdf"
         assert f'filename="{name}"' in response["Content-Disposition"], response["Content-Disposition"]
-    job = request_print(team_event, "stickers", {"session": 1, "sets": [1], "template": "a4-40"})
-    assert print_jobs.document_name(job.kind, job.params) == "Wall stickers, session 1 (a4-40).pdf"
+    job = request_print(team_event, "stickers", {"session": 1, "sets": [1], "template": "letter-strips"})
+    assert print_jobs.document_name(job.kind, job.params) == "Wall stickers, session 1 (letter-strips).pdf"
 
 
 @pytest.mark.django_db
 def test_the_label_stock_chosen_changes_the_sticker_layout(client, team_event, director):
     client.force_login(director)
+    team_event.tile_size = "40x45"  # big tiles: labels of 38.1 × 21.2 mm (a4-65) fit their backs
+    team_event.save(update_fields=["tile_size"])
     url = reverse("print-request", args=[team_event.slug])
-    client.post(url, {"kind": "stickers", "session": 1, "template": "a4-70"})
-    client.post(url, {"kind": "stickers", "session": 1, "template": "a4-40"})
-    small = PrintJob.objects.get(event=team_event, kind="stickers", params__template="a4-70").file.read()
-    large = PrintJob.objects.get(event=team_event, kind="stickers", params__template="a4-40").file.read()
-    # 16 sets × 4 groups' copies × 4 seats × (1 header + 34 stickers): fewer per sheet on a4-40
+    client.post(url, {"kind": "stickers", "session": 1, "template": "a4-65"})
+    client.post(url, {"kind": "stickers", "session": 1, "template": "a4-strips"})
+    grid = PrintJob.objects.get(event=team_event, kind="stickers", params__template="a4-65").file.read()
+    strips = PrintJob.objects.get(event=team_event, kind="stickers", params__template="a4-strips").file.read()
+    # 16 sets × 4 groups' copies × 4 seats × (1 header + 34 stickers) on a4-65; the strips put a
+    # seat's rows on a page of their own (40 mm tiles: 13, 11, 10 as 7 + 6, 6 + 5, 5 + 5)
     labels = 16 * 4 * 4 * 35
-    assert page_count(small) >= labels / PRESETS["a4-70"].per_sheet
-    assert page_count(large) >= labels / PRESETS["a4-40"].per_sheet > page_count(small)
+    assert page_count(grid) >= labels / PRESETS["a4-65"].per_sheet
+    assert page_count(strips) >= 16 * 4 * 4 and page_text(strips, 0) != page_text(grid, 0)
+    assert "Tiles 40 × 45 mm, pitch 40 mm" in page_text(strips, 0)
     # the event's default label stock is what the form offers first and what is used without one
     team_event.default_label_stock = "a4-65"
     team_event.save(update_fields=["default_label_stock"])
     page = client.get(reverse("director", args=[team_event.slug])).content.decode()
     assert '<option value="a4-65" selected>' in page
     assert request_print(team_event, "stickers", {"session": 1, "sets": [1]}).params["template"] == "a4-65"
-    assert "template" not in request_print(team_event, "seating", {"session": 1, "template": "a4-40"}).params
+    assert "template" not in request_print(team_event, "seating", {"session": 1, "template": "a4-strips"}).params
     response = client.post(url, {"kind": "stickers", "session": 1, "template": "nonsense"}, follow=True)
     assert "unknown label stock" in response.content.decode()
 

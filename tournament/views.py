@@ -37,6 +37,7 @@ from tournament.services import prepare_session as seat_with_walls
 from walls.print_jobs import job_title
 from walls.print_kinds import SESSION_KINDS
 from walls.printing import DEFAULT_TEMPLATE, PRESETS
+from walls.printing.tilesize import event_tile, stock_problem
 from walls.services import WallError
 
 AUDIT_ROWS = 50  # audit entries on the director's page, newest first
@@ -84,6 +85,7 @@ def director(request, event):
             "clock": clock_state(session),
         })
     seated = set(event.sessions.values_list("number", flat=True))
+    tile = event_tile(event.tile_size, event.get_ruleset())
     return render(request, "tournament/director.html", {
         "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
         "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],
@@ -91,8 +93,11 @@ def director(request, event):
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
         "print_kinds": SESSION_KINDS,
-        "label_stocks": [(name, catalogue_text(template.describe())) for name, template in PRESETS.items()],
+        "label_stocks": [(name, catalogue_text(template.describe()) if not stock_problem(template, tile)
+                          else _("%(stock)s — too large for these tiles") % {"stock": catalogue_text(template.describe())})
+                         for name, template in PRESETS.items()],
         "label_stock": event.default_label_stock or DEFAULT_TEMPLATE,
+        "tile": tile,
     })
 
 

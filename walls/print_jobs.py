@@ -255,7 +255,7 @@ _UNSAFE = re.compile(r"\s*[\\/:*?\"<>|\x00-\x1f]+\s*")
 
 def job_title(job: PrintJob) -> str:
     """What the director reads for a job: :func:`document_name` without its extension, e.g.
-    ``"Wall stickers, session 1"``, ``"Set-up sheets, session 1 (ja)"``, ``"All documents,
+    ``"Wall stickers, session 1"``, ``"Set-up sheets, session 1 (ja)"``, ``"Table documents,
     session 1 (ZIP)"``."""
     return document_name(job.kind, job.params, extension=False)
 
@@ -264,8 +264,8 @@ def document_name(kind: str, params: dict, *, extension: bool = True) -> str:
     """A file name for people (active language): the kind's label, ``", session N"`` for a
     session's document, then in brackets what differs from the usual: the sheet language when
     not English, a label stock other than the default; ``"Wall stickers, session 1.pdf"``,
-    ``"Set-up sheets, session 1 (ja).pdf"``, ``"All documents, session 1.zip"`` (shown as
-    ``"All documents, session 1 (ZIP)"`` without the extension). A ``staff_only`` kind's name
+    ``"Set-up sheets, session 1 (ja).pdf"``, ``"Table documents, session 1.zip"`` (shown as
+    ``"Table documents, session 1 (ZIP)"`` without the extension). A ``staff_only`` kind's name
     starts with ``"STAFF ONLY - "`` (``"STAFF ONLY - Set-up sheets, session 1.pdf"``), a ZIP's label
     is cut at its ``(ZIP)`` (``"STAFF ONLY - Staff documents, session 1.zip"``). Characters that file
     systems refuse (``/ \\ : * ? " < > |``) become " - "."""

@@ -42,7 +42,7 @@ def _back(request, event):
 @require_POST
 @staff_page
 def print_request(request, event):
-    """Queue a print job (``kind``; ``session_zip`` for "Print everything for this session",
+    """Queue a print job (``kind``; ``session_zip`` for "Print the table documents (ZIP)",
     ``batch`` for the session's documents as separate jobs; a reserve wall's print with
     ``reserve``, its id) with the label stock ``template`` and sheet language ``lang``, and go
     back to the page of the form (``next``) or the director's page."""

@@ -308,8 +308,8 @@ def publish_event(page, base: str) -> None:
 def print_zip(page, base: str) -> None:
     page.goto(f"{base}/e/{SLUG}/director/")
     with page.expect_navigation(timeout=600_000):
-        page.get_by_role("button", name="Print everything for this session").first.click()
-    row = page.locator("#jobs tbody tr").filter(has_text="All documents, session 1 (ZIP)").first
+        page.get_by_role("button", name="Print the table documents (ZIP)").first.click()
+    row = page.locator("#jobs tbody tr").filter(has_text="Table documents, session 1 (ZIP)").first
     link = row.get_by_role("link", name="Download")
     expect(link).to_be_visible(timeout=600_000)
     shot(page, "07-printed")

@@ -31,7 +31,7 @@ BATCH_KINDS = tuple(name for name, kind in PRINT_KINDS.items() if kind.in_batch)
 """The kinds printed for a session in one go (:func:`walls.print_jobs.request_batch`, the demo)."""
 
 ZIP_KINDS = tuple(name for name, kind in PRINT_KINDS.items() if kind.in_session_zip and not kind.staff_only)
-"""The documents of a session's ZIP (kind ``session_zip``, "Print everything for this session"): the
+"""The documents of a session's ZIP (kind ``session_zip``, "Print the table documents (ZIP)"): the
 tables' papers only, never a document that shows the tiles."""
 
 STAFF_ZIP_KINDS = tuple(name for name, kind in PRINT_KINDS.items() if kind.in_session_zip and kind.staff_only)

@@ -1,5 +1,5 @@
 """A session's documents in two ZIPs (docs/printing.md, "Print kinds and jobs"): ``session_zip``
-("Print everything for this session") holds the tables' papers, the kinds flagged
+("Print the table documents (ZIP)") holds the tables' papers, the kinds flagged
 ``in_session_zip`` that are not ``staff_only``; ``staff_zip`` the staff's, the set-up sheets and
 the pick list, which show every tile and must never reach a table. Each file is named for people
 (the staff ones ``"STAFF ONLY - …"``). The print job (:func:`walls.print_jobs.render`) hands the
@@ -36,7 +36,7 @@ def session_zip(event: Event, parts: Sequence[tuple[str, Callable[[], bytes]]],
 
 
 KINDS = (
-    PrintKind("session_zip", gettext_lazy("All documents (ZIP)"), session_zip, ("session", "lang", "template"),
+    PrintKind("session_zip", gettext_lazy("Table documents (ZIP)"), session_zip, ("session", "lang", "template"),
               needs_walls=True, in_batch=False, extension="zip", content_type="application/zip", parts=True,
               prints_codes=True),
     PrintKind("staff_zip", gettext_lazy("Staff documents (ZIP): set-up sheets and pick list"), session_zip,
