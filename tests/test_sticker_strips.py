@@ -262,3 +262,40 @@ def test_settings_refuse_a_default_stock_larger_than_the_tiles(team_event):
     update_settings(team_event, actor="director", tile_size="40 x 45", default_label_stock="a4-65")
     team_event.refresh_from_db()
     assert (team_event.tile_size, team_event.default_label_stock) == ("40x45", "a4-65")
+
+
+@pytest.mark.parametrize("code", ["riichi-duplicate", "riichi", "souzu-2p", "shiragiku-3p", "shield-tile", "yangzhou"])
+def test_every_presets_strips_are_its_rows_at_the_pitch(code):
+    """Each preset's own rows: a hand as one row H1..Hn; a pile that is drawn from as stacks, its
+    lower row the even slots (and an odd pile's last) and its upper row the odd ones; every slot
+    of the set on exactly one strip; every strip at the tile's pitch."""
+    ruleset = PRESETS[code]
+    tile = TILE_SIZES["riichi-21x28"]
+    pdf = _strips(code, tile)
+    doc = open_pdf(pdf)
+    printed = []
+    for index, page_boxes in enumerate(_outlines(pdf, tile)):
+        text = doc[index].get_textpage()
+        for strip in _strips_of(page_boxes):
+            lefts = [box[0] for box in strip]
+            assert all(abs((b - a) - 21) <= 0.2 for a, b in zip(lefts, lefts[1:]))
+            labels = []
+            for left, bottom, right, top in strip:
+                cell = " ".join(text.get_text_bounded(left=left * MM, bottom=bottom * MM, right=right * MM,
+                                                      top=top * MM).split())
+                match = re.match(r"(?:([ESWN]) )?([HDLX])(\d+) 1-07-\d", cell)
+                assert match, cell
+                labels.append((match[1], match[2], int(match[3])))
+            seat, prefix = labels[0][0], labels[0][1]
+            numbers = [n for _, _, n in labels]
+            assert all((s, p) == (seat, prefix) for s, p, _ in labels)
+            steps = {b - a for a, b in zip(numbers, numbers[1:])}
+            assert steps <= ({1} if prefix == "H" else {1, 2}), (code, labels)  # a hand in order; stacks by two
+            if prefix != "H" and len(numbers) > 2:
+                assert all(n % 2 == numbers[0] % 2 for n in numbers[:-1])  # one level of the stacks
+            printed.extend(labels)
+    def key(t):
+        return (t[0] or "", t[1], t[2])
+
+    expected = [(s.pile.seat, s.pile.slot_prefix, s.number) for s in ruleset.slots()]
+    assert sorted(printed, key=key) == sorted(expected, key=key)

@@ -62,7 +62,6 @@ from walls.printing.i18n import check_lang, numbered, reserve_heading, seat_name
 from walls.printing.qr import FormCache
 from walls.printing.rawpdf import ContentWriter
 from walls.printing.templates import (
-    DEFAULT_TEMPLATE,
     LabelTemplate,
     TemplateError,
     get_template,
@@ -70,6 +69,8 @@ from walls.printing.templates import (
 )
 
 SEAT_BREAKS = ("row", "page")
+GRID_TEMPLATE = "a4-70"
+"""The stock :func:`render_wall_stickers` uses when given none."""
 _QR_MIN = 9 * mm
 _QR_MAX = 12 * mm
 _CAP = 0.718  # cap height of Helvetica-Bold, in em
@@ -261,8 +262,9 @@ def plan_sheets(blocks: Sequence[tuple[StickerSet, StickerUnit]], per_sheet: int
 
 def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | str | None = None,
                          lang: str = "en", *, seat_break: str = "row", cut_lines: bool = False) -> bytes:
-    """PDF of the wall stickers of ``sets`` on ``template`` label stock (a LabelTemplate or a
-    preset name; default :data:`walls.printing.templates.DEFAULT_TEMPLATE`).
+    """PDF of the wall stickers of ``sets`` on ``template`` label stock, one per label (a
+    LabelTemplate or a preset name; default :data:`GRID_TEMPLATE`; a full-sheet stock of row
+    strips is :func:`walls.printing.strips.render_sticker_strips`'s).
 
     ``sets`` are :class:`~walls.printing.data.StickerSet` values: set, seats and slots, no tile
     (build them with :func:`~walls.printing.data.sticker_set` or
@@ -280,9 +282,12 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
                             "sticker_set_of(pset) (walls.printing.data), which drops the tiles — "
                             "a sticker on the back of a tile must never name it")
     if template is None:
-        template = DEFAULT_TEMPLATE
+        template = GRID_TEMPLATE
     if isinstance(template, str):
         template = get_template(template)
+    if template.strips:
+        raise TemplateError("template", f"label stock {template.name} is a full sheet for row strips: render them with "
+                                        "walls.printing.strips.render_sticker_strips, or choose a stock of labels")
     if template.label_width < 20 or template.label_height < 10:
         raise TemplateError("label_width" if template.label_width < 20 else "label_height",
                             "wall stickers need labels of at least 20 × 10 mm")

@@ -37,7 +37,7 @@ from reportlab.lib.units import mm
 from walls.printing.base import draw_fit, finish, new_canvas
 from walls.printing.data import PrintableSet, StickerSet, StickerSlot
 from walls.printing.fonts import fonts, text_width
-from walls.printing.i18n import check_lang, numbered, seat_name, word
+from walls.printing.i18n import check_lang, numbered, reserve_heading, seat_name, word
 from walls.printing.qr import FormCache
 from walls.printing.stickers import _Sticker, _StickerWriter, slot_word, sticker_layout
 from walls.printing.templates import LabelTemplate, TemplateError
@@ -262,6 +262,9 @@ def _page_heading(canv: Any, page: list[list[StripPiece]], n: int, total: int, t
         if name not in seats:
             seats.append(name)
     event = page[0][0].sset.event_name if page else ""
+    reserve = next((p.sset.set_id for line in page for p in line if p.sset.set_id.reserve), None)
+    if reserve is not None:  # a reserve wall's strips say so on every page, so nobody sticks them on the set itself
+        event += f" — {reserve_heading(reserve.reserve_label, reserve.set_code, lang)}"
     what = "; ".join(f"{numbered('set', code, lang)} {', '.join(seats)}" for code, seats in heads.items())
     text = (f"{event} — {word('strips', lang)} — {what} — {word('tiles', lang)} {tile.text}, {word('pitch', lang)} "
             f"{tile.width:g} mm — {numbered('page', f'{n}/{total}', lang)}")
