@@ -23,11 +23,18 @@ from qrcode.constants import (
 _ECC = {"L": ERROR_CORRECT_L, "M": ERROR_CORRECT_M, "Q": ERROR_CORRECT_Q, "H": ERROR_CORRECT_H}
 
 
-@lru_cache(maxsize=4096)
-def qr_runs(data: str, ecc: str = "M") -> tuple[int, tuple[tuple[int, int, int], ...]]:
+STICKER_MASK = 2
+"""The mask pattern of the wall stickers' codes, one per slot (thousands a session): a fixed
+pattern (any of the eight is a valid QR code) spares the search for the best one, which is nearly
+all of the time spent making a code; tests/test_sticker_strips.py decodes every one."""
+
+
+@lru_cache(maxsize=8192)
+def qr_runs(data: str, ecc: str = "M", mask: int | None = None) -> tuple[int, tuple[tuple[int, int, int], ...]]:
     """The QR code of ``data`` as ``(modules, runs)``: the side in modules (quiet zone excluded)
-    and each horizontal run of dark modules as ``(row, first column, length)``, row 0 at the top."""
-    code = qrcode.QRCode(error_correction=_ECC[ecc], border=0)
+    and each horizontal run of dark modules as ``(row, first column, length)``, row 0 at the top.
+    ``mask`` fixes the mask pattern (0-7); None picks the best, as the standard describes."""
+    code = qrcode.QRCode(error_correction=_ECC[ecc], border=0, mask_pattern=mask)
     code.add_data(data)
     code.make(fit=True)
     matrix = code.get_matrix()
@@ -45,26 +52,23 @@ def qr_runs(data: str, ecc: str = "M") -> tuple[int, tuple[tuple[int, int, int],
     return len(matrix), tuple(runs)
 
 
-def draw_qr(canv: Any, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> None:
+def draw_qr(canv: Any, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M",
+            mask: int | None = None) -> None:
     """Draw the QR code of ``data`` in the square ``(x, y, size)`` (points, bottom-left corner).
 
     ``size`` includes a white quiet zone of ``quiet`` modules on each side (the standard asks for
     4; 2 still scans when the surroundings are blank). The square is painted white first so the
     code also reads on a tinted background.
     """
-    n, runs = qr_runs(data, ecc)
+    n, runs = qr_runs(data, ecc, mask)
     module = size / (n + 2 * quiet)
     top = y + size - quiet * module
     left = x + quiet * module
-    canv.saveState()
-    canv.setFillColorRGB(1, 1, 1)
-    canv.rect(x, y, size, size, stroke=0, fill=1)
-    canv.setFillColorRGB(0, 0, 0)
-    path = canv.beginPath()
-    for r, c, length in runs:
-        path.rect(left + c * module, top - (r + 1) * module, length * module, module)
-    canv.drawPath(path, stroke=0, fill=1)
-    canv.restoreState()
+    ops = ["q 1 g", f"{x:.3f} {y:.3f} {size:.3f} {size:.3f} re f 0 g"]  # written as PDF operators: thousands a run
+    ops.extend(f"{left + c * module:.3f} {top - (r + 1) * module:.3f} {length * module:.3f} {module:.3f} re"
+               for r, c, length in runs)
+    ops.append("f Q")
+    canv._code.append("\n".join(ops))
 
 
 class FormCache:
@@ -110,8 +114,9 @@ class FormCache:
         op = self.qr_op(data, x, y, size, quiet=quiet, ecc=ecc)
         self.canv._code.append(op)
 
-    def qr_op(self, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M") -> str:
-        """:meth:`op` for the QR code of ``data``."""
+    def qr_op(self, data: str, x: float, y: float, size: float, *, quiet: int = 4, ecc: str = "M",
+              mask: int | None = None) -> str:
+        """:meth:`op` for the QR code of ``data`` (``mask``: :func:`qr_runs`)."""
         unit = 100.0
-        return self.op(f"qr{quiet}{ecc}{data}", unit, unit,
-                       lambda c: draw_qr(c, data, 0, 0, unit, quiet=quiet, ecc=ecc), x, y, size / unit)
+        return self.op(f"qr{quiet}{ecc}{mask}{data}", unit, unit,
+                       lambda c: draw_qr(c, data, 0, 0, unit, quiet=quiet, ecc=ecc, mask=mask), x, y, size / unit)

@@ -228,29 +228,21 @@ def _draw_piece(canv: Any, writer: _StickerWriter, piece: StripPiece, x0: float,
         canv.drawPath(path, stroke=0, fill=1)
     strip_top = y_top - _HEAD - _MARK
     strip_bottom = strip_top - sh
-    canv.setStrokeColorRGB(0.55, 0.55, 0.55)
-    canv.setLineWidth(0.4)
-    canv.rect(x0, strip_bottom, width, sh, stroke=1, fill=0)
-    canv.setStrokeColorRGB(0, 0, 0)
-    canv.setLineWidth(0.5)
-    for k in range(len(piece.slots) + 1):
-        x = x0 + k * pitch
-        canv.line(x, strip_top + 0.4 * mm, x, strip_top + _MARK)
-        canv.line(x, strip_bottom - 0.4 * mm, x, strip_bottom - _MARK)
-    canv.setStrokeColorRGB(0.6, 0.6, 0.6)
-    canv.setLineWidth(0.3)
-    canv.setDash(1.2, 1.2)
-    for k in range(1, len(piece.slots)):
-        x = x0 + k * pitch
-        canv.line(x, strip_bottom, x, strip_top)
-    canv.setDash()
-    inset = (pitch - sw) / 2
-    for k, slot in enumerate(piece.slots):
-        cx = x0 + k * pitch + inset
-        canv.setStrokeColorRGB(0.8, 0.8, 0.8)
-        canv.setLineWidth(0.25)
-        canv.rect(cx, strip_bottom, sw, sh, stroke=1, fill=0)
-        writer.draw(_Sticker(sset, slot), cx, strip_bottom)
+    count, inset = len(piece.slots), (pitch - sw) / 2
+    joints = [x0 + k * pitch for k in range(count + 1)]
+    # outline, cut marks, dashed joints and each sticker's outline, written as PDF operators
+    ops = ["q 0.55 G 0.4 w", f"{x0:.3f} {strip_bottom:.3f} {width:.3f} {sh:.3f} re S", "0 G 0.5 w"]
+    for x in joints:
+        ops.append(f"{x:.3f} {strip_top + 0.4 * mm:.3f} m {x:.3f} {strip_top + _MARK:.3f} l S "
+                   f"{x:.3f} {strip_bottom - 0.4 * mm:.3f} m {x:.3f} {strip_bottom - _MARK:.3f} l S")
+    ops.append("0.6 G 0.3 w [1.2 1.2] 0 d")
+    ops.extend(f"{x:.3f} {strip_bottom:.3f} m {x:.3f} {strip_top:.3f} l S" for x in joints[1:-1])
+    ops.append("[] 0 d 0.8 G 0.25 w")
+    ops.extend(f"{x + inset:.3f} {strip_bottom:.3f} {sw:.3f} {sh:.3f} re S" for x in joints[:-1])
+    ops.append("Q")
+    writer.out.emit(ops)
+    for x, slot in zip(joints, piece.slots):
+        writer.draw(_Sticker(sset, slot), x + inset, strip_bottom)
 
 
 def _page_heading(canv: Any, page: list[list[StripPiece]], n: int, total: int, tile: TileSize, page_w: float,
