@@ -105,10 +105,24 @@ for _lang in LANGS.values():
         SEAT_WORDS |= {i18n.seat_name(s) for s in "ESWN"} | {i18n.seat_label(s) for s in "ESWN"}
 
 
+FIXED_MSGIDS = (
+    "Wall sticker", "Wall sticker: set %(code)s, %(seat)s, %(slot)s — where each tile goes is shown to staff only.",
+    "You are logged in as %(name)s, without a staff role in this event.", "Log in as staff",
+)
+"""The neutral page's own sentences: fixed words, which may share a character with a tile's name
+(没有工作人员 holds 中, the Red Dragon's name in Chinese)."""
+FIXED_WORDS = set()
+for _lang in LANGS.values():
+    with translation.override(_lang):
+        for _msgid in FIXED_MSGIDS:
+            FIXED_WORDS |= {piece for piece in re.split(r"%\(\w+\)s", translation.gettext(_msgid)) if piece.strip()}
+
+
 def names_a_tile(text: str, tile: str) -> list[str]:
     """What of ``tile`` the text shows: its code, glyph or name in English, Japanese or Chinese
-    (seat words, which share characters with the wind tiles, scrubbed first)."""
-    for word in sorted(SEAT_WORDS, key=len, reverse=True):
+    (seat words, which share characters with the wind tiles, and the page's fixed sentences
+    scrubbed first)."""
+    for word in sorted(SEAT_WORDS | FIXED_WORDS, key=len, reverse=True):
         if len(word) > 1 or not word.isascii():
             text = text.replace(word, " ")
     shown = []

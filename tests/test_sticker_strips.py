@@ -299,3 +299,30 @@ def test_every_presets_strips_are_its_rows_at_the_pitch(code):
 
     expected = [(s.pile.seat, s.pile.slot_prefix, s.number) for s in ruleset.slots()]
     assert sorted(printed, key=key) == sorted(expected, key=key)
+
+
+def test_set_codes_and_slots_that_cannot_be_read_are_refused():
+    from walls.setcode import SetCodeError
+
+    assert parse_code("open", "1-07r1-" + str(SetId("open", 1, 7, 1).check)) == SetId("open", 1, 7, 1)
+    for bad in ("²-07-3", "1-07R-3", "1-07R0-3", "1-07", "1-0x-3", "", "1-07-4"):
+        with pytest.raises(SetCodeError):
+            parse_code("open", bad)
+    for bad in ("E-", "-D1", "E-S-", "D²"):
+        with pytest.raises(SetCodeError):
+            parse_slot_key(bad)
+
+
+@pytest.mark.django_db
+def test_an_imported_tile_size_is_checked_and_a_bad_one_refused(team_event):
+    from tournament.exchange import ExchangeError, export_event, restore_event
+
+    data = export_event(team_event)
+    team_event.delete()  # the copy comes back with the same uid
+    data["event"]["tile_size"] = "bogus"
+    with pytest.raises(ExchangeError, match="tile_size"):
+        restore_event(data)
+    data["event"]["tile_size"] = "26 x 36"
+    restored = restore_event(data)
+    event = getattr(restored, "event", restored)
+    assert event.tile_size == "26x36"

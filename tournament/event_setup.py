@@ -266,9 +266,10 @@ def update_settings(event: Event, *, actor: str, **changes) -> Event:
                 changed[field] = value
     if not changed:
         return event
-    if {"tile_size", "default_label_stock"} & set(changed):
+    if {"tile_size", "default_label_stock", "ruleset"} & set(changed):  # the stock must fit the tiles
         stock = LABEL_STOCKS.get(changed.get("default_label_stock", before["default_label_stock"]) or "")
-        tile = event_tile(changed.get("tile_size", before["tile_size"]), event.get_ruleset())
+        ruleset = RULESET_PRESETS.get(changed.get("ruleset", "")) or event.get_ruleset()
+        tile = event_tile(changed.get("tile_size", before["tile_size"]), ruleset, lenient=True)
         if stock is not None and stock_problem(stock, tile):
             raise SetupError("default_label_stock", stock_problem(stock, tile))
     if event.status == Status.ARCHIVED:

@@ -48,6 +48,8 @@ from walls.derivation import DerivationError
 from walls.derivation import commitment as seed_commitment
 from walls.models import ReserveWall, WallSet
 from walls.printing.i18n import ALIASES as SHEET_LANGUAGE_ALIASES
+from walls.printing.templates import TemplateError
+from walls.printing.tilesize import parse_tile_size
 
 FORMAT = "dmj-event/1"
 EVENT_FIELDS = [
@@ -277,6 +279,13 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
     fields = {k: v for k, v in data["event"].items() if k in EVENT_FIELDS}  # older exports: scorer_corrections
     if "sheet_language" in fields:  # older exports: "zh", now spelt as the site's "zh-hans"
         fields["sheet_language"] = SHEET_LANGUAGE_ALIASES.get(fields["sheet_language"], fields["sheet_language"])
+    if fields.get("tile_size"):
+        try:
+            fields["tile_size"] = parse_tile_size(str(fields["tile_size"])).code
+        except TemplateError as exc:
+            raise ExchangeError(f"event.tile_size: {exc.message}") from None
+    elif "tile_size" in fields:
+        fields["tile_size"] = ""
     if slug:
         fields["slug"] = slug
     if Event.objects.filter(slug=fields["slug"]).exists():

@@ -85,7 +85,7 @@ def director(request, event):
             "clock": clock_state(session),
         })
     seated = set(event.sessions.values_list("number", flat=True))
-    tile = event_tile(event.tile_size, event.get_ruleset())
+    tile = event_tile(event.tile_size, event.get_ruleset(), lenient=True)
     return render(request, "tournament/director.html", {
         "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
         "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],

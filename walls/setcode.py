@@ -124,8 +124,9 @@ def parse_code(event: str, code: str) -> SetId:
     text = code.strip().upper()
     head, _, check = text.rpartition("-")
     session, _, set_part = head.partition("-")
-    set_no, _, reserve = set_part.partition("R")
-    if not (session.isdigit() and set_no.isdigit() and check.isdigit() and (not reserve or reserve.isdigit())):
+    set_no, marker, reserve = set_part.partition("R")
+    numbers = (session, set_no, check) + ((reserve,) if marker else ())
+    if not all(n.isascii() and n.isdigit() for n in numbers) or (marker and int(reserve) < 1):
         raise SetCodeError(f"a set code reads like 1-07-3 (session, set, check digit), got {code!r}")
     set_id = SetId(event, int(session), int(set_no), int(reserve or 0))
     if set_id.check != int(check):
@@ -137,7 +138,7 @@ def parse_slot_key(key: str) -> tuple[str | None, str]:
     """``"E-D21"`` → ``("E", "D21")``; ``"X5"`` → ``(None, "X5")``. Raises SetCodeError for a
     key that is neither."""
     seat, sep, label = key.strip().upper().rpartition("-")
-    if (sep and not seat) or not label[:1].isalpha() or not label[1:].isdigit():
+    if (sep and not seat) or not label.isascii() or not label[:1].isalpha() or not label[1:].isdigit():
         raise SetCodeError(f"a sticker's slot reads like E-D21 (seat, slot) or X5, got {key!r}")
     return (seat or None), label
 
@@ -155,7 +156,7 @@ def parse_payload(text: str) -> SetId:
     if len(parts) not in (5, 6) or parts[0] != PAYLOAD_PREFIX:
         raise SetCodeError(f"not a set label: expected '{PAYLOAD_PREFIX}|event|session|set|check', got {text!r}")
     _, event, session, set_no, check = parts[:5]
-    if not (session.isdigit() and set_no.isdigit() and check.isdigit()):
+    if not all(n.isascii() and n.isdigit() for n in (session, set_no, check)):
         raise SetCodeError(f"session, set and check digit must be numbers in {text!r}")
     reserve = 0
     if len(parts) == 6:

@@ -153,9 +153,11 @@ def render_sticker_strips(sets: Sequence[StickerSet], ruleset: Any, tile: TileSi
         y = top
         for line in page:
             x = margin
-            for piece in line:
-                _draw_piece(canv, writer, piece, x, y, pitch, sw, sh, lang)
-                x += (len(piece.slots) + 1) * pitch
+            for k, piece in enumerate(line):
+                step = (len(piece.slots) + 1) * pitch
+                room = (step - pitch * 0.5) if k + 1 < len(line) else page_w - margin - x
+                _draw_piece(canv, writer, piece, x, y, pitch, sw, sh, lang, room)
+                x += step
             y -= strip_h
         draw_fit(canv, word("cut_hint", lang), margin, margin, page_w - 2 * margin, 7, lang=lang, min_size=5)
         canv.showPage()
@@ -206,8 +208,9 @@ def _paginate(lines: list[list[StripPiece]], per_page: float) -> list[list[list[
 
 
 def _draw_piece(canv: Any, writer: _StickerWriter, piece: StripPiece, x0: float, y_top: float, pitch: float,
-                sw: float, sh: float, lang: str) -> None:
-    """One strip: its line, the arrow at the first draw, the outline, cells, joints and marks."""
+                sw: float, sh: float, lang: str, room: float) -> None:
+    """One strip: its line (in ``room`` points, up to the next strip or the page's margin), the
+    arrow at the first draw, the outline, cells, joints and marks."""
     sset, row = piece.sset, piece.row
     seat = seat_name(row.seat, lang) if row.seat else word("shared", lang)
     first, last = piece.slots[0].label, piece.slots[-1].label
@@ -216,8 +219,7 @@ def _draw_piece(canv: Any, writer: _StickerWriter, piece: StripPiece, x0: float,
         head += f" · {word('part', lang)} {piece.part}/{piece.parts}"
     canv.setFillColorRGB(0, 0, 0)
     width = len(piece.slots) * pitch
-    draw_fit(canv, head, x0 + 4 * mm, y_top - 3.2 * mm, max(width, 120 * mm) - 4 * mm, 7.5, lang=lang, bold=True,
-             min_size=4.5)
+    draw_fit(canv, head, x0 + 4 * mm, y_top - 3.2 * mm, room - 4 * mm, 7.5, lang=lang, bold=True, min_size=3.5)
     if row.kind != "hand" and piece.part == 1:  # the end drawing starts from
         canv.setFillColorRGB(0, 0, 0)
         path = canv.beginPath()

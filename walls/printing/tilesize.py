@@ -29,7 +29,7 @@ BACK_MARGIN = 1.0
 """Millimetres left free on every side of a tile's back: a sticker never reaches the edge, where
 it would peel when tiles are shuffled or pushed together."""
 
-MIN_SIDE, MAX_SIDE = 12.0, 60.0
+MIN_SIDE, MAX_SIDE = 16.0, 60.0
 """The range a typed tile side must be in, millimetres."""
 
 
@@ -108,11 +108,17 @@ def parse_tile_size(value: str, field: str = "tile_size") -> TileSize:
     return TileSize(f"{_num(width)}x{_num(height)}", width, height)
 
 
-def event_tile(value: str, ruleset: object) -> TileSize:
+def event_tile(value: str, ruleset: object, *, lenient: bool = False) -> TileSize:
     """The tile of an event whose ``tile_size`` setting is ``value`` ("" : the rule set's usual
     tiles, :func:`default_tile_size`). Raises TemplateError (``tile_size``) for a stored value
-    that cannot be read."""
-    return parse_tile_size(value or default_tile_size(ruleset))
+    that cannot be read; with ``lenient`` the rule set's usual tiles instead (a page that only
+    shows the size)."""
+    try:
+        return parse_tile_size(value or default_tile_size(ruleset))
+    except TemplateError:
+        if not lenient:
+            raise
+        return parse_tile_size(default_tile_size(ruleset))
 
 
 def stock_problem(stock: LabelTemplate, tile: TileSize) -> str:
