@@ -34,7 +34,7 @@ from factories import api_key, blocks, pin
 from scoring.models import HandResult, ResultRevision
 from tournament.models import EventRole, Table
 
-KILL_EVERY = (0.005, 0.06)  # seconds between two kills, drawn uniformly
+KILL_EVERY = (0.005, 0.15)  # seconds between two kills, drawn uniformly: some gaps longer than a slow confirmation
 MAX_SENDINGS = 200  # of one write before the test gives up
 TABLES = {"api": 4, "web": 4}
 
