@@ -75,6 +75,21 @@ def _strips_of(outlines: list[tuple[float, float, float, float]]) -> list[list[t
     return strips
 
 
+_CELL = re.compile(r"(?:([ESWN]) )?([HDLX])(\d+) 1-07-\d")
+
+
+def _cells(text, strip) -> list[tuple[str | None, str, int]]:
+    """What each sticker of ``strip`` prints first, read inside its outline: (seat, slot prefix,
+    number)."""
+    out = []
+    for left, bottom, right, top in strip:
+        cell = " ".join(text.get_text_bounded(left=left * MM, bottom=bottom * MM, right=right * MM, top=top * MM).split())
+        match = _CELL.match(cell)
+        assert match, cell
+        out.append((match[1], match[2], int(match[3])))
+    return out
+
+
 @pytest.mark.parametrize("size", list(TILE_SIZES))
 def test_every_sticker_lies_within_the_back_of_its_tile_at_the_tile_pitch(size):
     tile = TILE_SIZES[size]
@@ -101,14 +116,8 @@ def test_an_mcr_seat_is_printed_as_its_rows_13_11_and_10(size):
     for index, page_boxes in enumerate(_outlines(pdf, tile)):
         text = doc[index].get_textpage()
         for strip in _strips_of(page_boxes):
-            labels = []
-            for left, bottom, right, top in strip:
-                cell = " ".join(text.get_text_bounded(left=left * MM, bottom=bottom * MM, right=right * MM,
-                                                      top=top * MM).split())
-                match = re.match(r"([ESWN]) ([HD]\d+) 1-07-\d", cell)
-                assert match, cell
-                labels.append((match[1], match[2]))
-            assert len({seat for seat, _ in labels}) == 1
+            labels = [(seat, f"{prefix}{number}") for seat, prefix, number in _cells(text, strip)]
+            assert all(seat for seat, _ in labels) and len({seat for seat, _ in labels}) == 1
             by_seat.setdefault(labels[0][0], []).append([label for _, label in labels])
     for seat, strips in by_seat.items():
         rows: list[list[str]] = []
@@ -279,13 +288,7 @@ def test_every_presets_strips_are_its_rows_at_the_pitch(code):
         for strip in _strips_of(page_boxes):
             lefts = [box[0] for box in strip]
             assert all(abs((b - a) - 21) <= 0.2 for a, b in zip(lefts, lefts[1:]))
-            labels = []
-            for left, bottom, right, top in strip:
-                cell = " ".join(text.get_text_bounded(left=left * MM, bottom=bottom * MM, right=right * MM,
-                                                      top=top * MM).split())
-                match = re.match(r"(?:([ESWN]) )?([HDLX])(\d+) 1-07-\d", cell)
-                assert match, cell
-                labels.append((match[1], match[2], int(match[3])))
+            labels = _cells(text, strip)
             seat, prefix = labels[0][0], labels[0][1]
             numbers = [n for _, _, n in labels]
             assert all((s, p) == (seat, prefix) for s, p, _ in labels)
