@@ -1,0 +1,70 @@
+"""``python manage.py par EXPORT.json``: the solo par of every wall set of an exported event.
+
+A thin adapter over :func:`scoring.par.set_par` (docs/scoring.md, "Par: what each seat could
+have made"). It reads an export (``export_event``, or the public export: only the wall sets it
+holds, which are the released ones) and prints each set's par seat by seat, or writes the
+analysis as JSON (``--json OUT``: the export's own format, each wall set with its ``par``,
+docs/export.md, "Par").
+"""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring import par
+from tournament.exchange import read_export_file
+from walls.rulesets.model import RuleSet, RuleSetError
+
+
+class Command(BaseCommand):
+    help = "Print each seat's solo par (earliest call-free self-drawn win, best value) for every wall set of an export."
+
+    def add_arguments(self, parser):
+        parser.add_argument("export", help="an export_event JSON file (the director's or the public one)")
+        parser.add_argument("--json", dest="out", default=None,
+                            help="write the export again with each wall set's par added (docs/export.md, \"Par\")")
+        parser.add_argument("--session", type=int, default=None, help="only this session")
+
+    def handle(self, *args, export, out=None, session=None, **options):
+        data = read_export_file(export, "export")
+        try:
+            ruleset = RuleSet.from_dict(data.get("ruleset"))
+        except (RuleSetError, TypeError, AttributeError) as exc:
+            raise CommandError(f"ruleset: the export's rule set cannot be read ({exc}): give a file written by export_event") from exc
+        sets = (data.get("walls") or {}).get("sets")
+        if not isinstance(sets, list):
+            raise CommandError("walls.sets: the export holds no wall sets: export the event after its walls are generated")
+        seats = len(ruleset.seats)
+        analysed = 0
+        for wall in sets:
+            if session is not None and wall.get("session") != session:
+                continue
+            try:
+                found = par.set_par(ruleset, wall["piles"], prevalent_wind=par.prevalent_of(int(wall["set"]), seats))
+            except (par.ParError, KeyError, TypeError, ValueError) as exc:
+                raise CommandError(f"walls.sets (session {wall.get('session')}, set {wall.get('set')}): {exc}") from exc
+            wall["par"] = found.as_dict()
+            analysed += 1
+            self._print(wall, found)
+        if out:
+            with open(out, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, ensure_ascii=False, indent=1)
+            self.stdout.write(f"wrote {out}")
+        self.stdout.write(f"{analysed} wall sets analysed ({ruleset.code}, {par.calculator_for(ruleset)} values"
+                          f"{', shared wall in turn order: approximate' if any(s['par']['approximate'] for s in sets if 'par' in s) else ''})")
+
+    def _print(self, wall: dict, found: par.SetPar) -> None:
+        self.stdout.write(f"set {wall['session']}-{wall['set']:02d}")
+        for seat in found.seats:
+            line = f"  {seat.seat}  shanten {seat.shanten}  "
+            if seat.par is None:
+                line += "no call-free win"
+            else:
+                value = f" {seat.par.value.value} {found.unit}" if seat.par.value else ""
+                score = f" {seat.par.score:+d}" if seat.par.score is not None else ""
+                line += f"par D{seat.par.draw}{value}{score}  {seat.par.hand}"
+                if seat.best is not None and seat.best != seat.par:
+                    best_value = f" {seat.best.value.value} {found.unit}" if seat.best.value else ""
+                    best_score = f" {seat.best.score:+d}" if seat.best.score is not None else ""
+                    line += f"  | best D{seat.best.draw}{best_value}{best_score}  {seat.best.hand}"
+            self.stdout.write(line)

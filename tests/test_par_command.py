@@ -1,0 +1,48 @@
+"""``python manage.py par EXPORT.json`` (docs/export.md, "Par"): every set of an export analysed,
+printed seat by seat, written back into the export's own format, and kept by an import."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from factories import prepared_event
+
+from scoring import par as par_core
+from tournament.exchange import export_event, import_event
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_command_analyses_every_set_of_an_export_and_an_import_keeps_it(tmp_path, capsys):
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    event = prepared_event(roster, name="Par command", slug="par-command")
+    source = tmp_path / "event.json"
+    source.write_text(json.dumps(export_event(event, include_secret=True)))
+    out = tmp_path / "with-par.json"
+    call_command("par", str(source), "--json", str(out))
+    printed = capsys.readouterr().out
+    walls = {(w.session_number, w.set_no): w.piles for w in event.wall_sets.all()}
+    assert f"{len(walls)} wall sets analysed (mcr-duplicate, mcr values)" in printed
+    written = json.loads(out.read_text())
+    for wall in written["walls"]["sets"]:
+        expected = par_core.set_par(event.get_ruleset(), walls[(wall["session"], wall["set"])],
+                                    prevalent_wind=par_core.prevalent_of(wall["set"], 4))
+        assert wall["par"] == expected.as_dict()
+        east = expected.seat("E")
+        assert f"set {wall['session']}-{wall['set']:02d}" in printed
+        if east.par is not None:
+            assert f"E  shanten {east.shanten}  par D{east.par.draw} {east.par.value.value} fan {east.par.score:+d}  {east.par.hand}" in printed
+    event.delete()  # an import makes the event again (its uid must be new to the database)
+    copy = import_event(written, slug="par-command-copy")
+    stored = {(w.session_number, w.set_no): w.par for w in copy.wall_sets.all()}
+    assert stored == {(w["session"], w["set"]): w["par"] for w in written["walls"]["sets"]}
+    again = export_event(copy)
+    assert [w["par"] for w in again["walls"]["sets"]] == [w["par"] for w in written["walls"]["sets"]]
+
+
+def test_a_file_without_walls_is_refused_naming_the_field(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"ruleset": {"code": "x"}}))
+    with pytest.raises(CommandError, match="ruleset"):
+        call_command("par", str(bad))
