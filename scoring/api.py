@@ -48,8 +48,8 @@ class OutcomeSerializer(serializers.Serializer):
     takes, and the hand values it accepts, are the rule's (``scoring.payments.PAYMENT_RULES``:
     ``inputs``, ``value_range``; a rule set's ``min_fan`` raises the lowest): any other input
     given, or a value out of range, is refused by the service with the field and the range. Read
-    back as stored, with the notes ``entered_by_seat``, ``hand`` and ``flags`` (see
-    :mod:`scoring.actions`)."""
+    back as stored, with the notes ``entered_by_seat``, ``hand``, ``winning_tile`` and ``flags``
+    (see :mod:`scoring.actions`; ``insist`` is read, never stored)."""
 
     kind = serializers.ChoiceField(choices=["discard", "self_draw", "draw"])
     winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list, help_text=(
@@ -65,21 +65,36 @@ class OutcomeSerializer(serializers.Serializer):
     yakuman = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=WIDEST.yakuman), required=False, help_text=(
         "Riichi and Shiragiku rules: the number of yakuman of each winner (0 = none)."))
     honba = serializers.IntegerField(min_value=0, max_value=WIDEST.honba, required=False,
-                                     help_text="Counter sticks on the table before the hand.")
+                                     help_text="Counter sticks on the table before the hand: fixed per set by the director "
+                                               "(0 unless fixed, scoring.payments.counters); leave it out, a different "
+                                               "number is refused naming the fixed one.")
     riichi = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
         "Riichi rules: the seats that declared riichi in this hand (each pays a stick)."))
     tenpai = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
         "On a draw, the seats in tenpai (noten payment), where the rule has one."))
     shielded = serializers.ListField(child=serializers.CharField(max_length=1), required=False, help_text=(
         "Shield tile: on a self-draw, the seats whose open shield tiles hold the winner's wait (they pay nothing)."))
+    open_riichi = serializers.BooleanField(required=False, help_text=(
+        "Shield tile: on a self-draw, the winner declared open riichi, so the shielded seats pay too."))
     liable = serializers.CharField(max_length=1, required=False, allow_null=True, allow_blank=True, help_text=(
         "Yangzhou: the seat liable for a full flush (bao), who pays the whole win."))
     hand = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text=(
         "Optional winning hand for the MCR fan check, e.g. '123456789m 11z 22z +1z' (notation: scoring/fan_check.py); "
         "a counted fan that differs from the entered one is stored and flagged."))
+    winning_tile = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=3, help_text=(
+        "Optional winning tile, one of the 34 kinds: 1m-9m, 1p-9p, 1s-9s, 1z-7z (East South West North White Green Red; "
+        "a red five 0m/0p/0s is read as its five). With it (or a hand), the entry is checked against the wall the table "
+        "played (scoring/wall_check.py): a self-drawn tile must be among the winner's draws, a discarded one among the "
+        "discarder's tiles, the hand's concealed part among the winner's own tiles. One that does not fit is refused with "
+        "422, {field: [message], \"code\": \"wall_mismatch\"} (field winning_tile or hand), and nothing is stored; "
+        "400 (winning_tile) for a code that is no tile kind, a winning tile with a draw, or one that is not the hand's."))
+    insist = serializers.BooleanField(required=False, write_only=True, help_text=(
+        "Write-only: store an entry that does not fit the wall anyway (after a 422 wall_mismatch, when the table "
+        "insists): it is stored with a flags entry {check: wall, message, problems} that the director sees."))
     entered_by_seat = serializers.CharField(read_only=True, help_text="The seat that entered the result, if given.")
-    flags = serializers.ListField(child=serializers.DictField(), read_only=True,
-                                  help_text="Checks that disagree with the entry: {check, entered, counted, fans, message}.")
+    flags = serializers.ListField(child=serializers.DictField(), read_only=True, help_text=(
+        "Checks that disagree with the entry: {check: fan, entered, counted, fans, message} (the MCR fan check), "
+        "{check: wall, message, problems: [{check, message}]} (stored although it does not fit the wall)."))
 
     def to_representation(self, instance):
         return instance
@@ -201,7 +216,9 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     A refused entry, confirmation, correction or dispute answers ``{field: [message]}`` with 400
     (409 for a conflict, with ``existing``: the stored result's id; 403 for a forbidden change;
-    429 while PIN entry is locked), like a validation error."""
+    429 while PIN entry is locked; 422 with ``code`` ``wall_mismatch`` for a winning tile or hand
+    that does not fit the wall, stored flagged when sent again with ``outcome.insist``), like a
+    validation error."""
 
     serializer_class = ResultSerializer
     permission_classes = [IsAuthenticated, HasEventRole]

@@ -11,6 +11,9 @@ Presets (:data:`PRESETS`):
 - ``wbf-imp``: the WBF IMP table (0 to 24 IMPs), written as whole-number ranges without gaps.
 - ``mcr-mp``: the duplicate-MCR MP table built the way docs/rules.md, "Duplicate MCR: conversion table" describes the MIL table (its
   numbers were lost from the seed, so the steps here are ours; each has its rationale below).
+- ``riichi-imp``, ``souzu-imp``, ``shiragiku-imp``, ``shield-imp``, ``yangzhou-imp``: one per rule
+  family, the WBF IMP table refitted to simulated play of the family in its score unit
+  (:func:`scoring.fitting.simulated_table`); :func:`family_preset` gives a new event its family's.
 
 Standalone: no Django import (error messages are translated through :mod:`tournament.i18n` when
 Django runs). See docs/scoring.md.
@@ -341,7 +344,49 @@ MCR_MP = _table(
      (112, 10), (168, 11), (216, 12), (303, 13)],
 )
 
-PRESETS: dict[str, ConversionTable] = {"wbf-imp": WBF_IMP, "mcr-mp": MCR_MP}
+# Family presets (docs/scoring.md, "Conversion presets per rule family"): the WBF IMP table refitted
+# by quantile matching (scoring.fitting.fit_table) to simulated duplicate play of each family
+# (scoring.fitting.simulated_table: 2,000 sets x 4 tables, seed 2015, half of the tables alike),
+# thresholds in the rule set's score unit, differences below the family's smallest step worth 0.
+# Reproduced by `python manage.py simulate_conversion` and by tests/test_conversion_presets.py.
+_SIMULATED = "docs/scoring.md, \"Conversion presets per rule family\": WBF IMP refitted to simulated duplicate play of "
+RIICHI_IMP = _table("Riichi IMP", _SIMULATED + "riichi (unit 100, smallest step 1,000: one riichi stick)", [
+    (0, 0), (1400, 1), (2000, 2), (2600, 3), (3300, 4), (4100, 5), (4900, 6), (5900, 7), (7000, 8), (8900, 9),
+    (11600, 10), (14600, 11), (19200, 12), (24900, 13), (33900, 14), (38600, 15)])
+SOUZU_IMP = _table("Two-player Souzu IMP", _SIMULATED + "two-player Souzu (unit 1,000, smallest step 2,000: one honba)", [
+    (0, 0), (2000, 1), (4000, 2), (6000, 3), (8000, 4), (10000, 5), (12000, 6), (14000, 7), (15000, 8), (17000, 9),
+    (20000, 10), (23000, 11), (26000, 12), (32000, 13), (38000, 14), (42000, 15), (46000, 16)])
+SHIRAGIKU_IMP = _table("Shiragiku three-player IMP", _SIMULATED + "Shiragiku three-player (unit 1, smallest step 2 points)", [
+    (0, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6), (8, 7), (9, 8), (10, 9), (12, 10), (14, 11), (16, 12),
+    (19, 13), (21, 14), (24, 15)])
+SHIELD_IMP = _table("Shield tile IMP", _SIMULATED + "shield tile (unit 100, smallest step 1,000: a 1-han hand)", [
+    (0, 0), (1000, 1), (1500, 2), (2000, 3), (2600, 4), (3200, 5), (4000, 6), (5000, 7), (6000, 8), (7500, 9),
+    (9700, 10), (12400, 11), (16000, 12), (19500, 13), (21600, 14), (23900, 15)])
+YANGZHOU_IMP = _table("Yangzhou IMP", _SIMULATED + "Yangzhou (unit 1, smallest step 4 fan)", [
+    (0, 0), (5, 1), (8, 2), (10, 3), (13, 4), (16, 5), (19, 6), (22, 7), (26, 8), (30, 9), (37, 10), (46, 11),
+    (55, 12), (66, 13), (79, 14), (90, 15), (105, 16)])
+
+PRESETS: dict[str, ConversionTable] = {
+    "wbf-imp": WBF_IMP, "mcr-mp": MCR_MP, "riichi-imp": RIICHI_IMP, "souzu-imp": SOUZU_IMP,
+    "shiragiku-imp": SHIRAGIKU_IMP, "shield-imp": SHIELD_IMP, "yangzhou-imp": YANGZHOU_IMP,
+}
+
+FAMILY_PRESETS: dict[str, str] = {
+    "mcr": "mcr-mp", "mcr-duplicate-mahjongsoft": "mcr-mp", "riichi": "riichi-imp", "souzu-2p": "souzu-imp",
+    "shiragiku-3p": "shiragiku-imp", "shield-tile": "shield-imp", "yangzhou": "yangzhou-imp",
+}
+"""Payment rule (:data:`scoring.payments.PAYMENT_RULES` code) → the preset a new event of that
+family converts with unless the director chooses another (:func:`family_preset`)."""
+
+
+def family_preset(payment_rule: str) -> str:
+    """The preset code a new event paid by ``payment_rule`` converts with: its family's
+    (:data:`FAMILY_PRESETS`; a variant such as ``souzu-2p-honba-whole`` takes the family whose
+    code it starts with), else ``wbf-imp`` (typed changes, a custom rule)."""
+    if payment_rule in FAMILY_PRESETS:
+        return FAMILY_PRESETS[payment_rule]
+    family = max((code for code in FAMILY_PRESETS if payment_rule.startswith(code + "-")), key=len, default=None)
+    return FAMILY_PRESETS[family] if family else "wbf-imp"
 
 
 def get_table(code: str) -> ConversionTable:

@@ -6,16 +6,22 @@
 
 from __future__ import annotations
 
+import json
+
 import uuid
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring.actions.describe import NOTE_KEYS
 from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError, ruleset_ranges, signed_points
 from scoring.payments.core import value_error
+from scoring.payments.counters import carried_inputs, counters_words, fixed_summary, read_fixed
+from scoring.wall_check import KINDS as TILE_KINDS
 from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
+from walls.tiles import tile_glyph, tile_name
 
 ENTRY_PIN_LABEL = _("Your PIN (the player entering)")
 ENTRY_PIN_REQUIRED = _("type your own 4-digit PIN: it shows that you, the player entering, sit at that seat.")
@@ -143,7 +149,7 @@ class HandForm(forms.Form):
     ``winners`` (seats; several only where the rule has multiple winners), ``discarder``, for each
     seat ``value_<seat>`` (the hand's value in the rule's unit, fan or han), ``fu_<seat>`` and
     ``yakuman_<seat>`` where the rule takes them, ``honba``, ``riichi`` (seats), ``tenpai`` (seats,
-    draws), ``shielded`` (seats, self-draws), ``liable`` (a seat or ""), ``hand`` (MCR fan check).
+    draws), ``shielded`` (seats, self-draws), ``open_riichi`` (a tick, self-draws), ``liable`` (a seat or ""), ``hand`` (MCR fan check).
     Typed inputs: ``seat_<seat>`` (points, any sign: :class:`SignedPointsField`) and ``deposit``
     where the rule set deposits sticks. ``mode`` chooses between them where the rule computes
     (typed changes are then an adjustment); a typed rule has only the typed inputs.
@@ -173,8 +179,13 @@ class HandForm(forms.Form):
     riichi = forms.MultipleChoiceField(label=_("Riichi declared"), required=False)
     tenpai = forms.MultipleChoiceField(label=_("Tenpai at the draw"), required=False)
     shielded = forms.MultipleChoiceField(label=_("Shielded (pays nothing)"), required=False)
+    open_riichi = forms.BooleanField(label=_("Open riichi by the winner: the shielded pay too"), required=False, help_text=_(
+        "Open riichi lifts the shield: the shielded seats pay their third too."))
     liable = forms.ChoiceField(label=_("Liable for the full flush (bao)"), required=False)
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
+    winning_tile = forms.ChoiceField(label=_("Winning tile (optional)"), required=False,
+                                     choices=[("", "—")] + [(kind, kind) for kind in TILE_KINDS])
+    insist = forms.BooleanField(required=False)
     deposit = forms.IntegerField(label=_("Riichi sticks left on the table (points)"), required=False, error_messages={
         "invalid": _("type the points of the sticks left on the table as a whole number, e.g. 1000 (0 for none).")})
     request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
@@ -199,6 +210,9 @@ class HandForm(forms.Form):
         self.fields["liable"].choices = [("", _("nobody"))] + seat_choices
         self.fields["liable"].error_messages["invalid_choice"] = invalid
         self.fields["kind"].error_messages["invalid_choice"] = _("Choose a win on a discard, a self-draw or a draw.")
+        self.fields["winning_tile"].error_messages["invalid_choice"] = _(
+            "%(value)s is not a tile: tap one of the 34 tiles, or none.")
+        self.wall_mismatch = False  # set by add_result_error: the entry does not fit the wall (the page offers to insist)
         self.ranges = ruleset_ranges(ruleset)
         low, high = self.ranges.values
         value_invalid = (_("type the winner's han as a whole number, e.g. 3.") if self.rule.value_unit == "han"
@@ -225,6 +239,30 @@ class HandForm(forms.Form):
             self.fields[f"seat_{seat}"] = SignedPointsField(
                 label=_("%(seat)s score change") % {"seat": seat_name(seat)}, required=False, ranges=self.ranges, seat=seat,
                 widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "points"}))
+
+    def show_fixed_counters(self, session: int, set_no: int | None = None) -> None:
+        """Show the honba and riichi sticks fixed for the set ``set_no`` of ``session`` (every set
+        of the session when None) as text instead of the honba input
+        (:attr:`fixed_counters`; :mod:`scoring.payments.counters`)."""
+        takes = carried_inputs(self.rule)
+        stored = self.event.fixed_counters
+        if set_no is None:
+            self.fixed_counters = fixed_summary(stored, session, self.ruleset.hands_per_session, takes)
+            if takes:  # the page's script shows the chosen set's line alone (static/entry.js)
+                self.fixed_by_set = json.dumps({
+                    str(n): _("Fixed for set %(session)s-%(set)s: %(counters)s") % {
+                        "session": session, "set": n, "counters": counters_words(read_fixed(stored, session, n), takes)}
+                    for n in range(1, self.ruleset.hands_per_session + 1)}, ensure_ascii=False)
+        elif takes:
+            self.fixed_counters = _("Fixed for set %(session)s-%(set)s: %(counters)s") % {
+                "session": session, "set": set_no, "counters": counters_words(read_fixed(stored, session, set_no), takes)}
+
+    fixed_counters = ""
+    """The fixed honba and sticks in words once :meth:`show_fixed_counters` ran; ``""``: the
+    page shows the honba input (a rule set without carried counters shows neither)."""
+    fixed_by_set = ""
+    """JSON ``{set number: that set's line}`` for the table page's script, which shows the
+    chosen set's line instead of the whole session's (one line on a phone)."""
 
     def clean_deposit(self):
         """The typed deposit within the rule set's range (:meth:`scoring.payments.InputRanges.read_deposit`)."""
@@ -268,6 +306,18 @@ class HandForm(forms.Form):
                 "yakuman": self[f"yakuman_{seat}"] if f"yakuman_{seat}" in self.fields else None,
             })
         return rows
+
+    SUIT_NAMES = (("m", _("Characters")), ("p", _("Dots")), ("s", _("Bamboo")), ("z", _("Honours")))
+
+    def tile_rows(self) -> list[dict]:
+        """The winning-tile picker, one row per suit: ``{"suit", "label", "tiles": [{"code",
+        "glyph" (the rank, or E S W N Wh Gr Rd), "name" (in the page's language), "checked"}]}``."""
+        chosen = self["winning_tile"].value() or ""
+        lang = (get_language() or "en").split("-")[0]
+        lang = lang if lang in ("en", "ja", "zh") else "en"
+        return [{"suit": suit, "label": label, "tiles": [
+            {"code": code, "glyph": tile_glyph(code) if suit == "z" else code[0], "name": tile_name(code, lang),
+             "checked": code == chosen} for code in TILE_KINDS if code[1] == suit]} for suit, label in self.SUIT_NAMES]
 
     @property
     def chosen_mode(self) -> str:
@@ -330,7 +380,7 @@ class HandForm(forms.Form):
             order = order[at + 1:] + order[:at + 1]
         return [seat for seat in order if seat in ticked]
 
-    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason", "request_key")
+    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason", "request_key", "insist")
 
     def _relevant(self) -> set[str]:
         """The inputs the chosen mode and kind use: only they are read, and only their errors kept."""
@@ -342,7 +392,7 @@ class HandForm(forms.Form):
         if kind == "draw":
             return relevant | {"tenpai"}
         if kind in ("discard", "self_draw"):
-            relevant |= {"winners", "honba", "liable", "hand"} | ({"discarder"} if kind == "discard" else {"shielded"})
+            relevant |= {"winners", "honba", "liable", "hand", "winning_tile"} | ({"discarder"} if kind == "discard" else {"shielded", "open_riichi"})
             for seat in self._winners():
                 relevant |= {f"value_{seat}", f"fu_{seat}", f"yakuman_{seat}"}
         return relevant
@@ -397,18 +447,25 @@ class HandForm(forms.Form):
             outcome["fu"] = [data.get(f"fu_{seat}") for seat in winners]
         if self.takes("yakuman"):
             outcome["yakuman"] = [data.get(f"yakuman_{seat}") or 0 for seat in winners]
-        if self.takes("honba") and won:
-            outcome["honba"] = data.get("honba") or 0
+        if self.takes("honba") and won and data.get("honba") is not None:
+            # only when typed: the set's fixed honba apply otherwise (scoring.payments.counters)
+            outcome["honba"] = data["honba"]
         if self.takes("riichi"):
             outcome["riichi"] = [seat for seat in self.seats if seat in (data.get("riichi") or ())]
         if self.takes("tenpai") and kind == "draw":
             outcome["tenpai"] = [seat for seat in self.seats if seat in (data.get("tenpai") or ())]
         if self.takes("shielded") and kind == "self_draw":
             outcome["shielded"] = [seat for seat in self.seats if seat in (data.get("shielded") or ())]
+        if self.takes("open_riichi") and kind == "self_draw" and data.get("open_riichi"):
+            outcome["open_riichi"] = True
         if self.takes("liable") and won and data.get("liable"):
             outcome["liable"] = data["liable"]
         if self.rule.fan_check and won and data.get("hand"):
             outcome["hand"] = data["hand"]
+        if won and data.get("winning_tile"):
+            outcome["winning_tile"] = data["winning_tile"]
+        if won and data.get("insist"):
+            outcome["insist"] = True
         return {"outcome": outcome}
 
     def _winner_field(self, prefix: str) -> str | None:
@@ -430,15 +487,21 @@ class HandForm(forms.Form):
         return f"{prefix}_{winners[0]}"
 
     FIELD_OF_ERROR = {"request_key": "request_key", "kind": "kind", "outcome": "kind", "winners": "winners", "discarder": "discarder", "honba": "honba",
-                      "riichi": "riichi", "tenpai": "tenpai", "shielded": "shielded", "liable": "liable", "hand": "hand",
-                      "deposit": "deposit", "set": "set_no", "entered_by_seat": "entered_by_seat", "entry_pin": "entry_pin"}
+                      "riichi": "riichi", "tenpai": "tenpai", "shielded": "shielded", "open_riichi": "open_riichi", "liable": "liable", "hand": "hand",
+                      "winning_tile": "winning_tile", "deposit": "deposit", "set": "set_no", "entered_by_seat": "entered_by_seat",
+                      "entry_pin": "entry_pin"}
 
     def add_result_error(self, error) -> None:
         """Attach a ResultError to the input it names (``changes.E`` → ``seat_E``, ``fans`` →
         the value of the winner it is about, ``fu`` → that winner's fu, ``yakuman`` → the first
         winner's yakuman, ``discarder`` → the discarder buttons...); errors about the whole entry
         (``changes``: the sum) go to the form. A typed deposit of a rule set without sticks goes
-        to the form too."""
+        to the form too. An entry that does not fit the wall (``code`` ``wall_mismatch``) sets
+        :attr:`wall_mismatch`: the page then offers to store it anyway (``insist``); its refusal on
+        ``hand`` goes to the winning tile where the page has no hand input."""
+        self.wall_mismatch = getattr(error, "code", "") == "wall_mismatch"
+        if self.wall_mismatch and error.field == "hand" and "hand" not in self.data:
+            error = type(error)("winning_tile", error.message, status=error.status, code=error.code)
         field = error.field.split(".", 1)[1] if error.field.startswith("changes.") else error.field
         if field in self.seats:
             name = f"seat_{field}"
@@ -466,7 +529,9 @@ class HandForm(forms.Form):
         initial.update(mode="outcome", kind=stored["kind"], winners=winners, discarder=stored.get("discarder") or "",
                        honba=stored.get("honba") or "", riichi=list(stored.get("riichi") or ()),
                        tenpai=list(stored.get("tenpai") or ()), shielded=list(stored.get("shielded") or ()),
-                       liable=stored.get("liable") or "", hand=(result.outcome or {}).get("hand") or "")
+                       open_riichi=bool(stored.get("open_riichi")),
+                       liable=stored.get("liable") or "", hand=(result.outcome or {}).get("hand") or "",
+                       winning_tile=(result.outcome or {}).get("winning_tile") or "")
         for key, prefix in (("fans", "value"), ("fu", "fu"), ("yakuman", "yakuman")):
             for seat, value in zip(winners, stored.get(key) or ()):
                 if value:

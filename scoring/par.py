@@ -42,7 +42,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.payments import HandOutcome, PaymentError, settle
+from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, settle
+from scoring.payments.counters import Counters
 from walls.rulesets.layout import dead_wall
 from walls.tiles import plain_tile
 
@@ -506,9 +507,12 @@ def calculator_for(ruleset: Any) -> str:
     return "shape"
 
 
-def set_par(ruleset: Any, piles: Mapping[str, Sequence[str]], *, prevalent_wind: str = "E") -> SetPar:
+def set_par(ruleset: Any, piles: Mapping[str, Sequence[str]], *, prevalent_wind: str = "E",
+            counters: Counters | None = None) -> SetPar:
     """Every seat's par of the wall ``piles`` (pile name → tile codes, as stored) under ``ruleset``
-    (module doc). ``prevalent_wind``: the set's round (``"E"``..``"N"``). Raises ParError for
+    (module doc). ``prevalent_wind``: the set's round (``"E"``..``"N"``); ``counters``: the
+    honba and riichi sticks fixed for the set (docs/scoring.md, "Fixed honba and riichi
+    sticks"), counted in each win's score as the table's result counts them. Raises ParError for
     a wall that does not fit the rule set."""
     calculator = calculator_for(ruleset)
     seats = tuple(ruleset.seats)
@@ -524,25 +528,29 @@ def set_par(ruleset: Any, piles: Mapping[str, Sequence[str]], *, prevalent_wind:
             evaluate = _riichi_evaluator(tiles.seat, prevalent_wind, tiles.seat == seats[0], dora, ura, red_fives)
         else:
             evaluate = _shape_evaluator
-        results.append(seat_par(tiles, evaluate, _scorer(ruleset, tiles.seat, calculator), mcr=calculator == "mcr",
+        results.append(seat_par(tiles, evaluate, _scorer(ruleset, tiles.seat, calculator, counters or Counters()),
+                                mcr=calculator == "mcr",
                                 count=count))
     unit = "fan" if calculator == "mcr" else "han"
     return SetPar(tuple(results), calculator, any(t.approximate for t in all_tiles), unit, count[0])
 
 
-def _scorer(ruleset: Any, seat: str, calculator: str) -> Callable[[HandValue], int | None]:
+def _scorer(ruleset: Any, seat: str, calculator: str, counters: Counters) -> Callable[[HandValue], int | None]:
     seats = tuple(ruleset.seats)
+    rule = PAYMENT_RULES[ruleset.payment_rule]
+    honba = counters.honba if "honba" in rule.inputs else 0
+    carried = counters.riichi * rule.stick
 
     def score(value: HandValue) -> int | None:
         if calculator == "shape":
             return None
         if calculator == "riichi":
             outcome = HandOutcome("self_draw", (seat,), None, (0 if value.yakuman else min(value.value, 13),),
-                                  (value.fu or 0,), (value.yakuman,), riichi=(seat,) if _declared(value) else ())
+                                  (value.fu or 0,), (value.yakuman,), honba=honba, riichi=(seat,) if _declared(value) else ())
         else:
-            outcome = HandOutcome("self_draw", (seat,), None, (value.value,))
+            outcome = HandOutcome("self_draw", (seat,), None, (value.value,), honba=honba)
         try:
-            return int(settle(ruleset.payment_rule, seats, outcome, min_fan=ruleset.min_fan).changes[seat])
+            return int(settle(ruleset.payment_rule, seats, outcome, min_fan=ruleset.min_fan).changes[seat]) + carried
         except PaymentError:
             return None
 

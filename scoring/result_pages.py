@@ -22,6 +22,8 @@ from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import conversion_versions, reports, table_access
+from scoring.reports import analysis
+from scoring.actions.describe import wall_flags
 from scoring.actions.errors import ResultError
 from scoring.actions.fouled import clear_fouled, mark_fouled
 from scoring.conversion import ConversionTableError
@@ -31,6 +33,8 @@ from tournament.models import Event, Player, Table, Team
 from tournament import page_cache, public_downloads
 from tournament.query import int_param
 from tournament.table_plan import itineraries
+from walls.printing import i18n as printing_words
+from walls.printing.hand_records import render_hand_records
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -63,7 +67,9 @@ def traveller(request, event, session, set_no):
     """One set's traveller (every table's result, the datum, each converted score) with the hand
     record beside it once the wall is public. Its body is cached per content version and viewer
     (public, the tables whose own entries the viewer sees, or director and staff), with an
-    ETag; the director's (with its forms to mark a play fouled) is rendered afresh."""
+    ETag; the director's (with its forms to mark a play fouled, and every entry of the set stored
+    although it does not fit the wall: :func:`scoring.actions.describe.wall_flags`) is rendered
+    afresh."""
     hands = event.get_ruleset().hands_per_session
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
         raise Http404(_("no such set in this event"))
@@ -73,7 +79,10 @@ def traveller(request, event, session, set_no):
 
     def context() -> dict:
         return {"event": event, "report": reports.traveller_report(event, session, set_no, viewer), "hands": hands,
-                "team_method": event.method == Event.Method.TEAM, "can_mark_fouled": viewer.director}
+                "team_method": event.method == Event.Method.TEAM, "can_mark_fouled": viewer.director,
+                # entries stored although they do not fit the wall: the director's only (never in a cached body)
+                "wall_flags": wall_flags(HandResult.objects.filter(event=event, session_number=session, set_no=set_no)
+                                         .select_related("table")) if viewer.director else []}
 
     def build():
         if viewer.director:  # its forms carry the request's CSRF token
@@ -296,6 +305,39 @@ def _standings_file(request, event, name: str, content_type: str, build) -> Http
         stem, extension = name.rsplit(".", 1)
         suffix = f"-session{session}" if session else ""
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-{stem}{suffix}.{extension}"'
+        return response
+
+    return page_cache.respond(request, event, name, variant, respond, html=False, public=public)
+
+
+@result_page
+def hand_records(request, event, session):
+    """The printed hand records of session ``session`` (PDF, one page per set: its wall, each
+    seat's par and every table's score; docs/printing.md, "Hand records"), in the page's
+    language: the sets released everywhere for the public, every set for the director and staff
+    (:func:`scoring.reports.analysis.hand_record_pages`). Cached per content version, scope and
+    language, with an ETag; the public file rate-limited per address. 404 while no set may be shown."""
+    if not event.sessions.filter(number=session).exists():
+        raise Http404(_("no such session in this event"))
+    viewer = table_access.viewer(request, event)
+    try:
+        lang = printing_words.check_lang(get_language() or "en")
+    except ValueError:  # a page language the sheets do not print in
+        lang = "en"
+    public = not viewer.secrets
+    variant = f"{session}:{_scope(public)}:{lang}"
+    name = "hand-records.pdf"
+
+    def respond() -> HttpResponse:
+        refused = public_downloads.limited(request, event, name)
+        if refused is not None:
+            return refused
+        pages = analysis.hand_record_pages(event, session, viewer, lang)
+        if not pages:
+            raise Http404(_("no set of this session is finished everywhere yet: its hand records appear once it is"))
+        body = public_downloads.cached_public(event, f"{name}:{variant}", lambda: render_hand_records(pages, lang), public=public)
+        response = HttpResponse(body, content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}-hand-records-session{session}.pdf"'
         return response
 
     return page_cache.respond(request, event, name, variant, respond, html=False, public=public)

@@ -302,6 +302,7 @@ def table_page(request, event, table):
         return redirect("table", slug=event.slug, table_id=table.pk)
     plan = table_plan(table)  # who sits here and which sets come here: read once for the request
     form = TableEntryForm(request.POST or None, event=event, players=plan.holders(table), require_seat=not director)
+    form.show_fixed_counters(table.group.session.number)
     status = 200
     if request.method == "POST":
         status = 400
@@ -328,8 +329,11 @@ def table_page(request, event, table):
                     messages.success(request, f"{fault} {saved}" if fault else saved)
                     return redirect(target)
         if wants_json(request):  # a refusal (or nothing stored after a fault: 503, sent again by the queue)
-            return JsonResponse({"stored": False, "errors": [
-                f"{e['label']}: {e['message']}" if e["label"] else e["message"] for e in form.error_list()]}, status=status)
+            refusal = {"stored": False, "errors": [
+                f"{e['label']}: {e['message']}" if e["label"] else e["message"] for e in form.error_list()]}
+            if form.wall_mismatch:  # the queue offers to store it anyway, flagged (static/offline.js)
+                refusal["code"] = "wall_mismatch"
+            return JsonResponse(refusal, status=status)
     return render(request, "scoring/table.html", _table_context(request, event, table, form, plan, director), status=status)
 
 
@@ -417,6 +421,7 @@ def result_detail(request, event, result_id):
     action = request.POST.get("action") if request.method == "POST" else None
     form = CorrectionForm(request.POST if action == "correct" else None, event=event, players=players,
                           initial=HandForm.initial_for(result), require_seat=not director)
+    form.show_fixed_counters(result.table.group.session.number, result.set_no)
     error = None
     if request.method == "POST":
         actor = request.user.get_username() or f"scorer {result.table}"

@@ -45,8 +45,19 @@
       });
     }
 
+    // Honba and sticks fixed per set (scoring.forms.HandForm.fixed_by_set): the chosen set's line alone.
+    var fixed = form.querySelector('#fixed-counters[data-by-set]');
+    function showFixed() {
+      var set = form.querySelector('#set_no');
+      if (!fixed || !set) return;
+      var lines = JSON.parse(fixed.dataset.bySet);
+      if (lines[set.value]) fixed.textContent = lines[set.value];
+    }
+    showFixed();
+
     form.addEventListener('change', function (event) {
       var name = event.target.name;
+      if (name === 'set_no') showFixed();
       if (name === 'winners' && event.target.checked && event.target.type === 'checkbox' && checked(form, 'kind')[0] !== 'discard') {
         form.querySelectorAll('input[name=winners]').forEach(function (input) {  // self-draw: the newly ticked seat wins
           if (input !== event.target) input.checked = false;
@@ -57,6 +68,18 @@
         var value = form.querySelector('#value_' + event.target.value);
         if (value && !value.value && !('ontouchstart' in window)) value.focus();
       }
+    });
+
+    // The winning tile: one tap picks it, a second tap on it clears it (the hidden "none" choice).
+    form.querySelectorAll('input[name=winning_tile]').forEach(function (input) {
+      var was = false;
+      input.addEventListener('pointerdown', function () { was = input.checked; });
+      input.closest('label') && input.closest('label').addEventListener('pointerdown', function () { was = input.checked; });
+      input.addEventListener('click', function () {
+        var none = form.querySelector('input[name=winning_tile][value=""]');
+        if (was && input.value && none) none.checked = true;
+        was = false;
+      });
     });
 
     form.querySelectorAll('button.sign').forEach(function (button) {

@@ -4,7 +4,8 @@
 // so it survives a reload or a closed browser, and the service worker (/sw.js) keeps the page
 // itself for a reload without a connection. Every write carries its own request key
 // (scoring.actions.request_keys), so sending one again never stores it twice; a refusal (a PIN
-// refused, the result changed meanwhile) is shown next to its hand and not sent again.
+// refused, the result changed meanwhile) is shown next to its hand and not sent again; a hand
+// refused because it does not fit the wall (code wall_mismatch) offers to store it anyway, flagged.
 //
 // With a connection the forms are posted as usual (the server's page answers, with its errors at
 // the fields); the hand is remembered until a page of this table lists its key as answered, so a
@@ -113,6 +114,25 @@
         row.appendChild(button);
         li.appendChild(row);
       }
+      if (item.state === 'refused' && item.insistable) {  // it does not fit the wall: the table may insist
+        var insist = document.createElement('button');
+        insist.type = 'button';
+        insist.className = 'queued-insist';
+        insist.textContent = text.insist;
+        insist.addEventListener('click', function () {
+          var items = load();
+          var again = items.filter(function (i) { return i.key === item.key; })[0];
+          if (!again) return;
+          again.fields = again.fields.filter(function (f) { return f[0] !== 'insist'; }).concat([['insist', '1']]);
+          again.state = 'waiting';
+          again.insistable = false;
+          again.message = '';
+          save(items);
+          render();
+          flush();
+        });
+        li.appendChild(insist);
+      }
       if (item.state === 'refused') {
         var remove = document.createElement('button');
         remove.type = 'button';
@@ -194,6 +214,7 @@
             sentAny = true;
           } else {
             stored.state = 'refused';
+            stored.insistable = !!(answer && answer.code === 'wall_mismatch');
             stored.message = answer && answer.errors ? answer.errors.join(' ') : (response.status === 403 ? text.loggedOut : 'HTTP ' + response.status);
           }
           save(now);
@@ -229,7 +250,8 @@
 
   function intercept(formElement, kind, url) {
     formElement.addEventListener('submit', function (event) {
-      if (event.submitter && event.submitter.name) return;  // the director's other buttons (unlock): posted as usual
+      var insisting = !!(event.submitter && event.submitter.name === 'insist');  // store it anyway, flagged
+      if (event.submitter && event.submitter.name && !insisting) return;  // the director's other buttons (unlock): posted as usual
       var waiting = load().some(function (i) { return i.state === 'waiting'; });
       var reason = formElement.querySelector('input[name=reason]:checked');
       var summaryText = kind === 'enter' ? summary(formElement)
@@ -239,15 +261,16 @@
       if (navigator.onLine && !waiting) {  // posted as usual; remembered until a page lists its key
         var key = field({ fields: fields(formElement) }, 'request_key') || newKey();
         var items = load();
-        items.push({ kind: kind, key: key, url: url, summary: summaryText, fields: fields(formElement, key), state: 'posted' });
+        items.push({ kind: kind, key: key, url: url, summary: summaryText, fields: fields(formElement, key).concat(insisting ? [['insist', '1']] : []),
+                     state: 'posted' });
         save(items);
         return;
       }
       event.preventDefault();
-      add({ kind: kind, key: newKey(), url: url, summary: summaryText, fields: fields(formElement) });
+      add({ kind: kind, key: newKey(), url: url, summary: summaryText, fields: fields(formElement).concat(insisting ? [['insist', '1']] : []) });
       if (kind === 'enter') {
         formElement.querySelectorAll('input[type=password], input[name^="value_"], input[name^="seat_"], input[name^="fu_"]').forEach(function (i) { i.value = ''; });
-        formElement.querySelectorAll('input[name=winners], input[name=discarder], input[name=riichi], input[name=tenpai]').forEach(function (i) { i.checked = false; });
+        formElement.querySelectorAll('input[name=winners], input[name=discarder], input[name=riichi], input[name=tenpai], input[name=winning_tile]').forEach(function (i) { i.checked = false; });
         var set = formElement.querySelector('#set_no');
         if (set) {
           var free = Array.prototype.filter.call(set.options, function (o) { return !o.disabled; })[0];

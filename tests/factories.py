@@ -417,7 +417,8 @@ def enter_outcome(page, *, set_no: int | None = None, kind: str, winners=(), dis
     set ``set_no`` (None: leave it), the outcome mode where the rule set offers modes, the kind
     button (``discard``, ``self_draw``, ``draw``), the winners and the discarder seat buttons, each
     winner's value (``values``: {seat: fan or han}), ``fu`` and ``yakuman`` ({seat: int}), the honba
-    counters, and the riichi, tenpai and shielded seats, and the liable seat (bao). Inputs the rule
+    counters (where the page asks: in duplicate rule sets they are fixed per set by the director,
+    docs/scoring.md, "Fixed honba and riichi sticks"), and the riichi, tenpai and shielded seats, and the liable seat (bao). Inputs the rule
     does not take must be left at their defaults. Save is left to the caller (:func:`save_entry`)."""
     if set_no is not None:
         page.select_option("#set_no", str(set_no))
@@ -435,8 +436,8 @@ def enter_outcome(page, *, set_no: int | None = None, kind: str, winners=(), dis
         page.select_option(f"#fu_{seat}", str(value))
     for seat, value in (yakuman or {}).items():
         page.select_option(f"#yakuman_{seat}", str(value))
-    if honba or page.locator("#honba").is_visible():
-        page.fill("#honba", str(honba))
+    if page.locator("#honba").count() and (honba or page.locator("#honba").is_visible()):
+        page.fill("#honba", str(honba))  # a rule set whose honba are fixed per set shows them as text instead
     for name, seats in (("riichi", riichi), ("tenpai", tenpai), ("shielded", shielded)):
         if seats or page.locator(f"input[name={name}]").count():
             _tick(page, name, seats)

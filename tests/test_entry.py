@@ -14,6 +14,7 @@ from scoring.actions.errors import ResultError
 from factories import blocks
 
 from factories import api_key, first_set, first_table
+from walls.models import WallSet
 
 pytestmark = pytest.mark.django_db
 
@@ -214,6 +215,12 @@ def test_a_confirmation_for_an_older_revision_is_refused(team_event):
 KNOWN_HAND = "123456789m 11z 22z +1z"
 
 
+def fan_check_alone(event, set_no: int = 1) -> None:
+    """Forget set ``set_no``'s stored wall, so the hand is fan-checked alone: a hand that does not
+    fit the wall is refused (the wall check: tests/test_entry_wall_check.py)."""
+    WallSet.objects.filter(event=event, set_no=set_no).delete()
+
+
 def test_hand_notation_is_read_into_tiles_melds_and_the_winning_tile():
     hand = fan_check.parse_hand("chi:234s pung:5z 678p 99m 05s +9m last")
     assert hand.melds == (("chi", "3s"), ("pung", "5z"))
@@ -246,6 +253,7 @@ def test_fan_check_counts_a_known_hand_with_pymahjonggb():
 
 def test_a_matching_fan_is_stored_with_its_hand_and_no_flag(team_event):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    fan_check_alone(team_event)
     table = first_table(team_event)
     assert first_set(table) == 1  # East round: East is the prevalent wind
     result = submit_result(table, 1, outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [28],
@@ -255,6 +263,7 @@ def test_a_matching_fan_is_stored_with_its_hand_and_no_flag(team_event):
 
 def test_a_fan_that_differs_from_the_hand_is_stored_but_flagged(team_event):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    fan_check_alone(team_event)
     table = first_table(team_event)
     result = submit_result(table, 1, outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [26],
                                               "hand": KNOWN_HAND}, actor="t")
@@ -266,6 +275,7 @@ def test_a_fan_that_differs_from_the_hand_is_stored_but_flagged(team_event):
 
 def test_the_fan_check_uses_the_winners_seat_wind(team_event):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    fan_check_alone(team_event)
     table = first_table(team_event)
     result = submit_result(table, 1, outcome={"kind": "discard", "winners": ["S"], "discarder": "E", "fans": [26],
                                               "hand": KNOWN_HAND}, actor="t")
@@ -288,6 +298,7 @@ def test_a_bad_winning_hand_is_refused_naming_the_hand_and_nothing_is_stored(tea
 
 def test_api_enters_a_hand_with_the_entering_seat_and_returns_its_flag(team_event, director):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    fan_check_alone(team_event)
     api = APIClient()
     api.force_authenticate(director)
     table = first_table(team_event)

@@ -185,6 +185,7 @@ def test_the_ranges_are_derived_from_each_rule_and_fit_a_32_bit_column():
     # MCR: a self-draw of 400 fan, 3 x (8 + 400); riichi: see the test of thirty billion above; Souzu: a dealer's
     # six-fold yakuman ron, 6 x 48,000, with 99 honba of 2,000 and the opponent's stick.
     assert derived == {"mcr": 1224, "mcr-duplicate-mahjongsoft": 1224, "riichi": 702_700, "souzu-2p": 487_000,
+                       "souzu-2p-honba-whole": 487_000,
                        "shiragiku-3p": 398, "shield-tile": 198_000, "yangzhou": 6_000, "typed": 702_700}
     assert input_ranges("typed", WINDS[:3]).changes == 3 * 702_700
     assert widest().changes == widest().deposit == 2_810_800
@@ -202,7 +203,7 @@ def test_the_table_page_shows_each_number_input_its_range(client):
     page = client.get(table_url(table)).content.decode()
     assert page.count('min="-2810800"') == 4 and page.count('max="2810800"') == 5  # four score boxes and the deposit
     assert 'title="-2,810,800 to 2,810,800"' in page
-    assert 'placeholder="0" min="0" max="99"' in page  # honba
+    assert 'id="honba"' not in page and "Honba 0 · riichi sticks 0" in page  # fixed per set, not typed
     assert page.count('placeholder="1–13" min="0" max="13"') == 4  # han: 0 for a winner by yakuman alone
 
 

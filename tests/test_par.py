@@ -189,3 +189,36 @@ def test_the_analysis_as_json_names_every_seat():
         assert isinstance(seat["shanten"], int)
         if seat["par"]:
             assert seat["par"]["hand"].count("+") == 1 and seat["par"]["value"] >= 8
+
+
+def test_the_worked_example_of_the_scoring_guide():
+    """docs/scoring.md, "Worked example: one set of duplicate MCR": the wall derived from the
+    documented seed gives the par and best the guide prints."""
+    key = derivation.effective_key("0123456789abcdef" * 4)
+    wall = derivation.shuffle(MCR.multiset(), derivation.wall_key(key, "worked-example", 1, 1, MCR.fingerprint))
+    piles = derivation.lay_out(wall, [(p.name, p.size) for p in MCR.piles])
+    assert piles["E-draw"][:3] == ["2p", "8p", "7z"]
+    result = par.set_par(MCR, piles, prevalent_wind="E")
+    east = result.seat("E")
+    assert (east.shanten, east.par.draw, east.par.hand, east.par.value.value, east.par.score) == (
+        4, 14, "677m 1188p 4488s 77z +6m", 25, 99)
+    assert (east.best.draw, east.best.hand, east.best.value.value, east.best.score) == (19, "36677m 88p 446688s +3m", 27, 105)
+    table = {s.seat: (s.shanten, s.par.draw, s.par.value.value, s.par.score, s.best.draw, s.best.score) for s in result.seats}
+    assert table == {"E": (4, 14, 25, 99, 19, 105), "S": (4, 15, 26, 102, 15, 102), "W": (3, 13, 26, 102, 17, 231),
+                     "N": (3, 15, 29, 111, 18, 117)}
+
+
+def test_fixed_honba_and_sticks_count_in_the_par_score_as_in_a_table_s_result():
+    """docs/scoring.md, "Fixed honba and riichi sticks": a riichi set fixed at 2 honba and 1
+    stick pays every win 600 more (300 a honba) and the stick's 1,000 to the winner."""
+    from scoring.payments.counters import Counters
+
+    piles = derived(RIICHI_DUPLICATE, 7)
+    plain = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E")
+    fixed = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E", counters=Counters(honba=2, riichi=1))
+    for a, b in zip(plain.seats, fixed.seats, strict=True):
+        assert (a.par is None) == (b.par is None)
+        if a.par is not None:
+            assert b.par.score == a.par.score + 2 * 300 + 1000
+    mcr = par.set_par(MCR, derived(MCR, 7), counters=Counters(honba=2, riichi=1))
+    assert mcr.as_dict() == par.set_par(MCR, derived(MCR, 7)).as_dict()  # MCR has neither

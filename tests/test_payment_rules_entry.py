@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import SetScore
 from scoring.actions.confirmation import confirm_result
+from scoring.actions.counters import fix_counters
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from tournament.models import EventRole, Table
@@ -152,6 +153,17 @@ PAGE_CASES = {
     "yangzhou bao": (
         "yangzhou", {"mode": "outcome", "kind": "self_draw", "winners": "W", "value_W": "15", "liable": "S"},
         {"E": 0, "S": -45, "W": 45, "N": 0}, 0, "(bao: S pays)"),
+    # Shield tile with open riichi (docs/rules.md, "Shield tile: payments and game end"): the same 3-han self-draw, but E
+    #   declared open riichi, which lifts S's shield: each of S, W, N pays 1400: E +4200.
+    "shield tile self-draw with open riichi": (
+        "shield-tile-pink", {"mode": "outcome", "kind": "self_draw", "winners": "E", "value_E": "3", "shielded": ["S"],
+                             "open_riichi": "on"},
+        {"E": 4200, "S": -1400, "W": -1400, "N": -1400}, 0, "(open riichi: the shield does not count)"),
+    # Souzu, honba whole (docs/rules.md, "Two-player Souzu: honba on a self-draw"): S self-draws mangan (8000) with 1 honba:
+    #   half the value, 4000, plus the whole 2000: E -6000, S +6000 (5000 where the honba are halved).
+    "souzu self-draw, honba whole": (
+        "souzu-2p-honba-whole", {"mode": "outcome", "kind": "self_draw", "winners": "S", "value_S": "5", "honba": "1"},
+        {"E": -6000, "S": 6000}, 0, "South won by self-draw, 5 han, 1 honba"),
     "souzu mangan with a honba": (
         "souzu-2p", {"mode": "outcome", "kind": "discard", "winners": "S", "discarder": "E", "value_S": "5", "honba": "1"},
         {"E": -10000, "S": 10000}, 0, "South won on East's discard, 5 han, 1 honba"),
@@ -161,7 +173,11 @@ PAGE_CASES = {
 @pytest.mark.parametrize("case", PAGE_CASES.values(), ids=PAGE_CASES.keys())
 def test_the_table_page_enters_each_rule_by_its_outcome(client, case):
     ruleset_code, data, changes, deposit, words = case
-    table = first_table(event_of(ruleset_code, "rule-" + ruleset_code))
+    event = event_of(ruleset_code, "rule-" + ruleset_code)
+    table = first_table(event)
+    if data.get("honba", "").isdigit() and data["kind"] != "draw":  # honba are fixed per set: the director fixes the set's (scoring.payments.counters)
+        fix_counters(event, {f"1-{first_set(table)}": {"honba": int(data["honba"])}}, actor="director")
+        table = first_table(event)
     response = post_entry(client, table, data)
     assert response.status_code == 302, response.context["form"].errors
     result = table.results.get()
@@ -184,6 +200,23 @@ def test_the_api_enters_a_riichi_draw_and_computes_the_deposit(director):
     body = response.json()
     assert body["changes"] == {"E": 1500, "S": 500, "W": -1500, "N": -1500} and body["deposit"] == 1000
     assert body["outcome"]["tenpai"] == ["E", "S"] and body["outcome"]["riichi"] == ["S"]
+
+
+def test_the_api_enters_open_riichi_on_a_shield_tile_self_draw(director):
+    """docs/rules.md, "Shield tile: payments and game end": open riichi lifts the shield."""
+    event = event_of("shield-tile", "api-open-riichi")
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    table = first_table(event)
+    api = APIClient()
+    api.force_authenticate(director)
+    response = api.post(f"/api/events/{event.slug}/results/", {
+        "table": table.number, "set_no": first_set(table),
+        "outcome": {"kind": "self_draw", "winners": ["W"], "fans": [1], "shielded": ["N"], "open_riichi": True}}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    # 1 han = 1000, thirds of 333.3 rounded up to 400, N pays too: W +1200.
+    assert body["changes"] == {"E": -400, "S": -400, "W": 1200, "N": -400}
+    assert body["outcome"]["open_riichi"] is True
 
 
 def test_the_api_refuses_a_han_beyond_the_rule_with_the_range(director):
@@ -301,7 +334,7 @@ def test_the_table_page_offers_the_rules_inputs_and_preselects_no_discarder(clie
     login_as_table(client, table)
     page = client.get(table_url(table)).content.decode()
     for element in ('id="kind-discard"', 'id="kind-self_draw"', 'id="kind-draw"', 'type="checkbox" id="win-E"',
-                    'id="discarder-S"', 'id="value_E"', 'id="fu_E"', 'id="yakuman_E"', 'id="honba"', 'id="riichi-N"',
+                    'id="discarder-S"', 'id="value_E"', 'id="fu_E"', 'id="yakuman_E"', 'id="fixed-counters"', 'id="riichi-N"',
                     'id="tenpai-W"', 'id="save"'):
         assert element in page, element
     assert 'id="shielded-E"' not in page and 'id="liable"' not in page
@@ -311,11 +344,14 @@ def test_the_table_page_offers_the_rules_inputs_and_preselects_no_discarder(clie
     login_as_table(client, mcr_table)
     mcr = client.get(table_url(mcr_table)).content.decode()
     assert 'type="radio" id="win-E"' in mcr and 'id="honba"' not in mcr and 'id="fu_E"' not in mcr
+    assert 'id="fixed-counters"' not in mcr and 'id="honba"' not in page  # honba are fixed per set, not typed
 
 
 def test_the_confirmation_card_reads_the_hand_in_words_with_a_masked_pin(client):
-    table = first_table(event_of("shiragiku-3p", "card"))
-    response = post_entry(client, table, {"mode": "outcome", "kind": "self_draw", "winners": "W", "value_W": "4", "honba": "1"})
+    event = event_of("shiragiku-3p", "card")
+    fix_counters(event, {f"1-{first_set(first_table(event))}": {"honba": 1}}, actor="director")
+    table = first_table(event)
+    response = post_entry(client, table, {"mode": "outcome", "kind": "self_draw", "winners": "W", "value_W": "4"})
     page = html.unescape(client.get(response["Location"]).content.decode())
     card = _without_change_spans(page.split('id="confirm-')[1].split("</form>")[0])
     assert '<p class="outcome-words">West won by self-draw, 4 han, 1 honba: E -7, S -7, W +14</p>' in card

@@ -17,7 +17,7 @@ from scoring.payments import (
 from tournament.i18n import seat_name
 
 SEATS = {"mcr": ("E", "S", "W", "N"), "mcr-duplicate-mahjongsoft": ("E", "S", "W", "N"), "riichi": ("E", "S", "W", "N"),
-         "souzu-2p": ("E", "S"), "shiragiku-3p": ("E", "S", "W"), "shield-tile": ("E", "S", "W", "N"),
+         "souzu-2p": ("E", "S"), "souzu-2p-honba-whole": ("E", "S"), "shiragiku-3p": ("E", "S", "W"), "shield-tile": ("E", "S", "W", "N"),
          "yangzhou": ("E", "S", "W", "N")}
 COMPUTED = sorted(code for code, rule in PAYMENT_RULES.items() if rule.computed)
 MIN_FANS = st.one_of(st.none(), st.integers(0, 30))
@@ -68,7 +68,7 @@ def outcomes(draw, rule_code, min_fan=None):
     fans, fu, yakuman = [], [], []
     for _ in winners:
         if "fu" in rule.inputs:
-            han, f, y = _riichi_value(draw, kind, honba, rule_code == "souzu-2p")
+            han, f, y = _riichi_value(draw, kind, honba, rule_code.startswith("souzu-2p"))
         else:
             han, f = draw(st.integers(low, min(high, low + 60))), 0
             y = draw(st.integers(0, 2)) if "yakuman" in rule.inputs else 0
@@ -89,7 +89,7 @@ def outcomes(draw, rule_code, min_fan=None):
 @st.composite
 def rule_and_outcome(draw):
     code = draw(st.sampled_from(COMPUTED))
-    min_fan = draw(st.one_of(st.none(), st.integers(0, 20))) if code not in ("riichi", "souzu-2p") else draw(st.sampled_from([None, 1]))
+    min_fan = draw(st.one_of(st.none(), st.integers(0, 20))) if code not in ("riichi", "souzu-2p", "souzu-2p-honba-whole") else draw(st.sampled_from([None, 1]))
     return code, min_fan, draw(outcomes(code, min_fan))
 
 

@@ -161,6 +161,6 @@ def test_yangzhou_minimum_is_the_rule_sets_min_fan():
 
 def test_the_seed_rules_declare_their_inputs():
     assert PAYMENT_RULES["shiragiku-3p"].inputs == {"yakuman", "honba", "tenpai"}
-    assert PAYMENT_RULES["shield-tile"].inputs == {"shielded"}
+    assert PAYMENT_RULES["shield-tile"].inputs == {"shielded", "open_riichi"}
     assert PAYMENT_RULES["yangzhou"].inputs == {"liable"} and PAYMENT_RULES["yangzhou"].multiple_winners
     assert PAYMENT_RULES["yangzhou"].bounds(18) == (18, 1000)

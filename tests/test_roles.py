@@ -130,6 +130,9 @@ ENDPOINTS = {
     "standings page": (lambda w: ("get", reverse("standings", args=[w.event.slug]), None), set(ROLES)),
     "wall list page": (lambda w: ("get", reverse("walls", args=[w.event.slug]), None), set(ROLES)),
     "secret wall page": (lambda w: ("get", reverse("wall", args=[w.event.slug, 1, 16]), None), {"director", "staff"}),
+    # no set of the session is released: its hand records (every wall, with par) are the director's and staff's
+    "hand records of a session in play": (lambda w: ("get", reverse("hand-records", args=[w.event.slug, 1]), None),
+                                          {"director", "staff"}),
     # a wall sticker's page opens for everyone (a neutral page but for staff); its check walk shows tiles: staff only
     "wall sticker page": (lambda w: ("get", reverse("sticker-slot", args=[w.event.slug, SetId(w.event.slug, 1, 16).code, "E-D1"]),
                                      None), set(ROLES)),
@@ -193,6 +196,7 @@ ENDPOINTS = {
     "check-in": (lambda w: ("get", reverse("check-in", args=[w.event.slug, 2]), None), {"director"}),
     "substitutions": (lambda w: ("get", reverse("substitute", args=[w.event.slug, 1]), None), {"director"}),
     "penalties": (lambda w: ("get", reverse("penalties", args=[w.event.slug]), None), {"director"}),
+    "fixed-counters": (lambda w: ("get", reverse("fixed-counters", args=[w.event.slug]), None), {"director"}),
     "session clock": (lambda w: ("post", reverse("session-clock", args=[w.event.slug, 1]), {"action": "set", "minutes": "90"}),
                       {"director"}),
     "projector": (lambda w: ("get", reverse("projector", args=[w.event.slug]), None), set(ROLES)),

@@ -250,7 +250,7 @@ def test_custom_red_fives_replace_plain_fives():
     assert (counts(r)["5p"], counts(r)["0p"], counts(r)["5s"], counts(r)["0s"], counts(r)["5m"]) == (2, 2, 3, 1, 4)
     with pytest.raises(RuleSetError, match="5 red fives 0p replace 5 tiles 5p but the tile set has 4 5p: use at most 4"):
         custom_ruleset("x", "x", WINDS, TILES_136, "shared", [13] * 4, red={"0p": 5}, **common())
-    with pytest.raises(RuleSetError, match="red fives are given as 0m, 0p, 0s"):
+    with pytest.raises(RuleSetError, match="red fives and pink tiles are given as 0m, 0p, 0s, 3mp"):
         custom_ruleset("x", "x", WINDS, TILES_136, "shared", [13] * 4, red={"5p": 1}, **common())
 
 

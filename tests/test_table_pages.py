@@ -13,6 +13,7 @@ from scoring.models import HandResult
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.entry import submit_result
 from factories import blocks
+from walls.models import WallSet
 from walls.setcode import SetId
 
 from factories import entering, first_set, login_as_table, pin, table_url
@@ -198,6 +199,7 @@ def test_live_json_reports_each_cells_state_the_counts_and_late_tables(client, d
 
 def test_live_json_shows_the_fan_check_flag(client, director, team_event, table):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    WallSet.objects.filter(event=table.group.session.event).delete()  # the fan check alone: no wall to check the hand against
     result = submit_result(table, 1, outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [26],
                                               "hand": "123456789m 11z 22z +1z"}, actor="t")
     client.force_login(director)
@@ -213,6 +215,7 @@ def test_live_json_shows_the_fan_check_flag(client, director, team_event, table)
 
 def test_table_page_flags_a_fan_that_differs_from_the_hand(table_client, table):
     pytest.importorskip("MahjongGB", reason="PyMahjongGB is not installed: pip install PyMahjongGB")
+    WallSet.objects.filter(event=table.group.session.event).delete()  # the fan check alone: no wall to check the hand against
     response = enter_by_outcome(table_client, table, value_E="26", hand="123456789m 11z 22z +1z")
     page = table_client.get(response["Location"]).content.decode()
     assert "fan entered 26, the hand counts 28" in page

@@ -7,10 +7,12 @@ from hypothesis import strategies as st
 from walls.tiles import (
     ALL_TILES,
     LANGUAGES,
+    PINK_TILES,
     TileError,
     collapse,
     expand,
     is_valid_tile,
+    parse_counts,
     plain_tile,
     tile_glyph,
     tile_name,
@@ -19,10 +21,10 @@ from walls.tiles import (
 
 
 def test_all_tiles_canonical_order():
-    assert len(ALL_TILES) == 9 * 3 + 3 + 7 + 8 == 45
-    assert ALL_TILES[:6] == ("1m", "2m", "3m", "4m", "5m", "0m")
-    assert ALL_TILES.index("1p") == 10 and ALL_TILES.index("1z") == 30 and ALL_TILES[-1] == "8f"
-    assert [tile_sort_key(code) for code in ALL_TILES] == list(range(45))
+    assert len(ALL_TILES) == 9 * 3 + 3 + 6 + 7 + 8 == 51
+    assert ALL_TILES[:8] == ("1m", "2m", "3m", "3mp", "4m", "5m", "0m", "6m")
+    assert ALL_TILES.index("1p") == 12 and ALL_TILES.index("1z") == 36 and ALL_TILES[-1] == "8f"
+    assert [tile_sort_key(code) for code in ALL_TILES] == list(range(51))
 
 
 @pytest.mark.parametrize("code", ["", "10m", "5M", "8z", "9f", "0z", "0f", "m1", None, 5])
@@ -64,7 +66,7 @@ def test_unknown_language_is_refused():
 
 def test_glyphs_are_short_unique_ascii():
     glyphs = [tile_glyph(code) for code in ALL_TILES]
-    assert len(set(glyphs)) == 45
+    assert len(set(glyphs)) == 51
     assert all(g.isascii() and 1 <= len(g) <= 3 for g in glyphs)
     assert (tile_glyph("0m"), tile_glyph("5m"), tile_glyph("5z"), tile_glyph("3f")) == ("5m*", "5m", "Wh", "F3")
 
@@ -96,3 +98,16 @@ def test_expand_refuses_bad_counts(counts, message):
 @given(st.lists(st.sampled_from(ALL_TILES), max_size=60))
 def test_collapse_is_the_inverse_of_expand(tiles):
     assert expand(collapse(tiles)) == sorted(tiles, key=tile_sort_key)
+
+
+def test_pink_threes_and_sevens():
+    """docs/rules.md, "Shield tile: pink dora": a pink 3 or 7 stands in for its plain tile, sorts
+    right after it, and is named and printed as pink."""
+    assert PINK_TILES == ("3mp", "7mp", "3pp", "7pp", "3sp", "7sp")
+    assert [plain_tile(code) for code in PINK_TILES] == ["3m", "7m", "3p", "7p", "3s", "7s"]
+    assert tile_sort_key("3s") + 1 == tile_sort_key("3sp") == tile_sort_key("4s") - 1
+    assert (tile_name("3sp"), tile_name("7mp", "ja"), tile_name("3pp", "zh")) == ("Three of Bamboo (pink)", "桃七萬", "粉三饼")
+    assert tile_glyph("7pp") == "7p+"
+    assert parse_counts("3sp:1, 3s:3") == (("3s", 3), ("3sp", 1))
+    with pytest.raises(TileError, match="range"):
+        parse_counts("3mp-7mp:1")

@@ -7,7 +7,9 @@ the shape of DRF's own validation errors, keyed by the field::
     HTTP 400 (or the error's status: 409 a conflict, 403 a forbidden change, 429 PIN entry locked)
     {"changes.E": ["the score changes must add up to 0"]}
 
-A result that collides with a stored one (409) also names it: ``{"set": [...], "existing": 17}``.
+A result that collides with a stored one (409) also names it: ``{"set": [...], "existing": 17}``;
+an error with a ``code`` gives it: ``{"winning_tile": [...], "code": "wall_mismatch"}`` (422: the
+entry does not fit the wall; send it again with ``outcome.insist`` to store it flagged).
 Every other exception gets DRF's own handling.
 """
 
@@ -22,7 +24,7 @@ from tournament.errors import FieldError
 def exception_handler(exc, context):
     """DRF exception handler: a :class:`~tournament.errors.FieldError` becomes
     ``{field: [message]}`` (plus ``existing``: the primary key of the stored result a duplicate
-    met, when the error carries one) with the error's ``status``; anything else goes to DRF's
+    met, when the error carries one; ``code``, when it has one) with the error's ``status``; anything else goes to DRF's
     default handler. The transaction is not rolled back for a FieldError, so what a service
     records on purpose before refusing (a wrong PIN counted towards the table's limit) stays."""
     if isinstance(exc, FieldError):
@@ -30,5 +32,7 @@ def exception_handler(exc, context):
         existing = getattr(exc, "existing", None)
         if existing is not None:
             body["existing"] = existing.pk
+        if getattr(exc, "code", ""):
+            body["code"] = exc.code
         return Response(body, status=exc.status)
     return drf_exception_handler(exc, context)

@@ -131,7 +131,7 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             "public_value": event.public_value or None,
             "seed": event.master_seed if (event.seed_revealed or include_secret) else None,
             "sets": [
-                {"session": w.session_number, "set": w.set_no, "piles": w.piles}
+                {"session": w.session_number, "set": w.set_no, "piles": w.piles, **({"par": w.par} if w.par is not None else {})}
                 for w in event.wall_sets.order_by("session_number", "set_no")
             ],
             "reserves": [
@@ -300,7 +300,8 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                         current=i == current)
         for i, t in enumerate(data["conversion_tables"])))}
     WallSet.objects.bulk_create([
-        WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"]) for w in walls["sets"]
+        WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"], par=w.get("par"))
+        for w in walls["sets"]
     ])
     rooms = {r["number"]: row for r, row in zip(data["rooms"], Room.objects.bulk_create(Room(event=event, **r) for r in data["rooms"]))}
     teams = {t["number"]: row for t, row in zip(data["teams"], Team.objects.bulk_create(

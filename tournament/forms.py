@@ -8,7 +8,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.conversion import PRESETS as CONVERSION_PRESETS
-from scoring.payments import PAYMENT_RULES
+from scoring.payments import PAYMENT_RULES, YANGZHOU_MINIMUMS
 from tournament.i18n import catalogue_text
 from tournament.models import Event, EventRole
 from walls.rulesets import LAYOUTS, PRESETS, RuleSetError, custom_ruleset
@@ -24,6 +24,11 @@ def _int_list(text: str, field: str) -> list[int]:
         raise forms.ValidationError(_("Give whole numbers separated by commas, e.g. 13, 13, 13, 13."), code=field) from None
 
 
+def _yangzhou_choice(fan: int, name: str, meaning: str) -> str:
+    """A named Yangzhou minimum as offered: ``"13番しばり — 13 fan (一板 is 10 fan: the minimum is 一板 + 3)"``."""
+    return _("%(name)s — %(fan)s fan (%(meaning)s)") % {"name": name, "fan": fan, "meaning": catalogue_text(meaning)}
+
+
 class EventForm(forms.Form):
     """Create an event. With rule set *custom*, the custom fields describe the tile set and layout;
     errors from :func:`walls.rulesets.custom_ruleset` are shown on the field they concern."""
@@ -34,10 +39,21 @@ class EventForm(forms.Form):
     min_fan = forms.IntegerField(
         label=_("Minimum hand value to win"), required=False, min_value=0,
         help_text=_("Optional, in the rule set's unit (fan or han): the smallest hand that may win, where the event agrees "
-                    "one (Yangzhou: 7, 13 or 18 fan). Empty: the rule set's own minimum (MCR: 8 fan)."),
+                    "one (Yangzhou: choose a named minimum below). Empty: the rule set's own minimum (MCR: 8 fan)."),
+    )
+    yangzhou_minimum = forms.TypedChoiceField(
+        label=_("Yangzhou: minimum to win (しばり)"), required=False, coerce=int, empty_value=None,
+        choices=[("", _("— (not Yangzhou, or the minimum above)"))] + [
+            (str(fan), lazy(_yangzhou_choice, str)(fan, name, meaning)) for fan, name, meaning in YANGZHOU_MINIMUMS],
+        help_text=_("The seed's named minimums: the fan of 一板 (the smallest big fan) or that plus 3. Choosing one "
+                    "sets the minimum hand value of a Yangzhou event; leave it empty for other rule sets."),
     )
     method = forms.ChoiceField(label=_("Scoring method"), choices=Event.Method.choices)
-    conversion = forms.ChoiceField(label=_("Conversion table"), choices=[(code, t.name) for code, t in CONVERSION_PRESETS.items()])
+    conversion = forms.ChoiceField(
+        label=_("Conversion table"), required=False,
+        choices=[("", _("The rule family's table (MCR MP, Riichi IMP...)"))] + [(code, t.name) for code, t in CONVERSION_PRESETS.items()],
+        help_text=_("Empty: the preset fitted to the rule set's family and score unit (docs/scoring.md, "
+                    "\"Conversion presets per rule family\")."))
     sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=100, initial=1)
     datum_method = forms.ChoiceField(label=_("Datum"), choices=Event.Datum.choices)
     comparison = forms.ChoiceField(label=_("Compare against"), choices=Event.Comparison.choices)
@@ -111,8 +127,28 @@ class EventForm(forms.Form):
             )
         return value
 
+    def clean_yangzhou_minimum(self):
+        """A named Yangzhou minimum (:data:`scoring.payments.YANGZHOU_MINIMUMS`) only for a rule set
+        paid by the ``yangzhou`` rule; it becomes the event's ``min_fan``, so a different typed
+        minimum is refused."""
+        value = self.cleaned_data.get("yangzhou_minimum")
+        if value is None:
+            return None
+        code = self.data.get("ruleset")
+        rule = PRESETS[code].payment_rule if code in PRESETS else self.data.get("custom_payment_rule") if code == CUSTOM else ""
+        if rule != "yangzhou":
+            raise forms.ValidationError(_("the named minimums are Yangzhou's: choose the Yangzhou rule set, or leave this empty"))
+        typed = self.cleaned_data.get("min_fan")
+        if typed is not None and typed != value:
+            raise forms.ValidationError(
+                _("the minimum hand value above says %(typed)s fan and this says %(value)s: clear one of them")
+                % {"typed": typed, "value": value})
+        return value
+
     def clean(self):
         data = super().clean()
+        if data.get("yangzhou_minimum") is not None:
+            data["min_fan"] = data["yangzhou_minimum"]
         if data.get("ruleset") != CUSTOM:
             if data.get("ruleset") in PRESETS and data.get("min_fan") is not None:
                 # the event's own copy of the preset: its minimum agreed for the event

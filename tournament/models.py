@@ -127,6 +127,11 @@ class Event(models.Model):
         help_text="Codes of scoring.standings.TIE_BREAKS in order; empty: the default order.",
     )
     announcement = models.TextField(_("announcement on the projector"), blank=True, default="")
+    fixed_counters = models.JSONField(
+        _("honba and riichi sticks fixed per set"), default=dict, blank=True,
+        help_text="{'<session>-<set>': {'honba': n, 'riichi': n}}: what lies on every table of a set before its hand; "
+                  "a set not listed starts at 0 (scoring.payments.counters).",
+    )
     final_export_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.conversion import get_table
+from scoring.conversion import family_preset, get_table
 from scoring.models import ConversionTable
 from scoring.actions.rescoring import rescore_set
 from scoring.visibility import sets_to_play
@@ -44,7 +44,7 @@ def create_event(
     slug: str = "",
     ruleset_code: str = "mcr-duplicate",
     method: str = Event.Method.TEAM,
-    conversion: str = "wbf-imp",
+    conversion: str | None = "wbf-imp",
     sessions: int = 1,
     datum_method: str = Event.Datum.AVERAGE,
     comparison: str = Event.Comparison.GROUP,
@@ -60,7 +60,11 @@ def create_event(
     """Create an event with a fresh secret master seed and its public commitment.
 
     ``conversion`` is a preset code of :data:`scoring.conversion.PRESETS`; the event gets its own
-    editable copy (version 1). ``ruleset``, a :class:`walls.rulesets.RuleSet` (e.g. from
+    editable copy (version 1). None (or ""; what the director's new-event form sends unless the
+    director picks a table; the default here stays ``wbf-imp`` for scripts): the preset of the
+    rule set's family
+    (:func:`scoring.conversion.family_preset`: ``mcr-mp`` for MCR, ``riichi-imp`` for riichi...;
+    docs/scoring.md, "Conversion presets per rule family"). ``ruleset``, a :class:`walls.rulesets.RuleSet` (e.g. from
     :func:`walls.rulesets.custom_ruleset`), overrides ``ruleset_code``. ``fouled_min_tables``
     and ``fouled_adjusted_points``: the event's Law 87 parameters (docs/scoring.md, "Fouled sets
     and reserve walls"). ``status``: published by default (the demo, the tests, imports); the
@@ -79,6 +83,7 @@ def create_event(
         ruleset = ruleset or get_ruleset(ruleset_code)
     except ValueError as exc:
         raise SetupError("ruleset", str(exc)) from exc
+    conversion = conversion or family_preset(ruleset.payment_rule)
     try:
         plain_table = get_table(conversion)
     except (KeyError, ValueError) as exc:

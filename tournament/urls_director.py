@@ -22,6 +22,7 @@ urlpatterns = [
     path("e/<slug:slug>/seating/<int:number>/rooms/", people_views.room_seating, name="room-seating"),
     path("e/<slug:slug>/director/substitute/<int:number>/", substitution_views.substitute, name="substitute"),
     path("e/<slug:slug>/director/penalties/", adjustment_views.penalties, name="penalties"),
+    path("e/<slug:slug>/director/counters/", adjustment_views.fixed_counters, name="fixed-counters"),
     path("e/<slug:slug>/director/penalties/<int:adjustment_id>/undo/", adjustment_views.penalty_undo, name="penalty-undo"),
     path("e/<slug:slug>/director/clock/<int:number>/", clock_views.session_clock, name="session-clock"),
     path("e/<slug:slug>/director/announcement/", clock_views.announcement, name="announcement"),

@@ -266,7 +266,7 @@ def new_event(request):
             with transaction.atomic():
                 event = create_event(
                     name=clean["name"], slug=clean["slug"], ruleset_code=clean["ruleset"] if clean["ruleset"] != CUSTOM else "",
-                    ruleset=clean.get("ruleset_object"), method=clean["method"], conversion=clean["conversion"],
+                    ruleset=clean.get("ruleset_object"), method=clean["method"], conversion=clean["conversion"] or None,
                     sessions=clean["sessions"], datum_method=clean["datum_method"], comparison=clean["comparison"],
                     public_value_source=clean["public_value_source"], entrant_policy=clean["entrant_policy"],
                     fouled_min_tables=clean["fouled_min_tables"], fouled_adjusted_points=clean["fouled_adjusted_points"],

@@ -15,6 +15,10 @@ class WallSet(models.Model):
     session_number = models.PositiveSmallIntegerField()
     set_no = models.PositiveSmallIntegerField()
     piles = models.JSONField()
+    par = models.JSONField(
+        null=True, blank=True,
+        help_text="The solo par of each seat (scoring.par.SetPar.as_dict()), computed the first time a page that may "
+                  "show it asks (scoring.reports.analysis); None until then. As secret as the piles.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

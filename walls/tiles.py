@@ -6,12 +6,17 @@ Codes use the mpsz notation of the field (docs/architecture.md):
   ``"1s"``..``"9s"`` (bamboo / 索子);
 - red fives ``"0m"``, ``"0p"``, ``"0s"`` (a five printed red, counted as a five; riichi and
   Shiragiku three-player use them, docs/rules.md, "Shiragiku three-player: tile set and red fives");
+- pink threes and sevens ``"3mp"``, ``"7mp"``, ``"3pp"``, ``"7pp"``, ``"3sp"``, ``"7sp"`` (the
+  plain tile's code plus ``p`` for pink: a 3 or 7 whose face is pink and back red, one han of
+  dora each; the shield-tile rules use them instead of red fives, docs/rules.md, "Shield tile:
+  pink dora");
 - honours ``"1z"``..``"7z"`` = East, South, West, North, White, Green, Red;
 - flowers ``"1f"``..``"8f"`` = plum, orchid, chrysanthemum, bamboo, spring, summer, autumn,
   winter (MCR with flowers, 144 tiles).
 
 Canonical order (:data:`ALL_TILES`, :func:`tile_sort_key`): characters, dots, bamboo, honours,
-flowers; inside a suit by rank, the red five right after the plain five. Rule sets list their
+flowers; inside a suit by rank, the red five right after the plain five, a pink three or seven
+right after the plain one. Rule sets list their
 tiles in this order, so a rule set's multiset, and therefore its walls (docs/walls.md), do not
 depend on how the tiles were typed in.
 
@@ -31,6 +36,13 @@ SUITS = ("m", "p", "s")
 RED_FIVES = ("0m", "0p", "0s")
 """Red-five codes; each stands in for one plain five of its suit (``"0p"`` for a ``"5p"``)."""
 
+PINK_TILES = ("3mp", "7mp", "3pp", "7pp", "3sp", "7sp")
+"""Pink-dora codes (docs/rules.md, "Shield tile: pink dora"); each stands in for one plain three or
+seven of its suit (``"3sp"`` for a ``"3s"``)."""
+
+MARKED_TILES = RED_FIVES + PINK_TILES
+"""Every code that stands in for a plain tile: red fives and pink threes and sevens."""
+
 
 class TileError(ValueError):
     """A tile code or tile count that cannot be used; the message names the tile and the fix."""
@@ -42,6 +54,8 @@ def _suit_codes(suit: str) -> list[str]:
         codes.append(f"{rank}{suit}")
         if rank == 5:
             codes.append(f"0{suit}")
+        if rank in (3, 7):
+            codes.append(f"{rank}{suit}p")
     return codes
 
 
@@ -50,7 +64,7 @@ ALL_TILES: tuple[str, ...] = (
     *(f"{rank}z" for rank in range(1, 8)),
     *(f"{rank}f" for rank in range(1, 9)),
 )
-"""Every valid tile code (45 codes) in canonical order."""
+"""Every valid tile code (51 codes) in canonical order."""
 
 _ORDER = {code: index for index, code in enumerate(ALL_TILES)}
 
@@ -71,7 +85,7 @@ LANGUAGES = ("en", "ja", "zh")
 
 
 def is_valid_tile(code: object) -> bool:
-    """True if ``code`` is one of the 45 tile codes of :data:`ALL_TILES` (exact, case-sensitive)."""
+    """True if ``code`` is one of the 51 tile codes of :data:`ALL_TILES` (exact, case-sensitive)."""
     return isinstance(code, str) and code in _ORDER
 
 
@@ -79,7 +93,7 @@ def _check(code: object) -> str:
     if not is_valid_tile(code):
         raise TileError(
             f"unknown tile code {code!r}: use mpsz codes 1m-9m, 1p-9p, 1s-9s, 0m/0p/0s (red fives), "
-            f"1z-7z (East South West North White Green Red), 1f-8f (flowers)"
+            f"3mp/7mp/3pp/7pp/3sp/7sp (pink threes and sevens), 1z-7z (East South West North White Green Red), 1f-8f (flowers)"
         )
     return code  # type: ignore[return-value]
 
@@ -93,11 +107,14 @@ def tile_sort_key(code: str) -> int:
 
 
 def plain_tile(code: str) -> str:
-    """The plain tile a code stands for: ``"0p"`` -> ``"5p"``; every other code is returned as is.
+    """The plain tile a code stands for: ``"0p"`` -> ``"5p"``, ``"7sp"`` -> ``"7s"``; every other
+    code is returned as is.
 
     Raises TileError for an unknown code.
     """
     _check(code)
+    if code in PINK_TILES:
+        return code[:2]
     return f"5{code[1]}" if code in RED_FIVES else code
 
 
@@ -106,6 +123,7 @@ def tile_name(code: str, lang: str = "en") -> str:
     is Chinese too).
 
     Examples: ``"0m"`` -> ``"Five of Characters (red)"`` / ``"赤五萬"`` / ``"红五万"``;
+    ``"3sp"`` -> ``"Three of Bamboo (pink)"`` / ``"桃三索"`` / ``"粉三条"``;
     ``"1z"`` -> ``"East Wind"`` / ``"東"`` / ``"东"``; ``"1f"`` -> ``"Plum"`` / ``"梅"`` / ``"梅"``.
     Chinese suit names follow the MCR rule book (万 / 饼 / 条). Raises TileError for an unknown
     code or language.
@@ -114,6 +132,7 @@ def tile_name(code: str, lang: str = "en") -> str:
     lang = "zh" if lang in ("zh-hans", "zh_Hans") else lang
     if lang not in LANGUAGES:
         raise TileError(f"unknown language {lang!r} for tile names: use one of {', '.join(LANGUAGES)}")
+    pink = code in PINK_TILES
     number, kind = int(code[0]), code[1]
     if kind == "z":
         return {"en": _HONOUR_EN, "ja": _HONOUR_JA, "zh": _HONOUR_ZH}[lang][number - 1]
@@ -122,20 +141,23 @@ def tile_name(code: str, lang: str = "en") -> str:
     red = number == 0
     rank = 5 if red else number
     if lang == "en":
-        return f"{_RANK_EN[rank - 1]} of {_SUIT_EN[kind]}" + (" (red)" if red else "")
+        return f"{_RANK_EN[rank - 1]} of {_SUIT_EN[kind]}" + (" (red)" if red else " (pink)" if pink else "")
     if lang == "ja":
-        return ("赤" if red else "") + _RANK_CJK[rank - 1] + _SUIT_JA[kind]
-    return ("红" if red else "") + _RANK_CJK[rank - 1] + _SUIT_ZH[kind]
+        return ("赤" if red else "桃" if pink else "") + _RANK_CJK[rank - 1] + _SUIT_JA[kind]
+    return ("红" if red else "粉" if pink else "") + _RANK_CJK[rank - 1] + _SUIT_ZH[kind]
 
 
 def tile_glyph(code: str) -> str:
     """Short ASCII label for set-up sheets and plain-text listings (at most 3 characters).
 
     Suited tiles keep their code (``"5m"``), a red five is its plain five with a star
-    (``"0m"`` -> ``"5m*"``), honours are ``E S W N Wh Gr Rd``, flowers ``F1``..``F8``.
+    (``"0m"`` -> ``"5m*"``), a pink three or seven its plain tile with a plus (``"3sp"`` ->
+    ``"3s+"``), honours are ``E S W N Wh Gr Rd``, flowers ``F1``..``F8``.
     Raises TileError for an unknown code.
     """
     _check(code)
+    if code in PINK_TILES:
+        return f"{code[:2]}+"
     number, kind = int(code[0]), code[1]
     if kind == "z":
         return _HONOUR_GLYPH[number - 1]
@@ -193,7 +215,7 @@ def parse_counts(text: str) -> tuple[tuple[str, int], ...]:
         first, _dash, last = code_part.partition("-")
         codes = [first]
         if last:
-            if not (is_valid_tile(first) and is_valid_tile(last)) or first[-1] != last[-1]:
+            if not (is_valid_tile(first) and is_valid_tile(last)) or len(first) != 2 or len(last) != 2 or first[-1] != last[-1]:
                 raise TileError(_("%(item)s: a range runs inside one suit, e.g. 1m-9m:4") % {"item": repr(item)})
             lo, hi = int(first[:-1]), int(last[:-1])
             if lo > hi or lo < 1:
@@ -201,7 +223,8 @@ def parse_counts(text: str) -> tuple[tuple[str, int], ...]:
             codes = [f"{rank}{first[-1]}" for rank in range(lo, hi + 1)]
         for code in codes:
             if not is_valid_tile(code):
-                raise TileError(_("%(item)s: %(code)s is not a tile code (1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m/0p/0s red fives, 1f-8f flowers)")
+                raise TileError(_("%(item)s: %(code)s is not a tile code (1m-9m, 1p-9p, 1s-9s, 1z-7z, 0m/0p/0s red fives, "
+                                  "3mp/7mp/3pp/7pp/3sp/7sp pink threes and sevens, 1f-8f flowers)")
                                 % {"item": repr(item), "code": repr(code)})
             if code in counts:
                 raise TileError(_("%(item)s: %(code)s is given twice") % {"item": repr(item), "code": code})

@@ -5,9 +5,13 @@ the prevalent wind and the optional MCR fan check (:mod:`scoring.fan_check`).
 (:meth:`scoring.payments.HandOutcome.to_dict`: ``kind``, ``winners``, ``discarder``, ``fans`` and
 the rule's other inputs that are not at their default) and these notes (:data:`NOTE_KEYS`):
 ``entered_by_seat`` (the seat that entered the result; its PIN cannot confirm it), ``hand`` (the
-winning hand in the notation of :mod:`scoring.fan_check`) and ``flags`` (``[{"check": "fan", "entered", "counted", "fans",
-"message"}]`` when the counted fan differs from the entered one: stored, but shown to the
-director). A result of typed score changes keeps only its notes there, or None.
+winning hand in the notation of :mod:`scoring.fan_check`), ``winning_tile`` (one of the 34 kinds,
+:data:`scoring.wall_check.KINDS`) and ``flags`` (``[{"check": "fan", "entered", "counted", "fans",
+"message"}]`` when the counted fan differs from the entered one; ``{"check": "wall", "message",
+"problems": [{"check", "message"}]}`` when the winning tile or hand does not fit the wall and the
+table insisted: :func:`scoring.actions.entry.check_wall`; stored, but shown to the director).
+``insist`` (store an entry that does not fit the wall) is read with the outcome and never stored.
+A result of typed score changes keeps only its notes there, or None.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from scoring.models import HandResult
 from scoring.payments import PAYMENT_RULES, describe
 from tournament.models import Event
 
-NOTE_KEYS = ("entered_by_seat", "hand", "flags")
+NOTE_KEYS = ("entered_by_seat", "hand", "flags", "winning_tile", "insist")
 """Keys of a stored ``HandResult.outcome`` that are notes about the entry, not the outcome."""
 
 
@@ -99,6 +103,25 @@ def check_fan(event: Event, set_no: int, outcome: dict, hand_text: str) -> dict:
 
 def result_notes(result: HandResult) -> dict:
     """The notes of a stored result: ``{"entered_by_seat": seat or None, "hand": str or None,
-    "flags": [...]}``."""
+    "flags": [...]}``, and ``"winning_tile"`` when one was given."""
     stored = result.outcome or {}
-    return {"entered_by_seat": stored.get("entered_by_seat"), "hand": stored.get("hand"), "flags": stored.get("flags") or []}
+    notes = {"entered_by_seat": stored.get("entered_by_seat"), "hand": stored.get("hand"), "flags": stored.get("flags") or []}
+    if stored.get("winning_tile"):
+        notes["winning_tile"] = stored["winning_tile"]
+    return notes
+
+
+def wall_flags(results) -> list[dict]:
+    """The entries among ``results`` (stored :class:`~scoring.models.HandResult` rows with their
+    table loaded) stored although they do not fit the wall (a ``flags`` entry of check ``wall``):
+    ``[{"result", "table" (its number), "seat" (the winner), "problems" [messages]}]`` by table
+    number. For the director only (a flag names tiles of the wall)."""
+    flagged = []
+    for result in results:
+        stored = result.outcome or {}
+        for flag in stored.get("flags") or ():
+            if flag.get("check") == "wall":
+                problems = [p.get("message", "") for p in flag.get("problems") or ()] or [flag.get("message", "")]
+                flagged.append({"result": result, "table": result.table.number, "seat": (stored.get("winners") or [None])[0],
+                                "problems": problems})
+    return sorted(flagged, key=lambda f: f["table"])

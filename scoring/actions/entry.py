@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Func, Q, QuerySet, Subquery
+from django.db.models import Exists, F, Func, JSONField, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
-from scoring import visibility
+from scoring import fan_check, visibility, wall_check
 from scoring.actions import request_keys
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
@@ -33,8 +33,11 @@ from scoring.payments import (
     settle,
     validate_score_changes,
 )
+from scoring.payments.counters import apply_fixed, carried_sticks_to, read_fixed
+from scoring.payments.registry import PAYMENT_RULES
 from tournament.models import Event, Table
 from tournament.table_plan import SessionPlan, table_plan
+from walls.models import ReserveWall, WallSet
 
 
 def _clean_changes(changes: dict, ranges: InputRanges) -> dict[str, int]:
@@ -71,7 +74,7 @@ def _read_deposit(ranges: InputRanges, deposit) -> int:
 
 
 def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
-                    deposit: int | None = None) -> tuple[dict[str, int], dict | None, int]:
+                    deposit: int | None = None, set_ref: tuple[int, int] | None = None) -> tuple[dict[str, int], dict | None, int]:
     """Validate typed ``changes`` or compute them from ``outcome`` with the rule set's payment rule.
 
     ``outcome``: what :meth:`scoring.payments.HandOutcome.from_dict` reads (``kind``, ``winners``,
@@ -88,19 +91,33 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
     that differs from the outcome's or is not a whole number from 0 to the rule set's most,
     ``changes.<seat>`` for a bad typed change (no whole number, or beyond the rule set's range:
     the largest hand it pays times its seats, :func:`scoring.payments.input_ranges`).
+
+    ``set_ref``: ``(session, set)`` of the hand. Its honba and carried riichi sticks are the
+    set's fixed ones (``Event.fixed_counters``, :mod:`scoring.payments.counters`; 0 unless the
+    director fixed others): a typed ``honba`` that differs is refused (``honba``), carried
+    sticks go to the first winner, and a won hand's changes then sum to their points.
     """
     ruleset = event.get_ruleset()
     seats = tuple(ruleset.seats)
     ranges = ruleset_ranges(ruleset)
+    rule = PAYMENT_RULES.get(ruleset.payment_rule)
+    fixed = read_fixed(event.fixed_counters, *set_ref) if set_ref and rule is not None else None
+    carried = fixed.riichi * rule.stick if fixed and rule else 0
     if outcome:
         if not isinstance(outcome, dict) or not outcome.get("kind"):
             raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
         try:
-            hand = HandOutcome.from_dict({key: value for key, value in outcome.items() if key not in NOTE_KEYS})
+            given = {key: value for key, value in outcome.items() if key not in NOTE_KEYS}
+            if fixed is not None and rule is not None:
+                given = apply_fixed(given, fixed, rule, _("set %(session)s-%(set)s") % {"session": set_ref[0], "set": set_ref[1]})
+            hand = HandOutcome.from_dict(given)
             settled = settle(ruleset.payment_rule, seats, hand, min_fan=ruleset.min_fan)
         except PaymentError as exc:
             raise ResultError(exc.field or "outcome", str(exc)) from exc
         computed = dict(settled.changes)
+        collector = carried_sticks_to(seats, hand) if carried else None
+        if collector is not None:
+            computed[collector] += carried
         if changes:
             typed = _clean_changes(changes, ranges)
             if typed != computed:
@@ -116,20 +133,105 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
         stored = None
         deposit = 0 if deposit is None else _read_deposit(ranges, deposit)
     cleaned = _clean_changes(changes, ranges)
+    # sticks carried into the set: a winner collects them, so the changes then sum to their points
+    collected = carried and sum(cleaned.values()) + deposit == carried
     try:
-        validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum, deposit=deposit)
+        validate_score_changes(cleaned, seats, zero_sum=ruleset.zero_sum and not collected, deposit=deposit)
     except PaymentError as exc:
         raise ResultError(exc.field or "changes", str(exc)) from exc
     return cleaned, stored, deposit
 
 
+WALL_MISMATCH = "wall_mismatch"
+"""The ``code`` of the refusal of an entry that does not fit the wall (:func:`check_wall`)."""
+
+_YES = (True, 1, "1", "true", "True", "on", "yes")
+
+
+def read_winning_tile(outcome: dict | None) -> str | None:
+    """The winning tile given with ``outcome`` (``outcome["winning_tile"]``), as one of the 34
+    kinds of :data:`scoring.wall_check.KINDS` (a red five ``0p`` is read as its five ``5p``);
+    None when not given (missing, None or blank). Raises ResultError (``winning_tile``) for any
+    other value, or a winning tile given with a drawn hand."""
+    value = (outcome or {}).get("winning_tile") if isinstance(outcome, dict) else None
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    tile = wall_check.kind_of(value.strip()) if isinstance(value, str) else None
+    if tile not in wall_check.KINDS:
+        raise ResultError("winning_tile", _("%(tile)s is not a tile kind: give one of 1m-9m, 1p-9p, 1s-9s or 1z-7z (East South "
+                                            "West North White Green Red), or leave the winning tile out") % {"tile": repr(value)})
+    if outcome.get("kind") == "draw":
+        raise ResultError("winning_tile", _("a drawn hand has no winning tile: clear the winning tile"))
+    return tile
+
+
+def played_wall(table: Table, set_no: int) -> dict[str, list[str]] | None:
+    """The piles (pile name → tile codes) of the wall set ``table`` played as ``set_no``: the
+    reserve wall the director ticked for the table (the latest, docs/walls.md, "Reserve walls"),
+    else the set's stored wall; None when the set has no stored wall. One query."""
+    session = table.group.session
+    reserve = ReserveWall.objects.filter(event_id=session.event_id, session_number=session.number, set_no=set_no,
+                                         tables=table.pk).order_by("-number").values("piles")[:1]
+    row = (WallSet.objects.filter(event_id=session.event_id, session_number=session.number, set_no=set_no)
+           .annotate(reserve=Subquery(reserve, output_field=JSONField())).values_list("piles", "reserve").first())
+    if row is None:
+        return None
+    piles, reserve_piles = row
+    return reserve_piles or piles
+
+
+def check_wall(table: Table, set_no: int, stored: dict, *, insist: bool) -> dict:
+    """Check the winning tile and winning hand of the outcome ``stored`` (with its notes
+    ``winning_tile`` and ``hand``) against the wall ``table`` played as ``set_no``
+    (:func:`played_wall`, :func:`scoring.wall_check.check_entry`); returns ``stored``, with a
+    ``flags`` entry ``{"check": "wall", "message", "problems": [{"check", "message"}]}`` added
+    (after any fan flag) when it does not fit and the table insists (``insist``). Nothing is checked
+    when neither is given or the set has no stored wall. One query (the wall).
+
+    Raises ResultError naming the first problem's field (``winning_tile`` or ``hand``), status
+    422, ``code`` :data:`WALL_MISMATCH`, when it does not fit and the table does not insist: the
+    phone asks again, and sending it again with ``insist`` stores it flagged for the director."""
+    if not stored.get("winning_tile") and not stored.get("hand"):
+        return stored
+    piles = played_wall(table, set_no)
+    if piles is None:
+        return stored
+    hand = fan_check.parse_hand(stored["hand"]) if stored.get("hand") else None
+    winners = stored.get("winners") or []
+    problems = wall_check.check_entry(
+        table.group.session.event.get_ruleset(), piles, kind=stored["kind"], winner=winners[0] if winners else None,
+        discarder=stored.get("discarder"), winning_tile=stored.get("winning_tile"), hand=hand)
+    if not problems:
+        return stored
+    words = "; ".join(p.message for p in problems)
+    if not insist:
+        raise ResultError(problems[0].check, _("%(problems)s. Check it with the table and enter it again; if the table insists, "
+                                               "store it anyway, flagged for the director")
+                          % {"problems": words}, status=422, code=WALL_MISMATCH)
+    flag = {"check": "wall", "message": _("does not fit the wall: %(problems)s") % {"problems": words},
+            "problems": [p.to_dict() for p in problems]}
+    return {**stored, "flags": [*(stored.get("flags") or []), flag]}
+
+
 def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None, int]:
-    """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit."""
+    """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit.
+    With a winning tile or hand, checked against the wall played (:func:`check_wall`: one query)."""
     event = table.group.session.event
     hand_text = str((outcome or {}).get("hand") or "").strip()
-    cleaned, stored, deposit = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit)
+    winning_tile = read_winning_tile(outcome)
+    insist = isinstance(outcome, dict) and outcome.get("insist") in _YES
+    cleaned, stored, deposit = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit,
+                                               set_ref=(table.group.session.number, set_no))
     if hand_text:
         stored = check_fan(event, set_no, stored, hand_text)
+    if winning_tile and stored is not None:
+        hand_tile = wall_check.kind_of(fan_check.parse_hand(hand_text).winning_tile) if hand_text else winning_tile
+        if hand_tile != winning_tile:
+            raise ResultError("winning_tile", _("the winning tile %(tile)s is not the hand's winning tile %(hand)s: give the same "
+                                                "tile in both, or clear one") % {"tile": winning_tile, "hand": hand_tile})
+        stored = {**stored, "winning_tile": winning_tile}
+    if stored is not None and (winning_tile or hand_text):
+        stored = check_wall(table, set_no, stored, insist=insist)
     if entered_by_seat:
         seats = tuple(event.get_ruleset().seats)
         if entered_by_seat not in seats:
@@ -303,9 +405,12 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     ``changes``: seat → score change (points), with ``deposit`` (points left on the table, default
     0), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw", "winners": [...], "discarder":
     seat, "fans": [...], the rule's other inputs (``fu``, ``yakuman``, ``honba``, ``riichi``,
-    ``tenpai``, ``shielded``, ``liable``), "hand": optional winning hand}`` from which the rule
-    set's payment rule computes the changes and the deposit (:func:`compute_changes`; with
-    ``hand``, the fan is counted and a difference flagged: :func:`~scoring.actions.describe.check_fan`).
+    ``tenpai``, ``shielded``, ``liable``), "hand": optional winning hand, "winning_tile": optional
+    tile kind, "insist": optional}`` from which the rule set's payment rule computes the changes and
+    the deposit (:func:`compute_changes`; with ``hand``, the fan is counted and a difference
+    flagged: :func:`~scoring.actions.describe.check_fan`; with ``hand`` or ``winning_tile``, both are
+    checked against the wall the table played, one more statement: :func:`check_wall`, refused
+    with 422 unless ``insist``, then stored flagged).
     ``entered_by_seat``: the seat of the player entering, if known; that seat's PIN cannot
     confirm the result.
 
@@ -328,7 +433,9 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
     rule's range or not a number (``fans``) and the other outcome fields of
     :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
-    winning hand that cannot be read (``hand``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
+    winning hand that cannot be read (``hand``), a winning tile that is no tile kind, given with
+    a draw or not the hand's (``winning_tile``), a winning tile or hand that does not fit the wall
+    without ``insist`` (``winning_tile`` or ``hand``, 422, ``code`` ``"wall_mismatch"``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
     the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
     (``entry_pin``, 429), or a result already stored for this table and set (``set``, status
     409, ``existing`` = that result, named in the message). No result is stored on error (a

@@ -6,10 +6,12 @@ inputs it takes, the hand values it accepts, whether the fan check applies); rul
 form and the table page read it.
 
 - ``mcr``, ``mcr-duplicate-mahjongsoft``: :mod:`.mcr` (MCR and MahjongSoft duplicate MCR).
-- ``riichi`` (the standard reference), ``souzu-2p`` (docs/rules.md, "Two-player Souzu: payments"): :mod:`.riichi`.
+- ``riichi`` (the standard reference), ``souzu-2p`` and ``souzu-2p-honba-whole`` (docs/rules.md,
+  "Two-player Souzu: payments", "Two-player Souzu: honba on a self-draw"): :mod:`.riichi`.
 - ``shiragiku-3p`` (docs/rules.md, "Shiragiku three-player: payments and game flow"): :mod:`.three_player`.
 - ``shield-tile`` (docs/rules.md, "Shield tile: payments and game end"): :mod:`.shield_tile`.
-- ``yangzhou`` (docs/rules.md, "Yangzhou: payments"): :mod:`.yangzhou`.
+- ``yangzhou`` (docs/rules.md, "Yangzhou: payments"): :mod:`.yangzhou`; its named minimums
+  :data:`YANGZHOU_MINIMUMS` (docs/rules.md, "Yangzhou: minimum").
 - ``typed``: nothing is computed; the table types each seat's score change and
   :func:`validate_score_changes` checks it.
 
@@ -53,6 +55,7 @@ from scoring.payments.ranges import InputRanges, input_ranges, largest_hand, rul
 from scoring.payments.riichi import FU_CHOICES, base_points
 from scoring.payments.shield_tile import shield_tile_value
 from scoring.payments.three_player import shiragiku_value
+from scoring.payments.yangzhou import MINIMUMS as YANGZHOU_MINIMUMS
 from scoring.payments.words import changes_words, describe
 
 __all__ = [
@@ -66,6 +69,7 @@ __all__ = [
     "MAX_YAKUMAN",
     "PAYMENT_RULES",
     "WINDS",
+    "YANGZHOU_MINIMUMS",
     "HandOutcome",
     "InputRanges",
     "PaymentError",

@@ -20,7 +20,7 @@ from tournament.i18n import gettext_noop, seat_name
 
 WINDS = ("E", "S", "W", "N")
 KINDS = ("discard", "self_draw", "draw")
-INPUTS = frozenset({"fu", "yakuman", "honba", "riichi", "tenpai", "shielded", "liable"})
+INPUTS = frozenset({"fu", "yakuman", "honba", "riichi", "tenpai", "shielded", "open_riichi", "liable"})
 """The optional parts of an outcome; a rule lists those it takes in :attr:`PaymentRule.inputs`."""
 MAX_YAKUMAN = 6
 """Most yakuman one hand may count (a guard: six-fold yakuman is the highest any table counts)."""
@@ -41,6 +41,7 @@ _INPUT_LABELS = {
     "riichi": gettext_noop("riichi declarations"),
     "tenpai": gettext_noop("tenpai seats"),
     "shielded": gettext_noop("shielded seats"),
+    "open_riichi": gettext_noop("open riichi"),
     "liable": gettext_noop("a liable seat (bao)"),
 }
 
@@ -48,8 +49,8 @@ _INPUT_LABELS = {
 class PaymentError(ValueError):
     """A hand outcome or score changes that cannot be scored; ``field`` names the input
     (``rule``, ``seats``, ``kind``, ``winners``, ``discarder``, ``fans``, ``fu``, ``yakuman``,
-    ``honba``, ``riichi``, ``tenpai``, ``shielded``, ``liable``, ``deposit``, ``changes`` or a
-    seat letter) and the message says how to fix it."""
+    ``honba``, ``riichi``, ``tenpai``, ``shielded``, ``open_riichi``, ``liable``, ``deposit``,
+    ``changes`` or a seat letter) and the message says how to fix it."""
 
     def __init__(self, field: str, message: str):
         super().__init__(message)
@@ -159,6 +160,23 @@ def _int_list(value: Any, field_name: str, message: str) -> tuple[int, ...]:
     return tuple(_whole(item, field_name, message) for item in value)
 
 
+_YES = frozenset({"true", "on", "yes", "1"})
+_NO = frozenset({"false", "off", "no", "0", ""})
+
+
+def _flag(value: Any, field_name: str) -> bool:
+    """A yes/no input of a form or JSON: a bool, None (no), 0/1, or text true/false, on/off,
+    yes/no, 1/0, "" (no); anything else raises PaymentError(field_name)."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _YES | _NO:
+        return value.strip().lower() in _YES
+    raise PaymentError(field_name, _("%(field)s must be true or false; got %(value)s")
+                       % {"field": field_name, "value": shown_value(value)})
+
+
 def _optional_seat(value: Any, field_name: str) -> str | None:
     if value is None:
         return None
@@ -185,6 +203,8 @@ class HandOutcome:
     - ``riichi``: seats that declared riichi in this hand (each pays one stick).
     - ``tenpai``: on a draw, the seats in tenpai (noten payment).
     - ``shielded``: on a self-draw, seats whose open shield tiles hold the winner's wait.
+    - ``open_riichi``: on a self-draw, the winner had declared open riichi (shield tile: the
+      shielded seats then pay too, docs/rules.md, "Shield tile: payments and game end").
     - ``liable``: Yangzhou bao: the seat that fed the third chow to a full flush.
 
     The constructor takes the values as given; :func:`scoring.payments.settle` checks them
@@ -201,6 +221,7 @@ class HandOutcome:
     riichi: tuple[str, ...] = ()
     tenpai: tuple[str, ...] = ()
     shielded: tuple[str, ...] = ()
+    open_riichi: bool = False
     liable: str | None = None
 
     @classmethod
@@ -210,8 +231,10 @@ class HandOutcome:
 
         Tolerant of form and JSON input: whole numbers may come as strings (``"8"``, ``" 30 "``),
         sequences as lists, one seat or number alone for a one-element list, ``""`` and None for
-        an empty value. Raises PaymentError naming the field: no ``kind`` (``kind``), a number
-        that is not whole (``fans``, ``fu``, ``yakuman``, ``honba``), seats that are not text.
+        an empty value, a flag as a bool or ``"true"``/``"false"``/``"on"``/``"1"``/``"0"``.
+        Raises PaymentError naming the field: no ``kind`` (``kind``), a number that is not whole
+        (``fans``, ``fu``, ``yakuman``, ``honba``), seats that are not text, a flag that is not
+        yes or no (``open_riichi``).
         Nothing is checked against a rule here: :func:`scoring.payments.settle` does that.
         """
         if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str) or not data["kind"].strip():
@@ -229,6 +252,7 @@ class HandOutcome:
             riichi=_seat_list(data.get("riichi"), "riichi"),
             tenpai=_seat_list(data.get("tenpai"), "tenpai"),
             shielded=_seat_list(data.get("shielded"), "shielded"),
+            open_riichi=_flag(data.get("open_riichi"), "open_riichi"),
             liable=_optional_seat(data.get("liable"), "liable"),
         )
 
@@ -275,7 +299,8 @@ class PaymentRule:
     - ``value_range``: (lowest, highest) hand value the rule accepts; a rule set's ``min_fan``
       raises the lowest (:meth:`bounds`).
     - ``inputs``: the optional outcome parts the rule takes (subset of ``fu``, ``yakuman``,
-      ``honba``, ``riichi``, ``tenpai``, ``shielded``, ``liable``); any other given is refused.
+      ``honba``, ``riichi``, ``tenpai``, ``shielded``, ``open_riichi``, ``liable``); any other
+      given is refused.
     - ``fu_choices``: rules with fu: the valid fu values.
     - ``stick``: riichi stick value in points (0 = no sticks).
     - ``seat_counts``: the numbers of seats the rule is written for (empty: any from 2).
@@ -386,6 +411,7 @@ class Hand:
     tenpai: tuple[str, ...]
     shielded: tuple[str, ...]
     liable: str | None
+    open_riichi: bool = False
 
 
 def value_error(rule: PaymentRule, seat: str, value: int, low: int, high: int) -> PaymentError:
@@ -409,7 +435,8 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     (``fans``, the message gives the range); an input the rule does not take (named); tenpai
     seats other than on a draw, shielded seats other than on a self-draw, a liable seat on a
     draw; a negative honba or yakuman count, more than :data:`MAX_HONBA` honba or
-    :data:`MAX_YAKUMAN` yakuman.
+    :data:`MAX_YAKUMAN` yakuman; an open riichi flag that is not a bool, or set other than on
+    a self-draw.
     """
     if not isinstance(outcome, HandOutcome):
         raise PaymentError("kind", _("give the outcome's kind (discard, self_draw or draw), its winners, "
@@ -465,6 +492,12 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
             raise PaymentError("winners", _("a self-draw has one winner: keep only the seat that drew the tile"))
     elif shielded:
         raise PaymentError("shielded", _("shielded seats count only on a self-draw: clear them"))
+    if not isinstance(outcome.open_riichi, bool):
+        raise PaymentError("open_riichi", _("open_riichi must be true or false; got %(value)s")
+                           % {"value": shown_value(outcome.open_riichi)})
+    if outcome.open_riichi and outcome.kind != "self_draw":
+        raise PaymentError("open_riichi", _("open riichi counts only on a self-draw (it lifts the shield of the "
+                                            "shielded seats): clear it"))
     if outcome.kind == "discard":
         if discarder is None:
             raise PaymentError("discarder", _("a discard win needs the discarder: choose the seat that discarded the tile"))
@@ -503,7 +536,8 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
         if value and value not in rule.fu_choices:
             raise PaymentError("fu", _("the fu of winner %(seat)s must be one of %(choices)s, got %(value)s")
                                % {"seat": seat_name(seat), "choices": ", ".join(map(str, rule.fu_choices)), "value": shown_value(value)})
-    return Hand(outcome.kind, winners, discarder, fans, fu, yakuman, honba, riichi, tenpai, shielded, liable)
+    return Hand(outcome.kind, winners, discarder, fans, fu, yakuman, honba, riichi, tenpai, shielded, liable,
+                outcome.open_riichi)
 
 
 def turn_order(seats: tuple[str, ...], start: str) -> tuple[str, ...]:

@@ -57,6 +57,14 @@ PAYMENT_RULES: dict[str, PaymentRule] = {
         settle=settle_souzu, value_unit="han", value_range=(1, 13), inputs=_RIICHI_INPUTS,
         fu_choices=FU_CHOICES, stick=1000, seat_counts=(2,),
     ),
+    "souzu-2p-honba-whole": PaymentRule(
+        "souzu-2p-honba-whole", gettext_noop("Two-player Souzu, honba not halved on a self-draw"), zero_sum=True,
+        multiple_winners=False,
+        source='docs/rules.md, "Two-player Souzu: payments": as souzu-2p, but a self-draw collects half the hand\'s '
+               "value (rounded up to 1000) plus the whole 2000 a honba",
+        settle=partial(settle_souzu, honba_halved=False), value_unit="han", value_range=(1, 13), inputs=_RIICHI_INPUTS,
+        fu_choices=FU_CHOICES, stick=1000, seat_counts=(2,),
+    ),
     "shiragiku-3p": PaymentRule(
         "shiragiku-3p", gettext_noop("Shiragiku three-player"), zero_sum=True, multiple_winners=False,
         source='docs/rules.md, "Shiragiku three-player: payments and game flow": 1 han 1 point, 2 base points, +1 dealer, limit 50, yakuman 100, '
@@ -67,8 +75,8 @@ PAYMENT_RULES: dict[str, PaymentRule] = {
     "shield-tile": PaymentRule(
         "shield-tile", gettext_noop("Shield tile"), zero_sum=True, multiple_winners=False,
         source='docs/rules.md, "Shield tile: payments and game end": 1000, 2000, 4000, 8000 then +2000 a han; self-draw in thirds, '
-               "a shielded seat pays nothing",
-        settle=settle_shield_tile, value_unit="han", value_range=(1, 99), inputs=frozenset({"shielded"}),
+               "a shielded seat pays nothing unless the winner declared open riichi",
+        settle=settle_shield_tile, value_unit="han", value_range=(1, 99), inputs=frozenset({"shielded", "open_riichi"}),
         seat_counts=(4,),
     ),
     "yangzhou": PaymentRule(
@@ -110,7 +118,7 @@ def settle(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping[Any, 
     ``seats`` (not distinct winds, or not a count the rule is for), ``kind``, ``winners``,
     ``discarder``, ``fans`` (count, or a value outside ``rule.bounds(min_fan)``: the message
     gives the range), ``fu``, ``yakuman``, ``honba``, ``riichi``, ``tenpai``, ``shielded``,
-    ``liable`` (an input the rule does not take, or one that does not fit the outcome).
+    ``open_riichi``, ``liable`` (an input the rule does not take, or one that does not fit the outcome).
     """
     spec = payment_rule(rule)
     if spec.settle is None:

@@ -28,7 +28,9 @@ Two-player Souzu (``souzu-2p``, docs/rules.md, "Two-player Souzu: payments": 半
 - every payment rounded up to 1,000 (hundreds rounded up);
 - ron: the opponent pays the value plus 2,000 per honba;
 - self-draw: the winner collects half of the hand's final value (value + 2,000 per honba),
-  rounded up to 1,000;
+  rounded up to 1,000 (``souzu-2p``, the default reading); or half of the value, rounded up to
+  1,000, plus the whole 2,000 per honba (``souzu-2p-honba-whole``): the seed does not say whether
+  the honba are halved (docs/rules.md, "Two-player Souzu: honba on a self-draw");
 - a winning hand is at least mangan (from 5 honba at least haneman); lower is refused;
 - riichi sticks of 1,000 to the winner; draw: the noten seat pays 3,000 to the tenpai seat (the
   seed is silent: riichi's noten payment), the sticks stay on the table.
@@ -189,8 +191,15 @@ def souzu_minimum(honba: int) -> int:
     return HANEMAN if honba >= 5 else MANGAN
 
 
-def settle_souzu(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:
-    """Two-player Souzu payments (docs/rules.md, "Two-player Souzu: payments"; see the module docstring); dealer ``seats[0]``."""
+def settle_souzu(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None,
+                 honba_halved: bool = True) -> Settlement:
+    """Two-player Souzu payments (docs/rules.md, "Two-player Souzu: payments"; see the module docstring); dealer ``seats[0]``.
+
+    ``honba_halved``: on a self-draw the 2,000 a honba are halved with the value (True, rule
+    ``souzu-2p``: ``ceil((value + 2000 × honba) / 2)`` to 1,000) or paid whole (False, rule
+    ``souzu-2p-honba-whole``: ``ceil(value / 2)`` to 1,000 ``+ 2000 × honba``); docs/rules.md,
+    "Two-player Souzu: honba on a self-draw". A non-dealer mangan (8,000) self-drawn with 1
+    honba: 5,000 halved, 6,000 whole."""
     hand = _checked_hand(rule, seats, outcome, min_fan)
     if hand.kind == "draw":
         return _drawn(rule, seats, hand)
@@ -204,8 +213,14 @@ def settle_souzu(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome
     base = _bases(rule, hand)[0]
     if base < minimum:
         raise _below_minimum(rule, hand, winner, value_words("han", han, fu, yakuman))
-    value = round_up((6 if winner == dealer else 4) * base, SOUZU_ROUND) + SOUZU_HONBA * hand.honba
-    amount = value if hand.kind == "discard" else round_up(-(-value // 2), SOUZU_ROUND)
+    hand_value = round_up((6 if winner == dealer else 4) * base, SOUZU_ROUND)
+    honba = SOUZU_HONBA * hand.honba
+    if hand.kind == "discard":
+        amount = hand_value + honba
+    elif honba_halved:
+        amount = round_up(-(-(hand_value + honba) // 2), SOUZU_ROUND)
+    else:
+        amount = round_up(-(-hand_value // 2), SOUZU_ROUND) + honba
     loser = next(seat for seat in seats if seat != winner)
     changes[loser] -= amount
     changes[winner] += amount

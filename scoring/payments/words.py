@@ -104,6 +104,8 @@ def describe(rule: str, seats: Sequence[str], outcome: HandOutcome | Mapping[Any
         shielded = _tuple(hand.shielded)
         if shielded:
             sentence = _("%(sentence)s (shielded: %(seats)s)") % {"sentence": sentence, "seats": seat_labels(shielded)}
+        if getattr(hand, "open_riichi", False) is True:
+            sentence = _("%(sentence)s (open riichi: the shield does not count)") % {"sentence": sentence}
     if riichi:
         sentence = _("%(sentence)s (riichi: %(seats)s)") % {"sentence": sentence, "seats": seat_labels(riichi)}
     return _with_deposit(sentence, deposit)

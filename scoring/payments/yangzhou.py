@@ -10,7 +10,8 @@ then pays nothing for that winner). Chow is only from the player before, so the 
 the seat just before its winner in turn order; with several winners the liable seat names its
 winner that way.
 
-The minimum is the rule set's ``min_fan`` (the seed's 13, 18 or 7 fan, by agreement).
+The minimum is the rule set's ``min_fan``, chosen per event among :data:`MINIMUMS`, the seed's
+named しばり (docs/rules.md, "Yangzhou: minimum").
 
 Four seats only (the seed's game: bao pays 3× on a self-draw, for the three others): a rule set
 of two or three seats with this rule is refused where it is defined
@@ -32,7 +33,17 @@ from scoring.payments.core import (
     check_outcome,
 )
 from tournament.i18n import gettext as _
-from tournament.i18n import seat_name
+from tournament.i18n import gettext_noop, seat_name
+
+MINIMUMS: tuple[tuple[int, str, str], ...] = (
+    (3, "3番しばり", gettext_noop("the seed's lower big fans: 一板 3, 混 4, 清 16, 風清 and 鋼板 32")),
+    (7, "7番しばり", gettext_noop("一板 is 7 fan: the minimum is 一板")),
+    (13, "13番しばり", gettext_noop("一板 is 10 fan: the minimum is 一板 + 3")),
+    (18, "18番しばり", gettext_noop("一板 is 15 fan: the minimum is 一板 + 3")),
+)
+"""The seed's named minimums to win (docs/rules.md, "Yangzhou: minimum"): ``(fan, name as the seed
+writes it, what it means: the fan of 一板, the smallest big fan, and the minimum it gives)``, lowest
+first; the meaning is marked for translation (show it through ``gettext``)."""
 
 
 def settle_yangzhou(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Settlement:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.comparisons import MIXED_VERSIONS, version_labels
 from scoring.models import FouledPlay, HandResult, SetScore
+from scoring.reports.analysis import set_par_report
 from tournament.table_plan import session_plan
 from scoring.visibility import Viewer
 from tournament.models import Event, Table
@@ -106,7 +107,9 @@ def traveller_report(event: Event, session_number: int, set_no: int, viewer: Vie
     ``versions``: the labels of the versions played (sorted, ``""`` first); ``rule``: the event's
     rule for several versions in words (:func:`fouled_rule`) when more than one was played, else
     None. The stored datum and points are shown (:class:`~scoring.models.SetScore`), with the
-    conversion table version they were computed with. ``hand_record`` as :func:`hand_record`; ``reserve_walls`` as :func:`reserve_hand_records`.
+    conversion table version they were computed with. ``hand_record`` as :func:`hand_record`; ``reserve_walls`` as :func:`reserve_hand_records`;
+    ``par``: each seat's solo par on the wall as prepared, seen as the hand record is
+    (:func:`scoring.reports.analysis.set_par_report`), else None.
     """
     finished = visibility.is_public(event, session_number, set_no)
     visible = visibility.can_see_set(viewer, event, session_number, set_no)
@@ -118,6 +121,7 @@ def traveller_report(event: Event, session_number: int, set_no: int, viewer: Vie
         "tables_done": sum(r.status == HandResult.Status.CONFIRMED for r in results.values()),
         "tables_total": len(tables), "comparisons": [],
         "hand_record": hand_record(event, session_number, set_no, viewer),
+        "par": set_par_report(event, session_number, set_no, viewer),
         "reserve_walls": reserve_hand_records(event, session_number, set_no, viewer), "versions": [], "rule": None,
     }
     if not visible:

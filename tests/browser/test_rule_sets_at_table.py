@@ -357,6 +357,7 @@ def set_up_other_tables(slug: str, table_number: int, family: Family) -> Built:
     to the end of the block holding each of those sets (typed results of ``family.others``, used
     in turn)."""
     from scoring.actions.confirmation import confirm_result
+    from scoring.actions.counters import fix_counters
     from scoring.actions.entry import submit_result
     from tournament.models import Table
     from factories import blocks
@@ -367,6 +368,12 @@ def set_up_other_tables(slug: str, table_number: int, family: Family) -> Built:
     seating = {t.number: {a.seat: a.team.name for a in sorted(t.seats.all(), key=lambda a: family.seats.index(a.seat))}
                for t in tables}
     pins = {a.seat: a.player.pin for a in table.seats.all()}
+    # honba are fixed per set for every table of it (docs/scoring.md, "Fixed honba and riichi
+    # sticks"): the director fixes those of the phone's hands before anyone plays them
+    fixed = {f"1-{s}": {"honba": hand.entry["honba"]} for s, hand in zip(sets, family.hands, strict=True)
+             if hand.entry.get("honba")}
+    if fixed:
+        fix_counters(table.group.session.event, fixed, actor="setup")
     typed: dict = {}
     turn = 0
     for other in tables:

@@ -163,7 +163,7 @@ def _drive(taps: Taps, entry: dict) -> None:
         taps.choose(f"#fu_{seat}", str(value))
     for seat, value in (entry.get("yakuman") or {}).items():
         taps.choose(f"#yakuman_{seat}", str(value))
-    if entry.get("honba"):
+    if entry.get("honba") and taps.page.locator("#honba").count():  # fixed per set: shown as text, no tap
         taps.digits("#honba", str(entry["honba"]))
     for name in ("riichi", "tenpai", "shielded"):
         for seat in entry.get(name, ()):
@@ -174,6 +174,7 @@ def _drive(taps: Taps, entry: dict) -> None:
 
 def _family_table(family):
     from factories import blocks
+    from scoring.actions.counters import fix_counters
     from scoring.actions.entry import submit_result
     from tournament.models import Table as Row
 
@@ -181,11 +182,16 @@ def _family_table(family):
     event = prepared_event(team_roster(seats, seats), name=f"Taps {family.ruleset}", slug=f"taps-all-{family.ruleset}",
                            sessions=1, ruleset_code=family.ruleset, base_url="http://192.168.7.20:8000/")
     tables = list(Row.objects.filter(group__session__event=event).select_related("group__session__event").order_by("number"))
+    order = blocks(tables[0])
+    sets = tuple(order[0][1]) + tuple(order[1][1])
+    # honba are fixed per set by the director before play (docs/scoring.md, "Fixed honba and riichi sticks")
+    fixed = {f"1-{s}": {"honba": hand.entry["honba"]} for s, hand in zip(sets, family.hands) if hand.entry.get("honba")}
+    if fixed:
+        fix_counters(event, fixed, actor="setup")
     for turn, other in enumerate(tables[1:]):  # their first round: the next sets reach table 1
         for set_no in blocks(other)[0][1]:
             submit_result(other, set_no, changes=dict(family.others[turn % len(family.others)]), actor="setup")
-    order = blocks(tables[0])
-    return Table(slug=event.slug, code=tables[0].login_code, sets=tuple(order[0][1]) + tuple(order[1][1]),
+    return Table(slug=event.slug, code=tables[0].login_code, sets=sets,
                  pins={s.seat: s.player.pin for s in tables[0].seats.select_related("player")})
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from scoring.payments import PAYMENT_RULES
+from scoring.payments.counters import carried_inputs, read_fixed
 from tournament.errors import FieldError
 from tournament.models import Event, Table
 from tournament.venue import address_problem
 from walls import printing
+from walls.printing import i18n as printing_words
 from walls.printing.strips import render_sticker_strips
 from walls.printing.templates import TemplateError
 from walls.printing.tilesize import TileSize, check_stock
@@ -91,6 +94,18 @@ def event_tile(event: Event) -> TileSize:
         return tile_of(event.tile_size, event.get_ruleset())
     except TemplateError as exc:
         raise PrintError("tile_size", exc.message) from None
+
+
+def set_counters(event: Event, session_number: int, set_no: int, lang: str = "en") -> str:
+    """The honba and riichi sticks every table of set ``set_no`` of ``session_number`` starts
+    with, as the set-up sheet prints them in ``lang``: ``"Honba 0 · Riichi sticks 0"`` (the
+    counters the rule set uses; :mod:`scoring.payments.counters`, docs/scoring.md, "Fixed honba
+    and riichi sticks"), ``""`` for a rule set without them (MCR, Yangzhou, shield tile)."""
+    takes = carried_inputs(PAYMENT_RULES[event.get_ruleset().payment_rule])
+    fixed = read_fixed(event.fixed_counters, session_number, set_no)
+    parts = {"honba": f"{printing_words.word('honba', lang)} {fixed.honba}",
+             "riichi": f"{printing_words.word('riichi_sticks', lang)} {fixed.riichi}"}
+    return " · ".join(parts[name] for name in takes)
 
 
 def render_stickers(event: Event, sets: list, template: str, lang: str) -> bytes:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from tournament.models import Event
 from walls import printing
 from walls.models import ReserveWall
-from walls.print_kinds.base import PrintError, PrintKind, event_tile, public_address, render_stickers
+from walls.print_kinds.base import PrintError, PrintKind, event_tile, public_address, render_stickers, set_counters
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
 
@@ -24,19 +24,19 @@ def reserve_wall(event: Event, reserve_id) -> ReserveWall:
         raise PrintError("reserve", _("choose a reserve wall of this event on its set's wall page")) from None
 
 
-def reserve_printable(event: Event, reserve: ReserveWall) -> printing.PrintableSet:
+def reserve_printable(event: Event, reserve: ReserveWall, lang: str = "en") -> printing.PrintableSet:
     """The :class:`walls.printing.PrintableSet` of one reserve wall: its own set code and payload
     (``1-07R1-4``, :class:`walls.setcode.SetId` with ``reserve``), its piles, the event's seed
     commitment; no first table (the tables that play it may change after printing)."""
     return printing.PrintableSet(
         set_id=SetId(event.slug, reserve.session_number, reserve.set_no, reserve.number), event_name=event.name,
         ruleset=event.get_ruleset(), piles=reserve.piles, commitment=event.commitment, entry_url=public_address(event),
-        tile_size=event_tile(event).text,
+        tile_size=event_tile(event).text, counters=set_counters(event, reserve.session_number, reserve.set_no, lang),
     )
 
 
 def _reserve_setup(event: Event, reserve=None, lang: str = "en") -> bytes:
-    return printing.render_setup_sheets([reserve_printable(event, reserve_wall(event, reserve))], lang=lang)
+    return printing.render_setup_sheets([reserve_printable(event, reserve_wall(event, reserve), lang)], lang=lang)
 
 
 def _reserve_stickers(event: Event, reserve=None, template: str = printing.DEFAULT_TEMPLATE, lang: str = "en") -> bytes:

@@ -11,7 +11,7 @@ from tournament.models import Event
 from tournament.table_plan import session_plan
 from walls import printing
 from walls.models import WallSet
-from walls.print_kinds.base import PrintKind, event_tile, public_address, render_stickers
+from walls.print_kinds.base import PrintKind, event_tile, public_address, render_stickers, set_counters
 from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
 from walls.setcode import SetId
@@ -57,6 +57,7 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
         printing.PrintableSet(
             set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
             piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=base, tile_size=tile,
+            counters=set_counters(event, session_number, w.set_no, lang),
         )
         for w in walls
         for copy in (first[w.set_no] if per_copy else [", ".join(first[w.set_no])])

@@ -38,7 +38,10 @@ class PrintableSet:
     event's master seed; with ``entry_url`` (the event's public base URL) the set label's QR code
     opens the entry page (:meth:`SetId.url`), else it holds the bare payload; ``tile_size`` is the
     event's tile size as printed (``"25 × 34 mm"``, :attr:`walls.printing.tilesize.TileSize.text`),
-    shown in the set-up sheet's header when not empty.
+    shown in the set-up sheet's header when not empty; ``counters`` the honba and riichi sticks
+    on the table before the hand, fixed for every table of the set, in the sheet's language
+    (``"Honba 0 · Riichi sticks 0"``, :func:`walls.print_kinds.base.set_counters`), shown after the
+    end rule when not empty.
     """
 
     set_id: SetId
@@ -49,6 +52,7 @@ class PrintableSet:
     commitment: str = ""
     entry_url: str | None = None
     tile_size: str = ""
+    counters: str = ""
 
     @property
     def label_payload(self) -> str:

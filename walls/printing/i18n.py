@@ -43,6 +43,8 @@ WORDS = {
     "commitment": gettext_noop("Seed commitment"),
     "hand": gettext_noop("Starting hand"), "draw": gettext_noop("Draw pile"), "live": gettext_noop("Live wall"),
     "dead": gettext_noop("Dead wall"), "end_rule": gettext_noop("Hand ends"), "ruleset": gettext_noop("Rule set"),
+    # the honba and riichi sticks on the table before a set's hand (scoring.payments.counters)
+    "honba": gettext_noop("Honba"), "riichi_sticks": gettext_noop("Riichi sticks"),
     # wall stickers: a dead-wall slot's role, and the row strips
     "role_replacement": gettext_noop("Replacement"), "role_indicator": gettext_noop("Dora indicator"),
     "role_kan_indicator": gettext_noop("Kan-dora"), "role_ura": gettext_noop("Ura-dora"),

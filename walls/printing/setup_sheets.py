@@ -410,7 +410,8 @@ def _set_header(canv: Any, forms: FormCache, pset: PrintableSet, pw: float, top:
              MARGIN, top - 27, text_w, 9.5, lang=lang)
     rs = pset.ruleset
     name, end_rule = translate(getattr(rs, "name", ""), lang), translate(getattr(rs, "end_rule", ""), lang)
-    draw_fit(canv, f"{word('ruleset', lang)}: {name} · {word('end_rule', lang)}: {end_rule}",
+    counters = f" · {pset.counters}" if getattr(pset, "counters", "") else ""  # "Honba 0 · Riichi sticks 0"
+    draw_fit(canv, f"{word('ruleset', lang)}: {name} · {word('end_rule', lang)}: {end_rule}{counters}",
              MARGIN, top - 39, text_w, 8, lang=lang)
     x = MARGIN
     if getattr(pset, "tile_size", ""):  # "Tile size: 25 × 34 mm", then the commitment on the same line

@@ -3,7 +3,8 @@
 Each face imitates a real tile so staff match paper to tile at a glance: a kanji numeral over a
 red 萬 for characters, pip circles for dots, sticks for bamboo, the kanji of winds, dragons and
 flowers, a blue frame for the white dragon. A strip at the bottom repeats the short code
-(``5p``, ``E``, ``Wh``, red for a red five) for readers who do not know the tiles.
+(``5p``, ``E``, ``Wh``, red for a red five; ``3s+`` in red on a pink face for a pink three or
+seven) for readers who do not know the tiles.
 
 Faces belong on the staff's documents only. Never on a wall sticker: a sticker sits on the back
 of a tile, which every other player sees (walls/printing/stickers.py; the sticker renderer does
@@ -19,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from walls.printing.fonts import fonts
-from walls.tiles import tile_glyph, tile_name
+from walls.tiles import PINK_TILES, tile_glyph, tile_name
 
 FACE_W = 30.0
 FACE_H = 40.0
@@ -31,6 +32,9 @@ BLUE = (0.10, 0.25, 0.65)
 BLACK = (0.08, 0.08, 0.10)
 FRAME = (0.35, 0.35, 0.38)
 IVORY = (1.0, 0.995, 0.965)
+PINK = (0.98, 0.78, 0.86)
+"""The face of a pink three or seven (docs/rules.md, "Shield tile: pink dora": the white of the
+face is pink), so the set-up sheet shows which physical tile goes in the slot."""
 
 # Pip centres in a unit square (y up) and the pip radius, per rank.
 _DOTS = {
@@ -86,14 +90,15 @@ def draw_tile_face(canv: Any, code: str) -> None:
     kind = code[1]
     rank = int(code[0])
     red = rank == 0
+    pink = code in PINK_TILES
     rank = 5 if red else rank
     canv.setLineWidth(0.8)
     canv.setStrokeColorRGB(*FRAME)
-    canv.setFillColorRGB(*IVORY)
+    canv.setFillColorRGB(*(PINK if pink else IVORY))
     canv.roundRect(0.6, 0.6, FACE_W - 1.2, FACE_H - 1.2, 3.2, stroke=1, fill=1)
     x0, y0, aw, ah = _AREA
     if kind == "m":
-        name = tile_name(code, "ja").lstrip("赤")
+        name = tile_name(code, "ja").lstrip("赤桃")
         numeral, suit = name[0], name[1]
         canv.setFillColorRGB(*(RED if red else BLACK))
         _centred_glyph(canv, numeral, fs.cjk_ja, x0 + aw / 2, y0 + ah * 0.56, aw * 0.80, ah * 0.42)
@@ -132,8 +137,8 @@ def draw_tile_face(canv: Any, code: str) -> None:
         canv.setFillColorRGB(*RED)
         canv.setFont(fs.latin_bold, 7)
         canv.drawString(x0 + 0.5, y0 + ah - 6, str(rank))
-    glyph = tile_glyph(code).rstrip("*")
-    canv.setFillColorRGB(*(RED if red else BLACK))
+    glyph = tile_glyph(code).rstrip("*")  # a pink tile keeps its "+" under the pink face
+    canv.setFillColorRGB(*(RED if red or pink else BLACK))
     size = 6.5 if len(glyph) <= 2 else 6.0
     canv.setFont(fs.latin_bold, size)
     canv.drawCentredString(FACE_W / 2, 2.6, glyph)

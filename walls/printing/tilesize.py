@@ -77,7 +77,7 @@ DEFAULT_TILE_SIZE = "wmo-25x34"
 RIICHI_TILE_SIZE = "riichi-19x26"
 """The default of an event whose rule set is played with Japanese tiles (:func:`default_tile_size`)."""
 
-_JAPANESE_PAYMENTS = {"riichi", "souzu-2p", "shiragiku-3p", "shield-tile"}
+_JAPANESE_PAYMENTS = {"riichi", "souzu-2p", "souzu-2p-honba-whole", "shiragiku-3p", "shield-tile"}
 
 _TYPED = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*(?:x|×|\*)\s*(\d+(?:[.,]\d+)?)\s*(?:mm)?\s*$", re.IGNORECASE)
 

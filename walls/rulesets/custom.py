@@ -13,7 +13,7 @@ from typing import cast
 
 from tournament.i18n import gettext as _
 from walls.rulesets.model import Pile, RuleSet, _check_seats, _error, _is_int
-from walls.tiles import RED_FIVES, TileError, expand, plain_tile, tile_sort_key
+from walls.tiles import MARKED_TILES, PINK_TILES, TileError, expand, plain_tile, tile_sort_key
 
 LAYOUTS = ("per_seat", "shared")
 """Layouts :func:`custom_ruleset` builds: private draw piles per seat, or one shared live wall."""
@@ -63,11 +63,17 @@ def _tile_counts(code: object, tiles: Sequence[tuple[str, int]] | Mapping[str, i
         raise _error(code, _("tiles: %(error)s") % {"error": error}) from None
     totals = dict(pairs)
     for red_code, count in (red or {}).items():
-        if red_code not in RED_FIVES:
-            raise _error(code, _("red fives are given as %(codes)s with a count, got %(code)s") % {"codes": ", ".join(RED_FIVES), "code": repr(red_code)})
+        if red_code not in MARKED_TILES:
+            raise _error(code, _("red fives and pink tiles are given as %(codes)s with a count, got %(code)s")
+                         % {"codes": ", ".join(MARKED_TILES), "code": repr(red_code)})
         five = plain_tile(red_code)
         if not _is_int(count) or count < 1:
             raise _error(code, _("red five %(code)s count must be a whole number from 1, got %(count)s") % {"code": red_code, "count": repr(count)})
+        if red_code in PINK_TILES and count > totals.get(five, 0):
+            raise _error(code, _(
+                "%(count)s pink tiles %(red)s replace %(count)s tiles %(five)s but the tile set has %(have)s %(five)s: "
+                "use at most %(have)s"
+            ) % {"count": count, "red": red_code, "five": five, "have": totals.get(five, 0)})
         if count > totals.get(five, 0):
             raise _error(code, _(
                 "%(count)s red fives %(red)s replace %(count)s tiles %(five)s but the tile set has %(have)s %(five)s: "
@@ -103,8 +109,9 @@ def custom_ruleset(
 ) -> RuleSet:
     """Build and check a rule set from a tile set and a layout.
 
-    - ``tiles``: ``(code, count)`` pairs or a mapping, any order; ``red``: red fives to swap in,
-      e.g. ``{"0p": 2, "0m": 1}`` replaces two ``5p`` and one ``5m``.
+    - ``tiles``: ``(code, count)`` pairs or a mapping, any order; ``red``: red fives (or pink
+      threes and sevens, :data:`walls.tiles.PINK_TILES`) to swap in, e.g. ``{"0p": 2, "0m": 1}``
+      replaces two ``5p`` and one ``5m``, ``{"3sp": 1}`` one ``3s``.
     - ``layout="per_seat"``: for each seat in turn a hand pile ``<seat>-hand`` of
       ``hand_sizes[i]`` and a private draw pile ``<seat>-draw`` of ``draw_sizes[i]`` (None:
       the tiles left after hands and dead wall, split equally); ``dead_wall`` is either one

@@ -131,6 +131,78 @@ def _shiragiku(with_5m: bool, suffix: str) -> RuleSet:
     )  # fmt: skip
 
 
+_SOUZU_NOTES = gettext_noop(
+    "Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
+    "thousands. North may be set aside as nuki-dora (at most 2), so the dora indicator is the upper tile "
+    "of the 4th stack from the end of the dead wall (X7) and the dead wall is those 4 stacks, 8 tiles "
+    "(X1-X6 replacement tiles); draws go up to the tile before the indicator. Rounds: East and South, "
+    "then West as a rule (3 rounds here); the seed adds a North round when both players are at 80,000 "
+    "or less, which a fixed duplicate session cannot follow. Mangan minimum without dora (min_fan left "
+    "empty: the minimum is a score, not a han count)."
+)
+_SOUZU_HALVED = gettext_noop(
+    "Payment: riichi values with every payment rounded up to 1,000; a ron is paid the value plus 2,000 a honba, "
+    "a self-draw half of that, honba included, rounded up to 1,000 (the seed does not say whether the honba are "
+    "halved with the self-draw: here they are; the other Souzu preset, honba whole on a self-draw, pays them whole)."
+)
+_SOUZU_WHOLE = gettext_noop(
+    "Payment: riichi values with every payment rounded up to 1,000; a ron is paid the value plus 2,000 a honba, "
+    "a self-draw half of the value, rounded up to 1,000, plus the whole 2,000 a honba (the seed does not say "
+    "whether the honba are halved with the self-draw: here they are not; the other Souzu preset halves them)."
+)
+_SOUZU_REST = gettext_noop(
+    "Riichi sticks of 1,000 go to the winner. A win below mangan (haneman from 5 honba) is refused, counted "
+    "with the dora entered: whether the hand reaches it without dora is the players' check. The seed is silent "
+    "on a draw: the noten player pays 3,000 to the tenpai player, as in riichi, and riichi sticks of a drawn "
+    "hand are left on the table (every set is scored alone)."
+)
+
+
+def _souzu(code: str, name: str, payment_rule: str, payment_notes: str) -> RuleSet:
+    """A two-player Souzu preset (docs/rules.md, "Two-player Souzu: tile set"); the two differ only
+    in the payment rule (docs/rules.md, "Two-player Souzu: honba on a self-draw"), so their tiles,
+    piles and walls are the same."""
+    return custom_ruleset(
+        code, name, ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
+        rounds=3, starting_points=60000, zero_sum=True, payment_rule=payment_rule, min_fan=None, score_unit=1000,
+        end_rule=gettext_noop("ends when the next draw would be the dora indicator"), deposit=True, dora_indicator="X7",
+        source='docs/rules.md, "Two-player Souzu: tile set" (two-player Souzu mahjong)',
+        notes=_SOUZU_NOTES + " " + payment_notes + " " + _SOUZU_REST,
+    )  # fmt: skip
+
+
+_PINK = {code: 1 for code in ("3mp", "7mp", "3pp", "7pp", "3sp", "7sp")}
+"""One pink tile of each 3 and 7 (docs/rules.md, "Shield tile: pink dora"; the count is our choice)."""
+_PINK_NOTES = gettext_noop(
+    "Pink dora: one each of 3m 7m 3p 7p 3s 7s is pink (6 pink tiles; the seed does not say how many, so as "
+    "with three red fives it is one per kind). The set-up sheet prints them on a pink face with a + (3m+ 7s+): "
+    "lay the pink tile, not a plain one, in that slot. Each pink tile in the winning hand is one han: count "
+    "them in the han entered."
+)
+
+
+def _shield_tile(code: str, name: str, pink: Mapping[str, int] | None, tile_notes: str) -> RuleSet:
+    """A shield-tile preset (docs/rules.md, "Shield tile: deal and shield tiles"), with or without
+    the pink 3s and 7s (docs/rules.md, "Shield tile: pink dora")."""
+    return custom_ruleset(
+        code, name, WINDS, TILES_136, "shared", [16, 15, 15, 15], None, 0, pink,
+        rounds=3, starting_points=0, zero_sum=True, payment_rule="shield-tile", min_fan=None, score_unit=100,
+        end_rule=gettext_noop("ends when the wall is empty: there is no dead wall, every tile is drawn"),
+        source='docs/rules.md, "Shield tile: deal and shield tiles" (盾牌 shield-tile rules)',
+        notes=gettext_noop("The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
+        "no dead wall, no red fives, no ordinary dora, no deposits. The seed ends a game after 10 hands or when top "
+        "and bottom are more than 50,000 apart; duplicate play needs the same sets at every table, so this "
+        "preset plays 3 rounds (12 sets). Unused shield tiles carried into the next hand would leave that "
+        "hand's wall at one table and not another: the director rules on carry-over. Scores are 1000, 2000, "
+        "4000, 8000 then +2000 per han, yakuman counted as han. The seed says a self-draw is paid by the three "
+        "others and a seat whose open shield tiles hold the winner's wait pays nothing (the winner loses "
+        "that third) unless the winner declared open riichi (tick it: the shielded seats then pay too), but not "
+        "how a third is rounded: each third is rounded up to 100 (1 han: 400 each). "
+        "The seed is silent on several winners of one discard: the first in turn from the discarder wins "
+        "(head bump); it gives no minimum (1 han) and no noten payment.") + " " + tile_notes,
+    )  # fmt: skip
+
+
 def _build_presets() -> dict[str, RuleSet]:
     presets = [
         _mcr_duplicate(
@@ -183,50 +255,22 @@ def _build_presets() -> dict[str, RuleSet]:
                 "14 is laid as in riichi: X1-X4 replacement tiles, X5 the first dora indicator."
             ) + " " + _RIICHI_PAYMENT,
         ),
-        custom_ruleset(
-            "souzu-2p", gettext_noop("Two-player Souzu mahjong (70 tiles)"), ("E", "S"), TILES_SOUZU_70, "shared", [13, 13], None, 8,
-            rounds=3, starting_points=60000, zero_sum=True, payment_rule="souzu-2p", min_fan=None, score_unit=1000,
-            end_rule=gettext_noop("ends when the next draw would be the dora indicator"), deposit=True, dora_indicator="X7",
-            source='docs/rules.md, "Two-player Souzu: tile set" (two-player Souzu mahjong)',
-            notes=gettext_noop("Dealer East, other South; start and settle at 60,000; hundreds rounded up, so scores move in "
-            "thousands. North may be set aside as nuki-dora (at most 2), so the dora indicator is the upper tile "
-            "of the 4th stack from the end of the dead wall (X7) and the dead wall is those 4 stacks, 8 tiles "
-            "(X1-X6 replacement tiles); draws go up to the tile before the indicator. Rounds: East and South, "
-            "then West as a rule (3 rounds here); the seed adds a North round when both players are at 80,000 "
-            "or less, which a fixed duplicate session cannot follow. Mangan minimum without dora (min_fan left "
-            "empty: the minimum is a score, not a han count); tsumo wins collect half. Payment: riichi values with every "
-            "payment rounded up to 1,000; a ron is paid the value plus 2,000 a honba, a self-draw half of that, "
-            "rounded up to 1,000; riichi sticks of 1,000 go to the winner. A win below mangan (haneman from 5 "
-            "honba) is refused, counted with the dora entered: whether the hand reaches it without dora is the "
-            "players' check. The seed is silent on a draw: the noten player pays 3,000 to the tenpai player, as "
-            "in riichi, and riichi sticks of a drawn hand are left on the table (every set is scored alone)."),
-        ),
+        _souzu("souzu-2p", gettext_noop("Two-player Souzu mahjong (70 tiles)"), "souzu-2p", _SOUZU_HALVED),
+        _souzu("souzu-2p-honba-whole", gettext_noop("Two-player Souzu mahjong (70 tiles, honba whole on a self-draw)"),
+               "souzu-2p-honba-whole", _SOUZU_WHOLE),
         *(_shiragiku(with_5m, suffix) for with_5m in (False, True) for suffix in _SHIRAGIKU_REDS),
-        custom_ruleset(
-            "shield-tile", gettext_noop("Shield tile (盾牌) variant"), WINDS, TILES_136, "shared", [16, 15, 15, 15],
-            rounds=3, starting_points=0, zero_sum=True, payment_rule="shield-tile", min_fan=None, score_unit=100,
-            end_rule=gettext_noop("ends when the wall is empty: there is no dead wall, every tile is drawn"),
-            source='docs/rules.md, "Shield tile: deal and shield tiles" (盾牌 shield-tile rules)',
-            notes=gettext_noop("The dealer receives 16 tiles and the others 15 (13 or 14 for the hand plus 2 shield tiles); "
-            "no dead wall, no red fives, no dora, no deposits. The seed ends a game after 10 hands or when top "
-            "and bottom are more than 50,000 apart; duplicate play needs the same sets at every table, so this "
-            "preset plays 3 rounds (12 sets). Unused shield tiles carried into the next hand would leave that "
-            "hand's wall at one table and not another: the director rules on carry-over. Scores are 1000, 2000, "
-            "4000, 8000 then +2000 per han, yakuman counted as han. The seed says a self-draw is paid by the three "
-            "others and a seat whose open shield tiles hold the winner's wait pays nothing (the winner loses "
-            "that third), but not how a third is rounded: each third is rounded up to 100 (1 han: 400 each). "
-            "The seed is silent on several winners of one discard: the first in turn from the discarder wins "
-            "(head bump); it gives no minimum (1 han) and no noten payment. The seed's pink 3 and 7 dora have "
-            "no tile code."),
-        ),
+        _shield_tile("shield-tile", gettext_noop("Shield tile (盾牌) variant"), None,
+                     gettext_noop("No pink tiles in this preset: the pink-tile variant of this preset marks the seed's pink 3s and 7s.")),
+        _shield_tile("shield-tile-pink", gettext_noop("Shield tile (盾牌) variant, pink 3s and 7s"), _PINK, _PINK_NOTES),
         custom_ruleset(
             "yangzhou", gettext_noop("Yangzhou mahjong"), WINDS, TILES_136, "shared", [14, 13, 13, 13],
             rounds=4, starting_points=0, zero_sum=True, payment_rule="yangzhou", min_fan=None, score_unit=1,
             end_rule=gettext_noop("ends when the wall is used up without a tile left"),
             source='docs/rules.md, "Yangzhou: tiles, seats and deal" (Yangzhou mahjong)',
             notes=gettext_noop("136 tiles without flowers; the dealer takes 14, the others 13; no dead wall. The seed plays "
-            "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is 13, 18 or 7 fan "
-            "depending on the table's agreement (min_fan left empty: set it per event, and a hand below it is "
+            "4 dealer rotations (8 in some places): 4 rounds here. The minimum to win is the fan of 一板 or that plus 3 "
+            "(しばり) as the event chooses: 3番しばり (the seed's lower big fans, 一板 3), 7番しばり (一板 7), 13番しばり "
+            "(一板 10 + 3) or 18番しばり (一板 15 + 3) (min_fan left empty: set it per event, and a hand below it is "
             "refused); the discarder pays double the hand, on a self-draw each pays the hand, and several players "
             "may win on one discard, each paid double its hand by the discarder. Full-flush responsibility (bao): "
             "the player whose discard was chowed as the third meld, the seat just before the winner, pays the "

@@ -1,0 +1,138 @@
+"""Par of the wall sets for the pages that show it: the traveller and hand record of a set, a
+player's page and the printed hand records (docs/scoring.md, "Par: what each seat could have
+made").
+
+The analysis itself is :func:`scoring.par.set_par` (pure). It is computed once per wall set,
+the first time a page that may show it asks, and kept in ``WallSet.par`` (as secret as the
+piles: :mod:`scoring.visibility` decides, as for the hand record). A set played on a reserve
+wall or in a fouled version is compared with the par of the wall as prepared; the traveller says
+which version each table played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scoring import par as par_core
+from scoring import visibility
+from scoring.models import HandResult
+from scoring.payments.counters import read_fixed
+from scoring.visibility import Viewer
+from tournament.models import Event
+from walls.models import WallSet
+from walls.printing.hand_records import HandRecordPage, RecordPile
+from walls.printing.i18n import seat_name, word
+from walls.setcode import SetId
+from walls.tiles import tile_glyph
+
+Key = tuple[int, int]
+
+
+def set_analyses(event: Event, keys: Iterable[Key]) -> dict[Key, dict]:
+    """The par (:meth:`scoring.par.SetPar.as_dict`) of each ``(session, set)`` of ``keys`` that
+    has a wall, computed and stored for those not analysed yet. The caller has checked that
+    its viewer may see these sets. Two statements at most: the read, and one update for the
+    sets analysed now."""
+    wanted = set(keys)
+    if not wanted:
+        return {}
+    sessions = {s for s, _n in wanted}
+    walls = [w for w in WallSet.objects.filter(event=event, session_number__in=sessions).only(
+        "id", "session_number", "set_no", "piles", "par") if (w.session_number, w.set_no) in wanted]
+    ruleset = event.get_ruleset()
+    seats = len(ruleset.seats)
+    fresh = []
+    out = {}
+    for wall in walls:
+        if wall.par is None:
+            analysis = par_core.set_par(ruleset, wall.piles, prevalent_wind=par_core.prevalent_of(wall.set_no, seats),
+                                        counters=read_fixed(event.fixed_counters, wall.session_number, wall.set_no))
+            wall.par = analysis.as_dict()
+            fresh.append(wall)
+        out[(wall.session_number, wall.set_no)] = wall.par
+    if fresh:
+        WallSet.objects.bulk_update(fresh, ["par"])
+    return out
+
+
+def _glyphs(hand: str) -> str:
+    """A hand in the notation of :mod:`scoring.fan_check` as tile glyphs, the winning tile last
+    after ``+``."""
+    standing, _plus, winning = hand.partition("+")
+    codes = [f"{digit}{group[-1]}" for group in standing.split() for digit in group[:-1]]
+    return " ".join(tile_glyph(c) for c in codes) + (" + " + tile_glyph(winning.strip()) if winning else "")
+
+
+def _win_view(win: dict | None) -> dict | None:
+    if win is None:
+        return None
+    return {**win, "glyphs": _glyphs(win["hand"]), "slot": f"D{win['draw']}",
+            "named": ", ".join(f"{name} {value}" for name, value in win["names"])}
+
+
+def par_view(analysis: dict) -> dict:
+    """An analysis (:meth:`scoring.par.SetPar.as_dict`) for a page: ``{"calculator",
+    "approximate", "unit", "seats": {seat: {"seat", "shanten", "draws", "par", "best"}}, "ordered"}``, a
+    win with ``glyphs`` (the hand as tile glyphs), ``slot`` (``"D10"``) and ``named`` (its fan
+    or yaku in words) added; ``ordered``: the same seats in seat order (dealer first)."""
+    ordered = [{**s, "par": _win_view(s["par"]), "best": _win_view(s["best"])} for s in analysis["seats"]]
+    return {**analysis, "seats": {s["seat"]: s for s in ordered}, "ordered": ordered}
+
+
+def set_par_report(event: Event, session_number: int, set_no: int, viewer: Viewer) -> dict | None:
+    """The par of one set for its traveller and hand record (:func:`par_view`), or None when
+    ``viewer`` may not read the set's wall yet (:func:`scoring.visibility.can_see_set`: the
+    director and staff always, everyone once the set is released) or it has no wall."""
+    if not visibility.can_see_set(viewer, event, session_number, set_no):
+        return None
+    found = set_analyses(event, [(session_number, set_no)]).get((session_number, set_no))
+    return par_view(found) if found is not None else None
+
+
+def against_par(event: Event, rows: list[dict]) -> list[dict]:
+    """Each of ``rows`` (a player's set-by-set results: dicts with ``session``, ``set_no``,
+    ``seat`` and ``score_change``, already limited to what the viewer may see) with ``par``:
+    ``{"draw", "score", "best_score", "versus"}`` for its seat (``versus``: the score change
+    less the par score), or None where the set has no par for that seat."""
+    analyses = set_analyses(event, {(r["session"], r["set_no"]) for r in rows})
+    out = []
+    for row in rows:
+        analysis = analyses.get((row["session"], row["set_no"]))
+        seat = next((s for s in analysis["seats"] if s["seat"] == row.get("seat")), None) if analysis else None
+        found = None
+        if seat is not None and seat["par"] is not None and seat["par"]["score"] is not None:
+            found = {"draw": seat["par"]["draw"], "score": seat["par"]["score"],
+                     "best_score": seat["best"]["score"] if seat["best"] else None,
+                     "versus": (row.get("score_change") or 0) - seat["par"]["score"]}
+        out.append({**row, "par": found})
+    return out
+
+
+def hand_record_pages(event: Event, session_number: int, viewer: Viewer, lang: str) -> list:
+    """The printed hand records of a session (:func:`walls.printing.hand_records.render_hand_records`):
+    one :class:`~walls.printing.hand_records.HandRecordPage` per set ``viewer`` may read
+    (:func:`scoring.visibility.can_see_set`: everyone once the set is released, the director and
+    staff always), with its wall as prepared, its par and every table's score at each seat. Empty
+    when no set of the session may be read yet."""
+    ruleset = event.get_ruleset()
+    walls = {w.set_no: w for w in WallSet.objects.filter(event=event, session_number=session_number).only("set_no", "piles")}
+    released = None if viewer.secrets else visibility.released_sets(event)  # the rule of visibility.can_see_set, read once
+    shown = [n for n in sorted(walls) if released is None or (session_number, n) in released]
+    if not shown:
+        return []
+    analyses = set_analyses(event, [(session_number, n) for n in shown])
+    results: dict[int, list[tuple[int, dict]]] = {}
+    for set_no, number, changes in HandResult.objects.filter(
+            event=event, session_number=session_number, set_no__in=shown).order_by("table__number").values_list(
+            "set_no", "table__number", "changes"):
+        results.setdefault(set_no, []).append((number, changes))
+    pages = []
+    for set_no in shown:
+        piles = tuple(
+            RecordPile(f"{seat_name(p.seat, lang)} · {word(p.kind, lang)}" if p.seat else word(p.kind, lang),
+                       tuple(walls[set_no].piles[p.name]), p.kind)
+            for p in ruleset.piles)
+        pages.append(HandRecordPage(event.name, session_number, set_no, SetId(event.slug, session_number, set_no).code,
+                                    tuple(ruleset.seats), piles, analyses.get((session_number, set_no)),
+                                    tuple((number, changes) for number, changes in results.get(set_no, []))))
+    return pages
