@@ -55,7 +55,7 @@ def test_the_public_gets_one_page_per_released_set_with_par_and_every_table(clie
             if seat.par is not None:
                 assert f"D{seat.par.draw} {seat.par.value.value} fan {seat.par.score:+d}" in text
         for result in HandResult.objects.filter(event=event, session_number=1, set_no=set_no):
-            shown = " ".join(f"{change:+d}" if change else "0" for change in result.changes.values())
+            shown = " ".join(f"{result.changes[seat]:+d}" if result.changes[seat] else "0" for seat in ruleset.seats)
             assert f"{result.table.number} {shown}" in text  # the table's row: its number, then each seat
 
 

@@ -25,7 +25,7 @@ from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError
 from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from tournament.models import Table
+from tournament.models import Event, Table
 from factories import blocks
 from walls.rulesets import PRESETS, get_ruleset
 
@@ -146,6 +146,13 @@ def enter_and_confirm_everywhere(stage, draw_entry):
     refused = []
     for table in stage.tables:
         data = draw_entry()
+        # Honba are fixed per set for every table of it (docs/scoring.md, "Fixed honba and riichi
+        # sticks"): this property is about what one entry accepts, so the set is fixed at the
+        # honba this table's outcome carries (inside the example's rolled-back transaction).
+        honba = int(data.get("honba") or 0)
+        fixed = {f"1-{SET_NO}": {"honba": honba}} if honba else {}
+        Event.objects.filter(pk=stage.event.pk).update(fixed_counters=fixed)
+        stage.event.fixed_counters = table.group.session.event.fixed_counters = fixed
         form = HandForm(data=data, event=stage.event)
         assert form.is_valid(), (data, form.errors)
         try:

@@ -103,9 +103,11 @@ def world(django_db_setup, django_db_blocker):
             for table in group1:
                 confirmer = table.seats.select_related("player").get(seat="S").player
                 for set_no in blocks(table)[slot][1]:
-                    if not results:  # one result entered by its outcome, with the winning hand
+                    if not results:  # one result entered by its outcome, with the winning hand (a made-up hand
+                        # that does not fit the wall: the table insists, and it is stored flagged for the director)
                         result = submit_result(table, set_no, outcome={"kind": "discard", "winners": ["E"], "discarder": "S",
-                                                                       "fans": [8], "hand": HAND}, actor="t", entered_by_seat="E")
+                                                                       "fans": [8], "hand": HAND, "insist": True},
+                                               actor="t", entered_by_seat="E")
                     else:
                         result = submit_result(table, set_no, changes=_changes(rng, used, shown), actor="t", entered_by_seat="E")
                     results.append(confirm_result(result, actor="t", pin=confirmer.pin))

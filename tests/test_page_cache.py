@@ -66,7 +66,9 @@ PAGES = {
 # queries of an anonymous request: first after a change (computing what the page shows), then
 # repeated (the event and the version; the page itself, whole, from the cache: a team or player
 # is looked up only when its page is built)
-FIRST = {"team": 19, "player": 12, "standings": 9}
+# (the player page: 2 of them for the par of the player's sets, read and, the first time any
+# page asks, stored with the walls: docs/scoring.md, "Par: what each seat could have made")
+FIRST = {"team": 19, "player": 14, "standings": 9}
 WARM = {"team": 2, "player": 2, "standings": 2}
 
 

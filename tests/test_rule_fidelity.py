@@ -86,7 +86,7 @@ def test_shield_tile_pink_marks_one_of_each_3_and_7():
     assert all(counts[code] == 1 and counts[code[:2]] == 3 for code in PINK_TILES)
     assert not set(PINK_TILES) & set(dict(plain.tiles))  # the plain preset is unchanged
     assert pink.fingerprint != plain.fingerprint and pink.payment_rule == "shield-tile"
-    assert "3m+" in pink.notes and "shield-tile-pink" in plain.notes
+    assert "3m+" in pink.notes and "pink-tile variant" in plain.notes
     assert RuleSet.from_dict(pink.to_dict()) == pink
 
 
