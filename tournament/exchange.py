@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -85,7 +85,10 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
     """
     tables_by_id = {}
     sessions = []
-    for session in event.sessions.prefetch_related("groups__tables__seats__player").order_by("number"):
+    # seats with their players joined, not prefetched: Django prefetches a foreign key's targets as
+    # one OR of equalities, which SQLite refuses beyond 1,000 players ("Expression tree is too large")
+    seats = Prefetch("groups__tables__seats", queryset=SeatAssignment.objects.select_related("player"))
+    for session in event.sessions.prefetch_related(seats).order_by("number"):
         groups = []
         for group in session.groups.all():
             tables = []
