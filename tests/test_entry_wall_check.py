@@ -221,3 +221,30 @@ def test_the_director_sees_every_flagged_table_of_the_set_on_its_traveller(clien
     client.logout()
     login_as_table(client, table)
     assert 'id="wall-flags"' not in client.get(url).content.decode()
+
+
+def test_the_check_is_no_oracle_for_a_player_in_the_middle_of_the_hand(played, settings):
+    """docs/security.md, "Threats and the tests that cover them": a player who probes the wall with
+    made-up self-draws ("is 5p among my draws?") learns nothing without their PIN, and each answer
+    with it counts as a wrong attempt of the table, so the table locks after
+    CONFIRM_PIN_LIMIT_PER_TABLE of them and the director sees why."""
+    from scoring.models import ConfirmationAttempt
+
+    table, set_no, piles = played
+    settings.CONFIRM_PIN_LIMIT_PER_TABLE = 3
+    pin = table.seats.select_related("player").get(seat="E").player.pin
+    probe = self_draw(not_drawn_by(piles, "E"))
+    wrong_pin = "0000" if pin != "0000" else "1111"
+    with pytest.raises(ResultError) as err:  # a wrong PIN: refused on the PIN, the wall never asked
+        submit_result(table, set_no, outcome=probe, actor="phone", entered_by_seat="E", entry_pin=wrong_pin)
+    assert err.value.field == "entry_pin" and "wall" not in err.value.message
+    for _ in range(2):  # the player's own PIN: refused on the wall, counted
+        with pytest.raises(ResultError) as err:
+            submit_result(table, set_no, outcome=probe, actor="phone", entered_by_seat="E", entry_pin=pin)
+        assert err.value.code == "wall_mismatch"
+    attempts = ConfirmationAttempt.objects.filter(table=table, ok=False)
+    assert attempts.count() == 3 and attempts.filter(actor__endswith="(does not fit the wall)").count() == 2
+    with pytest.raises(ResultError) as err:  # the limit reached: locked, the wall no longer asked
+        submit_result(table, set_no, outcome=probe, actor="phone", entered_by_seat="E", entry_pin=pin)
+    assert err.value.field == "entry_pin" and err.value.status == 429
+    assert not HandResult.objects.exists()

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
-from scoring.actions.entry import _check_entry_pin, _prepare, _revision, count_of, set_history
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision, against_wall, count_of, set_history
 from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_set
 from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
@@ -359,6 +359,8 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
         if entry_pin and not director:
             seat, refusal = _check_entry_pin(plan or lock.plan, result.table, entered_by_seat, entry_pin,
                                              actor, result.set_no)
+        if refusal is None:
+            stored, refusal = against_wall(result.table, result.set_no, stored, outcome, seat=seat, actor=actor, result=result)
         if refusal is None:
             who = seat_actor(seat, result.table) if seat is not None else actor
             previous = result.changes

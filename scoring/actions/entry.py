@@ -213,13 +213,37 @@ def check_wall(table: Table, set_no: int, stored: dict, *, insist: bool) -> dict
     return {**stored, "flags": [*(stored.get("flags") or []), flag]}
 
 
+def against_wall(table: Table, set_no: int, stored: dict | None, outcome, *, seat: SeatHolder | None, actor: str,
+                 result: HandResult | None = None) -> tuple[dict | None, ResultError | None]:
+    """:func:`check_wall` of an entry or correction whose PIN is already checked: ``(stored, None)``
+    when it fits (or is flagged because the table insists: ``outcome["insist"]``), else the
+    refusal. The check answers whether a tile is in a pile, so it must not become an oracle for a
+    player in the middle of the hand (docs/security.md, "Threats and the tests that cover them"):
+    it runs only after the entering player's PIN is right, and at the table (``seat``: the player
+    whose PIN was checked) every refusal is stored as a wrong attempt of the table
+    (:class:`~scoring.models.ConfirmationAttempt`, ``result`` the corrected one or None), so it
+    counts towards ``settings.CONFIRM_PIN_LIMIT_PER_TABLE`` like a wrong PIN, and the caller
+    commits that attempt before raising. Without a seat (the director, a scorer account) the
+    refusal is returned alone."""
+    insist = isinstance(outcome, dict) and outcome.get("insist") in _YES
+    if stored is None:
+        return stored, None
+    try:
+        return check_wall(table, set_no, stored, insist=insist), None
+    except ResultError as refusal:
+        if seat is not None:
+            ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=False,
+                                               actor=f"{actor or ''} (does not fit the wall)"[:150])
+        return stored, refusal
+
+
 def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None, int]:
     """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit.
-    With a winning tile or hand, checked against the wall played (:func:`check_wall`: one query)."""
+    Not yet checked against the wall: the caller does that once the PIN is checked
+    (:func:`against_wall`)."""
     event = table.group.session.event
     hand_text = str((outcome or {}).get("hand") or "").strip()
     winning_tile = read_winning_tile(outcome)
-    insist = isinstance(outcome, dict) and outcome.get("insist") in _YES
     cleaned, stored, deposit = compute_changes(event, changes=changes, outcome=outcome, deposit=deposit,
                                                set_ref=(table.group.session.number, set_no))
     if hand_text:
@@ -230,8 +254,6 @@ def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by
             raise ResultError("winning_tile", _("the winning tile %(tile)s is not the hand's winning tile %(hand)s: give the same "
                                                 "tile in both, or clear one") % {"tile": winning_tile, "hand": hand_tile})
         stored = {**stored, "winning_tile": winning_tile}
-    if stored is not None and (winning_tile or hand_text):
-        stored = check_wall(table, set_no, stored, insist=insist)
     if entered_by_seat:
         seats = tuple(event.get_ruleset().seats)
         if entered_by_seat not in seats:
@@ -459,6 +481,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
         seat = None
         if entry_pin:
             seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no, wrong=wrong)
+        if refusal is None:
+            stored, refusal = against_wall(table, set_no, stored, outcome, seat=seat, actor=actor)
         if refusal is None:
             try:
                 with transaction.atomic():
