@@ -46,3 +46,8 @@ def test_a_file_without_walls_is_refused_naming_the_field(tmp_path):
     bad.write_text(json.dumps({"ruleset": {"code": "x"}}))
     with pytest.raises(CommandError, match="ruleset"):
         call_command("par", str(bad))
+
+
+def test_a_missing_file_is_a_clear_error_not_a_traceback(tmp_path):
+    with pytest.raises(CommandError, match="export: .*missing.json is not a readable"):
+        call_command("par", str(tmp_path / "missing.json"))

@@ -26,7 +26,10 @@ class Command(BaseCommand):
         parser.add_argument("--session", type=int, default=None, help="only this session")
 
     def handle(self, *args, export, out=None, session=None, **options):
-        data = read_export_file(export, "export")
+        try:
+            data = read_export_file(export, "export")
+        except ValueError as exc:  # ExchangeError: the file is missing or no export
+            raise CommandError(str(exc)) from exc
         try:
             ruleset = RuleSet.from_dict(data.get("ruleset"))
         except (RuleSetError, TypeError, AttributeError) as exc:
