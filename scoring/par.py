@@ -38,18 +38,17 @@ Standalone: no Django import.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, settle
 from scoring.payments.counters import Counters
 from walls.rulesets.layout import dead_wall
+from scoring.wall_check import KINDS
 from walls.tiles import plain_tile
 
 WINDS = ("E", "S", "W", "N")
-KINDS = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)) + tuple(f"{rank}z" for rank in range(1, 8))
-"""The 34 tile kinds in index order (characters, dots, bamboo, then East..Red)."""
 _INDEX = {code: i for i, code in enumerate(KINDS)}
 _TERMINALS = tuple(i for i in range(34) if i >= 27 or i % 9 in (0, 8))
 _MCR_MIN = 8
@@ -143,7 +142,7 @@ class SetPar:
         return next((s for s in self.seats if s.seat == seat), None)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (the export's ``par`` of a set, docs/exchange.md): ``{"calculator",
+        """JSON-ready (the export's ``par`` of a set, docs/export.md, "Par"): ``{"calculator",
         "approximate", "unit", "seats": [SeatPar.as_dict(), ...]}``."""
         return {"calculator": self.calculator, "approximate": self.approximate, "unit": self.unit,
                 "seats": [s.as_dict() for s in self.seats]}
@@ -186,7 +185,7 @@ def seat_tiles(ruleset: Any, piles: Mapping[str, Sequence[str]]) -> list[SeatTil
         return [_filled(seat, hands.get(seat, []), own.get(seat, []), False) for seat in seats]
     live = [t for p in ruleset.piles if p.kind == "live" for t in piles[p.name] if kind_of(t) is not None]
     turns: dict[str, list[str]] = {seat: [] for seat in seats}
-    sizes = [len(hands.get(seat, [])) for seat in seats]
+    sizes = [sum(p.size for p in ruleset.piles if p.kind == "hand" and p.seat == seat) for seat in seats]  # as dealt
     start = 1 if sizes[0] > min(sizes) else 0
     if start:  # the dealer's extra dealt tile is its first draw
         turns[seats[0]].extend(hands.get(seats[0], [])[13:14])
@@ -328,7 +327,8 @@ def notation(hand: Counts, winning: int) -> str:
 # --- the calculators -----------------------------------------------------------------------------
 
 Evaluate = Callable[[Counts, int, int, int], "HandValue | None"]
-"""``(hand, winning kind, draw number, red fives held) -> value or None`` (not a win worth the minimum)."""
+"""``(hand, winning kind, draw number, suits whose red five has arrived (a bit per suit, 1 << kind // 9))
+-> value or None`` (not a win worth the minimum)."""
 
 
 def _mcr_evaluator(seat: str, prevalent: str) -> Evaluate:
@@ -378,14 +378,16 @@ def _riichi_evaluator(seat: str, prevalent: str, dealer: bool, dora: Sequence[st
     def evaluate(hand: Counts, winning: int, draw: int, reds: int) -> HandValue | None:
         tiles: list[int] = []
         win_id = -1
-        used_red = 0
         for kind in range(34):
+            # ids kind*4 .. kind*4+3; the red five's id (copy 0 of 5m/5p/5s) only when that
+            # suit's red five has arrived (``reds``: a bit per suit, 1 << kind // 9)
+            red = kind in red_ids and bool(reds & (1 << (kind // 9)))
+            # (four plain fives of a suit whose red is elsewhere: the fourth takes the red's id,
+            # the one way the 136-tile array can hold them)
+            plain = [kind * 4 + c for c in range(4) if kind * 4 + c != red_ids.get(kind)]
+            ids_of_kind = [red_ids[kind], *plain] if red else plain + ([red_ids[kind]] if kind in red_ids else [])
             for copy in range(hand[kind]):
-                if kind in red_ids and used_red < reds and copy == 0:
-                    tile = red_ids[kind]
-                    used_red += 1
-                else:
-                    tile = kind * 4 + 1 + copy
+                tile = ids_of_kind[copy]
                 tiles.append(tile)
                 if kind == winning and win_id < 0:
                     win_id = tile
@@ -418,13 +420,14 @@ class _Positions:
     """Where each copy of each kind arrives: 0 in the starting hand, ``k`` at draw ``k``."""
 
     arrivals: list[list[int]] = field(default_factory=lambda: [[] for _ in range(34)])
-    reds: list[int] = field(default_factory=list)
+    reds: list[tuple[int, int]] = field(default_factory=list)
 
     def first(self, hand: Counts) -> int:
         return max(self.arrivals[k][n - 1] for k, n in enumerate(hand) if n)
 
     def reds_by(self, draw: int) -> int:
-        return sum(1 for at in self.reds if at <= draw)
+        """The suits whose red five has arrived by ``draw``, a bit per suit (``1 << kind // 9``)."""
+        return sum({1 << (kind // 9) for at, kind in self.reds if at <= draw})
 
 
 def _positions(tiles: SeatTiles) -> _Positions:
@@ -435,7 +438,7 @@ def _positions(tiles: SeatTiles) -> _Positions:
             continue
         found.arrivals[kind].append(at)
         if code[0] == "0":
-            found.reds.append(at)
+            found.reds.append((at, kind))
     return found
 
 
@@ -561,15 +564,8 @@ def _declared(value: HandValue) -> bool:
     return any(name in ("Riichi", "Double Riichi") for name, _han in value.names)
 
 
-def iter_sets(ruleset: Any, walls: Mapping[tuple[int, int], Mapping[str, Sequence[str]]]) -> Iterator[tuple[tuple[int, int], SetPar]]:
-    """:func:`set_par` of each ``(session, set) → piles`` of ``walls``, in key order, with the
-    prevalent wind of each set's round (docs/rules.md, "Duplicate MCR: sessions and seats": a
-    session plays the East, South, West and North rounds, one hand per seat each)."""
-    seats = len(ruleset.seats)
-    for key in sorted(walls):
-        yield key, set_par(ruleset, walls[key], prevalent_wind=prevalent_of(key[1], seats))
-
-
 def prevalent_of(set_no: int, seats: int) -> str:
-    """The prevalent wind of set ``set_no`` with ``seats`` seats a round."""
+    """The prevalent wind of set ``set_no`` with ``seats`` seats a round (docs/rules.md,
+    "Duplicate MCR: sessions and seats": a session plays the East, South, West and North
+    rounds, one hand per seat each)."""
     return WINDS[((set_no - 1) // seats) % len(WINDS)]

@@ -332,10 +332,14 @@ def hand_records(request, event, session):
         refused = public_downloads.limited(request, event, name)
         if refused is not None:
             return refused
-        pages = analysis.hand_record_pages(event, session, viewer, lang)
-        if not pages:
+
+        def build() -> bytes:  # b"": no set of the session may be shown yet
+            pages = analysis.hand_record_pages(event, session, viewer, lang)
+            return render_hand_records(pages, lang) if pages else b""
+
+        body = public_downloads.cached_public(event, f"{name}:{variant}", build, public=public)
+        if not body:
             raise Http404(_("no set of this session is finished everywhere yet: its hand records appear once it is"))
-        body = public_downloads.cached_public(event, f"{name}:{variant}", lambda: render_hand_records(pages, lang), public=public)
         response = HttpResponse(body, content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-hand-records-session{session}.pdf"'
         return response

@@ -222,3 +222,18 @@ def test_fixed_honba_and_sticks_count_in_the_par_score_as_in_a_table_s_result():
             assert b.par.score == a.par.score + 2 * 300 + 1000
     mcr = par.set_par(MCR, derived(MCR, 7), counters=Counters(honba=2, riichi=1))
     assert mcr.as_dict() == par.set_par(MCR, derived(MCR, 7)).as_dict()  # MCR has neither
+
+
+def test_a_riichi_hand_with_four_of_a_kind_and_a_red_five_of_another_suit_is_valued_as_held():
+    """Four 2m are four tiles of 2m (not a 3m), and a red 5s that arrived makes no 5m red."""
+    evaluate = par._riichi_evaluator("S", "E", False, [], [], True)
+    counts = [0] * 34
+    for code in tiles("222234m 567p 789s 55m"):
+        counts[par.kind_of(code)] += 1
+    suits_with_red = 1 << 2  # only the bamboo's red five has arrived
+    value = evaluate(tuple(counts), par.kind_of("4m"), 5, suits_with_red)
+    names = dict(value.names)
+    assert "Menzen Tsumo" in names and "Riichi" in names
+    assert not any("Aka" in name for name in names)
+    red_man = evaluate(tuple(counts), par.kind_of("4m"), 5, 1 << 0)  # the red 5m has arrived: one aka dora
+    assert red_man.value == value.value + 1

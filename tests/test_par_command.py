@@ -51,3 +51,33 @@ def test_a_file_without_walls_is_refused_naming_the_field(tmp_path):
 def test_a_missing_file_is_a_clear_error_not_a_traceback(tmp_path):
     with pytest.raises(CommandError, match="export: .*missing.json is not a readable"):
         call_command("par", str(tmp_path / "missing.json"))
+
+
+def test_the_fixed_honba_travel_with_the_export_and_a_bad_par_or_counter_is_refused(tmp_path):
+    from scoring.actions.counters import fix_counters
+    from tournament.exchange import ExchangeError
+
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    event = prepared_event(roster, name="Counters travel", slug="counters-travel", ruleset_code="riichi-duplicate")
+    fix_counters(event, {"1-2": {"honba": 2}}, actor="td")
+    data = export_event(event, include_secret=True)
+    assert data["event"]["fixed_counters"] == {"1-2": {"honba": 2}}
+    event.delete()
+    for bad, field in (({"1-2": {"honba": -1}}, "event.fixed_counters"), ({"9-2": {"honba": 1}}, "event.fixed_counters")):
+        with pytest.raises(ExchangeError, match=field):
+            import_event({**data, "event": {**data["event"], "fixed_counters": bad}})
+    broken = {**data, "walls": {**data["walls"], "sets": [{**data["walls"]["sets"][0], "par": {"seats": "E"}}]}}
+    with pytest.raises(ExchangeError, match=r"walls\.sets\[0\]\.par"):
+        import_event(broken)
+    assert import_event(data).fixed_counters == {"1-2": {"honba": 2}}
+
+
+def test_a_wall_set_that_is_no_wall_set_is_named(tmp_path):
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    event = prepared_event(roster, name="Par bad set", slug="par-bad-set")
+    data = export_event(event)
+    data["walls"]["sets"][1] = "not a wall"
+    path = tmp_path / "bad-set.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CommandError, match=r"walls\.sets\[1\]"):
+        call_command("par", str(path))

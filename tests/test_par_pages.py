@@ -94,3 +94,21 @@ def test_the_analysis_is_computed_once_and_then_read(client, director, monkeypat
     event.changed(public=True)  # a new page version: the page is built again, the analysis read
     again = client.get(url, HTTP_ACCEPT_LANGUAGE="en").context["report"]["par"]
     assert again == first
+
+
+def test_fixing_a_sets_honba_clears_its_stored_par_which_counted_the_old_ones(client, director):
+    from scoring.actions.counters import fix_counters
+
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    event = prepared_event(roster, name="Par counters", slug="par-counters", ruleset_code="riichi-duplicate", director=director)
+    client.force_login(director)
+    before = client.get(reverse("traveller", args=[event.slug, 1, 2])).context["report"]["par"]
+    assert WallSet.objects.get(event=event, session_number=1, set_no=2).par is not None
+    fix_counters(event, {"1-2": {"honba": 1}}, actor="td")
+    assert WallSet.objects.get(event=event, session_number=1, set_no=2).par is None
+    event.refresh_from_db()
+    after = client.get(reverse("traveller", args=[event.slug, 1, 2])).context["report"]["par"]
+    for seat in ("E", "S", "W", "N"):
+        old, new = before["seats"][seat]["par"], after["seats"][seat]["par"]
+        if old is not None:
+            assert new["score"] == old["score"] + 300  # a self-draw collects 100 a honba from each of three

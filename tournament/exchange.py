@@ -26,6 +26,8 @@ from scoring.models import (
     SetScore,
 )
 from scoring import visibility
+from scoring.payments import PAYMENT_RULES, PaymentError
+from scoring.payments.counters import clean_fixed
 from scoring.reports import event_standings
 from tournament.models import (
     LOGIN_CODE_LENGTH,
@@ -47,6 +49,7 @@ from tournament.models import (
 from walls.derivation import DerivationError
 from walls.derivation import commitment as seed_commitment
 from walls.models import ReserveWall, WallSet
+from walls.rulesets.model import RuleSet, RuleSetError
 from walls.printing.i18n import ALIASES as SHEET_LANGUAGE_ALIASES
 from walls.printing.templates import TemplateError
 from walls.printing.tilesize import parse_tile_size
@@ -56,6 +59,7 @@ EVENT_FIELDS = [
     "uid", "slug", "name", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned", "entrant_policy", "grouping_plan",
     "commitment", "public_value_source", "public_value", "seed_revealed", "base_url", "fouled_min_tables", "fouled_adjusted_points",
     "status", "scorer_corrections", "tile_size", "default_label_stock", "sheet_language", "tie_breaks", "announcement",
+    "fixed_counters",
 ]
 
 
@@ -289,6 +293,8 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
             raise ExchangeError(f"event.tile_size: {exc.message}") from None
     elif "tile_size" in fields:
         fields["tile_size"] = ""
+    if "fixed_counters" in fields:  # older exports: none (every set at 0 honba and 0 sticks)
+        fields["fixed_counters"] = _checked_counters(data, fields)
     if slug:
         fields["slug"] = slug
     if Event.objects.filter(slug=fields["slug"]).exists():
@@ -303,8 +309,8 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                         current=i == current)
         for i, t in enumerate(data["conversion_tables"])))}
     WallSet.objects.bulk_create([
-        WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"], par=w.get("par"))
-        for w in walls["sets"]
+        WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"], par=_checked_par(w, i))
+        for i, w in enumerate(walls["sets"])
     ])
     rooms = {r["number"]: row for r, row in zip(data["rooms"], Room.objects.bulk_create(Room(event=event, **r) for r in data["rooms"]))}
     teams = {t["number"]: row for t, row in zip(data["teams"], Team.objects.bulk_create(
@@ -412,6 +418,35 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                 linked.append(players[p["number"]])
     Player.objects.bulk_update(linked, ["user"])
     return restored
+
+
+def _checked_counters(data: dict, fields: dict) -> dict:
+    """The export's ``event.fixed_counters`` (docs/scoring.md, "Fixed honba and riichi sticks")
+    checked against its rule set and sessions as the director's page checks them
+    (:func:`scoring.payments.counters.clean_fixed`). Raises ExchangeError naming
+    ``event.fixed_counters`` and the fix."""
+    try:
+        ruleset = RuleSet.from_dict(data["ruleset"])
+        return clean_fixed(fields["fixed_counters"] or {}, PAYMENT_RULES[ruleset.payment_rule],
+                           int(fields.get("sessions_planned") or 1), ruleset.hands_per_session)
+    except (PaymentError, RuleSetError, AttributeError, TypeError, ValueError) as exc:
+        raise ExchangeError(f"event.fixed_counters: {exc}: give {{\"<session>-<set>\": {{\"honba\": n, \"riichi\": n}}}} "
+                            "for the sets that do not start at 0") from None
+
+
+def _checked_par(wall: dict, index: int) -> dict | None:
+    """A wall set's exported ``par`` (docs/export.md, "Par"), or None when it has none: the shape
+    the pages read (``{"seats": [{"seat", "par", "best", ...}]}``). Raises ExchangeError naming
+    ``walls.sets[<index>].par`` (leave it out: it is computed again when a page asks)."""
+    par = wall.get("par")
+    if par is None:
+        return None
+    seats = par.get("seats") if isinstance(par, dict) else None
+    if not isinstance(seats, list) or not all(isinstance(s, dict) and {"seat", "par", "best", "shanten"} <= set(s)
+                                              for s in seats):
+        raise ExchangeError(f"walls.sets[{index}].par: not a par analysis (docs/export.md, \"Par\"): leave it out, "
+                            "it is computed again when a page asks for it")
+    return par
 
 
 def _accounts(usernames: list[str]) -> dict[str, list]:

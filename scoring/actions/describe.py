@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from scoring import fan_check
+from scoring.par import prevalent_of
 from scoring.actions.errors import ResultError
 from scoring.models import HandResult
 from scoring.payments import PAYMENT_RULES, describe
@@ -63,8 +64,7 @@ def _describe(result: HandResult) -> str:
 def prevalent_wind(event: Event, set_no: int) -> str:
     """The prevalent wind of set ``set_no``: the wind of its round (docs/rules.md, "Duplicate MCR: sessions and seats": a session is the
     East, South, West and North rounds of one hand per seat each)."""
-    seats = tuple(event.get_ruleset().seats)
-    return fan_check.WINDS[((set_no - 1) // len(seats)) % len(fan_check.WINDS)]
+    return prevalent_of(set_no, len(event.get_ruleset().seats))
 
 
 def check_fan(event: Event, set_no: int, outcome: dict, hand_text: str) -> dict:

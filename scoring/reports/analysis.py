@@ -11,6 +11,7 @@ which version each table played.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 
 from scoring import par as par_core
@@ -23,30 +24,39 @@ from walls.models import WallSet
 from walls.printing.hand_records import HandRecordPage, RecordPile
 from walls.printing.i18n import seat_name, word
 from walls.setcode import SetId
-from walls.tiles import tile_glyph
+from walls.tiles import TileError, tile_glyph
 
 Key = tuple[int, int]
+logger = logging.getLogger(__name__)
 
 
-def set_analyses(event: Event, keys: Iterable[Key]) -> dict[Key, dict]:
+def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[WallSet] | None = None) -> dict[Key, dict]:
     """The par (:meth:`scoring.par.SetPar.as_dict`) of each ``(session, set)`` of ``keys`` that
-    has a wall, computed and stored for those not analysed yet. The caller has checked that
-    its viewer may see these sets. Two statements at most: the read, and one update for the
-    sets analysed now."""
-    wanted = set(keys)
-    if not wanted:
-        return {}
-    sessions = {s for s, _n in wanted}
-    walls = [w for w in WallSet.objects.filter(event=event, session_number__in=sessions).only(
-        "id", "session_number", "set_no", "piles", "par") if (w.session_number, w.set_no) in wanted]
+    has a wall (or of each of ``walls``, WallSet rows the caller read with ``piles`` and
+    ``par``), computed and stored for those not analysed yet. The caller has checked that its
+    viewer may see these sets. At most two statements: the read (none with ``walls``), and one
+    update for the sets analysed now. A wall the analysis cannot read (piles that do not fit the
+    rule set, an unknown tile code: :class:`scoring.par.ParError`,
+    :class:`walls.tiles.TileError`) is logged and left out, so a page shows the rest."""
+    if walls is None:
+        wanted = set(keys)
+        if not wanted:
+            return {}
+        rows = WallSet.objects.filter(event=event, session_number__in={s for s, _n in wanted},
+                                      set_no__in={n for _s, n in wanted}).only("id", "session_number", "set_no", "piles", "par")
+        walls = [w for w in rows if (w.session_number, w.set_no) in wanted]
     ruleset = event.get_ruleset()
     seats = len(ruleset.seats)
     fresh = []
     out = {}
     for wall in walls:
         if wall.par is None:
-            analysis = par_core.set_par(ruleset, wall.piles, prevalent_wind=par_core.prevalent_of(wall.set_no, seats),
-                                        counters=read_fixed(event.fixed_counters, wall.session_number, wall.set_no))
+            try:
+                analysis = par_core.set_par(ruleset, wall.piles, prevalent_wind=par_core.prevalent_of(wall.set_no, seats),
+                                            counters=read_fixed(event.fixed_counters, wall.session_number, wall.set_no))
+            except (par_core.ParError, TileError, KeyError) as exc:
+                logger.warning("par of %s set %s-%s left out: %s", event.slug, wall.session_number, wall.set_no, exc)
+                continue
             wall.par = analysis.as_dict()
             fresh.append(wall)
         out[(wall.session_number, wall.set_no)] = wall.par
@@ -115,12 +125,12 @@ def hand_record_pages(event: Event, session_number: int, viewer: Viewer, lang: s
     staff always), with its wall as prepared, its par and every table's score at each seat. Empty
     when no set of the session may be read yet."""
     ruleset = event.get_ruleset()
-    walls = {w.set_no: w for w in WallSet.objects.filter(event=event, session_number=session_number).only("set_no", "piles")}
-    released = None if viewer.secrets else visibility.released_sets(event)  # the rule of visibility.can_see_set, read once
-    shown = [n for n in sorted(walls) if released is None or (session_number, n) in released]
+    walls = {w.set_no: w for w in visibility.visible_walls(viewer, WallSet.objects.filter(
+        event=event, session_number=session_number)).only("id", "session_number", "set_no", "piles", "par")}
+    shown = sorted(walls)
     if not shown:
         return []
-    analyses = set_analyses(event, [(session_number, n) for n in shown])
+    analyses = set_analyses(event, walls=walls.values())
     results: dict[int, list[tuple[int, dict]]] = {}
     for set_no, number, changes in HandResult.objects.filter(
             event=event, session_number=session_number, set_no__in=shown).order_by("table__number").values_list(

@@ -21,7 +21,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm as _mm
 
 from tournament.i18n import gettext_noop
-from walls.printing.base import draw_fit, finish, new_canvas
+from walls.printing.base import draw_fit, finish, new_canvas, wrap
 from walls.printing.i18n import check_lang, seat_name, translate
 from walls.printing.qr import FormCache
 from walls.printing.tilefaces import ASPECT, place_tile_face
@@ -135,8 +135,7 @@ def _par(canv: Any, forms: FormCache, page: HandRecordPage, x0: float, y: float,
     draw_fit(canv, _w("par", lang), x0, y, width, 11, lang=lang, bold=True)
     y -= 4 * mm
     note = _w("explain", lang) + (" " + _w("approximate", lang) if par.get("approximate") else "")
-    canv.setFont("Helvetica", 6.5)
-    for line in _wrap_simple(note, 150):
+    for line in wrap(note, 6.5, width, lang):
         draw_fit(canv, line, x0, y, width, 6.5, lang=lang)
         y -= 3 * mm
     small = 6 * mm
@@ -165,19 +164,6 @@ def _par(canv: Any, forms: FormCache, page: HandRecordPage, x0: float, y: float,
             tx += 1.5 * mm
             place_tile_face(forms, winning, tx, y, small)
     return y - 2 * mm
-
-
-def _wrap_simple(text: str, chars: int) -> list[str]:
-    words, lines, line = text.split(" "), [], ""
-    if len(words) == 1:
-        return [text[i:i + chars // 2] for i in range(0, len(text), chars // 2)]
-    for word in words:
-        if line and len(line) + len(word) + 1 > chars:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return lines + ([line] if line else [])
 
 
 def _results(canv: Any, page: HandRecordPage, x0: float, y: float, width: float, lang: str) -> None:

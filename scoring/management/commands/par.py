@@ -2,7 +2,8 @@
 
 A thin adapter over :func:`scoring.par.set_par` (docs/scoring.md, "Par: what each seat could
 have made"). It reads an export (``export_event``, or the public export: only the wall sets it
-holds, which are the released ones) and prints each set's par seat by seat, or writes the
+holds, which are the released ones) and prints each set's par seat by seat, counting the
+honba and sticks the export's event fixed for each set, or writes the
 analysis as JSON (``--json OUT``: the export's own format, each wall set with its ``par``,
 docs/export.md, "Par").
 """
@@ -13,7 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring import par
 from tournament.exchange import read_export_file
+from scoring.payments.counters import read_fixed
 from walls.rulesets.model import RuleSet, RuleSetError
+from walls.tiles import TileError
 
 
 class Command(BaseCommand):
@@ -38,17 +41,21 @@ class Command(BaseCommand):
         if not isinstance(sets, list):
             raise CommandError("walls.sets: the export holds no wall sets: export the event after its walls are generated")
         seats = len(ruleset.seats)
+        fixed = (data.get("event") or {}).get("fixed_counters")  # the honba and sticks fixed per set, as the site counts them
         analysed = 0
-        for wall in sets:
-            if session is not None and wall.get("session") != session:
-                continue
+        for index, wall in enumerate(sets):
             try:
-                found = par.set_par(ruleset, wall["piles"], prevalent_wind=par.prevalent_of(int(wall["set"]), seats))
-            except (par.ParError, KeyError, TypeError, ValueError) as exc:
-                raise CommandError(f"walls.sets (session {wall.get('session')}, set {wall.get('set')}): {exc}") from exc
+                number, set_no = int(wall["session"]), int(wall["set"])
+                if session is not None and number != session:
+                    continue
+                found = par.set_par(ruleset, wall["piles"], prevalent_wind=par.prevalent_of(set_no, seats),
+                                    counters=read_fixed(fixed, number, set_no))
+            except (par.ParError, TileError, KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise CommandError(f"walls.sets[{index}]: not a wall set of this rule set ({exc}): give the export_event "
+                                   "file unchanged") from exc
             wall["par"] = found.as_dict()
             analysed += 1
-            self._print(wall, found)
+            self._print(number, set_no, found)
         if out:
             with open(out, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, ensure_ascii=False, indent=1)
@@ -56,8 +63,8 @@ class Command(BaseCommand):
         self.stdout.write(f"{analysed} wall sets analysed ({ruleset.code}, {par.calculator_for(ruleset)} values"
                           f"{', shared wall in turn order: approximate' if any(s['par']['approximate'] for s in sets if 'par' in s) else ''})")
 
-    def _print(self, wall: dict, found: par.SetPar) -> None:
-        self.stdout.write(f"set {wall['session']}-{wall['set']:02d}")
+    def _print(self, session: int, set_no: int, found: par.SetPar) -> None:
+        self.stdout.write(f"set {session}-{set_no:02d}")
         for seat in found.seats:
             line = f"  {seat.seat}  shanten {seat.shanten}  "
             if seat.par is None:
