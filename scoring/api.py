@@ -233,7 +233,8 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         event = self.get_event()
         # the actions re-read the row under a lock and answer with this history and the revision
         # they add (no read after the commit): scoring.actions.confirmation
-        qs = HandResult.objects.filter(event=event).select_related("table__group__session__event", "event")
+        qs = HandResult.objects.filter(event=event).select_related("table__group__session__event", "event").defer(
+            "event__grouping_plan", "table__group__session__event__grouping_plan")  # EventManager
         qs = qs.prefetch_related("revisions")
         return visibility.visible_results(table_access.viewer(self.request, event), qs)
 
@@ -243,8 +244,9 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         visibility decided for this one row (:func:`scoring.table_access.sees_result`): a scorer
         at their own table costs no event-wide look-up of the tables they see."""
         event = self.get_event()
-        qs = HandResult.objects.filter(event=event).select_related("table__group__session__event", "event")
+        qs = HandResult.objects.filter(event=event).select_related("table__group__session")
         result = get_object_or_404(qs, pk=self.kwargs[self.lookup_url_kwarg or self.lookup_field])
+        result.event = result.table.group.session.event = event  # the event read once, without its grouping plan
         if not table_access.sees_result(self.request, event, result):
             raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
         prefetch_related_objects([result], "revisions")  # the answer's history

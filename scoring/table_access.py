@@ -47,7 +47,8 @@ def scorer_table_ids(request, known: tuple[Table, ...] = ()) -> list[int]:
         held = [t for t in known if t.pk in fresh]
         rest = set(fresh) - {t.pk for t in held}
         if rest:
-            held += Table.objects.filter(pk__in=rest).select_related("group__session__event")
+            held += Table.objects.filter(pk__in=rest).select_related("group__session__event").defer(
+                "group__session__event__grouping_plan")
         for table in held:
             session = table.group.session
             if session.pk not in finished:

@@ -123,7 +123,8 @@ def find_table(normalised: str, event: Event | None) -> Table | None:
     indexed look-up of the unique code, whatever the code."""
     if not looks_like_code(normalised):
         return None
-    tables = Table.objects.filter(login_code=normalised).select_related("group__session__event")
+    tables = Table.objects.filter(login_code=normalised).select_related("group__session__event").defer(
+        "group__session__event__grouping_plan")
     if event is not None:
         tables = tables.filter(group__session__event=event)
     return tables.first()
@@ -410,7 +411,8 @@ def result_detail(request, event, result_id):
     and :func:`~scoring.actions.confirmation.dispute_result`'s rules (once confirmed, only the director); the
     director also confirms it and unlocks its PIN confirmation. A player seated at the table may
     read it (:mod:`scoring.table_access`)."""
-    result = get_object_or_404(HandResult.objects.select_related("table__group__session__event"), pk=result_id, event=event)
+    result = get_object_or_404(HandResult.objects.select_related("table__group__session"), pk=result_id, event=event)
+    result.event = result.table.group.session.event = event
     director = is_director(request.user, event)
     can_change = can_enter_for(request, result.table)
     if not (can_change or (request.method == "GET" and can_read_table(request, result.table))):

@@ -140,7 +140,8 @@ def table_view(*, denied=None):
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, *args, slug, table_id, **kwargs):
-            table = get_object_or_404(Table.objects.select_related("group__session__event"), pk=table_id,
+            table = get_object_or_404(Table.objects.select_related("group__session__event").defer(
+                "group__session__event__grouping_plan"), pk=table_id,
                                       group__session__event__slug=slug)
             visible_or_404(request, table.group.session.event)
             if not can_enter_for(request, table):

@@ -41,13 +41,26 @@ def _pin():
     return f"{secrets.randbelow(10000):04d}"
 
 
+class EventManager(models.Manager):
+    """Events are read without their ``grouping_plan`` (loaded on first use, one more query): every
+    page and API request reads its event, and only the seating and the sit-out credit need the
+    plan, which grows with entrants times planned sessions (85 KB, 3 ms of JSON decoding per
+    read at 256 teams and 60 sessions: docs/performance.md)."""
+
+    def get_queryset(self):
+        return super().get_queryset().defer("grouping_plan")
+
+
 class Event(models.Model):
     """A duplicate event: its frozen rule set, scoring method, conversion table and walls' secret.
 
     ``ruleset`` stores ``RuleSet.to_dict()`` at creation so a later change of a preset cannot
     alter a running event. ``master_seed`` is secret until ``seed_revealed``; ``commitment`` (its
-    SHA-256) is public from the start (docs/walls.md).
+    SHA-256) is public from the start (docs/walls.md). ``Event.objects`` leaves the grouping plan
+    unread until it is used (:class:`EventManager`).
     """
+
+    objects = EventManager()
 
     class Method(models.TextChoices):
         TEAM = "team", _("Team")

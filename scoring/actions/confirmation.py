@@ -78,7 +78,8 @@ def _table_of(result: HandResult) -> Table:
     table = result.table if HandResult.table.is_cached(result) else None
     if table is None or not Table.group.is_cached(table) or not Group.session.is_cached(table.group) \
             or not Session.event.is_cached(table.group.session):
-        table = Table.objects.select_related("group__session__event").get(pk=result.table_id)
+        table = Table.objects.select_related("group__session__event").defer("group__session__event__grouping_plan").get(
+            pk=result.table_id)
     return table
 
 

@@ -106,7 +106,7 @@ def replayed(result_id: int, **filters) -> HandResult:
     write's: :func:`refuse_reused`'s error."""
     try:
         result = (HandResult.objects.select_related("table__group__session__event", "event")
-                  .prefetch_related("revisions").get(pk=result_id, **filters))
+                  .defer("event__grouping_plan", "table__group__session__event__grouping_plan").prefetch_related("revisions").get(pk=result_id, **filters))
     except HandResult.DoesNotExist:
         raise refuse_reused() from None
     result.replayed = True
