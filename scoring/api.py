@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -33,6 +32,7 @@ from tournament import page_cache
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.middleware import RETRY_AFTER
 from tournament.permissions import is_director
+from tournament.prepared import PreparedQuery
 from tournament.query import int_param
 from tournament.table_plan import table_plan_by_number
 
@@ -208,6 +208,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 logger = logging.getLogger("tournament.database")
 
 
+_RESULT_OF_EVENT = PreparedQuery(HandResult, lambda event_id, result_id: HandResult.objects.filter(
+    event_id=event_id, pk=result_id).select_related("table__group__session"))  # every confirmation reads it
+
+
 class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     """Results of one event. The director, and scorers at their own tables, enter and confirm.
@@ -244,8 +248,10 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         visibility decided for this one row (:func:`scoring.table_access.sees_result`): a scorer
         at their own table costs no event-wide look-up of the tables they see."""
         event = self.get_event()
-        qs = HandResult.objects.filter(event=event).select_related("table__group__session")
-        result = get_object_or_404(qs, pk=self.kwargs[self.lookup_url_kwarg or self.lookup_field])
+        found = _RESULT_OF_EVENT(event.pk, int(self.kwargs[self.lookup_url_kwarg or self.lookup_field]))
+        if not found:
+            raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
+        result = found[0]
         result.event = result.table.group.session.event = event  # the event read once, without its grouping plan
         if not table_access.sees_result(self.request, event, result):
             raise Http404(f"No {HandResult._meta.object_name} matches the given query.")

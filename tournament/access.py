@@ -37,6 +37,7 @@ from rest_framework.permissions import BasePermission
 
 from scoring.table_access import can_enter_for, event_table_ids
 from tournament.models import Event, EventRole, Table
+from tournament.prepared import PreparedQuery
 from tournament.permissions import roles as held_roles
 from tournament.permissions import scorer_role_table_ids
 
@@ -93,6 +94,19 @@ def _refuse(denied) -> PermissionDenied:
     return PermissionDenied(str(denied)) if denied else PermissionDenied()
 
 
+_EVENT_BY_SLUG = PreparedQuery(Event, lambda slug: Event.objects.filter(slug=slug))
+
+
+def event_by_slug(slug: str) -> Event:
+    """The event whose short name is ``slug`` (read by a query compiled once per process:
+    :class:`tournament.prepared.PreparedQuery`; every page and API request asks it). Raises
+    Http404 when there is none."""
+    found = _EVENT_BY_SLUG(str(slug))
+    if not found:
+        raise Http404("No event matches the given query.")
+    return found[0]
+
+
 def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, optional: bool = False):
     """Decorator of a page view whose URL holds the event's ``slug``: the view is called as
     ``view(request, event, **other URL arguments)``.
@@ -111,7 +125,7 @@ def event_view(*, roles: Iterable[str] = (), login: bool = False, denied=None, o
         def wrapper(request, *args, slug=None, **kwargs):
             if slug is None and optional:
                 return view(request, None, *args, **kwargs)
-            event = visible_or_404(request, get_object_or_404(Event, slug=slug))
+            event = visible_or_404(request, event_by_slug(slug))
             if wanted and not holds(request, event, wanted):
                 raise _refuse(denied)
             return view(request, event, *args, **kwargs)
@@ -166,7 +180,7 @@ class EventFromURL:
         """The event of the URL, looked up once per request; Http404 when unknown or a draft the
         request may not see (:func:`visible_or_404`)."""
         if getattr(self, "_event", None) is None:
-            self._event = visible_or_404(self.request, get_object_or_404(Event, slug=self.kwargs[self.event_slug_kwarg]))
+            self._event = visible_or_404(self.request, event_by_slug(self.kwargs[self.event_slug_kwarg]))
         return self._event
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 
 from walls.rulesets import RuleSet
+from tournament.prepared import PreparedQuery
 
 
 def _uid():
@@ -204,8 +205,8 @@ class Event(models.Model):
 
     def content_versions(self) -> tuple[int, int]:
         """``(content version, public version)`` of :meth:`content_version`, in one query."""
-        row = EventVersion.objects.filter(event_id=self.pk).values_list("number", "public_number").first()
-        return row or (0, 0)
+        rows = _VERSIONS(self.pk)
+        return tuple(rows[0]) if rows else (0, 0)
 
     def get_ruleset(self):
         """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
@@ -245,6 +246,10 @@ class EventVersion(models.Model):
         if ids:
             EventVersion.objects.filter(event_id__in=ids).update(number=models.F("number") + 1,
                                                                  public_number=models.F("public_number") + 1)
+
+
+_VERSIONS = PreparedQuery(EventVersion, lambda event_id: EventVersion.objects.filter(event_id=event_id).values_list(
+    "number", "public_number")[:1])  # every cached page asks it: compiled once (tournament.prepared)
 
 
 class EventRole(models.Model):

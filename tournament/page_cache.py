@@ -57,10 +57,18 @@ def body(event: Event, name: str, variant: str, template: str, context: Callable
     """The HTML of ``template`` rendered with ``context()`` (called only on a miss), cached
     under the event's content version (``public``: its public version, for a body built only
     from what the public sees), ``name``, ``variant`` and the active language; rendered without
-    the request, so it must hold nothing about the viewer beyond ``variant``."""
+    the request, so it must hold nothing about the viewer beyond ``variant``. While a visitor's
+    whole page is built (:func:`_whole_page`, which caches the page around it) the body is
+    rendered without a cache entry of its own: four cache round trips and a copy of the body
+    the visitors never read again."""
+    if event.__dict__.get(_BUILDING_WHOLE):
+        return mark_safe(render_to_string(template, context()))  # noqa: S308 - as below
     html = reports_cache.cached(event, f"page:{name}:{variant}:{get_language()}",
                                 lambda: render_to_string(template, context()), public=public)
     return mark_safe(html)  # noqa: S308 - rendered by the template engine, which escaped it
+
+
+_BUILDING_WHOLE = "_building_whole_page"
 
 
 def _personal(request: HttpRequest) -> bool:
@@ -114,7 +122,11 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
     built: dict[str, HttpResponse] = {}
 
     def compute() -> tuple[str, str] | tuple[()]:
-        response = build()
+        event.__dict__[_BUILDING_WHOLE] = True
+        try:
+            response = build()
+        finally:
+            event.__dict__.pop(_BUILDING_WHOLE, None)
         built["response"] = response
         if response.status_code != 200 or response.streaming or response.has_header("Content-Disposition"):
             return ()

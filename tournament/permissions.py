@@ -12,8 +12,13 @@ from __future__ import annotations
 from django.conf import settings
 
 from tournament.models import LOGIN_CODE_ALPHABET, Event, EventRole
+from tournament.prepared import PreparedQuery
 
 _CROCKFORD = str.maketrans({"I": "1", "L": "1", "O": "0"})
+
+
+_ROLES = PreparedQuery(EventRole, lambda event_id, user_id: EventRole.objects.filter(
+    event_id=event_id, user_id=user_id).values_list("role", "tables"))  # every request with a login asks it
 
 
 def roles(user, event: Event) -> set[str]:
@@ -26,7 +31,7 @@ def roles(user, event: Event) -> set[str]:
         return set()
     cache = user.__dict__.setdefault("_event_roles", {})
     if event.pk not in cache:
-        rows = list(EventRole.objects.filter(event=event, user=user).values_list("role", "tables"))
+        rows = _ROLES(event.pk, user.pk)
         found = {role for role, _table in rows}
         user.__dict__.setdefault("_scorer_tables", {})[event.pk] = frozenset(
             table for role, table in rows if role == EventRole.Role.SCORER and table is not None)

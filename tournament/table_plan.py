@@ -33,6 +33,7 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 
 from tournament.models import Event, Group, Player, SeatAssignment, Session, Substitution, Table
 from tournament.movement import Movement, ruleset_movement
+from tournament.prepared import PreparedQuery
 from tournament.seats import seat_holders
 
 
@@ -289,6 +290,23 @@ def _seat_rows(seats: QuerySet, session_pk: int | OuterRef, table_ref: int | Out
         n_groups=_groups_of(session_pk), substituted=Exists(Substitution.objects.filter(table_id=table_ref)))
 
 
+def _plan_seats(lock: str | None) -> PreparedQuery:
+    """The seat rows :func:`table_plan` reads with ``lock``, as a query compiled once per process."""
+
+    def build(table_id: int, session_id: int) -> QuerySet:
+        seats = SeatAssignment.objects.filter(table_id=table_id)
+        if lock is not None:
+            path = {"table": "table", "group": "table__group", "session": "table__group__session"}[lock]
+            seats = seats.select_related(path).select_for_update(of=(path,), no_key=lock == "table"
+                                                                  and connection.features.has_select_for_no_key_update)
+        return _seat_rows(seats, session_id, table_id)
+
+    return PreparedQuery(SeatAssignment, build)
+
+
+_PLAN_SEATS = {lock: _plan_seats(lock) for lock in (None, "table", "group", "session")}
+
+
 def table_plan(table: Table, *, lock: str | None = None) -> SessionPlan:
     """The plan of ``table``'s session holding ``table`` alone: its blocks, seats and holders, and
     the places (group, position) of the other tables' plays. ``table`` comes with
@@ -300,14 +318,10 @@ def table_plan(table: Table, *, lock: str | None = None) -> SessionPlan:
     database has row locks): ``"table"`` the table's row (``FOR NO KEY UPDATE``: rows referring
     to the table may still be inserted), ``"group"`` its group's row, ``"session"`` its session's
     row (the comparison scope, as :func:`scoring.actions.locks.lock_scope` locks it; one more
-    query for a table without seats, whose lock is then taken alone). None: no lock."""
+    query for a table without seats, whose lock is then taken alone). None: no lock. The query
+    is compiled once per process (:class:`tournament.prepared.PreparedQuery`)."""
     session = table.group.session
-    seats = SeatAssignment.objects.filter(table_id=table.pk)
-    if lock is not None:
-        path = {"table": "table", "group": "table__group", "session": "table__group__session"}[lock]
-        seats = seats.select_related(path).select_for_update(of=(path,), no_key=lock == "table"
-                                                              and connection.features.has_select_for_no_key_update)
-    rows = list(_seat_rows(seats, session.pk, table.pk))
+    rows = _PLAN_SEATS[lock](table.pk, session.pk)
     if lock is not None and not rows:  # no seat row carried the lock: take it alone
         rows_of: dict[str, QuerySet] = {"table": Table.objects.filter(pk=table.pk), "group": Group.objects.filter(pk=table.group_id),
                                         "session": Session.objects.filter(pk=session.pk)}
@@ -316,19 +330,30 @@ def table_plan(table: Table, *, lock: str | None = None) -> SessionPlan:
     return _one_table(table, rows)
 
 
+def _seats_by_number(event_id: int, number: int, session_number: int | None = None) -> QuerySet:
+    """The seats of the table with event-wide ``number`` in session ``session_number`` of the
+    event ``event_id`` (default: its latest session), as :func:`table_plan_by_number` reads them."""
+    seats = SeatAssignment.objects.filter(table__number=number, table__group__session__event_id=event_id)
+    if session_number is None:
+        seats = seats.filter(table__group__session__number=Subquery(
+            Session.objects.filter(event_id=event_id).order_by("-number").values("number")[:1]))
+    else:
+        seats = seats.filter(table__group__session__number=session_number)
+    return _seat_rows(seats.select_related("table__group__session", "table__room"),
+                      OuterRef("table__group__session_id"), OuterRef("table_id"))
+
+
+_SEATS_BY_NUMBER = PreparedQuery(SeatAssignment, _seats_by_number)  # result entry's read: compiled once
+
+
 def table_plan_by_number(event: Event, number: int, session_number: int | None = None) -> tuple[Table, SessionPlan] | None:
     """The table with event-wide ``number`` in session ``session_number`` of ``event`` (default:
     the latest seated session) and its plan (:func:`table_plan`), read together: one query (two
-    when the table has a substitution). None when no such table has seats (the caller then names
-    the tables that exist)."""
-    seats = SeatAssignment.objects.filter(table__number=number, table__group__session__event=event)
-    if session_number is None:
-        seats = seats.filter(table__group__session__number=Subquery(
-            Session.objects.filter(event=event).order_by("-number").values("number")[:1]))
-    else:
-        seats = seats.filter(table__group__session__number=session_number)
-    rows = list(_seat_rows(seats.select_related("table__group__session", "table__room"),
-                           OuterRef("table__group__session_id"), OuterRef("table_id")))
+    when the table has a substitution), compiled once per process
+    (:class:`tournament.prepared.PreparedQuery`). None when no such table has seats (the caller
+    then names the tables that exist)."""
+    args = (event.pk, number) if session_number is None else (event.pk, number, session_number)
+    rows = _SEATS_BY_NUMBER(*args)
     if not rows:
         return None
     table = rows[0].table

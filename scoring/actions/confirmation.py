@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import OuterRef, Q
+from django.db.models import OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import visibility
@@ -39,6 +39,7 @@ from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from tournament.i18n import seat_label
 from tournament.models import Event, Group, Session, Table
+from tournament.prepared import PreparedQuery
 from tournament.table_plan import SessionPlan, table_plan
 
 
@@ -83,6 +84,30 @@ def _table_of(result: HandResult) -> Table:
     return table
 
 
+def _locked_row(field: bool) -> PreparedQuery:
+    """The result row :func:`_lock` reads under its lock, compiled once per process: called with
+    ``(result id, table id, scope id)`` (the scope: the session when the whole field is compared,
+    else the group) and the write's request key, if any."""
+
+    def build(result_id: int, table_id: int, scope_id: int, request_key: str | None = None) -> QuerySet:
+        scope = Q(group__session_id=scope_id) if field else Q(group_id=scope_id)
+        scope_results = Q(table__group__session_id=scope_id) if field else Q(table__group_id=scope_id)
+        attempts = ConfirmationAttempt.objects.filter(table_id=table_id, ok=False, cleared=False)
+        return HandResult.objects.select_for_update(of=("self",)).annotate(
+            wrong_at_table=count_of(attempts),
+            wrong_for_result=count_of(attempts.filter(result_id=result_id)),
+            scope_tables=count_of(Table.objects.filter(scope)),
+            others_confirmed=count_of(HandResult.objects.filter(scope_results, set_no=OuterRef("set_no"),
+                                                                status=HandResult.Status.CONFIRMED).exclude(pk=result_id)),
+            **request_keys.key_columns(request_key, result=result_id),
+        ).filter(pk=result_id)
+
+    return PreparedQuery(HandResult, build)
+
+
+_LOCKED = {field: _locked_row(field) for field in (False, True)}
+
+
 def _lock(result: HandResult, request_key: str | None = None) -> Locked:
     """Lock the result's comparison scope (its group, or its session when the whole field is
     compared: :func:`scoring.actions.locks.lock_scope`), then the result row, and return the row
@@ -103,17 +128,11 @@ def _lock(result: HandResult, request_key: str | None = None) -> Locked:
     session = table.group.session
     field = session.event.comparison == Event.Comparison.FIELD
     plan = table_plan(table, lock="session" if field else "group")
-    scope = Q(group__session_id=session.pk) if field else Q(group_id=table.group_id)
-    scope_results = Q(table__group__session_id=session.pk) if field else Q(table__group_id=table.group_id)
-    attempts = ConfirmationAttempt.objects.filter(table_id=table.pk, ok=False, cleared=False)
-    locked = HandResult.objects.select_for_update(of=("self",)).annotate(
-        wrong_at_table=count_of(attempts),
-        wrong_for_result=count_of(attempts.filter(result_id=result.pk)),
-        scope_tables=count_of(Table.objects.filter(scope)),
-        others_confirmed=count_of(HandResult.objects.filter(scope_results, set_no=OuterRef("set_no"),
-                                                            status=HandResult.Status.CONFIRMED).exclude(pk=result.pk)),
-        **request_keys.key_columns(request_key, result=result.pk),
-    ).get(pk=result.pk)
+    args = (result.pk, table.pk, session.pk if field else table.group_id) + ((request_key,) if request_key else ())
+    found = _LOCKED[field](*args)
+    if not found:
+        raise HandResult.DoesNotExist(f"result {result.pk} is gone")
+    locked = found[0]
     locked.table, locked.event = table, session.event
     key_found = {name: getattr(locked, name, None) for name in ("replay_of", "replay_action", "key_used")}
     return Locked(locked, plan, locked.wrong_at_table or 0, locked.wrong_for_result or 0, locked.scope_tables or 0,

@@ -117,6 +117,7 @@ def cache_key(event: Event, name: str, *, public: bool = False) -> str:
 #: computes it itself
 WAIT_FOR_OTHERS = 10.0
 _POLL = 0.02
+_POLL_MAX = 0.1
 #: what a ``read`` of :func:`_single_flight` answers for "built already, but not there: build it"
 REBUILD = object()
 
@@ -134,7 +135,8 @@ def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], o
     the first reader takes a short lock in the cache (``cache.add``) and runs ``compute()``
     (which stores what it built); the others wait for its value (polling ``read()``) instead of
     each building the same thing (the burst of phones after a set is released), and build it
-    themselves only if it is still missing after :data:`WAIT_FOR_OTHERS` seconds, or at once
+    themselves only if it is still missing after :data:`WAIT_FOR_OTHERS` seconds (polling every
+    20 ms at first, then less often, up to every 100 ms), or at once
     when ``read()`` answers :data:`REBUILD` (built, but not what this reader needs).
     ``impatient``: raise :class:`BuildingElsewhere` instead of waiting."""
     value = read()
@@ -151,8 +153,10 @@ def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], o
     if impatient:
         raise BuildingElsewhere(key)
     deadline = time.monotonic() + WAIT_FOR_OTHERS
+    pause = _POLL
     while time.monotonic() < deadline:
-        time.sleep(_POLL)
+        time.sleep(pause)
+        pause = min(pause * 1.25, _POLL_MAX)  # a long build is not polled 50 times a second by every waiting thread
         value = read()
         if value is REBUILD:
             break
@@ -186,6 +190,9 @@ def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, p
     see) while one of them builds the new one. Nothing older is ever served for a value that
     was never built."""
     key = cache_key(event, name, public=public)
+    value = cache.get(key)
+    if value is not None:  # the usual read: one GET, no older value fetched for nothing
+        return value, True
     latest = f"{CACHE_PREFIX}:{event.uid}:{event.pk}:latest:{'p' if public else 'v'}:{name}"
     older_key = cache.get(latest)
     older = cache.get(older_key) if older_key and older_key != key else None

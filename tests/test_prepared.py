@@ -1,0 +1,155 @@
+"""Queries compiled once per process (:mod:`tournament.prepared`) answer exactly what the same
+queryset built afresh answers: the same rows, the same objects with their related objects, the
+same SQL statement; and a query that cannot be prepared is built afresh every time."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, connections, transaction
+from django.db.models import Subquery
+from django.test.utils import CaptureQueriesContext
+
+from factories import first_set, prepared_event, team_roster
+from scoring.actions.confirmation import _LOCKED
+from scoring.actions.entry import submit_result
+from tournament.access import event_by_slug
+from tournament.models import EventRole, Session, Table
+from tournament.permissions import _ROLES
+from tournament.prepared import PreparedQuery
+from tournament.table_plan import _PLAN_SEATS, _SEATS_BY_NUMBER, _seats_by_number, table_plan
+
+pytestmark = pytest.mark.django_db
+
+CHANGES = {"E": 34, "S": -18, "W": -8, "N": -8}
+
+
+@pytest.fixture
+def event():
+    return prepared_event(team_roster(8), name="Prepared", slug="prepared")
+
+
+def _seat_view(rows) -> list[tuple]:
+    """What a caller reads of the table plan's seat rows: the seat, the player with team and
+    account, the table with its group, session and room, and the annotations."""
+    return [(a.pk, a.seat, a.player.pk, a.player.name, a.player.pin, a.player.team.name if a.player.team else None,
+             a.player.user_id, a.n_groups, a.substituted) for a in rows]
+
+
+def test_the_table_plan_by_number_reads_what_the_queryset_reads_for_every_table_and_session_choice(event):
+    for table in Table.objects.filter(group__session__event=event):
+        for session_number in (None, 1):
+            args = (event.pk, table.number) if session_number is None else (event.pk, table.number, session_number)
+            with CaptureQueriesContext(connection) as prepared_sql:
+                prepared = _SEATS_BY_NUMBER(*args)
+            with CaptureQueriesContext(connection) as built_sql:
+                built = list(_seats_by_number(*args))
+            assert len(prepared) == 4
+            assert _seat_view(prepared) == _seat_view(built)
+            assert [(a.table.pk, a.table.number, a.table.group.number, a.table.group.session.number) for a in prepared] == \
+                   [(a.table.pk, a.table.number, a.table.group.number, a.table.group.session.number) for a in built]
+            assert [q["sql"] for q in prepared_sql.captured_queries] == [q["sql"] for q in built_sql.captured_queries]
+    assert _SEATS_BY_NUMBER(event.pk, 999) == []  # no such table: nothing, as the queryset
+
+
+def test_a_substitution_and_a_second_event_change_the_answer_not_the_statement(event):
+    other = prepared_event(team_roster(8), name="Other", slug="other-event")
+    mine = _SEATS_BY_NUMBER(event.pk, 1)
+    theirs = _SEATS_BY_NUMBER(other.pk, 1)
+    assert {a.player.event_id for a in mine} == {event.pk}
+    assert {a.player.event_id for a in theirs} == {other.pk}
+
+
+def test_the_locking_plan_reads_under_every_lock_what_the_plain_one_reads(event):
+    table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
+    plain = _seat_view(_PLAN_SEATS[None](table.pk, table.group.session_id))
+    with transaction.atomic():
+        for lock in ("table", "group", "session"):
+            with CaptureQueriesContext(connection) as sql:
+                rows = _PLAN_SEATS[lock](table.pk, table.group.session_id)
+            assert _seat_view(rows) == plain
+            if connection.features.has_select_for_update:
+                assert "FOR" in sql.captured_queries[-1]["sql"].upper()
+    assert table_plan(table).seated[table.pk].keys() == {"E", "S", "W", "N"}
+
+
+def test_the_result_lock_reads_the_counts_with_and_without_a_request_key(event):
+    table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
+    result = submit_result(table, first_set(table), changes=CHANGES, actor="t", request_key="key-12345678")
+    with transaction.atomic():
+        plain = _LOCKED[False](result.pk, table.pk, table.group_id)
+        keyed = _LOCKED[False](result.pk, table.pk, table.group_id, "key-12345678")
+        other_key = _LOCKED[False](result.pk, table.pk, table.group_id, "another-key-1")
+    assert [r.pk for r in plain] == [result.pk]
+    assert (plain[0].wrong_at_table, plain[0].wrong_for_result, plain[0].others_confirmed) == (0, 0, 0)
+    assert plain[0].scope_tables == Table.objects.filter(group_id=table.group_id).count()
+    assert (keyed[0].replay_of, keyed[0].replay_action, keyed[0].key_used) == (result.pk, "enter", True)
+    assert (other_key[0].replay_of, other_key[0].key_used) == (None, False)
+
+
+def test_an_event_by_slug_and_the_roles_of_a_user(event):
+    assert event_by_slug(event.slug).pk == event.pk
+    assert "grouping_plan" in event_by_slug(event.slug).get_deferred_fields()
+    user = get_user_model().objects.create_user("scorer-prepared", password="pw-prepared-1")
+    assert _ROLES(event.pk, user.pk) == []
+    role = EventRole.objects.create(event=event, user=user, role=EventRole.Role.SCORER)
+    tables = list(Table.objects.filter(group__session__event=event).order_by("pk")[:2])
+    role.tables.set(tables)
+    assert sorted(_ROLES(event.pk, user.pk)) == sorted(("scorer", t.pk) for t in tables)
+    with pytest.raises(Exception, match="No event"):
+        event_by_slug("no-such-event")
+
+
+def test_a_number_out_of_range_or_another_type_is_asked_as_the_orm_asks_it(event):
+    assert _SEATS_BY_NUMBER(event.pk, 10**20) == []  # the ORM's empty answer, not a database error
+    assert _SEATS_BY_NUMBER(event, 1) == list(_seats_by_number(event, 1))  # a model instance: built afresh
+
+
+def test_a_query_whose_argument_is_folded_into_the_sql_is_built_afresh_each_time(event):
+    built = []
+
+    def build(n):
+        built.append(n)
+        return Session.objects.filter(event=event).order_by("number")[:n]  # n becomes LIMIT n, not a parameter
+
+    sliced = PreparedQuery(Session, build)
+    assert [s.number for s in sliced(1)] == [1]
+    assert len(sliced(2)) == Session.objects.filter(event=event).count()
+    assert built[-2:] == [1, 2]  # no placeholder run was kept: each call built its own
+
+
+def test_a_subquery_argument_used_twice_is_put_in_both_places(event):
+    latest = PreparedQuery(Table, lambda event_id: Table.objects.filter(
+        group__session__event_id=event_id, group__session__number=Subquery(
+            Session.objects.filter(event_id=event_id).order_by("-number").values("number")[:1])))
+    other = prepared_event(team_roster(4), name="Other two", slug="other-two")
+    assert {t.group.session.event_id for t in latest(event.pk)} == {event.pk}
+    assert {t.group.session.event_id for t in latest(other.pk)} == {other.pk}
+    assert latest(other.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_thread_runs_the_prepared_query_on_its_own_connection():
+    event = prepared_event(team_roster(8), name="Threads", slug="threads")
+    expected = _seat_view(_SEATS_BY_NUMBER(event.pk, 1))
+    found: list = []
+    errors: list = []
+
+    def read():
+        try:
+            found.append((_seat_view(_SEATS_BY_NUMBER(event.pk, 1)), connections["default"]))  # this thread's
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert [f[0] for f in found] == [expected] * 4
+    assert len({id(f[1]) for f in found}) == 4  # four connections, one per thread
