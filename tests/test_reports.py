@@ -8,6 +8,7 @@ import random
 from collections import Counter, defaultdict
 
 import pytest
+from django.core.cache import cache
 from openpyxl import load_workbook
 
 from django.db.models import Count
@@ -15,6 +16,7 @@ from django.db.models import Count
 from scoring import reports, visibility
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import event_standings
+from scoring.reports.entrant_reports import forget_kept
 from scoring.actions.confirmation import correct_result, dispute_result
 from tournament.demo import build_demo, play_session
 from tournament.models import Event, SeatAssignment, Table
@@ -282,6 +284,40 @@ def test_player_standings_compare_each_player_with_the_same_seat_of_the_same_set
         assert r["sets_played"] == sets[r["player"]] == 16
     by_score = reports.player_standings(demo, order="score")
     assert [r["score_total"] for r in by_score] == sorted((r["score_total"] for r in got), reverse=True)
+
+
+def test_per_player_standings_kept_from_one_release_to_the_next_equal_those_computed_afresh():
+    """The per-player ranking is kept in memory and each released set replaces only its own rows
+    (:func:`scoring.reports.cache.kept_tally`): after every slot played, and after a result
+    corrected, it equals the ranking computed afresh from nothing kept."""
+    event = team_event_of("kept-players", teams=8)
+    rng = random.Random(11)
+    seen = []
+
+    def both(public):
+        cache.clear()
+        kept = reports.player_standings(event, public=public)
+        cache.clear()
+        forget_kept()
+        return kept, reports.player_standings(event, public=public)
+
+    for slot in range(4):
+        play_slots(event, rng, slots=[slot])
+        for public in (True, False):
+            kept, afresh = both(public)
+            assert kept == afresh
+            seen.append(sum(r["sets_played"] for r in kept))
+        cache.clear()  # keep the tallies of this state for the next step, which replaces only what changed
+        reports.player_standings(event, public=True)
+        reports.player_standings(event, public=False)
+    result = HandResult.objects.filter(event=event, status=HandResult.Status.CONFIRMED).first()
+    changes = {seat: -change for seat, change in result.changes.items()}
+    correct_result(result, actor="director", reason="swapped", director=True, changes=changes)
+    for public in (True, False):
+        kept, afresh = both(public)
+        assert kept == afresh
+    public_sets = seen[0::2]
+    assert public_sets == sorted(public_sets) and public_sets[-1] > public_sets[0]  # released sets came in step by step
 
 
 def test_a_teams_members_score_totals_add_up_to_the_teams_score_total(demo):

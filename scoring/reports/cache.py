@@ -36,7 +36,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from django.core.cache import cache
@@ -470,6 +470,8 @@ class _Tallies:
 
 
 _TALLIES = _Tallies()
+#: held while a kept tally is brought up to date and read (:func:`kept_tally`)
+TALLIES_LOCK = _TALLIES.lock
 
 
 def forget_tallies() -> None:
@@ -479,23 +481,37 @@ def forget_tallies() -> None:
         _TALLIES._kept.clear()
 
 
+def kept_tally(name: str, state: Mapping, results_of: Callable[[set], Mapping[Hashable, Mapping]]) -> IncrementalStandings:
+    """The process's kept :class:`~scoring.standings.IncrementalStandings` ``name`` brought to
+    ``state`` (``{set key: anything that changes when that set's results do}``): the sets whose
+    state changed, appeared or went are replaced by ``results_of(those keys)`` (``{set key:
+    {entrant: (ConvertedScore, score change)}}``; a key left out is removed), the others kept.
+    The caller holds :data:`TALLIES_LOCK` while it reads the tally."""
+    kept, tally = _TALLIES.get(name)
+    changed = {k for k, v in state.items() if kept.get(k) != v} | {k for k in kept if k not in state}
+    if changed:
+        fresh = results_of(changed)
+        for key in changed:
+            tally.replace_set(key, fresh.get(key, {}))
+    _TALLIES.put(name, dict(state), tally)
+    return tally
+
+
 def _up_to_date(event: Event, name: str, state: dict) -> IncrementalStandings:
     """The process's kept tally ``name`` of ``event`` brought to score state ``state``: only the
     comparisons whose state changed are read (one query, none when nothing changed) and
-    replaced. The caller holds ``_TALLIES.lock``."""
-    kept, tally = _TALLIES.get(f"{event.uid}:{name}")
-    changed = {k for k, v in state.items() if kept.get(k) != v} | {k for k in kept if k not in state}
-    fresh: dict[tuple, dict] = {k: {} for k in changed}
-    if changed:
+    replaced (:func:`kept_tally`). The caller holds ``_TALLIES.lock``."""
+
+    def results_of(changed: set) -> dict[tuple, dict]:
+        fresh: dict[tuple, dict] = {k: {} for k in changed}
         scores = SetScore.objects.filter(event=event, session_number__in={k[0] for k in changed},
                                          set_no__in={k[1] for k in changed})
         for scope, entrant, converted, change in _stored_scores(event, scores):
             if scope in fresh:
                 fresh[scope][entrant] = (converted, change)
-    for scope, results in fresh.items():
-        tally.replace_set(scope, results)
-    _TALLIES.put(f"{event.uid}:{name}", state, tally)
-    return tally
+        return fresh
+
+    return kept_tally(f"{event.uid}:{name}", state, results_of)
 
 
 def cached_standings(event: Event, session_number: int | None = None, *, public: bool = True) -> list[dict]:

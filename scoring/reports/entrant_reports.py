@@ -15,18 +15,20 @@ from scoring.reports.analysis import against_par
 from scoring.comparisons import converted_scores
 from scoring.models import ConversionTable
 from scoring.reports.cache import (
+    TALLIES_LOCK,
     active_adjustments,
     adjustments_in,
     cached_parts,
     cached_standings,
     forget_tallies,
+    kept_tally,
     ranking_rules,
     released,
     score_state,
     set_scores,
 )
 from scoring.reports.scopes import session_scopes
-from scoring.standings import ConvertedScore, RankingRules, StandingRow, standings
+from scoring.standings import ConvertedScore, RankingRules, StandingRow
 from tournament.models import Event, Player, Team
 
 
@@ -161,13 +163,23 @@ def _player_standings_parts(event: Event, public: bool) -> dict[str, list[dict]]
     team's rows in points order, "player:PK": [that player's row]}``."""
     seat_rows = _seat_results(event, public)
     differences: dict[int, float] = defaultdict(float)
-    per_set = []
+    by_set: dict[tuple[int, int], list[tuple]] = defaultdict(list)
     for r in seat_rows:
         differences[r["player"]] += r["difference"]
-        per_set.append((r["player"], (r["session"], r["set_no"]),
-                        ConvertedScore(r["difference"], r["datum"], r["points"]), r["score_change"]))
+        by_set[(r["session"], r["set_no"])].append((r["player"], r["difference"], r["datum"], r["points"], r["score_change"]))
     players = {p.pk: p for p in Player.objects.filter(event=event).select_related("team").order_by("number")}
-    ranked = standings(per_set, _player_rules(event, players, [key for _, key, _, _ in per_set]))
+    rules = _player_rules(event, players, list(by_set))
+
+    def results_of(changed: set) -> dict:
+        return {key: {player: (ConvertedScore(difference, datum, points), change)
+                      for player, difference, datum, points, change in by_set[key]} for key in changed if key in by_set}
+
+    # ranked as standings() ranks them, by a tally this process keeps: a released set replaces
+    # that set's rows, not the event's (the state of a set is its rows)
+    with TALLIES_LOCK:
+        tally = kept_tally(f"{event.uid}:{event.pk}:players:{int(public)}", {k: tuple(v) for k, v in by_set.items()},
+                           results_of)
+        ranked = tally.rows(rules)
 
     def line(row: StandingRow, substitute: bool) -> dict:
         player = players[row.key]
