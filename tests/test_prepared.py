@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from factories import first_set, prepared_event, team_roster
 from scoring.actions.confirmation import _LOCKED
-from scoring.actions.entry import submit_result
+from scoring.actions.entry import _CHECKS, submit_result
 from tournament.access import event_by_slug
 from tournament.models import EventRole, Session, Table
 from tournament.permissions import _ROLES
@@ -153,3 +153,23 @@ def test_each_thread_runs_the_prepared_query_on_its_own_connection():
     assert not errors
     assert [f[0] for f in found] == [expected] * 4
     assert len({id(f[1]) for f in found}) == 4  # four connections, one per thread
+
+
+def test_the_entry_checks_read_what_the_queryset_reads_for_every_choice_of_what_is_asked(event):
+    """Every shape of the entry's one check read (the copy's previous table, the wrong PINs, a
+    request key, any number of earlier sets) gives the row the queryset built afresh gives."""
+    table = Table.objects.select_related("group__session").filter(group__session__event=event).first()
+    submit_result(table, first_set(table), changes=CHANGES, actor="t", request_key="key-abcdefgh")
+    for (previous, wrong, keyed), query in _CHECKS.items():
+        for earlier in ([], [first_set(table)], [first_set(table), 2, 3, 4, 5, 6]):
+            args = [table.pk] + ([table.group.session_id, 1, 0, first_set(table)] if previous else [])
+            args += ["key-abcdefgh"] if keyed else []
+            if not (previous or wrong or keyed or earlier):
+                continue
+            prepared = query(*args, *earlier)
+            afresh = list(query._build(*args, *earlier))
+            assert prepared == afresh and len(prepared) == 1
+            if earlier:
+                assert prepared[0]["earlier"] == 1
+            if keyed:
+                assert prepared[0]["key_used"] is True

@@ -31,7 +31,7 @@ from django.db.models import Model, QuerySet
 #: placeholder values standing for whole-number arguments while compiling: within a small integer
 #: field's range (the ORM refuses out-of-range values of a field before they reach the SQL) and
 #: unlike any constant a query of this project holds
-_NUMBERS = (30011, 30013, 30029, 30047, 30059, 30071)
+_NUMBERS = tuple(30011 + 2 * i for i in range(64))
 
 
 _INT32 = 2**31

@@ -36,6 +36,7 @@ from scoring.payments import (
 from scoring.payments.counters import apply_fixed, carried_sticks_to, read_fixed
 from scoring.payments.registry import PAYMENT_RULES
 from tournament.models import Event, Table
+from tournament.prepared import PreparedQuery
 from tournament.table_plan import SessionPlan, table_plan
 from walls.models import ReserveWall, WallSet
 
@@ -287,6 +288,35 @@ def count_of(queryset: QuerySet) -> Func:
     return Subquery(queryset.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")[:1])
 
 
+def _checks(previous: bool, count_wrong: bool, keyed: bool) -> PreparedQuery:
+    """The one read of :func:`_check_set_at_table` (the table's row annotated with what is
+    asked), compiled once per process for each choice of what is asked: called with the table's
+    id, then the session id, the group and position of the copy's previous table and the set
+    (when ``previous``), the request key (when ``keyed``), then the sets of the table's earlier
+    blocks."""
+
+    def build(table_id: int, *rest) -> QuerySet:
+        rest = list(rest)
+        asked: dict = {}
+        if previous:
+            session_id, group, position, set_no = rest[:4]
+            del rest[:4]
+            asked["arrived"] = Exists(HandResult.objects.filter(
+                table__group__session_id=session_id, table__group__number=group, table__position=position, set_no=set_no))
+        if count_wrong:
+            asked["wrong"] = count_of(ConfirmationAttempt.objects.filter(table_id=table_id, ok=False, cleared=False))
+        if keyed:
+            asked.update(request_keys.key_columns(rest.pop(0), table=table_id))
+        if rest:  # the earlier blocks' sets
+            asked["earlier"] = count_of(HandResult.objects.filter(table_id=table_id, set_no__in=rest))
+        return Table.objects.filter(pk=table_id).annotate(**asked).values(*asked, "pk")
+
+    return PreparedQuery(Table, build)
+
+
+_CHECKS = {(p, c, k): _checks(p, c, k) for p in (False, True) for c in (False, True) for k in (False, True)}
+
+
 def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool,
                         count_wrong: bool = False, request_key: str | None = None) -> tuple[int, int | None]:
     """Refuse a set the movement has not brought to ``table`` (the rule of
@@ -305,19 +335,14 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
         _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
     earlier = [s for b, sets in plan.blocks(table) if block is not None and b < block for s in sets]
     previous = plan.previous_play(table, set_no) if at_the_table else None
-    asked: dict = {}
-    if earlier:
-        asked["earlier"] = count_of(HandResult.objects.filter(table_id=table.pk, set_no__in=earlier))
-    if previous is not None:
-        asked["arrived"] = Exists(HandResult.objects.filter(
-            table__group__session_id=table.group.session_id, table__group__number=previous.group,
-            table__position=previous.position, set_no=set_no))
-    if count_wrong:
-        asked["wrong"] = count_of(ConfirmationAttempt.objects.filter(table_id=table.pk, ok=False, cleared=False))
-    asked.update(request_keys.key_columns(request_key, table=table.pk))
-    if not asked:
+    if not (earlier or previous is not None or count_wrong or request_key):
         return 0, None
-    found = Table.objects.filter(pk=table.pk).annotate(**asked).values(*asked).get()
+    args: list = [table.pk]
+    if previous is not None:
+        args += [table.group.session_id, previous.group, previous.position, set_no]
+    if request_key:
+        args.append(request_key)
+    found = _CHECKS[(previous is not None, count_wrong, bool(request_key))](*args, *earlier)[0]
     repeat = request_keys.check_repeat(found, "enter")
     if repeat is None and (found.get("earlier", len(earlier)) < len(earlier) or found.get("arrived", True) is False):
         _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
