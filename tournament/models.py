@@ -8,7 +8,8 @@ import secrets
 import uuid
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
@@ -172,7 +173,7 @@ class Event(models.Model):
         self.changed()
         return entry
 
-    def changed(self, *, public: "bool | models.Expression" = True) -> None:
+    def changed(self, *, public: "bool | RawSQL" = True) -> None:
         """Bump the event's content version (:class:`EventVersion`) in the current transaction:
         every write that changes what a page, a download or the API shows calls it (an audited
         action through :meth:`log`, a result stored, a set rescored or released). One UPDATE
@@ -180,20 +181,34 @@ class Event(models.Model):
 
         The *public* version (:attr:`EventVersion.public_number`, what public pages are cached
         under) is bumped with it unless the write changed nothing the public sees: ``public``
-        False (the caller knows, e.g. a set rescored and still unreleased), or an SQL expression
-        worth 1 or 0 evaluated in the same UPDATE (e.g. 1 when "this set is released":
+        False (the caller knows, e.g. a set rescored and still unreleased), or a raw SQL
+        expression worth 1 or 0 evaluated in the same UPDATE (e.g. 1 when "this set is released":
         :func:`scoring.visibility.released_now`, for a write that touched one set's results
-        only; a result of an unreleased set is never public, docs/security.md).
+        only; a result of an unreleased set is never public, docs/security.md). Raises
+        TypeError for anything else. The UPDATE is written in SQL, not compiled by the ORM
+        (every entry and confirmation bumps the version).
 
         Lock order: the version row is the last lock a write takes, so call it at the end of the
         write's transaction (two writes never wait for each other's version row while holding a
         lock the other needs)."""
-        step = int(public) if isinstance(public, bool) else public
-        bump = {"number": models.F("number") + 1, "public_number": models.F("public_number") + step}
-        if EventVersion.objects.filter(event_id=self.pk).update(**bump):
-            return
+        if isinstance(public, bool):
+            step_sql, step_params = "%s", (int(public),)
+        elif isinstance(public, RawSQL):
+            step_sql, step_params = public.sql, tuple(public.params)
+        else:
+            raise TypeError(f"public: True, False or a RawSQL expression, not {type(public).__name__}")
+        meta = EventVersion._meta
+        number, public_number, event_id = (meta.get_field(name).column for name in ("number", "public_number", "event"))
+        # written out rather than compiled by the ORM: every entry and confirmation bumps it
+        sql = (f"UPDATE {meta.db_table} SET {number} = {number} + 1, "  # noqa: S608 - names from the model
+               f"{public_number} = {public_number} + ({step_sql}) WHERE {event_id} = %s")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, (*step_params, self.pk))
+            if cursor.rowcount:
+                return
         EventVersion.objects.bulk_create([EventVersion(event_id=self.pk, number=0)], ignore_conflicts=True)
-        EventVersion.objects.filter(event_id=self.pk).update(**bump)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, (*step_params, self.pk))
 
     def content_version(self, *, public: bool = False) -> int:
         """The event's content version (:class:`EventVersion`): a number that grows with every
