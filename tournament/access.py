@@ -29,7 +29,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -140,6 +140,10 @@ def table_login_url(next_path: str) -> str:
     return reverse("table-login") + "?" + urlencode({"next": next_path})
 
 
+_TABLE_OF_EVENT = PreparedQuery(Table, lambda table_id, slug: Table.objects.select_related("group__session__event").defer(
+    "group__session__event__grouping_plan").filter(pk=table_id, group__session__event__slug=slug))  # every table page
+
+
 def table_view(*, denied=None):
     """Decorator of a table's own page, whose URL holds the event's ``slug`` and the ``table_id``:
     the view is called as ``view(request, event, table, **other URL arguments)``, for the event's
@@ -154,9 +158,10 @@ def table_view(*, denied=None):
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, *args, slug, table_id, **kwargs):
-            table = get_object_or_404(Table.objects.select_related("group__session__event").defer(
-                "group__session__event__grouping_plan"), pk=table_id,
-                                      group__session__event__slug=slug)
+            found = _TABLE_OF_EVENT(int(table_id), str(slug))
+            if not found:
+                raise Http404("No table matches the given query.")
+            table = found[0]
             visible_or_404(request, table.group.session.event)
             if not can_enter_for(request, table):
                 if denied:
