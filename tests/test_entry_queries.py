@@ -4,7 +4,8 @@ fails a test without timing anything (the CPU figures are the benchmark's: ``pyt
 bench entry``).
 
 What is counted: every statement the code sends except transaction control (BEGIN, COMMIT,
-ROLLBACK, SAVEPOINT, RELEASE SAVEPOINT), captured with ``CaptureQueriesContext``:
+ROLLBACK, SAVEPOINT, RELEASE SAVEPOINT, and on PostgreSQL the deferred key checks run before the
+version bump: :meth:`tournament.models.Event.changed`), captured with ``CaptureQueriesContext``:
 
 - the service call (:func:`~scoring.actions.entry.submit_result`,
   :func:`~scoring.actions.confirmation.confirm_result`): at most 6 — the table plan read with
@@ -36,7 +37,7 @@ from tournament.table_plan import table_plan
 pytestmark = pytest.mark.django_db
 
 CHANGES = {"E": 34, "S": -18, "W": -8, "N": -8}
-CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT", "SET CONSTRAINTS")
 
 SERVICE_ENTRY = 6  # the table's row locked, the checks (movement, wrong PINs), the result, its revision, the PIN's attempt, the version
 SERVICE_CONFIRM = 6  # the plan with the scope's lock, the result locked with its counts, the attempt, the result, its revision, the version

@@ -173,3 +173,8 @@ def test_the_entry_checks_read_what_the_queryset_reads_for_every_choice_of_what_
                 assert prepared[0]["earlier"] == 1
             if keyed:
                 assert prepared[0]["key_used"] is True
+
+
+def test_a_query_the_orm_answers_without_the_database_is_left_to_the_orm(event):
+    nothing = PreparedQuery(Session, lambda n: Session.objects.filter(event=event, number__in=[]).filter(number=n))
+    assert nothing(1) == [] and nothing(2) == []

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import connections, router
 from django.db.models import Model, QuerySet
 
@@ -59,7 +60,10 @@ class PreparedQuery:
         placeholders = tuple(_placeholder(kind, i) for i, kind in enumerate(kinds))
         queryset = self._build(*placeholders)
         compiler = queryset.query.get_compiler(using=queryset.db)
-        sql, params = compiler.as_sql()
+        try:
+            sql, params = compiler.as_sql()
+        except (EmptyResultSet, FullResultSet):  # the ORM answers without asking the database: leave it to
+            return None
         slots = tuple(placeholders.index(p) if type(p) in (int, str) and p in placeholders else None for p in params)
         if {s for s in slots if s is not None} != set(range(len(kinds))) or any(str(p) in sql for p in placeholders):
             return None
