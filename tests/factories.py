@@ -13,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 
-from django.db import transaction
+from django.db import connections, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -525,3 +526,27 @@ def played_event(teams: int, sessions: int, *, slug: str, seed: int = 27, direct
     if director is not None:
         EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
     return event
+
+
+def in_threads(call: Callable[[], object], n: int) -> tuple[list, list]:
+    """Run ``call()`` in ``n`` threads started together (a barrier), each closing its database
+    connections when done; returns ``(what the calls returned, the exceptions they raised)``."""
+    answers: list = []
+    errors: list = []
+    start = threading.Barrier(n)
+
+    def run():
+        try:
+            start.wait()
+            answers.append(call())
+        except Exception as exc:  # noqa: BLE001 - returned to the test
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers, errors

@@ -4,15 +4,13 @@ same SQL statement; and a query that cannot be prepared is built afresh every ti
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections, transaction
 from django.db.models import Subquery
 from django.test.utils import CaptureQueriesContext
 
-from factories import first_set, prepared_event, team_roster
+from factories import first_set, in_threads, prepared_event, team_roster
 from scoring.actions.confirmation import _LOCKED
 from scoring.actions.entry import _CHECKS, submit_result
 from tournament.access import event_by_slug
@@ -134,22 +132,7 @@ def test_a_subquery_argument_used_twice_is_put_in_both_places(event):
 def test_each_thread_runs_the_prepared_query_on_its_own_connection():
     event = prepared_event(team_roster(8), name="Threads", slug="threads")
     expected = _seat_view(_SEATS_BY_NUMBER(event.pk, 1))
-    found: list = []
-    errors: list = []
-
-    def read():
-        try:
-            found.append((_seat_view(_SEATS_BY_NUMBER(event.pk, 1)), connections["default"]))  # this thread's
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=read) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    found, errors = in_threads(lambda: (_seat_view(_SEATS_BY_NUMBER(event.pk, 1)), connections["default"]), 4)
     assert not errors
     assert [f[0] for f in found] == [expected] * 4
     assert len({id(f[1]) for f in found}) == 4  # four connections, one per thread

@@ -9,13 +9,12 @@ the second sending met a conflict (409) or, for a confirmation, "already confirm
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from factories import api_key, client_for, entering, first_set, first_table, pin, table_url
+from factories import api_key, client_for, entering, first_set, first_table, in_threads, pin, table_url
 from scoring.actions.entry import submit_result
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from tournament.models import EventRole, Table
@@ -183,24 +182,8 @@ def test_two_sendings_at_once_store_one_result_and_both_answer_with_it(team_even
         pytest.skip("concurrent transactions need PostgreSQL (.ci/run's services half)")
     table = Table.objects.select_related("group__session__event").get(pk=first_table(team_event).pk)
     set_no, e_pin = first_set(table), pin(table, "E")
-    answers, errors = [], []
-    start = threading.Barrier(2)
-
-    def send():
-        try:
-            start.wait()
-            answers.append(submit_result(table, set_no, changes=CHANGES, actor="t", entered_by_seat="E", entry_pin=e_pin,
-                                         request_key="race-key-0001"))
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    answers, errors = in_threads(lambda: submit_result(table, set_no, changes=CHANGES, actor="t", entered_by_seat="E",
+                                                       entry_pin=e_pin, request_key="race-key-0001"), 2)
     assert not errors, errors
     assert len({a.pk for a in answers}) == 1 and sorted(bool(getattr(a, "replayed", False)) for a in answers) == [False, True]
     assert HandResult.objects.count() == 1 and ResultRevision.objects.count() == 1
