@@ -248,7 +248,8 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         visibility decided for this one row (:func:`scoring.table_access.sees_result`): a scorer
         at their own table costs no event-wide look-up of the tables they see."""
         event = self.get_event()
-        found = _RESULT_OF_EVENT(event.pk, int(self.kwargs[self.lookup_url_kwarg or self.lookup_field]))
+        key = str(self.kwargs[self.lookup_url_kwarg or self.lookup_field])
+        found = _RESULT_OF_EVENT(event.pk, int(key)) if key.isascii() and key.isdigit() else []
         if not found:
             raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
         result = found[0]

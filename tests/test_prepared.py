@@ -10,7 +10,7 @@ from django.db import connection, connections, transaction
 from django.db.models import Subquery
 from django.test.utils import CaptureQueriesContext
 
-from factories import first_set, in_threads, prepared_event, team_roster
+from factories import client_for, first_set, in_threads, prepared_event, team_roster
 from scoring.actions.confirmation import _LOCKED
 from scoring.actions.entry import _CHECKS, submit_result
 from tournament.access import event_by_slug
@@ -161,3 +161,13 @@ def test_the_entry_checks_read_what_the_queryset_reads_for_every_choice_of_what_
 def test_a_query_the_orm_answers_without_the_database_is_left_to_the_orm(event):
     nothing = PreparedQuery(Session, lambda n: Session.objects.filter(event=event, number__in=[]).filter(number=n))
     assert nothing(1) == [] and nothing(2) == []
+
+
+@pytest.mark.parametrize("key", ["abc", "1.5", "%C2%B2", "99999999999999999999", "0"])
+def test_a_result_id_that_is_no_plain_number_is_not_found_not_a_server_error(event, key):
+    director = get_user_model().objects.create_user("director-ids", password="pw-director-ids")
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    client = client_for(director)
+    for action in ("confirm", "dispute"):
+        response = client.post(f"/api/events/{event.slug}/results/{key}/{action}/", {}, content_type="application/json")
+        assert response.status_code == 404, (key, action, response.content[:200])
