@@ -266,5 +266,9 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client
     # statement), the rows written (result, revision, PIN attempt), the version bump
     write = 10
     page = 6  # the table's results, its reserve walls, the PIN locks, the menu's table, the keys answered (the queue), an open call
-    assert len(post) == login + plan + write, [q["sql"][:80] for q in post.captured_queries]
+    # on PostgreSQL the version bump first runs the write's deferred key checks (SET CONSTRAINTS:
+    # transaction control, as the savepoints are, but not counted among them here)
+    checks = sum(q["sql"].startswith("SET CONSTRAINTS") for q in post.captured_queries)
+    assert checks == (1 if connection.vendor == "postgresql" else 0)
+    assert len(post) - checks == login + plan + write, [q["sql"][:80] for q in post.captured_queries]
     assert len(redirected) == login + plan + page, [q["sql"][:80] for q in redirected.captured_queries]
