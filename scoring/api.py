@@ -104,6 +104,10 @@ class _FieldsOnce:
     # Mixin of a ModelSerializer: the fields it builds from the model are built once per class
     # and copied for each instance (as DRF copies declared fields), not rebuilt by model
     # introspection on every request. The fields, and so the OpenAPI schema, are the same.
+    # Reading (to_representation) runs DRF's own loop over the fields of one instance of the
+    # class bound once per process (the reader), instead of copying every field for each
+    # serializer: reading a field changes nothing in it, and no field of these serializers reads
+    # the context (the request). What is read is the same: tests/test_api_representation.py.
     # (A comment, not a docstring: drf-spectacular would describe the subclasses with it.)
 
     def get_fields(self):
@@ -113,6 +117,19 @@ class _FieldsOnce:
             built = super().get_fields()
             cls._built_fields = built
         return copy.deepcopy(built)
+
+    @classmethod
+    def reader(cls):
+        """The instance whose bound fields every instance of ``cls`` reads with."""
+        reader = cls.__dict__.get("_reader")
+        if reader is None:
+            reader = cls()
+            _ = reader.fields  # bound now, once (two threads binding at once bind two equal copies)
+            cls._reader = reader
+        return reader
+
+    def to_representation(self, instance):
+        return serializers.Serializer.to_representation(self.reader(), instance)
 
 
 class RevisionSerializer(_FieldsOnce, serializers.ModelSerializer):
@@ -158,7 +175,7 @@ class ResultSerializer(_FieldsOnce, serializers.ModelSerializer):
         return result_notes(result)["flags"]
 
     def to_representation(self, instance):
-        data = super().to_representation(instance)
+        data = super().to_representation(instance)  # _FieldsOnce: the fields bound once
         data["entered_by_seat"] = result_notes(instance)["entered_by_seat"]
         return data
 
