@@ -366,3 +366,20 @@ def test_custom_accepts_exactly_the_tile_sets_that_fill_the_layout(shape, delta)
     else:
         with pytest.raises(RuleSetError, match=f"tile set has {total}: {abs(delta)} (too few|left over)"):
             custom_ruleset("x", "x", seats, tiles, layout, hands, draws, dead, **common())
+
+
+@pytest.mark.django_db
+def test_events_with_one_definition_share_its_parsed_rule_set_and_another_definition_gets_its_own():
+    from tournament.models import Event
+    from tournament.services import create_event
+
+    a = create_event(name="Shared rules A", slug="shared-rules-a")
+    b = create_event(name="Shared rules B", slug="shared-rules-b")
+    riichi = create_event(name="Riichi rules", slug="shared-rules-riichi", ruleset_code="riichi-duplicate")
+    again = Event.objects.get(pk=a.pk)  # read afresh, as every request does
+    assert again.get_ruleset() is a.get_ruleset() is b.get_ruleset()
+    assert again.get_ruleset() == get_ruleset("mcr-duplicate")
+    assert riichi.get_ruleset() == get_ruleset("riichi-duplicate") and riichi.get_ruleset() is not a.get_ruleset()
+    custom = replace(get_ruleset("mcr-duplicate"), name="House MCR")
+    again.ruleset = custom.to_dict()  # a changed definition is parsed again
+    assert again.get_ruleset() == custom and again.get_ruleset().name == "House MCR"

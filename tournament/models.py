@@ -4,6 +4,8 @@ The seating and movement rules live in :mod:`tournament.movement` and
 :mod:`tournament.regrouping`; these models only store what they decided.
 """
 
+import functools
+import json
 import secrets
 import uuid
 
@@ -51,6 +53,14 @@ class EventManager(models.Manager):
 
     def get_queryset(self):
         return super().get_queryset().defer("grouping_plan")
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_ruleset(definition: str) -> RuleSet:
+    """The rule set of ``definition`` (its JSON, keys sorted), parsed once per process: a rule set
+    is immutable (frozen dataclasses and tuples), so every event with this definition shares it.
+    Every request reads its event afresh, and parsing costs more than writing the JSON key."""
+    return RuleSet.from_dict(json.loads(definition))
 
 
 class Event(models.Model):
@@ -232,10 +242,12 @@ class Event(models.Model):
         return tuple(rows[0]) if rows else (0, 0)
 
     def get_ruleset(self):
-        """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition)."""
+        """The event's :class:`walls.rulesets.RuleSet` (parsed once per instance and definition,
+        and once per process for each definition: :func:`_parsed_ruleset`). Raises
+        :class:`walls.rulesets.RuleSetError` as :meth:`RuleSet.from_dict` does."""
         cached = getattr(self, "_ruleset_cache", None)
         if cached is None or cached[0] is not self.ruleset:
-            cached = (self.ruleset, RuleSet.from_dict(self.ruleset))
+            cached = (self.ruleset, _parsed_ruleset(json.dumps(self.ruleset, sort_keys=True)))
             self._ruleset_cache = cached
         return cached[1]
 

@@ -550,8 +550,11 @@ def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
 def _lock_table(table: Table) -> None:
     """Lock ``table``'s row (``FOR NO KEY UPDATE`` where the database has it: inserts referring to
     the table are not blocked): PIN checks at a table run one after the other. One query."""
-    no_key = connection.features.has_select_for_no_key_update
-    list(Table.objects.select_for_update(no_key=no_key).filter(pk=table.pk).values_list("pk", flat=True))
+    _LOCK_TABLE(table.pk)
+
+
+_LOCK_TABLE = PreparedQuery(Table, lambda table_id: Table.objects.select_for_update(
+    no_key=connection.features.has_select_for_no_key_update).filter(pk=table_id).values_list("pk", flat=True))
 
 
 def _check_entry_pin(plan: SessionPlan, table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
