@@ -8,7 +8,6 @@ import copy
 import logging
 
 from django.db import InterfaceError, OperationalError
-from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -27,7 +26,7 @@ from scoring.reports import cached_standings
 from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.describe import result_notes
-from scoring.actions.entry import find_table, submit_result
+from scoring.actions.entry import find_table, read_history, submit_result
 from tournament import page_cache
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.middleware import RETRY_AFTER
@@ -104,10 +103,12 @@ class _FieldsOnce:
     # Mixin of a ModelSerializer: the fields it builds from the model are built once per class
     # and copied for each instance (as DRF copies declared fields), not rebuilt by model
     # introspection on every request. The fields, and so the OpenAPI schema, are the same.
-    # Reading (to_representation) runs DRF's own loop over the fields of one instance of the
-    # class bound once per process (the reader), instead of copying every field for each
-    # serializer: reading a field changes nothing in it, and no field of these serializers reads
-    # the context (the request). What is read is the same: tests/test_api_representation.py.
+    # Reading (to_representation) and validating (run_validation, but for a partial update) run
+    # DRF's own code over the fields of one instance of the class bound once per process (the
+    # reader), instead of copying every field for each serializer: reading or validating a value
+    # changes nothing in a field (is_valid keeps its errors and data on the serializer asked),
+    # and no field of these serializers reads the context (the request). What is read, and what
+    # is accepted or refused with which errors, are the same: tests/test_api_representation.py.
     # (A comment, not a docstring: drf-spectacular would describe the subclasses with it.)
 
     def get_fields(self):
@@ -130,6 +131,11 @@ class _FieldsOnce:
 
     def to_representation(self, instance):
         return serializers.Serializer.to_representation(self.reader(), instance)
+
+    def run_validation(self, data=serializers.empty):
+        if self.partial:
+            return super().run_validation(data)
+        return serializers.Serializer.run_validation(self.reader(), data)
 
 
 class RevisionSerializer(_FieldsOnce, serializers.ModelSerializer):
@@ -273,7 +279,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         result.event = result.table.group.session.event = event  # the event read once, without its grouping plan
         if not table_access.sees_result(self.request, event, result):
             raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
-        prefetch_related_objects([result], "revisions")  # the answer's history
+        read_history(result)  # the answer's history
         self.check_object_permissions(self.request, result)
         return result
 

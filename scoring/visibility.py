@@ -31,6 +31,7 @@ from django.db.models.expressions import RawSQL
 from scoring.models import HandResult, SetRelease
 from tournament.models import Event, EventRole, Session, Table
 from tournament.permissions import roles, scorer_role_table_ids
+from tournament.prepared import PreparedQuery
 
 SECRET_ROLES = frozenset({EventRole.Role.DIRECTOR, EventRole.Role.STAFF})
 
@@ -102,10 +103,15 @@ def released_now(event: Event, session_number: int, set_no: int) -> RawSQL:
     return RawSQL(sql, (event.pk, session_number, set_no), output_field=IntegerField())
 
 
+_RELEASED_IN_SESSION = PreparedQuery(SetRelease, lambda event_id, session_number: SetRelease.objects.filter(
+    event_id=event_id, session_number=session_number).order_by().values_list("set_no", flat=True))
+
+
 def session_finished(event: Event, session_number: int) -> bool:
-    """True when every set of the session is public (every table has played every set)."""
+    """True when every set of the session is public (every table has played every set). One
+    query, compiled once per process (a table's phone asks it on every request)."""
     hands = event.get_ruleset().hands_per_session
-    return SetRelease.objects.filter(event=event, session_number=session_number).count() >= hands
+    return len(_RELEASED_IN_SESSION(event.pk, session_number)) >= hands
 
 
 def planned_sets(event: Event) -> int:

@@ -89,3 +89,35 @@ def test_the_api_answers_an_entry_with_its_notes_and_history(team_event, directo
     assert body["table"] == table.number and body["entered_by_seat"] == "E" and body["status"] == "entered"
     assert body["outcome"]["winners"] == ["E"] and body["changes"]["E"] > 0
     assert [h["action"] for h in body["history"]] == ["enter"] and body["flags"] == []
+
+
+BODIES = [
+    {"table": 3, "set_no": 2, "changes": {"E": 24, "S": -8, "W": -8, "N": -8}},
+    {"table": 3, "set_no": 2, "entered_by_seat": "E", "entry_pin": " 1234 ", "request_key": "k-0001",
+     "outcome": {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10], "hand": "123456789m 11z 22z +1z",
+                 "winning_tile": "1z", "insist": True}},
+    {"table": 1, "set_no": 5, "session_number": 2, "outcome": {"kind": "draw", "tenpai": ["E", "S"]}, "deposit": 0},
+    {"table": 1, "set_no": 5, "outcome": {"kind": "self_draw", "winners": ["N"], "fans": [1], "fu": [30], "riichi": ["N"],
+                                          "honba": 2, "yakuman": [0]}},
+    {},  # every required field missing
+    {"table": "seven", "set_no": -1, "changes": {"E": "lots"}},
+    {"table": 3, "set_no": 2, "changes": {"E": 10 ** 9}, "deposit": -5, "entered_by_seat": "EAST"},
+    {"table": 3, "set_no": 2, "outcome": {"kind": "chombo", "fans": ["x"], "winners": "E"}},
+    {"table": 3, "set_no": 2, "outcome": "discard"},
+    [1, 2, 3],
+]
+
+
+@pytest.mark.parametrize(("body", "valid"), [(body, i < 4) for i, body in enumerate(BODIES)])
+def test_a_body_is_accepted_or_refused_as_drf_would_with_the_same_data_or_errors(body, valid, monkeypatch):
+    fast = api.ResultSerializer(data=body)
+    fast_ok = fast.is_valid()
+    with monkeypatch.context() as patched:
+        patched.delattr(api._FieldsOnce, "run_validation")
+        slow = api.ResultSerializer(data=body)
+        slow_ok = slow.is_valid()
+    assert fast_ok == slow_ok == valid, fast.errors
+    if fast_ok:
+        assert fast.validated_data == slow.validated_data and fast.validated_data["set_no"] == body["set_no"]
+    else:
+        assert fast.errors == slow.errors and fast.errors  # the same fields named, with the same messages

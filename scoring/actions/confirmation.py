@@ -32,11 +32,11 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
-from scoring.actions.entry import _check_entry_pin, _prepare, _revision, against_wall, count_of, set_history
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision, against_wall, count_of, read_history, set_history
 from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_set
 from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
-from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
+from scoring.models import ConfirmationAttempt, HandResult
 from tournament.i18n import seat_label
 from tournament.models import Event, Group, Session, Table
 from tournament.prepared import PreparedQuery
@@ -148,7 +148,7 @@ def _keep_history(given: HandResult, locked: HandResult, revision) -> None:
     if history is None:
         return
     if given.revision + 1 != locked.revision:  # changed between the caller's read and the lock
-        set_history(locked, list(ResultRevision.objects.filter(result_id=locked.pk).order_by("revision", "id")))
+        read_history(locked)
     else:
         set_history(locked, [*history, revision])
 

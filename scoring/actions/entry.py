@@ -547,6 +547,16 @@ def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
     result._prefetched_objects_cache = {**getattr(result, "_prefetched_objects_cache", {}), "revisions": history}
 
 
+_HISTORY = PreparedQuery(ResultRevision, lambda result_id: ResultRevision.objects.filter(result_id=result_id))
+
+
+def read_history(result: HandResult) -> None:
+    """Read ``result``'s history (its revisions, oldest first, as ``prefetch_related("revisions")``
+    orders them) and give it to ``result`` (:func:`set_history`). One query, compiled once per
+    process (:class:`tournament.prepared.PreparedQuery`)."""
+    set_history(result, _HISTORY(result.pk))
+
+
 def _lock_table(table: Table) -> None:
     """Lock ``table``'s row (``FOR NO KEY UPDATE`` where the database has it: inserts referring to
     the table are not blocked): PIN checks at a table run one after the other. One query."""
