@@ -20,10 +20,31 @@ class StubEvent:
         self.event = SimpleNamespace(slug="day")
         self.people = [(n, (n - 1) // 4 + 1) for n in range(1, players + 1)]
         self.given: Counter = Counter()
+        self.handed = self.given  # what schedule() reads: hands given to each table so far
 
     def next_hand(self, table: int) -> Hand:
         self.given[table] += 1
         return Hand(1, table, self.given[table], {}, "1234", "token")
+
+
+class RotatingEvent(StubEvent):
+    """A room of ``tables`` tables in one rotation of blocks of ``block`` sets: table t plays block
+    b's sets after table t-1 (the wall is carried on), as a movement would have it."""
+
+    def __init__(self, tables: int, block: int = 4):
+        super().__init__(tables, tables * 4)
+        self.block = block
+        self.nth: dict[tuple[int, int], int] = {}  # (table, set) -> the table's how-manieth hand
+
+    def next_hand(self, table: int) -> Hand:
+        self.given[table] += 1
+        n = self.given[table] - 1
+        b, i = divmod(n, self.block)
+        first = (table - 1 + b) % self.tables  # the block this table plays in its b-th round
+        set_no = first * self.block + i + 1 + b * self.tables * self.block
+        after = None if b == 0 else (table - 2) % self.tables + 1
+        self.nth[(table, set_no)] = n
+        return Hand(1, table, set_no, {}, "1234", "token", after_table=after)
 
 
 def test_the_writers_send_the_play_phase_and_the_round_end_burst():
@@ -143,3 +164,34 @@ def test_find_max_halves_when_the_first_multiple_misses():
 def test_the_database_of_a_postgresql_backend_is_read_from_its_title(title, database):
     found = event_day.BACKEND_TITLE.match(title)
     assert (found.group(2) if found else None) == database
+
+
+@pytest.mark.parametrize("scale", [0.5, 1.0, 1.5, 2.0, 3.0])
+def test_a_scaled_run_sends_each_hand_after_the_hands_the_room_plays_first(scale):
+    day = Day(tables=16, phones=0, scale=scale)
+    room = RotatingEvent(16)
+    for run in range(4):  # the bench's runs follow one another on one event: baseline, x1, x2, x1.5
+        hands = [a for a in schedule(day, room, phones=False) if a.hand]
+        when = {(a.hand.table, a.hand.set_no): a.at for a in hands}
+        by_table: dict[int, list] = {}
+        for a in hands:
+            by_table.setdefault(a.hand.table, []).append(a)
+        for table, sent in by_table.items():
+            nth = [room.nth[(table, a.hand.set_no)] for a in sent]  # sent is in time order
+            assert nth == sorted(nth), (run, table)  # the table's hands go in the order it plays them
+        for a in hands:
+            carried = when.get((a.hand.after_table, a.hand.set_no))
+            if carried is not None:
+                assert a.at >= carried + event_day.CARRY_SECONDS, (run, a.hand)
+        assert max(room.handed.values()) - min(room.handed.values()) <= 1  # the room plays at one pace
+
+
+def test_in_play_order_moves_a_hand_only_as_far_as_it_must():
+    def hand(table, set_no, after=None):
+        return Hand(1, table, set_no, {}, "1234", "token", after_table=after)
+
+    arrivals = [event_day.Arrival(5.0, hand=hand(1, 1)), event_day.Arrival(2.0, hand=hand(1, 2)),
+                event_day.Arrival(1.0, hand=hand(2, 2, after=1)), event_day.Arrival(9.0, hand=hand(3, 7))]
+    ordered = event_day.in_play_order(arrivals, carry=1.0)
+    assert [a.at for a in ordered] == [5.0, 6.0, 7.0, 9.0]  # set 2 after set 1; table 2 after table 1's set 2
+    assert [a.hand for a in ordered] == [a.hand for a in arrivals]

@@ -24,7 +24,9 @@ that was given an ETag for a page sends ``If-None-Match`` the next time it reads
 the cookies it was given (as a browser keeps them).
 
 ``scale`` multiplies the load: hands per phase (the extra hands are the tables' next sets) and
-phones. The *baseline* is the same schedule with the writers only, in the same run, against the
+phones. Hands go to the tables that have entered fewest so far (over every run of the bench), and
+no hand is sent before the hands the room must play first (:func:`in_play_order`): the table's
+previous hand, and the same set at the table the wall comes from. The *baseline* is the same schedule with the writers only, in the same run, against the
 same servers.
 
 **Failures**: an entry or confirmation fails unless answered 201 (entry) or 200 (confirm) within
@@ -58,6 +60,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -79,6 +82,8 @@ from tests.perf.loadtest import free_port, percentile, roster_csv, stop, wait_re
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 POOLS_MAP = DEPLOY / "nginx" / "dmj-pools.conf"
+#: seconds between an entry and the next one that must follow it in the room (:func:`in_play_order`)
+CARRY_SECONDS = 1.0
 GOAL_ENTRY_P99_MS = 150.0
 GOAL_PAGE_P99_MS = 250.0
 TABLES_PER_SCORER = 8
@@ -126,6 +131,9 @@ class Hand:
     outcome: dict
     pin: str
     token: str
+    #: the event-wide number of the table that plays this copy of the set just before (it must
+    #: enter it first: the wall is carried from there), None when this table plays it first
+    after_table: int | None = None
 
 
 class DayEvent:
@@ -148,6 +156,8 @@ class DayEvent:
             self.roles.append(EventRole.objects.create(event=self.event, user=user, role=EventRole.Role.SCORER))
             self.tokens.append(issue_token(user))
         self.queues: dict[int, list[Hand]] = {n: [] for n in range(1, tables + 1)}
+        #: hands given to each table so far, over every run of the bench (:func:`schedule`)
+        self.handed: Counter = Counter()
         self.prepared = 0
         players = Player.objects.filter(event=self.event).select_related("team").order_by("number")
         self.people = [(p.number, p.team.number) for p in players]
@@ -159,17 +169,22 @@ class DayEvent:
         number = self.prepared
         prepare_session(self.event, number)
         plan = session_plan(self.event, number)
+        at = {(t.group.number, t.position): t.number for t in plan.tables}
         for table in plan.tables:
             scorer = (table.number - 1) // TABLES_PER_SCORER
             self.roles[scorer].tables.add(table)
             pin = plan.seated[table.pk][self.seats[1]].pin
-            self.queues[table.number] += [Hand(number, table.number, s, plausible_outcome(self.rng, self.seats), pin,
-                                        self.tokens[scorer]) for s in plan.sets(table)]
+            for s in plan.sets(table):
+                before = plan.previous_play(table, s)
+                self.queues[table.number].append(Hand(
+                    number, table.number, s, plausible_outcome(self.rng, self.seats), pin, self.tokens[scorer],
+                    after_table=at[(before.group, before.position)] if before is not None else None))
 
     def next_hand(self, table: int) -> Hand:
         """The next hand table ``table`` (1..tables) enters, preparing a session when needed."""
         while not self.queues[table]:
             self._prepare_next()
+        self.handed[table] += 1
         return self.queues[table].pop(0)
 
     def count_stored(self) -> tuple[int, int]:
@@ -244,12 +259,15 @@ def schedule(day: Day, event: DayEvent, *, phones: bool) -> list[Arrival]:
     play, burst = day.play_seconds, day.burst_seconds
     order = list(range(1, day.tables + 1))
     rng.shuffle(order)
-    k = 0
+    hands: list[Arrival] = []
     for start, length, count in ((0.0, play, round(day.tables * day.scale * day.play_minutes / day.hand_minutes)),
                                  (play, burst, round(day.tables * day.scale))):
         for _ in range(count):
-            out.append(Arrival(start + rng.uniform(0, length), hand=event.next_hand(order[k % len(order)])))
-            k += 1
+            # the table that has entered the fewest hands so far (every run of the bench counted):
+            # the room plays at one pace, no table runs ahead of the tables it passes its walls to
+            table = min(order, key=lambda t: event.handed[t])
+            hands.append(Arrival(start + rng.uniform(0, length), hand=event.next_hand(table)))
+    out += in_play_order(hands)
     if phones:
         slug = event.event.slug
         people = event.people
@@ -277,6 +295,34 @@ def schedule(day: Day, event: DayEvent, *, phones: bool) -> list[Arrival]:
                 out.append(Arrival(at, url=f"/e/{slug}/projector.json", phone=-1 - projector))
                 at += day.projector_interval
     return sorted(out, key=lambda a: a.at)
+
+
+def in_play_order(hands: list[Arrival], carry: float = CARRY_SECONDS) -> list[Arrival]:
+    """``hands`` (arrivals of entries, in the order each table was given them) with each one moved
+    later, where needed, to ``carry`` seconds after the entries that must come first in the room:
+    the same table's previous hand, and the entry of the same set by the table the wall is carried
+    from (:attr:`Hand.after_table`) when that entry is in ``hands`` too. Without this a scaled run,
+    which gives a table more than one hand in a phase at independent random times, sent sets no
+    room could play yet and counted the service's refusal (400, the movement) as a failure."""
+    at = [a.at for a in hands]
+    index = {(a.hand.session, a.hand.table, a.hand.set_no): i for i, a in enumerate(hands)}
+    before: list[list[int]] = []
+    last: dict[int, int] = {}
+    for i, a in enumerate(hands):
+        first = [last[a.hand.table]] if a.hand.table in last else []
+        carried = index.get((a.hand.session, a.hand.after_table, a.hand.set_no))
+        before.append(first + ([carried] if carried is not None else []))
+        last[a.hand.table] = i
+    moved = True
+    for _ in range(len(hands) + 1):  # each pass settles at least one more hand of every chain
+        if not moved:
+            break
+        moved = False
+        for i, earlier in enumerate(before):
+            need = max((at[j] + carry for j in earlier), default=at[i])
+            if need > at[i]:
+                at[i], moved = need, True
+    return [replace(a, at=t) for a, t in zip(hands, at, strict=True)]
 
 
 # --- the servers ----------------------------------------------------------------------------------
