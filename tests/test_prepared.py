@@ -171,3 +171,114 @@ def test_a_result_id_that_is_no_plain_number_is_not_found_not_a_server_error(eve
     for action in ("confirm", "dispute"):
         response = client.post(f"/api/events/{event.slug}/results/{key}/{action}/", {}, content_type="application/json")
         assert response.status_code == 404, (key, action, response.content[:200])
+
+
+# --- PreparedInsert: the INSERT of create(), compiled once ---------------------------------------
+
+def _row(model, pk) -> dict:
+    """The stored row, every column, as the database gives it back."""
+    return model.objects.filter(pk=pk).values().get()
+
+
+def _without_times(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k not in ("id", "at", "created_at", "updated_at")}
+
+
+def test_a_prepared_insert_stores_the_row_create_stores_and_sends_the_same_statement(event):
+    from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
+    from tournament.prepared import PreparedInsert
+
+    table = Table.objects.filter(group__session__event=event).select_related("group__session").first()
+    cases = [
+        (HandResult, dict(event=event, table=table, session_number=1, set_no=1, changes=CHANGES,
+                          outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10]}, deposit=0, entered_by="Ann (E)")),
+        (HandResult, dict(event=event, table=table, session_number=1, set_no=2, changes={"E": 0, "S": 0, "W": 0, "N": 0},
+                          outcome=None, deposit=0, entered_by="")),
+        (ConfirmationAttempt, dict(table=table, result=None, seat="", ok=False, actor="Table 1 phone")),
+    ]
+    for model, values in cases:
+        insert = PreparedInsert(model)
+        with CaptureQueriesContext(connection) as prepared_sql:
+            prepared = insert(**values)
+        kept = _row(model, prepared.pk)
+        model.objects.filter(pk=prepared.pk).delete()
+        with CaptureQueriesContext(connection) as created_sql:
+            created = model.objects.create(**values)
+        assert prepared.pk is not None and not prepared._state.adding and prepared._state.db == "default"
+        assert list(insert._compiled.values()) != [] and None not in insert._compiled.values()  # compiled, not the ORM's fallback
+        assert _without_times(kept) == _without_times(_row(model, created.pk))
+        assert [q["sql"].split(" VALUES ")[0] for q in prepared_sql.captured_queries] == \
+               [q["sql"].split(" VALUES ")[0] for q in created_sql.captured_queries]
+        for name in ("at", "created_at", "updated_at"):  # auto_now(_add) filled on the instance, as create() does
+            if hasattr(prepared, name):
+                assert getattr(prepared, name) is not None and kept[name] == getattr(prepared, name)
+        model.objects.filter(pk=created.pk).delete()
+    result = PreparedInsert(HandResult)(**cases[0][1])
+    revision = PreparedInsert(ResultRevision)(result=result, revision=1, action="enter", status=result.status, changes=result.changes,
+                                              previous=None, outcome=result.outcome, actor="Ann (E)", reason="", request_key="k-1")
+    assert list(result.revisions.values_list("pk", "revision", "action", "request_key")) == [(revision.pk, 1, "enter", "k-1")]
+
+
+def test_a_prepared_insert_raises_the_duplicate_as_create_does_and_stores_nothing(event):
+    from django.db import IntegrityError
+
+    from scoring.models import HandResult
+    from tournament.prepared import PreparedInsert
+
+    table = Table.objects.filter(group__session__event=event).first()
+    values = dict(event=event, table=table, session_number=1, set_no=1, changes=CHANGES, outcome=None, deposit=0, entered_by="x")
+    insert = PreparedInsert(HandResult)
+    insert(**values)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert(**values)
+    assert HandResult.objects.filter(table=table, set_no=1).count() == 1
+
+
+def test_a_prepared_insert_leaves_a_model_with_save_receivers_to_the_orm(event):
+    from django.db.models import signals
+
+    from scoring.models import ConfirmationAttempt
+    from tournament.prepared import PreparedInsert
+
+    table = Table.objects.filter(group__session__event=event).first()
+    heard = []
+
+    def receiver(sender, instance, created, **kwargs):
+        heard.append((instance.pk, created))
+
+    signals.post_save.connect(receiver, sender=ConfirmationAttempt)
+    try:
+        stored = PreparedInsert(ConfirmationAttempt)(table=table, result=None, seat="", ok=False, actor="x")
+    finally:
+        signals.post_save.disconnect(receiver, sender=ConfirmationAttempt)
+    assert heard == [(stored.pk, True)]
+    assert ConfirmationAttempt.objects.filter(pk=stored.pk).exists()
+
+
+def test_a_prepared_update_writes_what_save_with_update_fields_writes_and_refuses_a_gone_row(event):
+    from django.db import DatabaseError
+
+    from scoring.models import HandResult
+    from tournament.prepared import PreparedUpdate
+
+    table = Table.objects.filter(group__session__event=event).first()
+    update = PreparedUpdate(HandResult, ("status", "confirmed_by", "revision", "updated_at"))
+    rows = []
+    for saver in (update, lambda r: r.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])):
+        result = HandResult.objects.create(event=event, table=table, session_number=1, set_no=len(rows) + 1, changes=CHANGES,
+                                           outcome=None, deposit=0, entered_by="Ann (E)")
+        before = result.updated_at
+        result.status, result.confirmed_by, result.revision = HandResult.Status.CONFIRMED, "Bo (S), Table 1", 2
+        result.changes = {"E": 0, "S": 0, "W": 0, "N": 0}  # not among the fields: not written
+        with CaptureQueriesContext(connection) as sql:
+            saver(result)
+        assert len(sql.captured_queries) == 1 and sql.captured_queries[0]["sql"].startswith("UPDATE")
+        assert result.updated_at > before  # auto_now set on the instance, as save() sets it
+        row = _row(HandResult, result.pk)
+        rows.append((row["status"], row["confirmed_by"], row["revision"], row["changes"], row["updated_at"] == result.updated_at))
+    assert rows[0] == rows[1] == ("confirmed", "Bo (S), Table 1", 2, CHANGES, True)
+    assert None not in update._compiled.values() and update._compiled  # compiled, not the ORM's fallback
+    gone = HandResult.objects.get(set_no=1, table=table)
+    HandResult.objects.filter(pk=gone.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update(gone)

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import connections, router
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections, router
+from django.db.models import Model, QuerySet, signals
+from django.db.models.sql import InsertQuery, UpdateQuery
 
 #: placeholder values standing for whole-number arguments while compiling: within a small integer
 #: field's range (the ORM refuses out-of-range values of a field before they reach the SQL) and
@@ -99,3 +100,125 @@ class _Compiled:
     sql: str
     params: tuple
     slots: tuple[int | None, ...]
+
+
+class PreparedInsert:
+    """The INSERT of one row of ``model``, compiled to SQL once per process and database, then
+    run with each new row's values: the statement ``model.objects.create(**values)`` sends, at
+    about a quarter of its CPU (most of ``create`` goes into building and compiling the INSERT).
+
+    Calling it with field values returns the saved instance, as ``create`` would: the defaults
+    and ``auto_now_add``/``auto_now`` fields filled, the primary key read back with the insert
+    (``RETURNING``), the instance marked as saved in that database. Raises what the database
+    raises (``IntegrityError`` for a duplicate, as ``create`` does).
+
+    Falls back to ``create`` (same answer, the ORM's cost) when the model has ``pre_save`` or
+    ``post_save`` receivers (this would skip them), when the database cannot return the key
+    with the insert, or when the compiled statement does not hold exactly one plain
+    parameter per field (a field whose value the ORM writes as SQL of its own)."""
+
+    def __init__(self, model: type[Model]):
+        self.model = model
+        meta = model._meta
+        self.fields = tuple(f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field)
+        self._compiled: dict[tuple[str, str], tuple[str, Any] | None] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, obj: Model, alias: str) -> tuple[str, Any] | None:
+        connection = connections[alias]
+        meta = self.model._meta
+        if meta.auto_field is None or meta.db_returning_fields != [meta.pk] \
+                or not connection.features.can_return_columns_from_insert:
+            return None
+        query = InsertQuery(self.model)
+        query.insert_values(self.fields, [obj])
+        compiler = query.get_compiler(using=alias)
+        compiler.returning_fields = [meta.pk]
+        statements = compiler.as_sql()
+        if len(statements) != 1:
+            return None
+        sql, params = statements[0]
+        if len(params) != len(self.fields) or sql.count("%s") != len(self.fields) or "RETURNING" not in sql:
+            return None
+        return sql, compiler.returning_params
+
+    def __call__(self, **values: Any) -> Model:
+        obj = self.model(**values)
+        alias = router.db_for_write(self.model, instance=obj)
+        connection = connections[alias]
+        if signals.pre_save.has_listeners(self.model) or signals.post_save.has_listeners(self.model):
+            obj.save(force_insert=True, using=alias)
+            return obj
+        key = (alias, connection.vendor)
+        if key not in self._compiled:
+            with self._lock:
+                if key not in self._compiled:
+                    self._compiled[key] = self._compile(obj, alias)
+        found = self._compiled[key]
+        if found is None:
+            obj.save(force_insert=True, using=alias)
+            return obj
+        sql, returning_params = found
+        values_now = [f.pre_save(obj, True) for f in self.fields]
+        if any(hasattr(v, "resolve_expression") for v in values_now):  # SQL of its own (an expression, a database default)
+            obj.save(force_insert=True, using=alias)
+            return obj
+        params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(self.fields, values_now, strict=True)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = connection.ops.fetch_returned_insert_columns(cursor, returning_params)
+        obj.pk = row[0]
+        obj._state.adding = False
+        obj._state.db = alias
+        return obj
+
+
+class PreparedUpdate:
+    """``instance.save(update_fields=fields)`` for instances of ``model``, its ``UPDATE`` compiled
+    to SQL once per process and database, then run with each instance's values (as
+    :class:`PreparedInsert` does for inserts): ``auto_now`` fields among ``fields`` are set on the
+    instance, as ``save`` sets them. Raises ``DatabaseError`` when no row was updated (the row is
+    gone), as ``save(update_fields=...)`` does. Falls back to that ``save`` when the model has
+    save receivers or a field's value is None or SQL of its own (an expression): the ORM writes
+    those into the statement's text."""
+
+    def __init__(self, model: type[Model], fields: tuple[str, ...]):
+        self.model = model
+        self.field_names = tuple(fields)
+        self.fields = tuple(model._meta.get_field(name) for name in fields)
+        self._compiled: dict[tuple[str, str], str | None] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, alias: str, obj: Model, values: list) -> str | None:
+        """The statement compiled for ``obj``'s ``values`` (none of them None: the ORM writes
+        ``= NULL`` into the SQL), or None when it holds other than one parameter per field
+        and the key."""
+        query = self.model._base_manager.using(alias).filter(pk=obj.pk).query.chain(UpdateQuery)
+        query.add_update_fields([(f, None, v) for f, v in zip(self.fields, values, strict=True)])
+        sql, params = query.get_compiler(alias).as_sql()
+        if len(params) != len(self.fields) + 1 or sql.count("%s") != len(params):
+            return None
+        return sql
+
+    def __call__(self, obj: Model) -> None:
+        alias = router.db_for_write(self.model, instance=obj)
+        connection = connections[alias]
+        values = [f.pre_save(obj, False) for f in self.fields]
+        if signals.pre_save.has_listeners(self.model) or signals.post_save.has_listeners(self.model) \
+                or any(v is None or hasattr(v, "resolve_expression") for v in values):
+            obj.save(update_fields=self.field_names, using=alias)
+            return
+        key = (alias, connection.vendor)
+        if key not in self._compiled:
+            with self._lock:
+                if key not in self._compiled:
+                    self._compiled[key] = self._compile(alias, obj, values)
+        sql = self._compiled[key]
+        if sql is None:
+            obj.save(update_fields=self.field_names, using=alias)
+            return
+        params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(self.fields, values, strict=True)] + [obj.pk]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount == 0:
+                raise DatabaseError("Save with update_fields did not affect any rows.")

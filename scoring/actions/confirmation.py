@@ -32,14 +32,14 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
-from scoring.actions.entry import _check_entry_pin, _prepare, _revision, against_wall, count_of, read_history, set_history
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision, against_wall, count_of, read_history, set_history, store_attempt
 from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_set
 from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
 from scoring.models import ConfirmationAttempt, HandResult
 from tournament.i18n import seat_label
 from tournament.models import Event, Group, Session, Table
-from tournament.prepared import PreparedQuery
+from tournament.prepared import PreparedQuery, PreparedUpdate
 from tournament.table_plan import SessionPlan, table_plan
 
 
@@ -250,20 +250,22 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
                                               % {"seat": seat_label(entering)})
                     else:
                         refusal = ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
-            ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat if seat else "", ok=seat is not None,
-                                               actor=(actor or "")[:150])
+            store_attempt(table, result, seat.seat if seat else "", ok=seat is not None, actor=actor)
             if seat is not None:
                 actor = seat_actor(seat, table)
         if refusal is None:
             result.status = HandResult.Status.CONFIRMED
             result.confirmed_by = actor
             result.revision += 1
-            result.save(update_fields=["status", "confirmed_by", "revision", "updated_at"])
+            _SAVE_CONFIRMED(result)
             _keep_history(given, result, _revision(result, "confirm", actor, request_key=request_key))
             _rescore_if_complete(lock, False, True)
     if refusal is not None:
         raise refusal
     return result
+
+
+_SAVE_CONFIRMED = PreparedUpdate(HandResult, ("status", "confirmed_by", "revision", "updated_at"))  # one UPDATE, compiled once
 
 
 @transaction.atomic
@@ -394,8 +396,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
             _keep_history(given, result, _revision(result, "correct", who, previous=previous, reason=reason,
                                                    request_key=request_key))
             if seat is not None:
-                ConfirmationAttempt.objects.create(table=result.table, result=result, seat=seat.seat, ok=True,
-                                                   actor=(actor or "")[:150])
+                store_attempt(result.table, result, seat.seat, ok=True, actor=actor)
             _rescore_if_complete(lock, confirmed, director)
     if refusal is not None:
         raise refusal

@@ -36,7 +36,7 @@ from scoring.payments import (
 from scoring.payments.counters import apply_fixed, carried_sticks_to, read_fixed
 from scoring.payments.registry import PAYMENT_RULES
 from tournament.models import Event, Table
-from tournament.prepared import PreparedQuery
+from tournament.prepared import PreparedInsert, PreparedQuery
 from tournament.table_plan import SessionPlan, table_plan
 from walls.models import ReserveWall, WallSet
 
@@ -233,8 +233,7 @@ def against_wall(table: Table, set_no: int, stored: dict | None, outcome, *, sea
         return check_wall(table, set_no, stored, insist=insist), None
     except ResultError as refusal:
         if seat is not None:
-            ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=False,
-                                               actor=f"{actor or ''} (does not fit the wall)"[:150])
+            store_attempt(table, result, seat.seat, ok=False, actor=f"{actor or ''} (does not fit the wall)")
         return stored, refusal
 
 
@@ -414,11 +413,25 @@ def sets_not_arrived(plan: SessionPlan, table: Table, sets: list[int]) -> set[in
     return set(before) - entered
 
 
+_INSERT_RESULT = PreparedInsert(HandResult)
+_INSERT_REVISION = PreparedInsert(ResultRevision)
+_INSERT_ATTEMPT = PreparedInsert(ConfirmationAttempt)
+
+
+def store_attempt(table: Table, result: HandResult | None, seat: str, *, ok: bool, actor: str | None) -> ConfirmationAttempt:
+    """Store a PIN attempt at ``table`` (one INSERT, compiled once per process:
+    :class:`tournament.prepared.PreparedInsert`): right (``ok``) or wrong, of ``result`` (None: an
+    entry refused before any result), by the player at ``seat`` ("" when the PIN is nobody's),
+    ``actor`` cut to the field's 150 characters. Wrong ones count towards the table's limit
+    (:func:`_check_set_at_table`)."""
+    return _INSERT_ATTEMPT(table=table, result=result, seat=seat, ok=ok, actor=(actor or "")[:150])
+
+
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "",
               request_key: str | None = None) -> ResultRevision:
     """Store the history row of ``result`` as it is now, with the write's ``request_key`` (one
     INSERT), and return it."""
-    return ResultRevision.objects.create(
+    return _INSERT_REVISION(
         result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
         previous=previous, outcome=result.outcome, actor=actor, reason=reason, request_key=request_key,
     )
@@ -511,7 +524,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
         if refusal is None:
             try:
                 with transaction.atomic():
-                    result = HandResult.objects.create(
+                    result = _INSERT_RESULT(
                         event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
                         changes=cleaned, outcome=stored, deposit=deposit,
                         entered_by=seat_actor(seat, table) if seat is not None else actor,
@@ -530,7 +543,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 raise ResultError("set", message, existing=existing, status=409) from None
             set_history(result, [_revision(result, "enter", result.entered_by, request_key=request_key)])
             if seat is not None:
-                ConfirmationAttempt.objects.create(table=table, result=result, seat=seat.seat, ok=True, actor=(actor or "")[:150])
+                store_attempt(table, result, seat.seat, ok=True, actor=actor)
             # the director's live grid shows entered results; the public sees them once the set is released
             result.event.changed(public=visibility.released_now(result.event, result.session_number, set_no))
     if refusal is not None:
@@ -542,7 +555,7 @@ def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
     """Give ``result`` its history ``revisions`` (oldest first) as if read with
     ``prefetch_related("revisions")``: what the API answers with, from what the write has in
     hand (no read after the commit)."""
-    history = ResultRevision.objects.filter(result=result)
+    history = ResultRevision.objects.filter(result_id=result.pk)
     history._result_cache, history._prefetch_done = list(revisions), True  # as prefetch_related leaves it
     result._prefetched_objects_cache = {**getattr(result, "_prefetched_objects_cache", {}), "revisions": history}
 
@@ -595,5 +608,5 @@ def _check_entry_pin(plan: SessionPlan, table: Table, entered_by_seat: str | Non
             "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
             % {"seat": entered_by_seat})
     if refusal is not None:
-        ConfirmationAttempt.objects.create(table=table, result=None, seat="", ok=False, actor=(actor or "")[:150])
+        store_attempt(table, None, "", ok=False, actor=actor)
     return seat, refusal
