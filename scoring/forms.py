@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import threading
+from collections import OrderedDict
 
 import uuid
 
@@ -141,6 +144,42 @@ class ResultForm(forms.Form):
             self.add_error(None, error.message)
 
 
+class _FieldSets:
+    """The set-up fields of the hand forms, kept per process by key (the form class, the
+    language, the rule set, the seats' players and the class's own arguments: see
+    :meth:`HandForm._fields_key`), at most :attr:`SIZE` of them, the least recently used dropped.
+
+    Setting up a hand form's fields (copying the declared fields, then the rule set's choices,
+    ranges and translated messages) cost about a fifth of a result entry from the table page
+    (docs/performance.md, "Entry, pages and bulk writes"). A form only reads its fields once they
+    are set up (validating and rendering read them; the per-form values live on the form), so forms
+    made with the same key share them; the one field a form changes, ``request_key``'s initial
+    value, is copied for each form."""
+
+    SIZE = 512
+
+    def __init__(self):
+        self._kept: OrderedDict[tuple, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def keep(self, key: tuple, value: tuple) -> None:
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.SIZE:
+                self._kept.popitem(last=False)
+
+
+_FIELD_SETS = _FieldSets()
+
+
 class HandForm(forms.Form):
     """One hand's result, as its outcome or as typed score changes, driven by the rule set's
     payment rule (:class:`scoring.payments.PaymentRule`).
@@ -191,9 +230,6 @@ class HandForm(forms.Form):
     request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, event, players: dict | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        # the write's key (scoring.actions.request_keys): new in each form shown, sent again with a repeat of it
-        self.fields["request_key"].initial = uuid.uuid4().hex
         self.event = event
         ruleset = event.get_ruleset()
         self.ruleset = ruleset
@@ -202,6 +238,35 @@ class HandForm(forms.Form):
         self.players = players or {}
         self.typed_only = not self.rule.computed
         self.unit = _("Han") if self.rule.value_unit == "han" else _("Fan")
+        self.wall_mismatch = False  # set by add_result_error: the entry does not fit the wall (the page offers to insist)
+        self.ranges = ruleset_ranges(ruleset)
+        key = (type(self), get_language(), id(ruleset),
+               tuple((seat, self.players[seat].name if seat in self.players else None) for seat in self.seats), self._fields_key())
+        kept = _FIELD_SETS.get(key)
+        if kept is not None and kept[0] is ruleset:
+            self.base_fields = {}  # this instance only: Form.__init__ copies no field, the kept ones are given below
+            super().__init__(*args, **kwargs)
+            del self.base_fields
+            self.fields = dict(kept[1])
+        else:
+            super().__init__(*args, **kwargs)
+            self._build_fields()
+            _FIELD_SETS.keep(key, (ruleset, dict(self.fields)))
+        # the write's key (scoring.actions.request_keys): new in each form shown, sent again with a repeat of it
+        request_key = copy.copy(self.fields["request_key"])
+        request_key.initial = uuid.uuid4().hex
+        self.fields["request_key"] = request_key
+
+    def _fields_key(self) -> tuple:
+        """What, besides the class, the language, the rule set and the seats' players, the fields
+        :meth:`_build_fields` makes depend on (a subclass's own arguments)."""
+        return ()
+
+    def _build_fields(self) -> None:
+        """Set up ``self.fields`` (a fresh copy of the declared fields) for this form's rule set,
+        seats, players and language. Runs once per process for each :meth:`_fields_key`; the
+        fields are then shared, read-only, by the forms made with the same key
+        (:class:`_FieldSets`)."""
         seat_choices = _seat_choices(self.seats, self.players)
         invalid = _("%(value)s is not a seat at this table: choose one of ") + ", ".join(self.seats) + "."
         for name in self.SEAT_LISTS:
@@ -212,8 +277,6 @@ class HandForm(forms.Form):
         self.fields["kind"].error_messages["invalid_choice"] = _("Choose a win on a discard, a self-draw or a draw.")
         self.fields["winning_tile"].error_messages["invalid_choice"] = _(
             "%(value)s is not a tile: tap one of the 34 tiles, or none.")
-        self.wall_mismatch = False  # set by add_result_error: the entry does not fit the wall (the page offers to insist)
-        self.ranges = ruleset_ranges(ruleset)
         low, high = self.ranges.values
         value_invalid = (_("type the winner's han as a whole number, e.g. 3.") if self.rule.value_unit == "han"
                          else _("type the winner's fan as a whole number, e.g. 8."))
@@ -557,7 +620,15 @@ class TableEntryForm(HandForm):
     entry_pin = entry_pin_field()
 
     def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
+        self.require_seat = require_seat
         super().__init__(*args, event=event, players=players, **kwargs)
+
+    def _fields_key(self) -> tuple:
+        return (self.require_seat,)
+
+    def _build_fields(self) -> None:
+        super()._build_fields()
+        require_seat = self.require_seat
         entering = self.fields["entered_by_seat"]
         entering.required = require_seat
         entering.choices = [("", _("choose your seat") if require_seat else _("the director (no seat)"))] + \
@@ -597,9 +668,15 @@ class CorrectionForm(HandForm):
     FIELD_OF_ERROR = {**HandForm.FIELD_OF_ERROR, "reason": "reason"}
 
     def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
-        super().__init__(*args, event=event, players=players, **kwargs)
         self.require_seat = require_seat
-        if not require_seat:  # the director corrects as the director: no seat, no PIN
+        super().__init__(*args, event=event, players=players, **kwargs)
+
+    def _fields_key(self) -> tuple:
+        return (self.require_seat,)
+
+    def _build_fields(self) -> None:
+        super()._build_fields()
+        if not self.require_seat:  # the director corrects as the director: no seat, no PIN
             del self.fields["entered_by_seat"], self.fields["entry_pin"]
             return
         correcting = self.fields["entered_by_seat"]

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from factories import client_for, first_set, in_threads, prepared_event, team_roster
 from scoring.actions.confirmation import _LOCKED
 from scoring.actions.entry import _CHECKS, submit_result
-from tournament.access import event_by_slug
+from tournament.access import _EVENT_BY_SLUG, event_by_slug
 from tournament.models import EventRole, Session, Table
 from tournament.permissions import _ROLES
 from tournament.prepared import PreparedQuery
@@ -126,6 +126,25 @@ def test_a_subquery_argument_used_twice_is_put_in_both_places(event):
     assert {t.group.session.event_id for t in latest(event.pk)} == {event.pk}
     assert {t.group.session.event_id for t in latest(other.pk)} == {other.pk}
     assert latest(other.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_column_of_the_event_comes_converted_as_the_orm_converts_it_on_every_run_and_connection(event):
+    """The converters of a prepared query are worked out once per connection: the JSON, the times
+    and the rest still come as the ORM gives them, run after run, thread after thread."""
+    from tournament.models import Event
+
+    def columns(found):
+        return {f.attname: getattr(found, f.attname) for f in Event._meta.concrete_fields if f.attname not in found.get_deferred_fields()}
+
+    expected = columns(Event.objects.defer("grouping_plan").get(pk=event.pk))
+    assert isinstance(expected["ruleset"], dict) and expected["created_at"].tzinfo is not None
+    for _run in range(3):
+        assert columns(event_by_slug(event.slug)) == expected
+    found, errors = in_threads(lambda: (columns(event_by_slug(event.slug)), connections["default"]), 3)
+    assert not errors and [f[0] for f in found] == [expected] * 3
+    kept = next(iter(v for v in _EVENT_BY_SLUG._compiled.values() if v is not None)).converters
+    assert {id(f[1]) for f in found} <= {key[0] for key in kept}  # worked out for each thread's connection
 
 
 @pytest.mark.django_db(transaction=True)

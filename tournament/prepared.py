@@ -20,9 +20,10 @@ builds the queryset as usual, so the answer is right either way. The result is a
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
@@ -88,6 +89,7 @@ class PreparedQuery:
         runner = copy.copy(found.compiler)  # the compiler as set up by compiling: what turns rows into objects
         runner.connection = connections[alias]  # this thread's connection
         runner.as_sql = lambda *a, **k: (found.sql, params)
+        runner.get_converters = functools.partial(_converters, found.converters, runner)
         queryset = found.queryset._chain()
         queryset.query.get_compiler = lambda using=None, connection=None, elide_empty=True: runner
         return list(queryset)
@@ -100,6 +102,24 @@ class _Compiled:
     sql: str
     params: tuple
     slots: tuple[int | None, ...]
+    #: (connection id, expression ids) → (connection, converters): see :func:`_converters`
+    converters: dict = field(default_factory=dict)
+
+
+def _converters(kept: dict, runner, expressions) -> dict:
+    """``runner.get_converters(expressions)`` (the functions that turn each column's database
+    value into the field's value: about a third of running a wide query such as the event's,
+    asked again on every run), worked out once per connection and kept in ``kept``. The
+    expressions are the compiled query's own, so the same objects every run; the connection is
+    checked by identity, so a converter bound to one connection is never used with another."""
+    connection = runner.connection
+    key = (id(connection), tuple(id(e) for e in expressions))
+    found = kept.get(key)
+    if found is None or found[0] is not connection:
+        if len(kept) > 256:  # connections come and go with threads: keep the latest ones
+            kept.clear()
+        found = kept[key] = (connection, type(runner).get_converters(runner, expressions))
+    return found[1]
 
 
 class PreparedInsert:
