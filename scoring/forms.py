@@ -240,6 +240,8 @@ class HandForm(forms.Form):
         self.unit = _("Han") if self.rule.value_unit == "han" else _("Fan")
         self.wall_mismatch = False  # set by add_result_error: the entry does not fit the wall (the page offers to insist)
         self.ranges = ruleset_ranges(ruleset)
+        # the rule set is one object per definition and process (Event.get_ruleset): kept by identity,
+        # checked below (kept[0] is ruleset), so a reused id never gives another rule set's fields
         key = (type(self), get_language(), id(ruleset),
                tuple((seat, self.players[seat].name if seat in self.players else None) for seat in self.seats), self._fields_key())
         kept = _FIELD_SETS.get(key)

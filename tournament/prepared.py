@@ -44,6 +44,22 @@ def _placeholder(kind: type, index: int) -> int | str:
     return _NUMBERS[index] if kind is int else f"\x1fprepared-{index}\x1f"
 
 
+def _once(kept: dict, lock: threading.Lock, key: tuple, build: Callable[[], Any]) -> Any:
+    """``kept[key]``, made by ``build()`` the first time it is asked (under ``lock``, so two
+    threads asking at once build it once): a statement compiled once per process and database."""
+    if key not in kept:
+        with lock:
+            if key not in kept:
+                kept[key] = build()
+    return kept[key]
+
+
+def _has_save_receivers(model: type[Model]) -> bool:
+    """Whether ``pre_save`` or ``post_save`` receivers listen to ``model``: a prepared write would
+    skip them, so it is left to the ORM."""
+    return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
+
+
 class PreparedQuery:
     """The queryset ``build(*args)`` of ``model`` (``args`` whole numbers or strings) compiled once per process
     and database (module docstring). Calling it with the arguments returns ``list(build(*args))``."""
@@ -77,12 +93,7 @@ class PreparedQuery:
             # another type, or a number the ORM refuses for the field (an empty answer, not a database error)
             return list(self._build(*args))
         alias = router.db_for_read(self.model)
-        key = (alias, connections[alias].vendor, kinds)
-        if key not in self._compiled:
-            with self._lock:
-                if key not in self._compiled:
-                    self._compiled[key] = self._compile(kinds)
-        found = self._compiled[key]
+        found = _once(self._compiled, self._lock, (alias, connections[alias].vendor, kinds), lambda: self._compile(kinds))
         if found is None:
             return list(self._build(*args))
         params = tuple(args[s] if s is not None else c for s, c in zip(found.slots, found.params, strict=True))
@@ -166,23 +177,15 @@ class PreparedInsert:
         obj = self.model(**values)
         alias = router.db_for_write(self.model, instance=obj)
         connection = connections[alias]
-        if signals.pre_save.has_listeners(self.model) or signals.post_save.has_listeners(self.model):
-            obj.save(force_insert=True, using=alias)
-            return obj
-        key = (alias, connection.vendor)
-        if key not in self._compiled:
-            with self._lock:
-                if key not in self._compiled:
-                    self._compiled[key] = self._compile(obj, alias)
-        found = self._compiled[key]
+        values_now = [f.pre_save(obj, True) for f in self.fields]  # fills auto_now(_add) on obj, as save() does
+        found = None
+        if not _has_save_receivers(self.model) and not any(hasattr(v, "resolve_expression") for v in values_now):
+            # (an expression or a database default is SQL of its own: left to the ORM)
+            found = _once(self._compiled, self._lock, (alias, connection.vendor), lambda: self._compile(copy.copy(obj), alias))  # compiling sets auto_now fields: not on obj
         if found is None:
             obj.save(force_insert=True, using=alias)
             return obj
         sql, returning_params = found
-        values_now = [f.pre_save(obj, True) for f in self.fields]
-        if any(hasattr(v, "resolve_expression") for v in values_now):  # SQL of its own (an expression, a database default)
-            obj.save(force_insert=True, using=alias)
-            return obj
         params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(self.fields, values_now, strict=True)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -224,16 +227,9 @@ class PreparedUpdate:
         alias = router.db_for_write(self.model, instance=obj)
         connection = connections[alias]
         values = [f.pre_save(obj, False) for f in self.fields]
-        if signals.pre_save.has_listeners(self.model) or signals.post_save.has_listeners(self.model) \
-                or any(v is None or hasattr(v, "resolve_expression") for v in values):
-            obj.save(update_fields=self.field_names, using=alias)
-            return
-        key = (alias, connection.vendor)
-        if key not in self._compiled:
-            with self._lock:
-                if key not in self._compiled:
-                    self._compiled[key] = self._compile(alias, obj, values)
-        sql = self._compiled[key]
+        sql = None
+        if not _has_save_receivers(self.model) and not any(v is None or hasattr(v, "resolve_expression") for v in values):
+            sql = _once(self._compiled, self._lock, (alias, connection.vendor), lambda: self._compile(alias, obj, values))
         if sql is None:
             obj.save(update_fields=self.field_names, using=alias)
             return

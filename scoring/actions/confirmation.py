@@ -106,6 +106,7 @@ def _locked_row(field: bool) -> PreparedQuery:
 
 
 _LOCKED = {field: _locked_row(field) for field in (False, True)}
+_SAVE_CONFIRMED = PreparedUpdate(HandResult, ("status", "confirmed_by", "revision", "updated_at"))  # one UPDATE, compiled once
 
 
 def _lock(result: HandResult, request_key: str | None = None) -> Locked:
@@ -263,9 +264,6 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     if refusal is not None:
         raise refusal
     return result
-
-
-_SAVE_CONFIRMED = PreparedUpdate(HandResult, ("status", "confirmed_by", "revision", "updated_at"))  # one UPDATE, compiled once
 
 
 @transaction.atomic

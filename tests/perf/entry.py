@@ -23,7 +23,7 @@ a slow moment of the machine falls on every kind alike):
 
 Figures: CPU time of the process per request (``time.process_time``: the database server's own
 work is not in it on PostgreSQL, it is on SQLite), median over the rounds, and the statements
-per request (``CaptureQueriesContext``: every statement, BEGIN/COMMIT/SAVEPOINT included), each
+per request (every statement sent through a cursor, SAVEPOINT and RELEASE included: :func:`_measure`), each
 beside the baseline with the ratio, and the machine's core count. Goal: entry and confirmation
 at most :data:`GOAL_RATIO` times the baseline's CPU per request.
 """
@@ -178,7 +178,7 @@ def bench_entry(write: Callable[[str], object], teams: int = 16) -> dict:
                          "queries": statistics.median(n for _c, n in rows), "n": len(rows)}
     base = figures["baseline"]
     write(f"entry at {teams} teams, {figures['cores']} cores, in-process (test client), {connection.vendor}; "
-          f"CPU per request (median), statements per request (all, BEGIN/SAVEPOINT included)")
+          f"CPU per request (median), statements per request (through a cursor, SAVEPOINT included)")
     write(f"  {'minimal endpoint (baseline)':32} {base['cpu_ms']:7.2f} ms  {base['queries']:4.0f} statements  (n={base['n']})")
     for kind, label in (("api_entry", "API entry"), ("api_confirm", "API confirmation"),
                         ("api_confirm_completing", "API confirmation completing"), ("page_entry", "table page entry")):
