@@ -100,7 +100,10 @@ def released_now(event: Event, session_number: int, set_no: int) -> RawSQL:
     columns = {name: release.get_field(name).column for name in ("event", "session_number", "set_no")}
     sql = (f"CASE WHEN EXISTS (SELECT 1 FROM {release.db_table} WHERE {columns['event']} = %s"  # noqa: S608 - names from the model
            f" AND {columns['session_number']} = %s AND {columns['set_no']} = %s) THEN 1 ELSE 0 END")
-    return RawSQL(sql, (event.pk, session_number, set_no), output_field=IntegerField())
+    return RawSQL(sql, (event.pk, session_number, set_no), output_field=_INTEGER)
+
+
+_INTEGER = IntegerField()  # the output field of released_now: made once (a field costs more than the SQL)
 
 
 _RELEASED_IN_SESSION = PreparedQuery(SetRelease, lambda event_id, session_number: SetRelease.objects.filter(

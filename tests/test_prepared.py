@@ -301,3 +301,113 @@ def test_a_prepared_update_writes_what_save_with_update_fields_writes_and_refuse
     HandResult.objects.filter(pk=gone.pk).delete()
     with pytest.raises(DatabaseError, match="did not affect any rows"):
         update(gone)
+
+
+def _instance_view(obj, depth: int = 0) -> dict:
+    """Everything an instance holds: its stored values (deferred fields absent, as from_db leaves
+    them), its state, its annotations and, recursively, the related objects set on it."""
+    from django.db.models import Model
+
+    view = {k: v for k, v in obj.__dict__.items() if k != "_state"}
+    view["_state"] = (obj._state.db, obj._state.adding, type(obj).__name__)
+    view["_related"] = {name: (_instance_view(rel, depth + 1) if isinstance(rel, Model) and depth < 4 else rel)
+                        for name, rel in obj._state.fields_cache.items()}
+    view["_deferred"] = sorted(obj.get_deferred_fields())
+    return view
+
+
+def test_a_prepared_query_gives_the_instances_values_tuples_and_numbers_the_queryset_gives(event):
+    """Each shape a prepared query reads without the queryset's iterable (model instances with
+    their select_related objects, a nullable one absent, deferred fields and annotations; values;
+    values_list; flat) is what the same queryset built afresh yields, field for field."""
+    from django.db.models import Count
+
+    from scoring.models import HandResult
+    from tournament.models import Player, SeatAssignment
+
+    table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
+    submit_result(table, first_set(table), changes=CHANGES, actor="t")
+    Player.objects.filter(pk=table.seats.first().player_id).update(user=None, team=None)  # nullable relations, absent
+    builds = {
+        "seats, related and annotated": (SeatAssignment, lambda t: SeatAssignment.objects.filter(table_id=t).select_related(
+            "player__team", "player__user", "table__group__session", "table__room").annotate(n=Count("table__seats")).order_by("seat")),
+        "deferred": (Table, lambda t: Table.objects.filter(pk=t).select_related("group__session__event").defer(
+            "group__session__event__grouping_plan", "login_code")),
+        "values": (HandResult, lambda t: HandResult.objects.filter(table_id=t).values("pk", "changes", "created_at", "status")),
+        "values_list": (HandResult, lambda t: HandResult.objects.filter(table_id=t).values_list("pk", "changes", "outcome", "updated_at")),
+        "flat": (SeatAssignment, lambda t: SeatAssignment.objects.filter(table_id=t).order_by("seat").values_list("player__name", flat=True)),
+    }
+    for name, (model, build) in builds.items():
+        prepared = PreparedQuery(model, build)
+        kept = prepared(table.pk)
+        fresh = list(build(table.pk))
+        assert kept, name
+        found = next(v for v in prepared._compiled.values())
+        assert found is not None and found.rows is not None, name  # read by the kept reader, not the queryset's iterable
+        if name in ("seats, related and annotated", "deferred"):
+            assert [_instance_view(o) for o in kept] == [_instance_view(o) for o in fresh], name
+        else:
+            assert kept == fresh and [type(r) for r in kept] == [type(r) for r in fresh], name
+    seats = PreparedQuery(*builds["seats, related and annotated"])(table.pk)
+    assert [a.player.team for a in seats].count(None) == 1 and all(a.n == 4 for a in seats)
+    assert seats[0].table.group.session.number == 1 and seats[0].player.pk == seats[0].player_id
+
+
+def test_a_prepared_query_leaves_instances_to_the_orm_while_an_init_receiver_listens(event):
+    from django.db.models import signals
+
+    from tournament.models import Player
+
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    players = PreparedQuery(Player, lambda event_id: Player.objects.filter(event_id=event_id).select_related("team").order_by("pk"))
+    first = players(event.pk)
+    signals.post_init.connect(receiver, sender=Player)
+    try:
+        second = players(event.pk)
+    finally:
+        signals.post_init.disconnect(receiver, sender=Player)
+    assert [p.pk for p in first] == [p.pk for p in second] == heard  # every player made was heard
+    assert [_instance_view(p) for p in first] == [_instance_view(p) for p in second]
+
+
+def test_a_prepared_insert_that_ignores_conflicts_returns_none_for_the_duplicate_and_keeps_the_transaction(event):
+    """The second result of a table on a set is not stored and is answered None, in one
+    statement (no savepoint), and the transaction goes on: the next statement works (on
+    PostgreSQL an error would have aborted it)."""
+    from scoring.models import HandResult
+    from tournament.prepared import PreparedInsert
+
+    table = Table.objects.filter(group__session__event=event).first()
+    values = dict(event=event, table=table, session_number=1, set_no=1, changes=CHANGES, outcome=None, deposit=0, entered_by="x")
+    insert = PreparedInsert(HandResult, ignore_conflicts=True)
+    with transaction.atomic():
+        first = insert(**values)
+        with CaptureQueriesContext(connection) as sql:
+            again = insert(**{**values, "entered_by": "y"})
+        assert first is not None and first.pk and again is None
+        assert len(sql.captured_queries) == 1 and "SAVEPOINT" not in sql.captured_queries[0]["sql"]
+        assert list(HandResult.objects.filter(table=table, set_no=1).values_list("pk", "entered_by")) == [(first.pk, "x")]
+    assert None not in insert._compiled.values()  # compiled, not the ORM's fallback
+
+
+def test_the_history_kept_on_a_result_is_its_own_when_queried_further(event):
+    """A result's history given from what the write holds (set_history) answers as
+    prefetch_related would: the kept rows, and a further query on it stays on that result."""
+    from scoring.actions.entry import set_history
+    from scoring.models import HandResult
+
+    table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
+    sets = sorted(table_plan(table).sets(table))
+    mine = submit_result(table, sets[0], changes=CHANGES, actor="t")
+    other = submit_result(table, sets[1], changes=CHANGES, actor="t")
+    assert other.revisions.count() == 1
+    fresh = HandResult.objects.get(pk=mine.pk)
+    set_history(fresh, list(mine.revisions.all()))
+    with CaptureQueriesContext(connection) as sql:
+        kept = [r.pk for r in fresh.revisions.all()]
+    assert kept == [r.pk for r in mine.revisions.all()] and sql.captured_queries == []
+    assert list(fresh.revisions.filter(action="enter").values_list("result_id", flat=True)) == [mine.pk]

@@ -20,15 +20,20 @@ builds the queryset as usual, so the answer is right either way. The result is a
 from __future__ import annotations
 
 import copy
-import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import DatabaseError, connections, router
+from django.db import DatabaseError, IntegrityError, connections, router, transaction
 from django.db.models import Model, QuerySet, signals
+from django.db.models.base import ModelState
+from django.db.models.query import (FlatValuesListIterable, ModelIterable, ValuesIterable, ValuesListIterable,
+                                     get_related_populators)
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.constants import OnConflict
 from django.db.models.sql import InsertQuery, UpdateQuery
 
 #: placeholder values standing for whole-number arguments while compiling: within a small integer
@@ -85,7 +90,7 @@ class PreparedQuery:
         slots = tuple(placeholders.index(p) if type(p) in (int, str) and p in placeholders else None for p in params)
         if {s for s in slots if s is not None} != set(range(len(kinds))) or any(str(p) in sql for p in placeholders):
             return None
-        return _Compiled(queryset, compiler, sql, tuple(params), slots)
+        return _Compiled(queryset, compiler, sql, tuple(params), slots, _Rows.of(queryset, compiler))
 
     def __call__(self, *args: int | str) -> list:
         kinds = tuple(type(a) for a in args)
@@ -93,14 +98,17 @@ class PreparedQuery:
             # another type, or a number the ORM refuses for the field (an empty answer, not a database error)
             return list(self._build(*args))
         alias = router.db_for_read(self.model)
-        found = _once(self._compiled, self._lock, (alias, connections[alias].vendor, kinds), lambda: self._compile(kinds))
+        connection = connections[alias]  # this thread's connection
+        found = _once(self._compiled, self._lock, (alias, connection.vendor, kinds), lambda: self._compile(kinds))
         if found is None:
             return list(self._build(*args))
         params = tuple(args[s] if s is not None else c for s, c in zip(found.slots, found.params, strict=True))
+        if found.rows is not None and found.rows.ready():
+            return found.rows.read(connection, found, params)
         runner = copy.copy(found.compiler)  # the compiler as set up by compiling: what turns rows into objects
-        runner.connection = connections[alias]  # this thread's connection
+        runner.connection = connection
         runner.as_sql = lambda *a, **k: (found.sql, params)
-        runner.get_converters = functools.partial(_converters, found.converters, runner)
+        runner.get_converters = lambda expressions: _converters(found, connection, expressions)
         queryset = found.queryset._chain()
         queryset.query.get_compiler = lambda using=None, connection=None, elide_empty=True: runner
         return list(queryset)
@@ -113,22 +121,209 @@ class _Compiled:
     sql: str
     params: tuple
     slots: tuple[int | None, ...]
+    #: how rows become what the queryset yields without the ORM's per-run set-up (None: the
+    #: queryset's own iterable does it): see :class:`_Rows`
+    rows: _Rows | None = None
     #: (connection id, expression ids) → (connection, converters): see :func:`_converters`
     converters: dict = field(default_factory=dict)
 
 
-def _converters(kept: dict, runner, expressions) -> dict:
-    """``runner.get_converters(expressions)`` (the functions that turn each column's database
-    value into the field's value: about a third of running a wide query such as the event's,
-    asked again on every run), worked out once per connection and kept in ``kept``. The
-    expressions are the compiled query's own, so the same objects every run; the connection is
-    checked by identity, so a converter bound to one connection is never used with another."""
-    connection = runner.connection
+#: the descriptors ``Model.__init__`` sets a field through that only store the value (on a new
+#: instance): a field with another descriptor (a file, a custom field) keeps ``from_db``
+_PLAIN_DESCRIPTORS = (DeferredAttribute, ForeignKeyDeferredAttribute)
+
+
+def _maker(model: type[Model], init_list: list[str], db: str) -> Callable[[Any], Model] | None:
+    """A function making the instance ``model.from_db(db, init_list, values)`` makes, without
+    ``Model.__init__``'s per-field set-up, or None when that would not be the same instance:
+    ``model`` overrides ``from_db`` or ``__init__``, the row's fields are not concrete fields in
+    the model's order (a deferred field is simply absent, as ``from_db`` leaves it), or a
+    field's descriptor does more than store the value. ``pre_init``/``post_init`` receivers are
+    checked at each read (:meth:`_Rows.ready`)."""
+    concrete = [f.attname for f in model._meta.concrete_fields]
+    if model.from_db.__func__ is not Model.from_db.__func__ or model.__init__ is not Model.__init__ \
+            or not set(init_list) <= set(concrete) or init_list != [name for name in concrete if name in init_list] \
+            or any(type(_descriptor(model, name)) not in _PLAIN_DESCRIPTORS for name in init_list):
+        return None
+    new = Model.__new__
+
+    def make(values) -> Model:
+        obj = new(model)
+        state = obj.__dict__["_state"] = ModelState()
+        state.adding = False
+        state.db = db
+        obj.__dict__.update(zip(init_list, values))
+        return obj
+
+    return make
+
+
+def _descriptor(model: type[Model], name: str) -> Any:
+    for klass in model.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
+@dataclass(frozen=True)
+class _Related:
+    """One ``select_related`` object of a row, as :class:`django.db.models.query.RelatedPopulator`
+    reads it (its column range or reordering, key position, setters), made by ``make``."""
+
+    populator: Any
+    make: Callable[[Any], Model]
+    children: tuple[_Related, ...]
+
+    def populate(self, row, from_obj: Model) -> None:
+        p = self.populator
+        data = p.reorder_for_init(row) if p.reorder_for_init else row[p.cols_start:p.cols_end]
+        if data[p.pk_idx] is None:
+            obj = None
+        else:
+            obj = self.make(data)
+            for child in self.children:
+                child.populate(row, obj)
+        p.local_setter(from_obj, obj)
+        if obj is not None:
+            p.remote_setter(obj, from_obj)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """How the rows of a compiled query become what the queryset's iterable yields, with the
+    per-query set-up (related populators, converters, column names) done once:
+
+    - a model queryset (:class:`django.db.models.query.ModelIterable`): the main instance from
+      its columns, each ``select_related`` object set on it, the annotations set as attributes,
+      every instance made by :func:`_maker` (about half of reading the table plan's seat rows
+      went into the per-query set-up and ``Model.__init__``: docs/performance.md, "Entry, pages
+      and bulk writes");
+    - ``values()``: a dict of each row by the names ``ValuesIterable`` gives;
+    - ``values_list()``: a tuple of each row; ``values_list(flat=True)``: its first column.
+
+    Other querysets (named tuples, prefetching, known related objects, composite keys,
+    combined queries) are left to their own iterable."""
+
+    shape: str
+    models: tuple[type[Model], ...] = ()
+    make: Callable[[Any], Model] | None = None
+    start: int = 0
+    end: int = 0
+    related: tuple[_Related, ...] = ()
+    annotations: tuple[tuple[str, int], ...] = ()
+    names: tuple[str, ...] = ()
+    fields: tuple = ()
+    trim: int | None = None
+
+    @classmethod
+    def of(cls, queryset: QuerySet, compiler) -> _Rows | None:
+        """The reader of ``queryset`` as compiled by ``compiler``, or None (class docstring)."""
+        kind = queryset._iterable_class
+        shapes = {ModelIterable: "model", ValuesIterable: "values", ValuesListIterable: "list",
+                  FlatValuesListIterable: "flat"}
+        if kind not in shapes or queryset._prefetch_related_lookups or queryset._known_related_objects \
+                or compiler.query.combinator:
+            return None
+        fields = tuple(s[0] for s in compiler.select[:compiler.col_count])
+        if compiler.has_composite_fields(fields):
+            return None
+        common: dict[str, Any] = {"fields": fields, "trim": compiler.col_count if compiler.has_extra_select else None}
+        query = compiler.query
+        if kind is ValuesIterable:
+            names = list(query.selected) if query.selected else [*query.extra_select, *query.values_select, *query.annotation_select]
+            return cls("values", names=tuple(names), **common)
+        if kind is not ModelIterable:
+            return cls(shapes[kind], **common)
+        return cls._model(queryset, compiler, common)
+
+    @classmethod
+    def _model(cls, queryset: QuerySet, compiler, common: dict[str, Any]) -> _Rows | None:
+        db = queryset.db
+        select, klass_info = compiler.select, compiler.klass_info
+        if klass_info is None:
+            return None
+        models: list[type[Model]] = []
+
+        def related(populator) -> _Related | None:
+            make = _maker(populator.model_cls, populator.init_list, db)
+            children = tuple(related(p) for p in populator.related_populators)
+            if make is None or None in children:
+                return None
+            models.append(populator.model_cls)
+            return _Related(populator, make, children)  # type: ignore[arg-type]
+
+        model = klass_info["model"]
+        select_fields = klass_info["select_fields"]
+        start, end = select_fields[0], select_fields[-1] + 1
+        make = _maker(model, [f[0].target.attname for f in select[start:end]], db)
+        tops = tuple(related(p) for p in get_related_populators(klass_info, select, db))
+        if make is None or None in tops:
+            return None
+        models.append(model)
+        return cls("model", tuple(models), make, start, end, tops,  # type: ignore[arg-type]
+                   tuple(compiler.annotation_col_map.items()), **common)
+
+    def ready(self) -> bool:
+        """Whether no ``pre_init``/``post_init`` receiver listens to one of the models (it must
+        hear each instance made: the queryset's own iterable is used then)."""
+        if not (signals.pre_init.receivers or signals.post_init.receivers):
+            return True
+        return not any(signals.pre_init.has_listeners(m) or signals.post_init.has_listeners(m) for m in self.models)
+
+    def read(self, connection, found: _Compiled, params: tuple) -> list:
+        """Run ``found``'s statement with ``params`` on ``connection`` (this thread's) and return
+        what the queryset would yield."""
+        with connection.cursor() as cursor:
+            cursor.execute(found.sql, params)
+            rows = cursor.fetchall()
+        if self.trim is not None:
+            rows = [r[:self.trim] for r in rows]
+        converters = list(_converters(found, connection, self.fields).items())
+        if converters:  # as SQLCompiler.apply_converters does
+            converted = []
+            for row in rows:
+                row = list(row)
+                for pos, (convs, expression) in converters:
+                    value = row[pos]
+                    for converter in convs:
+                        value = converter(value, expression, connection)
+                    row[pos] = value
+                converted.append(row)
+            rows = converted
+        if self.shape == "flat":
+            return [row[0] for row in rows]
+        if self.shape == "list":
+            return [tuple(row) for row in rows]
+        if self.shape == "values":
+            names = self.names
+            return [dict(zip(names, row)) for row in rows]
+        out = []
+        make, start, end, related, annotations = self.make, self.start, self.end, self.related, self.annotations
+        for row in rows:
+            obj = make(row[start:end])  # type: ignore[misc]
+            for r in related:
+                r.populate(row, obj)
+            for name, pos in annotations:
+                setattr(obj, name, row[pos])
+            out.append(obj)
+        return out
+
+
+def _converters(compiled: _Compiled, connection, expressions) -> dict:
+    """``compiler.get_converters(expressions)`` of ``compiled``'s compiler on ``connection`` (the
+    functions that turn each column's database value into the field's value: about a third of
+    running a wide query such as the event's, asked again on every run), worked out once per
+    connection and kept in ``compiled.converters``. The expressions are the compiled query's own,
+    so the same objects every run; the connection is checked by identity, so a converter bound
+    to one connection is never used with another."""
+    kept = compiled.converters
     key = (id(connection), tuple(id(e) for e in expressions))
     found = kept.get(key)
     if found is None or found[0] is not connection:
         if len(kept) > 256:  # connections come and go with threads: keep the latest ones
             kept.clear()
+        runner = copy.copy(compiled.compiler)
+        runner.connection = connection
         found = kept[key] = (connection, type(runner).get_converters(runner, expressions))
     return found[1]
 
@@ -146,10 +341,17 @@ class PreparedInsert:
     Falls back to ``create`` (same answer, the ORM's cost) when the model has ``pre_save`` or
     ``post_save`` receivers (this would skip them), when the database cannot return the key
     with the insert, or when the compiled statement does not hold exactly one plain
-    parameter per field (a field whose value the ORM writes as SQL of its own)."""
+    parameter per field (a field whose value the ORM writes as SQL of its own).
 
-    def __init__(self, model: type[Model]):
+    ``ignore_conflicts``: a row breaking a unique constraint is not stored and the call returns
+    None instead of raising (``INSERT ... ON CONFLICT DO NOTHING``, on SQLite ``INSERT OR
+    IGNORE``, as ``bulk_create(ignore_conflicts=True)`` writes it): the caller then reads the row
+    that was there, with no savepoint to roll back to (two statements fewer than catching the
+    ``IntegrityError``). The fallback catches the ``IntegrityError`` in a savepoint instead."""
+
+    def __init__(self, model: type[Model], *, ignore_conflicts: bool = False):
         self.model = model
+        self.ignore_conflicts = ignore_conflicts
         meta = model._meta
         self.fields = tuple(f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field)
         self._compiled: dict[tuple[str, str], tuple[str, Any] | None] = {}
@@ -159,9 +361,10 @@ class PreparedInsert:
         connection = connections[alias]
         meta = self.model._meta
         if meta.auto_field is None or meta.db_returning_fields != [meta.pk] \
-                or not connection.features.can_return_columns_from_insert:
+                or not connection.features.can_return_columns_from_insert \
+                or (self.ignore_conflicts and not connection.features.supports_ignore_conflicts):
             return None
-        query = InsertQuery(self.model)
+        query = InsertQuery(self.model, on_conflict=OnConflict.IGNORE if self.ignore_conflicts else None)
         query.insert_values(self.fields, [obj])
         compiler = query.get_compiler(using=alias)
         compiler.returning_fields = [meta.pk]
@@ -173,7 +376,7 @@ class PreparedInsert:
             return None
         return sql, compiler.returning_params
 
-    def __call__(self, **values: Any) -> Model:
+    def __call__(self, **values: Any) -> Model | None:
         obj = self.model(**values)
         alias = router.db_for_write(self.model, instance=obj)
         connection = connections[alias]
@@ -183,13 +386,22 @@ class PreparedInsert:
             # (an expression or a database default is SQL of its own: left to the ORM)
             found = _once(self._compiled, self._lock, (alias, connection.vendor), lambda: self._compile(copy.copy(obj), alias))  # compiling sets auto_now fields: not on obj
         if found is None:
-            obj.save(force_insert=True, using=alias)
+            if not self.ignore_conflicts:
+                obj.save(force_insert=True, using=alias)
+                return obj
+            try:
+                with transaction.atomic(using=alias):
+                    obj.save(force_insert=True, using=alias)
+            except IntegrityError:
+                return None
             return obj
         sql, returning_params = found
         params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(self.fields, values_now, strict=True)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             row = connection.ops.fetch_returned_insert_columns(cursor, returning_params)
+        if row is None:  # ignore_conflicts: the row was not stored
+            return None
         obj.pk = row[0]
         obj._state.adding = False
         obj._state.db = alias

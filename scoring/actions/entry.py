@@ -413,7 +413,7 @@ def sets_not_arrived(plan: SessionPlan, table: Table, sets: list[int]) -> set[in
     return set(before) - entered
 
 
-_INSERT_RESULT = PreparedInsert(HandResult)
+_INSERT_RESULT = PreparedInsert(HandResult, ignore_conflicts=True)  # None: the table has a result on the set
 _INSERT_REVISION = PreparedInsert(ResultRevision)
 _INSERT_ATTEMPT = PreparedInsert(ConfirmationAttempt)
 
@@ -522,17 +522,15 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
         if refusal is None:
             stored, refusal = against_wall(table, set_no, stored, outcome, seat=seat, actor=actor)
         if refusal is None:
-            try:
-                with transaction.atomic():
-                    result = _INSERT_RESULT(
-                        event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
-                        changes=cleaned, outcome=stored, deposit=deposit,
-                        entered_by=seat_actor(seat, table) if seat is not None else actor,
-                    )
-            except IntegrityError:
+            result = _INSERT_RESULT(  # one result per table and set: None when there is one already
+                event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
+                changes=cleaned, outcome=stored, deposit=deposit,
+                entered_by=seat_actor(seat, table) if seat is not None else actor,
+            )
+            if result is None:
                 existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
-                if existing is None:
-                    raise
+                if existing is None:  # another constraint refused the row (SQLite's OR IGNORE skips any)
+                    raise IntegrityError(f"the result of table {table.number} on set {set_no} was not stored")
                 if request_keys.repeat_in(existing, request_key, "enter"):  # the first sending won the race
                     return request_keys.replayed(existing.pk)
                 values = {"table": table.number, "result": _describe(existing), "set": set_no}
@@ -540,7 +538,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                     message = _("Table %(table)s already has %(result)s for set %(set)s: ask the director to correct it") % values
                 else:
                     message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
-                raise ResultError("set", message, existing=existing, status=409) from None
+                raise ResultError("set", message, existing=existing, status=409)
             set_history(result, [_revision(result, "enter", result.entered_by, request_key=request_key)])
             if seat is not None:
                 store_attempt(table, result, seat.seat, ok=True, actor=actor)
@@ -555,7 +553,9 @@ def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
     """Give ``result`` its history ``revisions`` (oldest first) as if read with
     ``prefetch_related("revisions")``: what the API answers with, from what the write has in
     hand (no read after the commit)."""
-    history = ResultRevision.objects.filter(result_id=result.pk)
+    history = ResultRevision.objects.all()
+    history._defer_next_filter = True  # as a related manager filters: built only if the history is queried further
+    history = history.filter(result_id=result.pk)
     history._result_cache, history._prefetch_done = list(revisions), True  # as prefetch_related leaves it
     result._prefetched_objects_cache = {**getattr(result, "_prefetched_objects_cache", {}), "revisions": history}
 
