@@ -26,7 +26,7 @@ from scoring.reports import cached_standings
 from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.describe import result_notes
-from scoring.actions.entry import find_table, read_history, submit_result
+from scoring.actions.entry import find_table, set_history, submit_result
 from tournament import page_cache
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.middleware import RETRY_AFTER
@@ -232,7 +232,32 @@ logger = logging.getLogger("tournament.database")
 
 
 _RESULT_OF_EVENT = PreparedQuery(HandResult, lambda event_id, result_id: HandResult.objects.filter(
-    event_id=event_id, pk=result_id).select_related("table__group__session"))  # every confirmation reads it
+    event_id=event_id, pk=result_id).select_related("table__group__session"))  # a result without history reads it
+_HISTORY_WITH_RESULT = PreparedQuery(ResultRevision, lambda event_id, result_id: ResultRevision.objects.filter(
+    result__event_id=event_id, result_id=result_id).select_related("result__table__group__session").order_by("id"))
+
+
+_KEY_LIMIT = 2**63  # BigAutoField's range, on every database
+
+
+def _result_with_history(event_id: int, result_id: int) -> HandResult | None:
+    """Result ``result_id`` of event ``event_id`` with its table, group and session, and its
+    history given to it as ``prefetch_related("revisions")`` gives it (oldest first), or None
+    when there is no such result. One statement: the revisions, each joined with the result
+    (every stored result has at least its entry's revision); two for a result without one (an
+    import's), whose history is empty. Both compiled once per process."""
+    rows = _HISTORY_WITH_RESULT(event_id, result_id)
+    if rows:
+        result = rows[0].result
+        for revision in rows:
+            revision.result = result  # as prefetch_related leaves each revision: its result, the one instance
+    else:
+        found = _RESULT_OF_EVENT(event_id, result_id)
+        if not found:
+            return None
+        result = found[0]
+    set_history(result, rows)
+    return result
 
 
 class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -272,14 +297,14 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         at their own table costs no event-wide look-up of the tables they see."""
         event = self.get_event()
         key = str(self.kwargs[self.lookup_url_kwarg or self.lookup_field])
-        found = _RESULT_OF_EVENT(event.pk, int(key)) if key.isascii() and key.isdigit() else []
-        if not found:
+        number = int(key) if key.isascii() and key.isdigit() else None
+        # a number beyond the key's range is no result's (asked of the database, it would be an error)
+        result = _result_with_history(event.pk, number) if number is not None and number < _KEY_LIMIT else None
+        if result is None:
             raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
-        result = found[0]
         result.event = result.table.group.session.event = event  # the event read once, without its grouping plan
         if not table_access.sees_result(self.request, event, result):
             raise Http404(f"No {HandResult._meta.object_name} matches the given query.")
-        read_history(result)  # the answer's history
         self.check_object_permissions(self.request, result)
         return result
 

@@ -145,7 +145,7 @@ def test_the_confirmation_completing_a_comparison_scores_it_in_a_bounded_number_
 
 
 API_ENTRY = 5 + 6  # token (2 reads), the event, the caller's roles with their scorer tables, the table with its plan; the service
-API_CONFIRM = 6 + 6  # token (2), the event, roles with scorer tables, the result (at the caller's own table: seen) and its history; the service
+API_CONFIRM = 5 + 6  # token (2), the event, roles with scorer tables, the result with its history (one read; at the caller's own table: seen); the service
 
 
 def _after_commit(sql: list[str]) -> list[str]:

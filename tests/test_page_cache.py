@@ -477,3 +477,32 @@ def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_i
     cache.delete(busy)
     fresh = Client().get(url)
     assert "Renamed While Busy" in fresh.content.decode() and "ETag" in fresh.headers
+
+
+def test_the_public_export_is_sent_compressed_to_a_client_that_accepts_gzip(small, settings):
+    """A phone or browser (Accept-Encoding: gzip) gets the public export compressed as kept, the
+    same JSON once decoded, with its own ETag (each encoding a representation of its own, both
+    answering 304) and Vary: Accept-Encoding; a client that does not accept gzip, or refuses it
+    (q=0), gets the JSON itself."""
+    import gzip
+
+    settings.PUBLIC_DOWNLOAD_RATE = None
+    client = Client()
+    url = reverse("event-export", args=[small.slug])
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    refused = client.get(url, HTTP_ACCEPT_ENCODING="gzip;q=0, identity")
+    assert plain.status_code == packed.status_code == refused.status_code == 200
+    assert "Content-Encoding" not in plain.headers and "Content-Encoding" not in refused.headers
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    assert "Accept-Encoding" in plain.headers["Vary"]
+    assert gzip.decompress(packed.content) == plain.content == refused.content
+    assert json.loads(gzip.decompress(packed.content))["event"]["slug"] == small.slug
+    assert len(packed.content) * 4 < len(plain.content)  # what is read and sent: a fraction of the JSON
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed.headers["ETag"]).status_code == 304
+    assert client.get(url, HTTP_IF_NONE_MATCH=plain.headers["ETag"]).status_code == 304
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=plain.headers["ETag"]).status_code == 200
+    update_player(small.players.get(number=1), name="Someone Else", actor="director")
+    again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed.headers["ETag"])
+    assert again.status_code == 200 and b"Someone Else" in gzip.decompress(again.content)

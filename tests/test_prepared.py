@@ -411,3 +411,29 @@ def test_the_history_kept_on_a_result_is_its_own_when_queried_further(event):
         kept = [r.pk for r in fresh.revisions.all()]
     assert kept == [r.pk for r in mine.revisions.all()] and sql.captured_queries == []
     assert list(fresh.revisions.filter(action="enter").values_list("result_id", flat=True)) == [mine.pk]
+
+
+def test_the_result_and_its_history_are_read_together_and_a_result_without_history_is_still_found(event):
+    """The API reads a result with its history in one statement (the revisions joined with the
+    result), as prefetch_related gives them; a result stored without a revision (as an import may
+    store it) is read on its own with an empty history; another event's result is not found."""
+    from scoring.api import _result_with_history
+    from scoring.models import HandResult, ResultRevision
+
+    table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
+    sets = sorted(table_plan(table).sets(table))
+    entered = submit_result(table, sets[0], changes=CHANGES, actor="t")
+    with CaptureQueriesContext(connection) as sql:
+        found = _result_with_history(event.pk, entered.pk)
+    expected = HandResult.objects.select_related("table__group__session").prefetch_related("revisions").get(pk=entered.pk)
+    assert len(sql.captured_queries) == 1
+    assert _instance_view(found)["_related"] == _instance_view(expected)["_related"]
+    assert [(r.pk, r.action, r.result is found) for r in found.revisions.all()] == [
+        (r.pk, r.action, True) for r in expected.revisions.all()]
+    bare = submit_result(table, sets[1], changes=CHANGES, actor="t")
+    ResultRevision.objects.filter(result=bare).delete()
+    with CaptureQueriesContext(connection) as sql:
+        alone = _result_with_history(event.pk, bare.pk)
+    assert alone.pk == bare.pk and list(alone.revisions.all()) == [] and len(sql.captured_queries) == 2
+    other = prepared_event(team_roster(4), name="Other three", slug="other-three")
+    assert _result_with_history(other.pk, entered.pk) is None and _result_with_history(event.pk, 10**12) is None

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -141,15 +142,24 @@ def event_export(request, event):
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
         return response
 
+    compressed = public_downloads.accepts_gzip(request)
+
     def public() -> HttpResponse:
         refused = public_downloads.limited(request, event, "export.json")
         if refused is not None:
             return refused
-        response = HttpResponse(public_downloads.public_export_bytes(event), content_type="application/json")
+        if compressed:  # the same JSON, sent compressed as it is kept (public_downloads.public_export_gzip)
+            response = HttpResponse(public_downloads.public_export_gzip(event), content_type="application/json")
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(public_downloads.public_export_bytes(event), content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
+        patch_vary_headers(response, ("Accept-Encoding",))
         return response
 
-    return page_cache.respond(request, event, "export.json", "public", public, html=False, public=True)
+    # each encoding is its own representation, with its own ETag
+    return page_cache.respond(request, event, "export.json", "public-gzip" if compressed else "public", public, html=False,
+                              public=True)
 
 
 @event_view(roles=(DIRECTOR,), login=True)
