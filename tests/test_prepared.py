@@ -144,7 +144,7 @@ def test_every_column_of_the_event_comes_converted_as_the_orm_converts_it_on_eve
     found, errors = in_threads(lambda: (columns(event_by_slug(event.slug)), connections["default"]), 3)
     assert not errors and [f[0] for f in found] == [expected] * 3
     kept = next(iter(v for v in _EVENT_BY_SLUG._compiled.values() if v is not None)).converters
-    assert {id(f[1]) for f in found} <= {key[0] for key in kept}  # worked out for each thread's connection
+    assert {id(f[1]) for f in found} <= set(kept)  # worked out for each thread's connection
 
 
 @pytest.mark.django_db(transaction=True)
@@ -437,3 +437,50 @@ def test_the_result_and_its_history_are_read_together_and_a_result_without_histo
     assert alone.pk == bare.pk and list(alone.revisions.all()) == [] and len(sql.captured_queries) == 2
     other = prepared_event(team_roster(4), name="Other three", slug="other-three")
     assert _result_with_history(other.pk, entered.pk) is None and _result_with_history(event.pk, 10**12) is None
+
+
+@pytest.mark.parametrize("read", ["orm", "prepared"])
+def test_an_event_read_from_the_database_finds_its_rule_set_by_its_stored_text(event, read):
+    """The rule set definition read from the database remembers its JSON text; the event's rule set
+    is the one that text parses to, the same object for every read; a definition assigned anew
+    (a plain dict) is parsed from itself, not from the old text."""
+    import json
+
+    from tournament.models import Event, StoredDefinition, _parsed_ruleset
+    from walls.rulesets.presets import PRESETS
+
+    found = Event.objects.get(pk=event.pk) if read == "orm" else event_by_slug(event.slug)
+    assert isinstance(found.ruleset, StoredDefinition) and json.loads(found.ruleset.stored_text) == found.ruleset
+    assert found.ruleset == event.ruleset and json.loads(json.dumps(found.ruleset)) == found.ruleset
+    assert found.get_ruleset() is _parsed_ruleset(found.ruleset.stored_text)
+    assert found.get_ruleset() == event.get_ruleset() and found.get_ruleset().name == event.get_ruleset().name
+    again = Event.objects.get(pk=event.pk)
+    assert again.get_ruleset() is found.get_ruleset()  # parsed once per process
+    other = next(r for code, r in PRESETS.items() if r.name != found.get_ruleset().name)
+    found.ruleset = other.to_dict()
+    assert found.get_ruleset().name == other.name  # the new definition, not the stored text
+
+
+def test_the_queries_of_an_entry_and_a_confirmation_are_prepared_on_this_database(event):
+    """On every database (PostgreSQL wraps whole numbers in a type chosen by the field: psycopg's
+    Int2, Int4, Int8) the table plan, the checks, the result lock, the history and the event are
+    compiled once, not built afresh on every call; a number beyond a small column's range is
+    answered as the ORM answers it (nothing found), not as a database error."""
+    from scoring.actions.confirmation import confirm_result
+    from scoring.api import _HISTORY_WITH_RESULT, _result_with_history
+    from tournament.table_plan import table_plan_by_number
+
+    table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
+    found = table_plan_by_number(event, table.number)
+    assert found is not None
+    result = submit_result(table, first_set(table), changes=CHANGES, actor="t", entered_by_seat="E",
+                           entry_pin=table.seats.get(seat="E").player.pin, plan=found[1])
+    confirm_result(_result_with_history(event.pk, result.pk), actor="t", pin=table.seats.get(seat="S").player.pin)
+    assert event_by_slug(event.slug).pk == event.pk
+    for prepared in (_SEATS_BY_NUMBER, _PLAN_SEATS["group"], _LOCKED[False], _HISTORY_WITH_RESULT, _EVENT_BY_SLUG,
+                     *[c for c in _CHECKS.values() if c._compiled]):
+        assert prepared._compiled and None not in prepared._compiled.values(), prepared._build
+        assert all(c.rows is not None for c in prepared._compiled.values())  # read without the queryset's iterable
+    assert _SEATS_BY_NUMBER(event.pk, table.number, 40000) == [] == _SEATS_BY_NUMBER(event.pk, table.number, -40000)  # a smallint
+    assert _SEATS_BY_NUMBER(event.pk, 2**31 - 1) == [] and _SEATS_BY_NUMBER(2**31 - 1, table.number) == []
+    assert [a.seat for a in _SEATS_BY_NUMBER(event.pk, table.number)] == [a.seat for a in _seats_by_number(event.pk, table.number)]

@@ -55,9 +55,36 @@ class EventManager(models.Manager):
         return super().get_queryset().defer("grouping_plan")
 
 
+class StoredDefinition(dict):
+    """A rule set definition as read from the database (a dict, as ``JSONField`` gives it) that
+    remembers the JSON text it was read from, ``stored_text``: :meth:`Event.get_ruleset` finds
+    the parsed rule set by that text instead of writing the JSON again (every request reads its
+    event afresh). Change a definition by assigning a new dict, never in place (as
+    :meth:`Event.get_ruleset`'s own cache already assumes)."""
+
+    stored_text: str
+
+
+class RuleSetDefinitionField(models.JSONField):
+    """The JSON field of :attr:`Event.ruleset`: what it stores and reads is what ``JSONField``
+    stores and reads; a definition read from the database comes as a :class:`StoredDefinition`.
+    Migrations see a plain ``JSONField`` (:meth:`deconstruct`): the column is the same."""
+
+    def deconstruct(self):
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.JSONField", args, kwargs
+
+    def from_db_value(self, value, expression, connection):
+        parsed = super().from_db_value(value, expression, connection)
+        if type(parsed) is dict and isinstance(value, str):
+            parsed = StoredDefinition(parsed)
+            parsed.stored_text = value
+        return parsed
+
+
 @functools.lru_cache(maxsize=64)
 def _parsed_ruleset(definition: str) -> RuleSet:
-    """The rule set of ``definition`` (its JSON, keys sorted), parsed once per process: a rule set
+    """The rule set of ``definition`` (its JSON: keys sorted, or as stored), parsed once per process: a rule set
     is immutable (frozen dataclasses and tuples), so every event with this definition shares it.
     Every request reads its event afresh, and parsing costs more than writing the JSON key."""
     return RuleSet.from_dict(json.loads(definition))
@@ -90,7 +117,7 @@ class Event(models.Model):
     name = models.CharField(_("name"), max_length=200)
     uid = models.CharField(max_length=64, unique=True, default=_uid, editable=False)
     ruleset_code = models.CharField(_("rule set"), max_length=40)
-    ruleset = models.JSONField(_("rule set definition"))
+    ruleset = RuleSetDefinitionField(_("rule set definition"))
     method = models.CharField(_("scoring method"), max_length=12, choices=Method.choices, default=Method.TEAM)
     datum_method = models.CharField(_("datum"), max_length=12, choices=Datum.choices, default=Datum.AVERAGE)
     comparison = models.CharField(_("compare against"), max_length=12, choices=Comparison.choices, default=Comparison.GROUP)
@@ -247,7 +274,8 @@ class Event(models.Model):
         :class:`walls.rulesets.RuleSetError` as :meth:`RuleSet.from_dict` does."""
         cached = getattr(self, "_ruleset_cache", None)
         if cached is None or cached[0] is not self.ruleset:
-            cached = (self.ruleset, _parsed_ruleset(json.dumps(self.ruleset, sort_keys=True)))
+            text = getattr(self.ruleset, "stored_text", None)  # read from the database: its own text (StoredDefinition)
+            cached = (self.ruleset, _parsed_ruleset(text if text is not None else json.dumps(self.ruleset, sort_keys=True)))
             self._ruleset_cache = cached
         return cached[1]
 

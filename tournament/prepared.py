@@ -45,8 +45,36 @@ _NUMBERS = tuple(30011 + 2 * i for i in range(64))
 _INT32 = 2**31
 
 
+def _psycopg_numeric():
+    """psycopg's numeric types module, or None where psycopg is not installed (SQLite only)."""
+    try:
+        from psycopg.types import numeric
+    except ImportError:
+        return None
+    return numeric
+
+
 def _placeholder(kind: type, index: int) -> int | str:
     return _NUMBERS[index] if kind is int else f"\x1fprepared-{index}\x1f"
+
+
+def _slot(value: Any, placeholders: tuple) -> tuple[int, type | None] | None:
+    """Where a compiled parameter ``value`` comes from: ``(index of the argument, None)`` when it is
+    that argument's placeholder as given, ``(index, wrapper)`` when the database backend wrapped
+    the value in a type of its own (on PostgreSQL, psycopg's ``Int2``/``Int4``/``Int8``, chosen by
+    the field: the argument is wrapped the same way at each call; another wrapper leaves the query
+    unprepared), None when it is a constant of the query."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or value not in placeholders:
+        return None
+    index = placeholders.index(value)
+    return index, None if type(value) is type(placeholders[index]) else type(value)
+
+
+#: the integer types psycopg binds, by their size in bits (Django's PostgreSQL backend wraps whole
+#: numbers in them: ``DatabaseOperations.integerfield_type_map``)
+_INTEGER_BITS = {cls: bits for cls, bits in (
+    (getattr(_numeric, name), bits) for _numeric in (_psycopg_numeric(),) if _numeric is not None
+    for name, bits in (("Int2", 16), ("Int4", 32), ("Int8", 64)))}
 
 
 def _once(kept: dict, lock: threading.Lock, key: tuple, build: Callable[[], Any]) -> Any:
@@ -87,8 +115,9 @@ class PreparedQuery:
             sql, params = compiler.as_sql()
         except (EmptyResultSet, FullResultSet):  # the ORM answers without asking the database: leave it to
             return None
-        slots = tuple(placeholders.index(p) if type(p) in (int, str) and p in placeholders else None for p in params)
-        if {s for s in slots if s is not None} != set(range(len(kinds))) or any(str(p) in sql for p in placeholders):
+        slots = tuple(_slot(p, placeholders) for p in params)
+        if {s[0] for s in slots if s is not None} != set(range(len(kinds))) or any(str(p) in sql for p in placeholders) \
+                or any(s is not None and s[1] is not None and s[1] not in _INTEGER_BITS for s in slots):  # a wrapper it does not know
             return None
         return _Compiled(queryset, compiler, sql, tuple(params), slots, _Rows.of(queryset, compiler))
 
@@ -102,7 +131,18 @@ class PreparedQuery:
         found = _once(self._compiled, self._lock, (alias, connection.vendor, kinds), lambda: self._compile(kinds))
         if found is None:
             return list(self._build(*args))
-        params = tuple(args[s] if s is not None else c for s, c in zip(found.slots, found.params, strict=True))
+        params = []
+        for slot, compiled in zip(found.slots, found.params, strict=True):
+            if slot is None:
+                params.append(compiled)
+                continue
+            value, wrap = args[slot[0]], slot[1]
+            if wrap is not None:  # the database's integer type (psycopg's Int2, Int4, Int8)
+                bound = 2 ** (_INTEGER_BITS[wrap] - 1)
+                if not -bound <= value < bound:  # out of the column's range: the ORM answers it (nothing found)
+                    return list(self._build(*args))
+                value = wrap(value)
+            params.append(value)
         if found.rows is not None and found.rows.ready():
             return found.rows.read(connection, found, params)
         runner = copy.copy(found.compiler)  # the compiler as set up by compiling: what turns rows into objects
@@ -120,11 +160,11 @@ class _Compiled:
     compiler: Any
     sql: str
     params: tuple
-    slots: tuple[int | None, ...]
+    slots: tuple[tuple[int, type | None] | None, ...]
     #: how rows become what the queryset yields without the ORM's per-run set-up (None: the
     #: queryset's own iterable does it): see :class:`_Rows`
     rows: _Rows | None = None
-    #: (connection id, expression ids) → (connection, converters): see :func:`_converters`
+    #: connection id → (connection, converters): see :func:`_converters`
     converters: dict = field(default_factory=dict)
 
 
@@ -314,10 +354,12 @@ def _converters(compiled: _Compiled, connection, expressions) -> dict:
     functions that turn each column's database value into the field's value: about a third of
     running a wide query such as the event's, asked again on every run), worked out once per
     connection and kept in ``compiled.converters``. The expressions are the compiled query's own,
-    so the same objects every run; the connection is checked by identity, so a converter bound
-    to one connection is never used with another."""
+    so the same objects every run: a compiled query's converters are only ever asked for its
+    selected columns (``compiler.select[:col_count]``), so they are kept by connection alone. The
+    connection is checked by identity, so a converter bound to one connection is never used with
+    another."""
     kept = compiled.converters
-    key = (id(connection), tuple(id(e) for e in expressions))
+    key = id(connection)
     found = kept.get(key)
     if found is None or found[0] is not connection:
         if len(kept) > 256:  # connections come and go with threads: keep the latest ones

@@ -553,9 +553,10 @@ def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
     """Give ``result`` its history ``revisions`` (oldest first) as if read with
     ``prefetch_related("revisions")``: what the API answers with, from what the write has in
     hand (no read after the commit)."""
-    history = ResultRevision.objects.all()
-    history._defer_next_filter = True  # as a related manager filters: built only if the history is queried further
-    history = history.filter(result_id=result.pk)
+    history = ResultRevision._default_manager.get_queryset()
+    # filtered as a related manager's prefetched queryset is (Django's deferred filter): the
+    # filter is built only if something queries the history further
+    history._deferred_filter = (False, (), {"result_id": result.pk})
     history._result_cache, history._prefetch_done = list(revisions), True  # as prefetch_related leaves it
     result._prefetched_objects_cache = {**getattr(result, "_prefetched_objects_cache", {}), "revisions": history}
 
