@@ -446,14 +446,14 @@ def test_an_event_read_from_the_database_finds_its_rule_set_by_its_stored_text(e
     (a plain dict) is parsed from itself, not from the old text."""
     import json
 
-    from tournament.models import Event, StoredDefinition, _parsed_ruleset
+    from tournament.models import Event, StoredDefinition, _stored_ruleset
     from walls.rulesets.presets import PRESETS
 
     found = Event.objects.get(pk=event.pk) if read == "orm" else event_by_slug(event.slug)
     assert isinstance(found.ruleset, StoredDefinition) and json.loads(found.ruleset.stored_text) == found.ruleset
     assert found.ruleset == event.ruleset and json.loads(json.dumps(found.ruleset)) == found.ruleset
-    assert found.get_ruleset() is _parsed_ruleset(found.ruleset.stored_text)
-    assert found.get_ruleset() == event.get_ruleset() and found.get_ruleset().name == event.get_ruleset().name
+    assert found.get_ruleset() is _stored_ruleset(found.ruleset.stored_text)
+    assert found.get_ruleset() is event.get_ruleset()  # one rule set per definition, however the event was read
     again = Event.objects.get(pk=event.pk)
     assert again.get_ruleset() is found.get_ruleset()  # parsed once per process
     other = next(r for code, r in PRESETS.items() if r.name != found.get_ruleset().name)

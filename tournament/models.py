@@ -83,8 +83,16 @@ class RuleSetDefinitionField(models.JSONField):
 
 
 @functools.lru_cache(maxsize=64)
+def _stored_ruleset(text: str) -> RuleSet:
+    """The rule set of a definition stored as ``text`` (:class:`StoredDefinition`), found once per
+    process and text: the same object as :func:`_parsed_ruleset` gives for its JSON with keys
+    sorted, so every event with one definition shares one rule set, however it was read."""
+    return _parsed_ruleset(json.dumps(json.loads(text), sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
 def _parsed_ruleset(definition: str) -> RuleSet:
-    """The rule set of ``definition`` (its JSON: keys sorted, or as stored), parsed once per process: a rule set
+    """The rule set of ``definition`` (its JSON, keys sorted), parsed once per process: a rule set
     is immutable (frozen dataclasses and tuples), so every event with this definition shares it.
     Every request reads its event afresh, and parsing costs more than writing the JSON key."""
     return RuleSet.from_dict(json.loads(definition))
@@ -275,7 +283,7 @@ class Event(models.Model):
         cached = getattr(self, "_ruleset_cache", None)
         if cached is None or cached[0] is not self.ruleset:
             text = getattr(self.ruleset, "stored_text", None)  # read from the database: its own text (StoredDefinition)
-            cached = (self.ruleset, _parsed_ruleset(text if text is not None else json.dumps(self.ruleset, sort_keys=True)))
+            cached = (self.ruleset, _stored_ruleset(text) if text is not None else _parsed_ruleset(json.dumps(self.ruleset, sort_keys=True)))
             self._ruleset_cache = cached
         return cached[1]
 
