@@ -29,8 +29,8 @@ from tournament import clock
 from tournament.check_in import check_in
 from tournament.entrants import rename_team, update_player
 from tournament.event_setup import update_settings
-from tournament.models import EventRole, Table
-from tournament.services import prepare_session
+from tournament.models import KEY_CHECKS_NOW, EventRole, EventVersion, Table
+from tournament.services import create_event, prepare_session
 from tournament.substitutions import substitute
 from tournament.table_plan import table_plan
 
@@ -506,3 +506,18 @@ def test_the_public_export_is_sent_compressed_to_a_client_that_accepts_gzip(smal
     update_player(small.players.get(number=1), name="Someone Else", actor="director")
     again = client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed.headers["ETag"])
     assert again.status_code == 200 and b"Someone Else" in gzip.decompress(again.content)
+
+
+def test_the_version_bump_is_one_statement_and_makes_its_row_the_first_time(db):
+    """:meth:`Event.changed`: the first bump makes the version row; each bump after it is one
+    statement, on PostgreSQL with the transaction's deferred key checks ahead of it (the UPDATE's
+    row count read past their results: read from the checks, the row would never be made)."""
+    event = create_event(name="Bump", slug="bump", sessions=1)
+    EventVersion.objects.filter(event=event).delete()
+    event.changed()
+    assert EventVersion.objects.get(event=event).number == 1 and event.content_versions() == (1, 1)
+    with CaptureQueriesContext(connection) as captured:
+        event.changed(public=False)
+    assert event.content_versions() == (2, 1)
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    assert captured[0]["sql"].startswith(KEY_CHECKS_NOW) == (connection.vendor == "postgresql")

@@ -20,7 +20,7 @@ from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from tournament.models import EventRole, Table
 
 CHANGES = {"E": 48, "S": -16, "W": -16, "N": -16}
-CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT", "SET CONSTRAINTS")
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 
 @pytest.fixture

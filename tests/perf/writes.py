@@ -40,12 +40,10 @@ def statements(queries: list[str]) -> int:
     """How many statements ``queries`` (SQL texts, in order) are, a run of consecutive INSERTs into
     one table counted once: one bulk insert, split by SQLite into batches of at most 999
     parameters (Django's limit there), is one statement on PostgreSQL. The deferred key checks
-    run before the version bump on PostgreSQL (``SET CONSTRAINTS``: :meth:`tournament.models.Event.changed`)
-    are transaction control, not counted."""
+    run ahead of the version bump on PostgreSQL, in the same statement (:meth:`tournament.models.Event.changed`),
+    are transaction control: that statement counts as the bump."""
     count, last = 0, None
     for sql in queries:
-        if sql.startswith("SET CONSTRAINTS"):
-            continue
         match = _INSERT.match(sql)
         table = match.group(1).strip('"') if match else None
         if table is None or table != last:
