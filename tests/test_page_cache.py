@@ -5,6 +5,7 @@ the version so the page changes with it."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import random
@@ -12,6 +13,7 @@ import random
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.http import HttpResponse
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -410,7 +412,8 @@ CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 @pytest.mark.parametrize("page", ["standings", "team", "player", "players", "traveller"])
-def test_a_visitors_page_is_built_once_and_each_visitor_gets_a_working_token_of_their_own(small, page, monkeypatch):
+def test_a_visitors_page_is_built_once_sent_compressed_and_its_language_form_works_without_a_token(small, page,
+                                                                                                  monkeypatch):
     from django.template import loader
 
     urls = {**{k: v(small.slug) for k, v in PAGES.items()}, "players": reverse("players", args=[small.slug]),
@@ -422,22 +425,60 @@ def test_a_visitors_page_is_built_once_and_each_visitor_gets_a_working_token_of_
     real = loader.render_to_string
     monkeypatch.setattr("django.shortcuts.loader.render_to_string",
                         lambda *a, **k: rendered.append(a[0]) or real(*a, **k))
-    second = Client(enforce_csrf_checks=True)
-    again = _page(second, url)
+    phone = Client(enforce_csrf_checks=True, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    packed = phone.get(url)
     assert rendered == []  # the whole page came from the cache
-    tokens = CSRF_INPUT.findall(again)
-    assert tokens and CSRF_INPUT.sub("", again) == CSRF_INPUT.sub("", html)
-    assert set(tokens).isdisjoint(CSRF_INPUT.findall(html))
-    # each visitor's token goes with their own cookie: the language form works for both
-    for client, text in ((first, html), (second, again)):
-        token = CSRF_INPUT.search(text).group(1)
-        switched = client.post(reverse("set_language"), {"language": "ja", "next": url, "csrfmiddlewaretoken": token})
-        assert switched.status_code == 302, switched.status_code
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert len(packed.content) < len(html.encode())
+    assert gzip.decompress(packed.content).decode() == html == _page(Client(), url)  # the same page for every visitor
+    assert not CSRF_INPUT.search(html) and "csrftoken" not in phone.cookies
+    assert phone.get(url, HTTP_IF_NONE_MATCH=packed["ETag"]).status_code == 304  # one ETag for both encodings
+    # the language form needs no token: it works for a visitor whose client checks CSRF
+    switched = phone.post(reverse("set_language"), {"language": "ja", "next": url})
+    assert switched.status_code == 302 and switched["Location"] == url and phone.cookies["django_language"].value == "ja"
+    assert 'lang="ja"' in gzip.decompress(phone.get(url).content).decode()
     # a visitor with a table login, or a logged-in account, gets the page rendered for them
     scorer = Client()
     login_as_table(scorer, Table.objects.filter(group__session__event=small).first())
     _page(scorer, url)
     assert rendered
+
+
+def test_a_form_on_a_visitors_page_keeps_a_token_of_each_visitors_own(small):
+    """A visitor's page that holds a form with a CSRF token is cached with the token cut out and
+    each visitor's own put back (a token made from that visitor's CSRF secret), sent as it is."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.middleware.csrf import _unmask_cipher_token
+    from django.template import RequestContext, Template
+    from django.test import RequestFactory
+
+    from tournament import page_cache
+
+    built = []
+
+    def visit():
+        request = RequestFactory(HTTP_ACCEPT_ENCODING="gzip").get("/form/")
+        request.user, request.session = AnonymousUser(), SessionStore()
+        request._messages = FallbackStorage(request)
+
+        def build():
+            built.append(1)
+            return HttpResponse(Template("<form>{% csrf_token %}</form>").render(RequestContext(request)))
+
+        response = page_cache.respond(request, small, "form-page", "public", build, public=True)
+        return request, response
+
+    answers = [visit() for _ in range(2)]
+    assert len(built) == 1
+    tokens = []
+    for request, response in answers:
+        assert response.status_code == 200 and not response.has_header("Content-Encoding")
+        token = CSRF_INPUT.search(response.content.decode()).group(1)
+        assert _unmask_cipher_token(token) == request.META["CSRF_COOKIE"]  # made from this visitor's secret
+        tokens.append(token)
+    assert tokens[0] != tokens[1]
 
 
 def test_a_visitors_cached_page_keeps_its_own_path_in_the_language_form(small):

@@ -14,14 +14,19 @@ without the request (no CSRF token, no header); the header, messages and anythin
 logged-in person (their next seat) are rendered per request around it.
 
 **Whole pages for visitors.** An anonymous visitor with no table login and no message waiting
-sees the same page as every other such visitor, but for the CSRF token of the page's language
-form. Such a page is cached whole (:func:`_whole_page`: per name, variant, language and full
-path, at the page's version) with the token cut out, and put back per request
+sees the same page as every other such visitor. Such a page is cached whole (:func:`_whole_page`:
+per name, variant, language and full path, at the page's version) as the bytes sent, and
+compressed with gzip beside them, once: a repeated read by another phone costs the view's own
+look-ups and a cache read, not the page around the body rendered again, and a client that
+accepts gzip (every browser and phone: :func:`accepts_gzip`) is sent the compressed bytes, a
+tenth of the page, with no compression per request (the players list of 1,024 players is
+about 260 KB, 25 KB compressed). The language form, on every page, carries no CSRF token (the
+language switch is exempt: ``tournament.urls``, docs/security.md). A page that does hold a form
+with a token is cached with the token cut out and put back per request
 (``django.middleware.csrf.get_token``, which also sets the visitor's CSRF cookie as rendering
-does): a repeated read by another phone costs the view's own look-ups and a cache read, not the
-page around the body rendered again. While one visitor builds a page after a change (a set
-released), the others are served the page as it was just before (what the public could
-already see), without an ETag, rather than wait (:func:`scoring.reports.cache.cached_or_older`).
+does), and sent as it is. While one visitor builds a page after a change (a set released), the
+others are served the page as it was just before (what the public could already see), without
+an ETag, rather than wait (:func:`scoring.reports.cache.cached_or_older`).
 
 **ETags.** :func:`respond` reads the version once (pinned for the request:
 :func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
@@ -30,11 +35,13 @@ before anything is built: a phone polling an unchanged page costs one query. An 
 an ETag only for an anonymous visitor with no message waiting (a logged-in header shows
 per-account things, such as pending invitations, that are not in the version); the browser's
 table logins are part of its digest. Responses are ``Cache-Control: private, no-cache``: kept by
-the browser, always revalidated.
+the browser, always revalidated. The ETag is weak: a page's compressed and plain bytes are the
+same page, and share it (RFC 9110, 8.8.1).
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 from collections.abc import Callable
@@ -110,18 +117,49 @@ _CSRF_VALUE = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _CSRF_HOLE = "\x00csrf-token\x00"
 
 
+def accepts_gzip(request: HttpRequest) -> bool:
+    """Whether the request's ``Accept-Encoding`` names gzip (the test of Django's ``GZipMiddleware``);
+    ``gzip;q=0`` refuses it."""
+    accepted = request.headers.get("Accept-Encoding", "")
+    return bool(_GZIP.search(accepted)) and not _NO_GZIP.search(accepted)
+
+
+_GZIP = re.compile(r"\bgzip\b")
+_NO_GZIP = re.compile(r"\bgzip\s*;\s*q\s*=\s*0(\.0*)?\s*(,|$)")
+
+
+def gzipped(data: bytes) -> bytes:
+    """``data`` compressed with gzip as the site sends it: level 6, no timestamp (the same bytes
+    for the same data)."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def _sent(request: HttpRequest, data: bytes, packed: bytes, content_type: str) -> HttpResponse:
+    """The response holding ``data``, or its gzip ``packed`` to a client that accepts it, with
+    ``Vary: Accept-Encoding`` either way."""
+    if accepts_gzip(request):
+        response = HttpResponse(packed, content_type=content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(data, content_type=content_type)
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
 def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse],
                 public: bool) -> tuple[HttpResponse, bool]:
     """``build()``'s page for a visitor (:func:`_visitor`), cached whole under the event's
     content version (``public``: its public version), ``name``, ``variant``, the language and
-    the request's full path (the language form sends the visitor back to it), with the CSRF
-    token cut out and a fresh one put in per request. A page that is not a plain 200 HTML
+    the request's full path (the language form sends the visitor back to it): as ``(bytes,
+    gzip bytes, content type)``, sent compressed to a client that accepts it
+    (:func:`accepts_gzip`); a page holding a form's CSRF token as ``(text, content type)``,
+    the token cut out and a fresh one put in per request. A page that is not a plain 200 HTML
     answer is never cached: ``build()`` runs each time. Returns ``(response, fresh)``: not fresh
     when it is the page of an older version, served while another reader builds this one
     (:func:`scoring.reports.cache.cached_or_older`)."""
     built: dict[str, HttpResponse] = {}
 
-    def compute() -> tuple[str, str] | tuple[()]:
+    def compute() -> tuple[bytes, bytes, str] | tuple[str, str] | tuple[()]:
         event.__dict__[_BUILDING_WHOLE] = True
         try:
             response = build()
@@ -131,19 +169,22 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
         if response.status_code != 200 or response.streaming or response.has_header("Content-Disposition"):
             return ()
         html = response.content.decode(response.charset)
-        return _CSRF_VALUE.sub(lambda m: m.group(1) + _CSRF_HOLE + m.group(2), html), response["Content-Type"]
+        holed = _CSRF_VALUE.sub(lambda m: m.group(1) + _CSRF_HOLE + m.group(2), html)
+        if holed != html:
+            return holed, response["Content-Type"]
+        return response.content, gzipped(response.content), response["Content-Type"]
 
     path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
     stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}", compute,
                                                   public=public)
+    if isinstance(stored, tuple) and len(stored) == 3:  # also when this request built it
+        return _sent(request, bytes(stored[0]), bytes(stored[1]), str(stored[2])), fresh or "response" in built
     if "response" in built:
         return built["response"], True
     if not isinstance(stored, tuple) or len(stored) != 2:  # () : not a page to cache
         return build(), True
     html, content_type = str(stored[0]), str(stored[1])
-    if _CSRF_HOLE in html:
-        html = html.replace(_CSRF_HOLE, get_token(request))
-    return HttpResponse(html, content_type=content_type), fresh
+    return HttpResponse(html.replace(_CSRF_HOLE, get_token(request)), content_type=content_type), fresh
 
 
 def _matches(request: HttpRequest, tag: str) -> bool:
@@ -181,5 +222,5 @@ def respond(request: HttpRequest, event: Event, name: str, variant: str, build: 
     if response.status_code == 200:
         patch_cache_control(response, private=True, no_cache=True)
         if html:
-            patch_vary_headers(response, ("Cookie", "Accept-Language"))
+            patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding"))
     return response

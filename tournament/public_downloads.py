@@ -18,10 +18,8 @@ address (django-ratelimit counters in the cache); past it :func:`limited` answer
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
-import re
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -31,6 +29,7 @@ from django_ratelimit.core import get_usage
 
 from scoring import table_access
 from scoring.reports import cache as reports_cache
+from tournament import page_cache
 from tournament.exchange import public_export
 from tournament.models import Event
 from tournament.permissions import client_address
@@ -58,18 +57,7 @@ def public_export_gzip(event: Event) -> bytes:
     browser and phone) is sent. The export grows with the event (about 6 MB of JSON at 256
     teams), the compressed one about a tenth of it: each download then reads and sends its
     compressed size, and the proxy never compresses it again (docs/performance.md)."""
-    return cached_public(event, "export.json.gz", lambda: gzip.compress(public_export_bytes(event), compresslevel=6, mtime=0))
-
-
-def accepts_gzip(request) -> bool:
-    """Whether the request's ``Accept-Encoding`` names gzip (the test of Django's ``GZipMiddleware``);
-    ``gzip;q=0`` refuses it."""
-    accepted = request.headers.get("Accept-Encoding", "")
-    return bool(_GZIP.search(accepted)) and not _NO_GZIP.search(accepted)
-
-
-_GZIP = re.compile(r"\bgzip\b")
-_NO_GZIP = re.compile(r"\bgzip\s*;\s*q\s*=\s*0(\.0*)?\s*(,|$)")
+    return cached_public(event, "export.json.gz", lambda: page_cache.gzipped(public_export_bytes(event)))
 
 
 def limited(request, event: Event, name: str):

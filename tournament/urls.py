@@ -4,7 +4,9 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -26,7 +28,10 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/invitations/", people_views.invitations, name="invitations"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's language switch without the CSRF check: the language form on every page then holds
+    # no token, and a visitor's page is the same bytes for every visitor (tournament.page_cache);
+    # a forged request can only change the language a browser shows (docs/security.md)
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("events/new/", views.new_event, name="new-event"),
     path("e/<slug:slug>/", views.event_page, name="event"),
     path("e/<slug:slug>/standings/", scoring_views.standings, name="standings"),

@@ -142,7 +142,7 @@ def event_export(request, event):
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
         return response
 
-    compressed = public_downloads.accepts_gzip(request)
+    compressed = page_cache.accepts_gzip(request)
 
     def public() -> HttpResponse:
         refused = public_downloads.limited(request, event, "export.json")
