@@ -454,12 +454,14 @@ class StandingsView(EventFromURL, APIView):
         variant = f"{session}:{'public' if public else 'all'}"
 
         def build() -> HttpResponse:
-            data = reports_cache.cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
-                cached_standings(event, session, public=public), many=True).data), public=public)
+            def rows() -> list:
+                return reports_cache.cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
+                    cached_standings(event, session, public=public), many=True).data), public=public)
+
             if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format == "json":
-                body = reports_cache.cached(event, f"api-standings.json:{variant}", lambda: JSONRenderer().render(data),
-                                            public=public)
-                return HttpResponse(body, content_type="application/json")  # rendered once per version
-            return Response(data)
+                # rendered and compressed once per version (sent compressed to a client that accepts it)
+                return page_cache.kept_bytes(request, event, f"api-standings.json:{variant}",
+                                             lambda: JSONRenderer().render(rows()), "application/json", public=public)
+            return Response(rows())
 
         return page_cache.respond(request, event, "api-standings", variant, build, html=False, public=public)

@@ -549,6 +549,22 @@ def test_the_public_export_is_sent_compressed_to_a_client_that_accepts_gzip(smal
     assert again.status_code == 200 and b"Someone Else" in gzip.decompress(again.content)
 
 
+def test_the_standings_api_is_sent_compressed_as_kept_to_a_client_that_accepts_gzip(small):
+    """The standings JSON is rendered and compressed once per version (page_cache.kept_bytes): a
+    client that accepts gzip gets the compressed bytes, the same JSON once decoded; one that
+    does not, the JSON; both with Vary: Accept-Encoding and answered 304 to their ETag."""
+    url = reverse("api-standings", args=[small.slug])
+    client = Client()
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert plain.status_code == packed.status_code == 200
+    assert "Content-Encoding" not in plain.headers and packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in plain.headers["Vary"] and "Accept-Encoding" in packed.headers["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert [row["name"] for row in json.loads(plain.content)] == [row["name"] for row in event_standings(small)]
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed.headers["ETag"]).status_code == 304
+
+
 def test_the_version_bump_is_one_statement_and_makes_its_row_the_first_time(db):
     """:meth:`Event.changed`: the first bump makes the version row; each bump after it is one
     statement, on PostgreSQL with the transaction's deferred key checks ahead of it (the UPDATE's

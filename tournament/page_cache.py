@@ -146,6 +146,23 @@ def _sent(request: HttpRequest, data: bytes, packed: bytes, content_type: str) -
     return response
 
 
+def kept_bytes(request: HttpRequest, event: Event, name: str, build: Callable[[], bytes], content_type: str, *,
+               public: bool = False) -> HttpResponse:
+    """The response holding ``build()``'s bytes, kept under the event's content version
+    (``public``: its public version) and ``name`` (:func:`scoring.reports.cache.cached`), or
+    their gzip, kept beside them, to a client that accepts it (:func:`accepts_gzip`): built
+    and compressed once per version, one cache read per request. ``Vary: Accept-Encoding``."""
+    data = lambda: reports_cache.cached(event, name, build, public=public)  # noqa: E731
+    if accepts_gzip(request):
+        response = HttpResponse(reports_cache.cached(event, f"{name}.gz", lambda: gzipped(data()), public=public),
+                                content_type=content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(data(), content_type=content_type)
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
 def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse],
                 public: bool) -> tuple[HttpResponse, bool]:
     """``build()``'s page for a visitor (:func:`_visitor`), cached whole under the event's
