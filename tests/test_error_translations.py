@@ -92,6 +92,17 @@ def test_a_fan_below_the_minimum_is_refused_in_the_players_language(table, first
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_fan_that_is_not_a_number_is_refused_in_the_players_language(table, first_set, language):
+    """The message is translated when raised, not before (scoring.payments.core._check_int_tuple)."""
+    outcome = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": ["eight"]}
+    with translation.override(language), pytest.raises(ResultError) as err:
+        submit_result(table, first_set, outcome=outcome, actor="scorer")
+    assert err.value.field == "fans"
+    assert_translated(err.value.message, language, "the fan must be a whole number, e.g. 8; got %(value)s",
+                      {"value": repr("eight")})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_an_unreadable_winning_hand_is_refused_in_the_players_language(table, first_set, language):
     outcome = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [8], "hand": "123456789m 11z 22z +8z"}
     with translation.override(language), pytest.raises(ResultError) as err:

@@ -125,12 +125,13 @@ def read_whole(value: Any, field_name: str, low: int, high: int, what: str) -> i
 
 def _whole(value: Any, field_name: str, message: str) -> int:
     """``value`` as an int read by :func:`signed_points`; "" and None are 0. Anything else raises
-    PaymentError(field_name, message % value)."""
+    PaymentError(field_name, message % value), ``message`` translated then (a msgid marked with
+    ``gettext_noop``; a message translated already comes back as it is)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return 0
     number = signed_points(value)
     if number is None:
-        raise PaymentError(field_name, message % {"value": repr(value)})
+        raise PaymentError(field_name, translated(message) % {"value": repr(value)})
     return number
 
 
@@ -244,10 +245,10 @@ class HandOutcome:
             kind=data["kind"].strip(),
             winners=_seat_list(data.get("winners"), "winners"),
             discarder=_optional_seat(data.get("discarder"), "discarder"),
-            fans=_int_list(data.get("fans"), "fans", _("the fan must be a whole number, e.g. 8; got %(value)s")),
-            fu=_int_list(data.get("fu"), "fu", _("the fu must be a whole number, e.g. 30; got %(value)s")),
+            fans=_int_list(data.get("fans"), "fans", gettext_noop("the fan must be a whole number, e.g. 8; got %(value)s")),
+            fu=_int_list(data.get("fu"), "fu", gettext_noop("the fu must be a whole number, e.g. 30; got %(value)s")),
             yakuman=_int_list(data.get("yakuman"), "yakuman",
-                              _("the number of yakuman must be a whole number, e.g. 1; got %(value)s")),
+                              gettext_noop("the number of yakuman must be a whole number, e.g. 1; got %(value)s")),
             honba=_whole(data.get("honba"), "honba", _("honba must be a whole number of 0 or more, e.g. 1; got %(value)s")),
             riichi=_seat_list(data.get("riichi"), "riichi"),
             tenpai=_seat_list(data.get("tenpai"), "tenpai"),
@@ -387,11 +388,14 @@ def _check_seat_tuple(name: str, values: Any, seats: tuple[str, ...]) -> tuple[s
 
 
 def _check_int_tuple(name: str, values: Any, message: str) -> tuple[int, ...]:
+    """``values`` as a tuple of whole numbers, else PaymentError on ``name`` saying ``message``
+    (a msgid marked with ``gettext_noop``, translated only when raised: the par analysis checks
+    tens of thousands of outcomes) with ``%(value)s`` the value refused."""
     if isinstance(values, str) or not isinstance(values, (tuple, list)):
-        raise PaymentError(name, message % {"value": repr(values)})
+        raise PaymentError(name, translated(message) % {"value": repr(values)})
     for value in values:
         if not _is_int(value):
-            raise PaymentError(name, message % {"value": repr(value)})
+            raise PaymentError(name, translated(message) % {"value": repr(value)})
     return tuple(values)
 
 
@@ -459,10 +463,10 @@ def check_outcome(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcom
     if liable is not None and liable not in seats:
         raise PaymentError("liable", _("%(seat)s is not a seat of this rule set: seats are %(seats)s")
                            % {"seat": repr(liable), "seats": ", ".join(seats)})
-    fans = _check_int_tuple("fans", outcome.fans, _("the fan must be a whole number, e.g. 8; got %(value)s"))
-    fu = _check_int_tuple("fu", outcome.fu, _("the fu must be a whole number, e.g. 30; got %(value)s"))
+    fans = _check_int_tuple("fans", outcome.fans, gettext_noop("the fan must be a whole number, e.g. 8; got %(value)s"))
+    fu = _check_int_tuple("fu", outcome.fu, gettext_noop("the fu must be a whole number, e.g. 30; got %(value)s"))
     yakuman = _check_int_tuple("yakuman", outcome.yakuman,
-                               _("the number of yakuman must be a whole number, e.g. 1; got %(value)s"))
+                               gettext_noop("the number of yakuman must be a whole number, e.g. 1; got %(value)s"))
     honba = outcome.honba
     if not _is_int(honba) or honba < 0:
         raise PaymentError("honba", _("honba must be a whole number of 0 or more, e.g. 1; got %(value)s") % {"value": repr(honba)})
