@@ -21,6 +21,7 @@ and the director.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import random
@@ -153,6 +154,8 @@ def as_role(role: str, w: World) -> Client:
 def body_text(response) -> str:
     """The response as text: HTML/JSON/CSV as is, XLSX as its sheets' XML, PDF as its text."""
     content = b"".join(response.streaming_content) if response.streaming else response.content
+    if response.get("Content-Encoding") == "gzip":  # sent compressed as kept (tournament.page_cache)
+        content = gzip.decompress(content)
     kind = response.get("Content-Type", "")
     if "spreadsheetml" in kind:
         with zipfile.ZipFile(io.BytesIO(content)) as book:
@@ -379,14 +382,22 @@ def test_no_response_leaks_a_set_still_in_play(world, role):
     2 is still playing; and no stored result changed by a refused write."""
     before = {r.pk: (r.status, r.changes, r.revision) for r in HandResult.objects.filter(event=world.event)}
     client = as_role(role, world)
-    found = {}
+    found, compressed = {}, 0
     for build in URLS.values():
         for method, path, data in build(world):
             response = _request(client, method, path, data)
             assert response.status_code < 500, (path, response.status_code)
             if problems := leaks(role, body_text(response), world):
                 found[f"{method.upper()} {path}"] = problems
+            if method == "get":  # again as a phone asks, accepting gzip: the compressed bytes kept beside the page
+                packed = client.get(path, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+                if packed.get("Content-Encoding") == "gzip":
+                    compressed += 1
+                    assert body_text(packed) == body_text(response), f"{path}: the gzip copy is another page"
+                if problems := leaks(role, body_text(packed), world):
+                    found[f"GET {path} (gzip)"] = problems
     assert not found, f"{role} learns about sets still in play: {found}"
+    assert compressed, "no answer came compressed: the gzip copies went unchecked"
     after = {r.pk: (r.status, r.changes, r.revision) for r in HandResult.objects.filter(event=world.event)}
     assert after == before
 

@@ -302,7 +302,7 @@ def _bump(connection, cursor, sql: str, params: tuple) -> int:
     if connection.vendor != "postgresql":
         cursor.execute(sql, params)
         return cursor.rowcount
-    if connection.settings_dict.get("OPTIONS", {}).get("server_side_binding"):  # one statement per call there
+    if connection.features.uses_server_side_binding:  # one statement per call there
         cursor.execute(KEY_CHECKS_NOW)
         cursor.execute(sql, params)
         return cursor.rowcount

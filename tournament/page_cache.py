@@ -134,14 +134,16 @@ def gzipped(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=6, mtime=0)
 
 
-def _sent(request: HttpRequest, data: bytes, packed: bytes, content_type: str) -> HttpResponse:
-    """The response holding ``data``, or its gzip ``packed`` to a client that accepts it, with
-    ``Vary: Accept-Encoding`` either way."""
+def _encoded(request: HttpRequest, plain: Callable[[], bytes], packed: Callable[[], bytes],
+             content_type: str) -> HttpResponse:
+    """The response holding ``packed()`` (the gzip of ``plain()``) with ``Content-Encoding:
+    gzip`` to a client that accepts it (:func:`accepts_gzip`), else ``plain()``; only the one
+    sent is asked for. ``Vary: Accept-Encoding`` either way."""
     if accepts_gzip(request):
-        response = HttpResponse(packed, content_type=content_type)
+        response = HttpResponse(packed(), content_type=content_type)
         response["Content-Encoding"] = "gzip"
     else:
-        response = HttpResponse(data, content_type=content_type)
+        response = HttpResponse(plain(), content_type=content_type)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
 
@@ -150,17 +152,13 @@ def kept_bytes(request: HttpRequest, event: Event, name: str, build: Callable[[]
                public: bool = False) -> HttpResponse:
     """The response holding ``build()``'s bytes, kept under the event's content version
     (``public``: its public version) and ``name`` (:func:`scoring.reports.cache.cached`), or
-    their gzip, kept beside them, to a client that accepts it (:func:`accepts_gzip`): built
-    and compressed once per version, one cache read per request. ``Vary: Accept-Encoding``."""
-    data = lambda: reports_cache.cached(event, name, build, public=public)  # noqa: E731
-    if accepts_gzip(request):
-        response = HttpResponse(reports_cache.cached(event, f"{name}.gz", lambda: gzipped(data()), public=public),
-                                content_type=content_type)
-        response["Content-Encoding"] = "gzip"
-    else:
-        response = HttpResponse(data(), content_type=content_type)
-    patch_vary_headers(response, ("Accept-Encoding",))
-    return response
+    their gzip, kept beside them under ``name + ".gz"``, to a client that accepts it
+    (:func:`_encoded`): built and compressed once per version, one cache read per request."""
+    def plain() -> bytes:
+        return reports_cache.cached(event, name, build, public=public)
+
+    return _encoded(request, plain, lambda: reports_cache.cached(event, f"{name}.gz", lambda: gzipped(plain()), public=public),
+                    content_type)
 
 
 def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse],
@@ -195,7 +193,8 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
     stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}", compute,
                                                   public=public)
     if isinstance(stored, tuple) and len(stored) == 3:  # also when this request built it
-        return _sent(request, bytes(stored[0]), bytes(stored[1]), str(stored[2])), fresh or "response" in built
+        plain, packed, content_type = bytes(stored[0]), bytes(stored[1]), str(stored[2])
+        return _encoded(request, lambda: plain, lambda: packed, content_type), fresh or "response" in built
     if "response" in built:
         return built["response"], True
     if not isinstance(stored, tuple) or len(stored) != 2:  # () : not a page to cache

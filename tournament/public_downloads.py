@@ -44,20 +44,15 @@ def cached_public(event: Event, name: str, build, *, public: bool = True) -> byt
     return reports_cache.cached(event, f"{CACHE_NAME}:{name}", build, public=public)
 
 
-def public_export_bytes(event: Event) -> bytes:
+def public_export_response(request, event: Event) -> HttpResponse:
     """The public export (:func:`tournament.exchange.public_export`) as the JSON bytes the
-    download sends, built once per public state."""
-    return cached_public(event, "export.json", lambda: json.dumps(
-        public_export(event), ensure_ascii=False, indent=1, cls=DjangoJSONEncoder).encode())
-
-
-def public_export_gzip(event: Event) -> bytes:
-    """:func:`public_export_bytes` compressed with gzip (level 6, no timestamp, so the same bytes
-    for the same export), built once per public state: what a client that accepts gzip (every
-    browser and phone) is sent. The export grows with the event (about 6 MB of JSON at 256
-    teams), the compressed one about a tenth of it: each download then reads and sends its
-    compressed size, and the proxy never compresses it again (docs/performance.md)."""
-    return cached_public(event, "export.json.gz", lambda: page_cache.gzipped(public_export_bytes(event)))
+    download sends, built once per public state, or their gzip to a client that accepts it
+    (every browser and phone: :func:`tournament.page_cache.kept_bytes`). The export grows with
+    the event (about 6 MB of JSON at 256 teams), the compressed one about a tenth of it: each
+    download then reads and sends its compressed size, and the proxy never compresses it again
+    (docs/performance.md). ``Vary: Accept-Encoding``; no ``Content-Disposition`` (the caller's)."""
+    return page_cache.kept_bytes(request, event, f"{CACHE_NAME}:export.json", lambda: json.dumps(
+        public_export(event), ensure_ascii=False, indent=1, cls=DjangoJSONEncoder).encode(), "application/json", public=True)
 
 
 def limited(request, event: Event, name: str):

@@ -8,7 +8,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -148,13 +147,8 @@ def event_export(request, event):
         refused = public_downloads.limited(request, event, "export.json")
         if refused is not None:
             return refused
-        if compressed:  # the same JSON, sent compressed as it is kept (public_downloads.public_export_gzip)
-            response = HttpResponse(public_downloads.public_export_gzip(event), content_type="application/json")
-            response["Content-Encoding"] = "gzip"
-        else:
-            response = HttpResponse(public_downloads.public_export_bytes(event), content_type="application/json")
+        response = public_downloads.public_export_response(request, event)  # compressed to a client that accepts it
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
-        patch_vary_headers(response, ("Accept-Encoding",))
         return response
 
     # each encoding is its own representation, with its own ETag

@@ -24,7 +24,7 @@ the rounds' ratios (the machine's speed changes in stretches; both sizes see the
 Times depend on the machine; its core count is printed.
 
 The clients send ``Accept-Encoding: gzip, deflate, br``, as every browser and phone does (what
-changes with it: the public export is sent compressed, :func:`tournament.public_downloads.public_export_gzip`);
+changes with it: the public export is sent compressed, :func:`tournament.public_downloads.public_export_response`);
 ``bytes`` is what the page's answer holds, as sent.
 """
 
@@ -43,6 +43,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
 from tests.factories import played_event
+from tests.perf.entry import paired_ratio
 from tournament.entrants import rename_team
 from tournament.models import EventRole
 
@@ -87,68 +88,58 @@ def _cpu(fn: Callable[[], object]) -> tuple[float, object, int]:
     return 1000 * spent, value, len(queries)
 
 
-def _paired(rounds: list[tuple[float, float]]) -> float:
-    """The median over ``rounds`` (``(baseline ms, figure ms)``, measured one after the other in
-    the same round) of each figure over its round's baseline: the machine's speed changes in
-    stretches (docs/performance.md), which a ratio of two medians taken minutes apart would
-    count as the page's."""
-    return statistics.median(b / a for a, b in rounds if a > 0)
-
-
 def _measure(events: dict[int, tuple]) -> dict:
     """``{teams: {page: {"first", "second", "warm", "304" (ms), "queries" (warm), "bytes"}},
     "ratio": {page: {"warm", "304"}}}`` for ``events`` (``{teams: (event, director)}``); a page
-    that does not answer 200 is reported with its status instead. *first* and *second* are
-    measured size after size; *warm* and *304* in rounds, each round one request at every
-    size, and their ratio is :func:`_paired`'s."""
+    that does not answer 200 at some size is reported with its status instead. *first* and
+    *second* are measured size after size; *warm* and *304* in rounds, each round one request
+    at every size, and their ratio is the median of the rounds' ratios
+    (:func:`tests.perf.entry.paired_ratio`: the machine's speed changes in stretches,
+    docs/performance.md, which a ratio of two medians taken minutes apart would count as the
+    page's)."""
     clients = {}
     for teams, (_event, director) in events.items():
         public, staff = Client(HTTP_ACCEPT_ENCODING=ACCEPT_ENCODING), Client(HTTP_ACCEPT_ENCODING=ACCEPT_ENCODING)
         staff.force_login(director)
         clients[teams] = (public, staff)
-    out: dict = {teams: {} for teams in events}
-    out["ratio"] = {}
+    pages = {teams: _pages(event) for teams, (event, _d) in events.items()}
+    out: dict = {teams: {} for teams in events} | {"ratio": {}}
     small, large = SIZES[0], SIZES[-1]
-    for n in range(len(_pages(events[small][0]))):
-        pages = {teams: _pages(event)[n] for teams, (event, _d) in events.items()}
-        name = pages[small][0]
-        tags, failed = {}, False
+    for n, (name, *_urls) in enumerate(pages[small]):
+        rounds: dict[int, dict[str, dict[int, float]]] = {}  # teams -> kind -> {round: ms}
+        tags, refused = {}, None
         for teams, (event, _director) in events.items():
-            _name, first, second, as_director = pages[teams]
+            _name, first, second, as_director = pages[teams][n]
             client = clients[teams][1 if as_director else 0]
             rename_team(event.teams.get(number=1), name=f"Renamed {n}", actor="bench")  # a change: the version grows
             cold, response, _ = _cpu(lambda url=first, c=client: c.get(url))
-            if response.status_code != 200:  # reported, not measured
-                failed = True
-                out[teams][name] = dict.fromkeys(("first", "second", "warm", "304"), float("nan")) | {
-                    "queries": f"HTTP {response.status_code}", "bytes": 0}
-                continue
+            if response.status_code != 200:  # e.g. a page refused at one size: reported, not measured
+                refused = f"HTTP {response.status_code}"
+                break
             other, _, _ = _cpu(lambda url=second, c=client: c.get(url))
-            out[teams][name] = {"first": cold, "second": other, "warm": [], "304": [], "bytes": len(response.content)}
-            tags[teams] = response.headers.get("ETag")
-        if failed:
-            out["ratio"][name] = {"warm": float("nan"), "304": float("nan")}
+            out[teams][name] = {"first": cold, "second": other, "bytes": len(response.content)}
+            tags[teams], rounds[teams] = response.headers.get("ETag"), {"warm": {}, "304": {}}
+        if refused:
             for teams in events:
                 out[teams][name] = dict.fromkeys(("first", "second", "warm", "304"), float("nan")) | {
-                    "queries": out[teams][name].get("queries", "-"), "bytes": 0}
+                    "queries": refused, "bytes": 0}
+            out["ratio"][name] = {"warm": float("nan"), "304": float("nan")}
             continue
-        for _ in range(REPEATS):
+        for r in range(REPEATS):
             for teams in events:
-                _name, first, _second, as_director = pages[teams]
+                _name, first, _second, as_director = pages[teams][n]
                 client = clients[teams][1 if as_director else 0]
-                spent, response, queries = _cpu(lambda url=first, c=client: c.get(url))
-                out[teams][name]["warm"].append(spent)
-                out[teams][name]["queries"] = queries
+                rounds[teams]["warm"][r], _response, out[teams][name]["queries"] = _cpu(lambda url=first, c=client: c.get(url))
                 if tags[teams]:
                     spent, answer, _ = _cpu(lambda url=first, c=client, t=tags[teams]: c.get(url, HTTP_IF_NONE_MATCH=t))
                     if answer.status_code == 304:
-                        out[teams][name]["304"].append(spent)
-        figures = {teams: out[teams][name] for teams in events}
-        out["ratio"][name] = {kind: _paired(list(zip(figures[small][kind], figures[large][kind])))
-                              if figures[small][kind] and figures[large][kind] else float("nan") for kind in ("warm", "304")}
-        for f in figures.values():
+                        rounds[teams]["304"][r] = spent
+        out["ratio"][name] = {kind: paired_ratio(list(rounds[large][kind].items()), rounds[small][kind])
+                              if rounds[large][kind] and rounds[small][kind] else float("nan") for kind in ("warm", "304")}
+        for teams in events:
             for kind in ("warm", "304"):
-                f[kind] = statistics.median(f[kind]) if f[kind] else float("nan")
+                measured = rounds[teams][kind].values()
+                out[teams][name][kind] = statistics.median(measured) if measured else float("nan")
     return out
 
 
