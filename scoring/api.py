@@ -48,7 +48,8 @@ class OutcomeSerializer(serializers.Serializer):
     ``inputs``, ``value_range``; a rule set's ``min_fan`` raises the lowest): any other input
     given, or a value out of range, is refused by the service with the field and the range. Read
     back as stored, with the notes ``entered_by_seat``, ``hand``, ``winning_tile`` and ``flags``
-    (see :mod:`scoring.actions`; ``insist`` is read, never stored)."""
+    (see :mod:`scoring.actions`). Whether the entry fits the wall is never in the answer
+    (docs/security.md, "The wall check")."""
 
     kind = serializers.ChoiceField(choices=["discard", "self_draw", "draw"])
     winners = serializers.ListField(child=serializers.CharField(max_length=1), required=False, default=list, help_text=(
@@ -82,18 +83,14 @@ class OutcomeSerializer(serializers.Serializer):
         "a counted fan that differs from the entered one is stored and flagged."))
     winning_tile = serializers.CharField(required=False, allow_blank=True, allow_null=True, max_length=3, help_text=(
         "Optional winning tile, one of the 34 kinds: 1m-9m, 1p-9p, 1s-9s, 1z-7z (East South West North White Green Red; "
-        "a red five 0m/0p/0s is read as its five). With it (or a hand), the entry is checked against the wall the table "
-        "played (scoring/wall_check.py): a self-drawn tile must be among the winner's draws, a discarded one among the "
-        "discarder's tiles, the hand's concealed part among the winner's own tiles. One that does not fit is refused with "
-        "422, {field: [message], \"code\": \"wall_mismatch\"} (field winning_tile or hand), and nothing is stored; "
-        "400 (winning_tile) for a code that is no tile kind, a winning tile with a draw, or one that is not the hand's."))
-    insist = serializers.BooleanField(required=False, write_only=True, help_text=(
-        "Write-only: store an entry that does not fit the wall anyway (after a 422 wall_mismatch, when the table "
-        "insists): it is stored with a flags entry {check: wall, message, problems} that the director sees."))
+        "a red five 0m/0p/0s is read as its five). It is stored as given; the director sees whether it, and the hand, "
+        "could have come from the wall the table played (scoring/wall_check.py). The answer never says: an answer that "
+        "varied with a wall still in play would tell the table about it. 400 (winning_tile) for a code that is no tile "
+        "kind, a winning tile with a draw, or one that is not the hand's."))
     entered_by_seat = serializers.CharField(read_only=True, help_text="The seat that entered the result, if given.")
     flags = serializers.ListField(child=serializers.DictField(), read_only=True, help_text=(
-        "Checks that disagree with the entry: {check: fan, entered, counted, fans, message} (the MCR fan check), "
-        "{check: wall, message, problems: [{check, message}]} (stored although it does not fit the wall)."))
+        "Checks that disagree with the entry: {check: fan, entered, counted, fans, message} (the MCR fan check, from "
+        "the hand typed alone)."))
 
     def to_representation(self, instance):
         return instance
@@ -268,8 +265,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
 
     A refused entry, confirmation, correction or dispute answers ``{field: [message]}`` with 400
     (409 for a conflict, with ``existing``: the stored result's id; 403 for a forbidden change;
-    429 while PIN entry is locked; 422 with ``code`` ``wall_mismatch`` for a winning tile or hand
-    that does not fit the wall, stored flagged when sent again with ``outcome.insist``), like a
+    429 while PIN entry is locked), like a
     validation error."""
 
     serializer_class = ResultSerializer

@@ -224,7 +224,6 @@ class HandForm(forms.Form):
     hand = forms.CharField(label=_("Winning hand (optional, for the fan check)"), required=False, max_length=200)
     winning_tile = forms.ChoiceField(label=_("Winning tile (optional)"), required=False,
                                      choices=[("", "—")] + [(kind, kind) for kind in TILE_KINDS])
-    insist = forms.BooleanField(required=False)
     deposit = forms.IntegerField(label=_("Riichi sticks left on the table (points)"), required=False, error_messages={
         "invalid": _("type the points of the sticks left on the table as a whole number, e.g. 1000 (0 for none).")})
     request_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
@@ -238,7 +237,6 @@ class HandForm(forms.Form):
         self.players = players or {}
         self.typed_only = not self.rule.computed
         self.unit = _("Han") if self.rule.value_unit == "han" else _("Fan")
-        self.wall_mismatch = False  # set by add_result_error: the entry does not fit the wall (the page offers to insist)
         self.ranges = ruleset_ranges(ruleset)
         # the rule set is one object per definition and process (Event.get_ruleset): kept by identity,
         # checked below (kept[0] is ruleset), so a reused id never gives another rule set's fields
@@ -445,7 +443,7 @@ class HandForm(forms.Form):
             order = order[at + 1:] + order[:at + 1]
         return [seat for seat in order if seat in ticked]
 
-    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason", "request_key", "insist")
+    ALWAYS = ("mode", "set_no", "entered_by_seat", "entry_pin", "reason", "request_key")
 
     def _relevant(self) -> set[str]:
         """The inputs the chosen mode and kind use: only they are read, and only their errors kept."""
@@ -529,8 +527,6 @@ class HandForm(forms.Form):
             outcome["hand"] = data["hand"]
         if won and data.get("winning_tile"):
             outcome["winning_tile"] = data["winning_tile"]
-        if won and data.get("insist"):
-            outcome["insist"] = True
         return {"outcome": outcome}
 
     def _winner_field(self, prefix: str) -> str | None:
@@ -561,12 +557,7 @@ class HandForm(forms.Form):
         the value of the winner it is about, ``fu`` → that winner's fu, ``yakuman`` → the first
         winner's yakuman, ``discarder`` → the discarder buttons...); errors about the whole entry
         (``changes``: the sum) go to the form. A typed deposit of a rule set without sticks goes
-        to the form too. An entry that does not fit the wall (``code`` ``wall_mismatch``) sets
-        :attr:`wall_mismatch`: the page then offers to store it anyway (``insist``); its refusal on
-        ``hand`` goes to the winning tile where the page has no hand input."""
-        self.wall_mismatch = getattr(error, "code", "") == "wall_mismatch"
-        if self.wall_mismatch and error.field == "hand" and "hand" not in self.data:
-            error = type(error)("winning_tile", error.message, status=error.status, code=error.code)
+        to the form too."""
         field = error.field.split(".", 1)[1] if error.field.startswith("changes.") else error.field
         if field in self.seats:
             name = f"seat_{field}"

@@ -61,6 +61,12 @@ class HandResult(models.Model):
 
     ``status``: entered → confirmed (a second seat or the director); disputed when a seat refuses.
     Unique per table and set, so two concurrent submissions cannot both be stored.
+
+    ``wall_flag``: ``{"problems": [...]}`` when the winning tile or hand entered does not fit the
+    wall the table played (:func:`scoring.actions.entry.check_wall`, problems as
+    :meth:`scoring.wall_check.WallProblem.to_dict`), else None. Kept apart from ``outcome`` because
+    it tells about the wall: only the director and staff see it, and everyone once the set is
+    released (:func:`scoring.visibility.can_see_set`); no answer to a table carries it before.
     """
 
     class Status(models.TextChoices):
@@ -74,6 +80,7 @@ class HandResult(models.Model):
     set_no = models.PositiveSmallIntegerField()
     changes = models.JSONField()
     outcome = models.JSONField(null=True, blank=True)
+    wall_flag = models.JSONField(null=True, blank=True, default=None)
     deposit = models.IntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
     revision = models.PositiveIntegerField(default=1)

@@ -24,10 +24,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import fan_check, login_throttle, table_access, visibility
+from scoring import fan_check, login_throttle, table_access, visibility, wall_check
 from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result, unlock_confirmation
-from scoring.actions.describe import describe_outcome, describe_result, result_notes
+from scoring.actions.describe import describe_outcome, describe_result, result_notes, wall_flag_words
 from scoring.actions.entry import check_set_here, sets_not_arrived, submit_result
 from scoring.actions.errors import ResultError
 from scoring.actions.seats import confirmation_locks
@@ -248,7 +248,8 @@ def _table_context(request, event, table, form, plan, director):
     (:mod:`tournament.table_plan`), in a fixed number of queries whatever the number of sets."""
     players = plan.holders(table)
     ruleset = event.get_ruleset()
-    results = {r.set_no: r for r in HandResult.objects.filter(table=table)}
+    # whether each set is released, in the same read: a wall flag is shown once it is (or to the director)
+    results = {r.set_no: r for r in visibility.with_released(HandResult.objects.filter(table=table))}
     reserves = _reserves_played(table)
     schedule = [
         (slot + 1, [(s, _set_code(event, table, s, reserves), results.get(s)) for s in sets])
@@ -261,12 +262,14 @@ def _table_context(request, event, table, form, plan, director):
     chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready or pending or [None])[0]
     locks = confirmation_locks(table)
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
+    flags = {r.pk: wall_flag_words(r) if director or r.released else None for r in results.values()}
     unconfirmed = [
-        {"result": r, "notes": result_notes(r), "words": words[r.pk], "key": uuid.uuid4().hex,
+        {"result": r, "notes": result_notes(r), "words": words[r.pk], "key": uuid.uuid4().hex, "wall_flag": flags[r.pk],
          "locked": r.pk in locks["results"], "wrong": locks["wrong"].get(r.pk, 0)}
         for _, r in sorted(results.items()) if r.status != HandResult.Status.CONFIRMED
     ]
-    played = [{"result": r, "words": words[r.pk]} for _, sets in schedule for s, _, r in sets if r is not None]
+    played = [{"result": r, "words": words[r.pk], "wall_flag": flags[r.pk]}
+              for _, sets in schedule for s, _, r in sets if r is not None]
     return {
         "event": event, "table": table, "ruleset": ruleset, "form": form, "rule": form.rule,
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
@@ -332,8 +335,6 @@ def table_page(request, event, table):
         if wants_json(request):  # a refusal (or nothing stored after a fault: 503, sent again by the queue)
             refusal = {"stored": False, "errors": [
                 f"{e['label']}: {e['message']}" if e["label"] else e["message"] for e in form.error_list()]}
-            if form.wall_mismatch:  # the queue offers to store it anyway, flagged (static/offline.js)
-                refusal["code"] = "wall_mismatch"
             return JsonResponse(refusal, status=status)
     return render(request, "scoring/table.html", _table_context(request, event, table, form, plan, director), status=status)
 
@@ -456,8 +457,13 @@ def result_detail(request, event, result_id):
             if action == "correct" and exc.field != "__all__" and exc.field != "status":
                 form.add_result_error(exc)
     locks = confirmation_locks(result.table) if director and result.status != HandResult.Status.CONFIRMED else None
+    # the wall flag tells about the wall: the director and staff, everyone once the set is released
+    # (asked whether flagged or not, so the page costs the same either way)
+    may_see_wall = visibility.can_see_set(table_access.viewer(request, event), event, result.session_number, result.set_no)
+    wall_flag = wall_flag_words(result) if may_see_wall else None
     return render(request, "scoring/result.html", {
         "event": event, "result": result, "notes": result_notes(result), "history": _history(result, ruleset),
+        "wall_flag": wall_flag,
         "words": describe_result(result, ruleset), "is_director": director, "can_change": can_change, "error": error,
         "form": form, "rule": form.rule, "typed": form.typed_only,
         "fan_check": form.rule.fan_check and fan_check.available(),
@@ -485,7 +491,8 @@ def live_state(event: Event, session_number: int) -> dict:
     """
     plan = session_plan(event, session_number)
     tables = plan.tables if plan else []
-    results = HandResult.objects.filter(event=event, session_number=session_number).values("table_id", "set_no", "status", "pk", "outcome")
+    results = HandResult.objects.filter(event=event, session_number=session_number).values(
+        "table_id", "set_no", "status", "pk", "outcome", "wall_flag")
     state = {(r["table_id"], r["set_no"]): r for r in results}
     team_method = event.method == Event.Method.TEAM
     released = Exists(SetRelease.objects.filter(event=event, session_number=session_number, set_no=OuterRef("set_no")))
@@ -516,6 +523,8 @@ def live_state(event: Event, session_number: int) -> dict:
             stored = state.get((t.pk, s))
             status = stored["status"] if stored else "missing"
             flags = [f["message"] for f in ((stored or {}).get("outcome") or {}).get("flags") or []]
+            if stored and stored["wall_flag"]:  # the director's grid: the wall may be seen
+                flags.append(wall_check.flag_message(stored["wall_flag"].get("problems") or ()))
             counts[status] += 1
             counts["flagged"] += bool(flags)
             converted = [{"seat": seat, "label": seat_label(seat), "points": scores[(s, key)], "name": name}

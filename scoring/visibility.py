@@ -197,6 +197,12 @@ def _released() -> Exists:
                                             set_no=OuterRef("set_no")))
 
 
+def with_released(queryset: QuerySet) -> QuerySet:
+    """``queryset`` (rows with ``event``, ``session_number`` and ``set_no``: results, scores)
+    annotated with ``released``: whether the row's set is public, asked in the same statement."""
+    return queryset.annotate(released=_released())
+
+
 def visible_results(viewer: Viewer, queryset: QuerySet) -> QuerySet:
     """``queryset`` of :class:`~scoring.models.HandResult` limited to what ``viewer`` may see:
     everything for director and staff; otherwise results of public sets and the viewer's own

@@ -4,8 +4,8 @@
 // so it survives a reload or a closed browser, and the service worker (/sw.js) keeps the page
 // itself for a reload without a connection. Every write carries its own request key
 // (scoring.actions.request_keys), so sending one again never stores it twice; a refusal (a PIN
-// refused, the result changed meanwhile) is shown next to its hand and not sent again; a hand
-// refused because it does not fit the wall (code wall_mismatch) offers to store it anyway, flagged.
+// refused, the result changed meanwhile) is shown next to its hand and not sent again. (No answer
+// depends on the wall the table played: docs/security.md, "The wall check".)
 //
 // With a connection the forms are posted as usual (the server's page answers, with its errors at
 // the fields); the hand is remembered until a page of this table lists its key as answered, so a
@@ -114,25 +114,6 @@
         row.appendChild(button);
         li.appendChild(row);
       }
-      if (item.state === 'refused' && item.insistable) {  // it does not fit the wall: the table may insist
-        var insist = document.createElement('button');
-        insist.type = 'button';
-        insist.className = 'queued-insist';
-        insist.textContent = text.insist;
-        insist.addEventListener('click', function () {
-          var items = load();
-          var again = items.filter(function (i) { return i.key === item.key; })[0];
-          if (!again) return;
-          again.fields = again.fields.filter(function (f) { return f[0] !== 'insist'; }).concat([['insist', '1']]);
-          again.state = 'waiting';
-          again.insistable = false;
-          again.message = '';
-          save(items);
-          render();
-          flush();
-        });
-        li.appendChild(insist);
-      }
       if (item.state === 'refused') {
         var remove = document.createElement('button');
         remove.type = 'button';
@@ -214,7 +195,6 @@
             sentAny = true;
           } else {
             stored.state = 'refused';
-            stored.insistable = !!(answer && answer.code === 'wall_mismatch');
             stored.message = answer && answer.errors ? answer.errors.join(' ') : (response.status === 403 ? text.loggedOut : 'HTTP ' + response.status);
           }
           save(now);
@@ -250,8 +230,7 @@
 
   function intercept(formElement, kind, url) {
     formElement.addEventListener('submit', function (event) {
-      var insisting = !!(event.submitter && event.submitter.name === 'insist');  // store it anyway, flagged
-      if (event.submitter && event.submitter.name && !insisting) return;  // the director's other buttons (unlock): posted as usual
+      if (event.submitter && event.submitter.name) return;  // the director's other buttons (unlock): posted as usual
       var waiting = load().some(function (i) { return i.state === 'waiting'; });
       var reason = formElement.querySelector('input[name=reason]:checked');
       var summaryText = kind === 'enter' ? summary(formElement)
@@ -261,13 +240,13 @@
       if (navigator.onLine && !waiting) {  // posted as usual; remembered until a page lists its key
         var key = field({ fields: fields(formElement) }, 'request_key') || newKey();
         var items = load();
-        items.push({ kind: kind, key: key, url: url, summary: summaryText, fields: fields(formElement, key).concat(insisting ? [['insist', '1']] : []),
+        items.push({ kind: kind, key: key, url: url, summary: summaryText, fields: fields(formElement, key),
                      state: 'posted' });
         save(items);
         return;
       }
       event.preventDefault();
-      add({ kind: kind, key: newKey(), url: url, summary: summaryText, fields: fields(formElement).concat(insisting ? [['insist', '1']] : []) });
+      add({ kind: kind, key: newKey(), url: url, summary: summaryText, fields: fields(formElement) });
       if (kind === 'enter') {
         formElement.querySelectorAll('input[type=password], input[name^="value_"], input[name^="seat_"], input[name^="fu_"]').forEach(function (i) { i.value = ''; });
         formElement.querySelectorAll('input[name=winners], input[name=discarder], input[name=riichi], input[name=tenpai], input[name=winning_tile]').forEach(function (i) { i.checked = false; });

@@ -23,7 +23,7 @@ def _results(event) -> list[HandResult]:
     table = first_table(event)
     sets = [s for _block, sets in blocks(table) for s in sets]
     entered = submit_result(table, sets[0], outcome={"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10],
-                                                      "hand": "123456789m 11z 22z +1z", "insist": True}, actor="scorer", entered_by_seat="E")
+                                                      "hand": "123456789m 11z 22z +1z"}, actor="scorer", entered_by_seat="E")
     confirmed = confirm_result(submit_result(table, sets[1], changes={"E": 24, "S": -8, "W": -8, "N": -8}, actor="scorer"),
                                actor="director", director=True)
     corrected = correct_result(confirmed, actor="director", reason="E won 16 fan", director=True,
@@ -49,7 +49,9 @@ def test_each_result_reads_as_drf_reads_it_field_for_field(team_event, monkeypat
         assert list(fast) == list(_per_instance(monkeypatch, result))  # the same keys, in the same order
     statuses = {r.status for r in results}
     entered = json.loads(json.dumps(api.ResultSerializer(results[0]).data))
-    assert "wall" in {f["check"] for f in entered["flags"]} and entered["entered_by_seat"] == "E"  # stored flagged (insist)
+    assert results[0].wall_flag is not None  # the hand does not fit the factory's wall: flagged for the director ...
+    assert "wall" not in json.dumps(entered) and entered["entered_by_seat"] == "E"  # ... and the answer never says so
+    assert {f["check"] for f in entered["flags"]} == {"fan"}
     assert statuses == {"entered", "confirmed", "disputed"}
     corrected = next(r for r in results if r.status == "confirmed")
     assert [h["action"] for h in json.loads(json.dumps(api.ResultSerializer(corrected).data))["history"]] == [
@@ -95,7 +97,7 @@ BODIES = [
     {"table": 3, "set_no": 2, "changes": {"E": 24, "S": -8, "W": -8, "N": -8}},
     {"table": 3, "set_no": 2, "entered_by_seat": "E", "entry_pin": " 1234 ", "request_key": "k-0001",
      "outcome": {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [10], "hand": "123456789m 11z 22z +1z",
-                 "winning_tile": "1z", "insist": True}},
+                 "winning_tile": "1z", "insist": True}},  # insist: sent by clients made before; ignored
     {"table": 1, "set_no": 5, "session_number": 2, "outcome": {"kind": "draw", "tenpai": ["E", "S"]}, "deposit": 0},
     {"table": 1, "set_no": 5, "outcome": {"kind": "self_draw", "winners": ["N"], "fans": [1], "fu": [30], "riichi": ["N"],
                                           "honba": 2, "yakuman": [0]}},

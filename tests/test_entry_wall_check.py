@@ -1,8 +1,9 @@
 """Results checked against the wall at entry (scoring.actions.entry.check_wall): a winning tile or
-hand that does not fit the wall the table played is refused (422, code wall_mismatch, nothing
-stored), stored flagged when the table insists, stored unflagged when it fits; the reserve wall a
-table played is the one checked; the same through the API, the table page (and its offline
-queue's JSON answer), corrections, and the director's traveller."""
+hand that does not fit the wall the table played is stored as typed with a wall flag kept apart
+for the director (HandResult.wall_flag), and answered exactly as one that fits; the reserve wall
+a table played is the one checked; the same through the API, the table page (and its offline
+queue's JSON answer), corrections, and the director's traveller. That the answers are the same
+on two walls: tests/test_wall_check_secrecy.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rest_framework.test import APIClient
 
 from factories import entering, first_set, first_table, login_as_table, table_url
 from scoring.actions.confirmation import correct_result
-from scoring.actions.describe import result_notes
+from scoring.actions.describe import result_notes, wall_flag_words
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.models import HandResult
@@ -45,34 +46,30 @@ def played(team_event):
     return table, set_no, wall_of(table, set_no).piles
 
 
-def test_a_self_drawn_tile_not_among_the_winners_draws_is_refused_and_nothing_stored(played):
+def test_a_self_drawn_tile_not_among_the_winners_draws_is_stored_as_typed_and_flagged(played):
     table, set_no, piles = played
     tile = not_drawn_by(piles, "E")
-    with pytest.raises(ResultError) as err:
-        submit_result(table, set_no, outcome=self_draw(tile), actor="t")
-    assert err.value.field == "winning_tile" and err.value.status == 422 and err.value.code == "wall_mismatch"
-    assert f"the winning tile {tile} is not among East's draws (D1-D21)" in err.value.message
-    assert not HandResult.objects.exists()
-
-
-def test_insisting_stores_it_flagged_with_the_problems_and_the_history_notes_it(played):
-    table, set_no, piles = played
-    tile = not_drawn_by(piles, "E")
-    result = submit_result(table, set_no, outcome=self_draw(tile, insist=True), actor="t")
-    notes = result_notes(result)
-    [flag] = notes["flags"]
-    assert flag["check"] == "wall" and tile in flag["message"]
-    assert flag["problems"] == [{"check": "winning_tile", "message": f"the winning tile {tile} is not among East's draws (D1-D21)"}]
-    assert notes["winning_tile"] == tile and "insist" not in result.outcome
+    result = submit_result(table, set_no, outcome=self_draw(tile), actor="t")
+    [problem] = result.wall_flag["problems"]
+    assert problem["check"] == "winning_tile" and problem["tiles"] == [tile] and problem["seat"] == "E"
+    assert wall_flag_words(result) == f"does not fit the wall: the winning tile {tile} is not among East's draws (D1-D21)"
+    assert result.outcome["winning_tile"] == tile and "flags" not in result.outcome  # the outcome holds no wall flag
     assert result.changes == {"E": 48, "S": -16, "W": -16, "N": -16}  # the payment is as entered
-    assert result.revisions.get().outcome["flags"] == [flag]
+    assert "flags" not in result.revisions.get().outcome
+    assert result.status == HandResult.Status.ENTERED
+
+
+def test_insist_sent_by_an_older_phone_is_ignored(played):
+    table, set_no, piles = played
+    result = submit_result(table, set_no, outcome=self_draw(not_drawn_by(piles, "E"), insist=True), actor="t")
+    assert "insist" not in result.outcome and result.wall_flag
 
 
 def test_a_tile_that_fits_is_stored_unflagged(played):
     table, set_no, piles = played
     tile = drawn_by(piles, "E")
     result = submit_result(table, set_no, outcome=self_draw(tile), actor="t")
-    assert result_notes(result)["flags"] == [] and result.outcome["winning_tile"] == tile
+    assert result.wall_flag is None and result_notes(result)["flags"] == [] and result.outcome["winning_tile"] == tile
 
 
 def test_a_discard_is_checked_against_the_discarders_tiles(played):
@@ -80,10 +77,10 @@ def test_a_discard_is_checked_against_the_discarders_tiles(played):
     own = {kind_of(t) for name in ("S-hand", "S-draw") for t in piles[name]}
     absent = next(k for k in KINDS if k not in own)
     outcome = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [8]}
-    with pytest.raises(ResultError) as err:
-        submit_result(table, set_no, outcome={**outcome, "winning_tile": absent}, actor="t")
-    assert err.value.field == "winning_tile" and "South, who discarded it" in err.value.message
-    assert submit_result(table, set_no, outcome={**outcome, "winning_tile": sorted(own)[0]}, actor="t").outcome.get("flags") is None
+    flagged = submit_result(table, set_no, outcome={**outcome, "winning_tile": absent}, actor="t")
+    assert "South, who discarded it" in wall_flag_words(flagged)
+    flagged.delete()
+    assert submit_result(table, set_no, outcome={**outcome, "winning_tile": sorted(own)[0]}, actor="t").wall_flag is None
 
 
 def test_the_reserve_wall_the_table_played_is_the_one_checked(played):
@@ -97,10 +94,9 @@ def test_the_reserve_wall_the_table_played_is_the_one_checked(played):
     wall.tables.add(table)
     assert other.tables.count() == 0
     result = submit_result(table, set_no, outcome=self_draw(tile), actor="t")
-    assert result_notes(result)["flags"] == []
+    assert result.wall_flag is None
     wall.tables.clear()  # the table played the set as prepared after all: its own wall does not have it among East's draws
-    with pytest.raises(ResultError):
-        correct_result(result, actor="d", reason="x", director=True, outcome=self_draw(tile))
+    assert correct_result(result, actor="d", reason="x", director=True, outcome=self_draw(tile)).wall_flag
 
 
 @pytest.mark.parametrize(("outcome", "says"), [
@@ -121,7 +117,7 @@ def test_a_red_five_is_read_as_its_five(played):
     wall.piles = {**piles, "E-draw": ["0p"] + piles["E-draw"][1:]}  # a red five among East's draws
     wall.save()
     result = submit_result(table, set_no, outcome=self_draw("0p"), actor="t")
-    assert result.outcome["winning_tile"] == "5p" and result_notes(result)["flags"] == []
+    assert result.outcome["winning_tile"] == "5p" and result.wall_flag is None
 
 
 def test_a_hand_that_does_not_fit_is_refused_on_the_hand(played):
@@ -132,12 +128,12 @@ def test_a_hand_that_does_not_fit_is_refused_on_the_hand(played):
     wall.piles = {**piles, "E-hand": own, "E-draw": ["9p"] * 21, "S-hand": ["2z", "1z"] + piles["S-hand"][2:]}
     wall.save()
     outcome = {"kind": "discard", "winners": ["E"], "discarder": "S", "fans": [28], "hand": "123456789m 11z 22z +1z"}
-    with pytest.raises(ResultError) as err:
-        submit_result(table, set_no, outcome=outcome, actor="t")
-    assert err.value.field == "hand" and err.value.code == "wall_mismatch" and "needs 2z" in err.value.message
+    flagged = submit_result(table, set_no, outcome=outcome, actor="t")
+    assert [p["check"] for p in flagged.wall_flag["problems"]] == ["hand"] and "needs 2z" in wall_flag_words(flagged)
+    flagged.delete()
     wall.piles = {**wall.piles, "E-hand": own[:-1] + ["2z"]}
     wall.save()
-    assert result_notes(submit_result(table, set_no, outcome=outcome, actor="t"))["flags"] == []
+    assert submit_result(table, set_no, outcome=outcome, actor="t").wall_flag is None
 
 
 def test_the_winning_tile_must_be_the_hands(played):
@@ -150,20 +146,16 @@ def test_the_winning_tile_must_be_the_hands(played):
     assert err.value.field == "winning_tile" and "not the hand's winning tile 1z" in err.value.message
 
 
-def test_api_refuses_with_the_code_and_stores_it_flagged_when_insisting(played, director):
+def test_the_api_stores_it_and_never_says_whether_it_fits(played, director):
     table, set_no, piles = played
     tile = not_drawn_by(piles, "E")
     api = APIClient()
     api.force_authenticate(director)
     url = f"/api/events/{table.group.session.event.slug}/results/"
-    body = {"table": table.number, "set_no": set_no, "outcome": self_draw(tile)}
-    refused = api.post(url, body, format="json")
-    assert refused.status_code == 422 and refused.json()["code"] == "wall_mismatch"
-    assert tile in refused.json()["winning_tile"][0] and not HandResult.objects.exists()
-    stored = api.post(url, {**body, "outcome": self_draw(tile, insist=True)}, format="json")
+    stored = api.post(url, {"table": table.number, "set_no": set_no, "outcome": self_draw(tile)}, format="json")
     assert stored.status_code == 201, stored.content
-    assert stored.json()["flags"][0]["check"] == "wall" and stored.json()["outcome"]["winning_tile"] == tile
-    assert "insist" not in stored.json()["outcome"]
+    assert stored.json()["flags"] == [] and stored.json()["outcome"]["winning_tile"] == tile
+    assert "wall" not in stored.content.decode() and HandResult.objects.get().wall_flag
 
 
 def table_entry(table, set_no, tile, **extra) -> dict:
@@ -171,47 +163,33 @@ def table_entry(table, set_no, tile, **extra) -> dict:
             "winning_tile": tile, **entering(table, "E"), **extra}
 
 
-def test_the_table_page_asks_again_and_stores_it_flagged_when_the_table_insists(client, played):
+def test_the_table_page_stores_it_as_any_entry_and_shows_no_flag_before_the_release(client, played):
     table, set_no, piles = played
     tile = not_drawn_by(piles, "E")
     login_as_table(client, table)
-    asked = client.post(table_url(table), table_entry(table, set_no, tile))
-    page = asked.content.decode()
-    assert asked.status_code == 422 and 'id="wall-mismatch"' in page and 'name="insist"' in page
-    assert 'id="err-winning_tile"' in page  # the refusal is at the winning tile, next to the hand
-    assert f"the winning tile {tile} is not among East" in page and f'value="{tile}" checked' in page
-    answer = client.post(table_url(table), table_entry(table, set_no, tile), HTTP_ACCEPT="application/json")
-    assert answer.status_code == 422 and answer.json()["code"] == "wall_mismatch"  # the offline queue's answer
-    assert not HandResult.objects.exists()
-    stored = client.post(table_url(table), table_entry(table, set_no, tile, insist="1"))
-    assert stored.status_code == 302
-    assert HandResult.objects.get().outcome["flags"][0]["check"] == "wall"
-
-
-def test_the_table_page_stores_a_tile_that_fits_and_hides_the_insist_button(client, played):
-    table, set_no, piles = played
-    login_as_table(client, table)
     page = client.get(table_url(table)).content.decode()
     assert 'id="winning-tile-field"' in page and 'name="insist"' not in page
-    assert client.post(table_url(table), table_entry(table, set_no, drawn_by(piles, "E"))).status_code == 302
-    assert result_notes(HandResult.objects.get())["flags"] == []
+    stored = client.post(table_url(table), table_entry(table, set_no, tile))
+    assert stored.status_code == 302
+    page = client.get(stored["Location"]).content.decode()
+    assert "waits for confirmation" in page and "wall" not in page.split('id="confirm-')[1].split("</form>")[0]
+    assert "does not fit" not in page and HandResult.objects.get().wall_flag
 
 
 def test_a_correction_goes_through_the_same_check(played):
     table, set_no, piles = played
     result = submit_result(table, set_no, outcome=self_draw(drawn_by(piles, "E")), actor="t")
-    tile = not_drawn_by(piles, "E")
-    with pytest.raises(ResultError) as err:
-        correct_result(result, actor="d", reason="typo", director=True, outcome=self_draw(tile))
-    assert err.value.code == "wall_mismatch"
-    corrected = correct_result(result, actor="d", reason="typo", director=True, outcome=self_draw(tile, insist=True))
-    assert result_notes(corrected)["flags"][0]["check"] == "wall"
+    assert result.wall_flag is None
+    corrected = correct_result(result, actor="d", reason="typo", director=True, outcome=self_draw(not_drawn_by(piles, "E")))
+    assert corrected.wall_flag and HandResult.objects.get().wall_flag == corrected.wall_flag
+    again = correct_result(corrected, actor="d", reason="typo", director=True, outcome=self_draw(drawn_by(piles, "E")))
+    assert again.wall_flag is None and HandResult.objects.get().wall_flag is None
 
 
 def test_the_director_sees_every_flagged_table_of_the_set_on_its_traveller(client, director, played):
     table, set_no, piles = played
     tile = not_drawn_by(piles, "E")
-    submit_result(table, set_no, outcome=self_draw(tile, insist=True), actor="t")
+    submit_result(table, set_no, outcome=self_draw(tile), actor="t")
     event = table.group.session.event
     url = reverse("traveller", args=[event.slug, table.group.session.number, set_no])
     client.force_login(director)
@@ -224,27 +202,17 @@ def test_the_director_sees_every_flagged_table_of_the_set_on_its_traveller(clien
 
 
 def test_the_check_is_no_oracle_for_a_player_in_the_middle_of_the_hand(played, settings):
-    """docs/security.md, "Threats and the tests that cover them": a player who probes the wall with
-    made-up self-draws ("is 5p among my draws?") learns nothing without their PIN, and each answer
-    with it counts as a wrong attempt of the table, so the table locks after
-    CONFIRM_PIN_LIMIT_PER_TABLE of them and the director sees why."""
+    """docs/security.md, "The wall check": a player who probes the wall with made-up self-draws
+    ("is 5p among my draws?") with their own right PIN gets each stored as an entry like any other,
+    nothing counted against the table, and the director sees every probe flagged."""
     from scoring.models import ConfirmationAttempt
 
     table, set_no, piles = played
     settings.CONFIRM_PIN_LIMIT_PER_TABLE = 3
     pin = table.seats.select_related("player").get(seat="E").player.pin
-    probe = self_draw(not_drawn_by(piles, "E"))
-    wrong_pin = "0000" if pin != "0000" else "1111"
-    with pytest.raises(ResultError) as err:  # a wrong PIN: refused on the PIN, the wall never asked
-        submit_result(table, set_no, outcome=probe, actor="phone", entered_by_seat="E", entry_pin=wrong_pin)
-    assert err.value.field == "entry_pin" and "wall" not in err.value.message
-    for _ in range(2):  # the player's own PIN: refused on the wall, counted
-        with pytest.raises(ResultError) as err:
-            submit_result(table, set_no, outcome=probe, actor="phone", entered_by_seat="E", entry_pin=pin)
-        assert err.value.code == "wall_mismatch"
-    attempts = ConfirmationAttempt.objects.filter(table=table, ok=False)
-    assert attempts.count() == 3 and attempts.filter(actor__endswith="(does not fit the wall)").count() == 2
-    with pytest.raises(ResultError) as err:  # the limit reached: locked, the wall no longer asked
-        submit_result(table, set_no, outcome=probe, actor="phone", entered_by_seat="E", entry_pin=pin)
-    assert err.value.field == "entry_pin" and err.value.status == 429
-    assert not HandResult.objects.exists()
+    for tile in KINDS:
+        result = submit_result(table, set_no, outcome=self_draw(tile), actor="phone", entered_by_seat="E", entry_pin=pin)
+        assert result.status == HandResult.Status.ENTERED
+        assert (result.wall_flag is None) == (tile in {kind_of(t) for t in piles["E-draw"]})
+        result.delete()
+    assert not ConfirmationAttempt.objects.filter(table=table, ok=False).exists()

@@ -105,10 +105,11 @@ def world(django_db_setup, django_db_blocker):
                 confirmer = table.seats.select_related("player").get(seat="S").player
                 for set_no in blocks(table)[slot][1]:
                     if not results:  # one result entered by its outcome, with the winning hand (a made-up hand
-                        # that does not fit the wall: the table insists, and it is stored flagged for the director)
+                        # that does not fit the wall: it is stored with a wall flag for the director)
                         result = submit_result(table, set_no, outcome={"kind": "discard", "winners": ["E"], "discarder": "S",
-                                                                       "fans": [8], "hand": HAND, "insist": True},
+                                                                       "fans": [8], "hand": HAND},
                                                actor="t", entered_by_seat="E")
+                        assert result.wall_flag
                     else:
                         result = submit_result(table, set_no, changes=_changes(rng, used, shown), actor="t", entered_by_seat="E")
                     results.append(confirm_result(result, actor="t", pin=confirmer.pin))
@@ -202,6 +203,8 @@ def leaks(role: str, text: str, w: World) -> list[str]:
         out.append(f"group 1 score changes {sorted(numbers)[:5]}")
     if HAND in text or HAND.replace(" ", "") in text:
         out.append("the winning hand")
+    if "does not fit the wall" in text or "wall_flag" in text:  # the wall check's answer is the director's
+        out.append("a wall flag")
     if role not in ("event_scorer",) and (numbers := leaked_numbers(text, w.entry_markers)):
         out.append(f"another table's entry {sorted(numbers)}")
     return out
@@ -413,6 +416,9 @@ def test_the_director_sees_what_the_detectors_look_for(world):
     assert leaked_numbers(api, world.markers) and leaked_numbers(api, world.entry_markers)
     traveller = body_text(client.get(reverse("traveller", args=[world.event.slug, 1, 1])))
     assert leaked_numbers(traveller, world.markers)
+    live = body_text(client.get(reverse("live", args=[world.event.slug])))
+    assert "does not fit the wall" in live  # the made-up hand's wall flag
+    assert '"wall_flag": {' in export
     everything = json.loads(client.get(f"{_api(world)}/standings/?all=1").content)
     assert sum(r["sets_played"] for r in everything) == 16 * 4
 

@@ -8,8 +8,7 @@ the shape of DRF's own validation errors, keyed by the field::
     {"changes.E": ["the score changes must add up to 0"]}
 
 A result that collides with a stored one (409) also names it: ``{"set": [...], "existing": 17}``;
-an error with a ``code`` gives it: ``{"winning_tile": [...], "code": "wall_mismatch"}`` (422: the
-entry does not fit the wall; send it again with ``outcome.insist`` to store it flagged).
+an error with a ``code`` gives it: ``{"field": [...], "code": "..."}``.
 Every other exception gets DRF's own handling.
 """
 

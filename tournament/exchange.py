@@ -113,7 +113,7 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
     for r in HandResult.objects.filter(event=event).select_related("table").prefetch_related("revisions"):
         results.append({
             "session": r.session_number, "set": r.set_no, "table": r.table.number, "changes": r.changes,
-            "outcome": r.outcome, "deposit": r.deposit, "status": r.status, "revision": r.revision,
+            "outcome": r.outcome, "wall_flag": r.wall_flag, "deposit": r.deposit, "status": r.status, "revision": r.revision,
             "entered_by": r.entered_by, "confirmed_by": r.confirmed_by, "created_at": r.created_at.isoformat(),
             "history": [
                 {"revision": h.revision, "action": h.action, "status": h.status, "changes": h.changes,
@@ -354,7 +354,8 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         for r, reserve in zip(reserves, reserve_rows) for n in dict.fromkeys(r.get("tables", [])))
     result_rows = {(r["session"], r["table"], r["set"]): row for r, row in zip(data["results"], _bulk_dated(HandResult, "created_at", [
         (HandResult(event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
-                    changes=r["changes"], outcome=r["outcome"], deposit=r["deposit"], status=r["status"], revision=r["revision"],
+                    changes=r["changes"], outcome=r["outcome"], wall_flag=_checked_wall_flag(r), deposit=r["deposit"],
+                    status=r["status"], revision=r["revision"],
                     entered_by=r["entered_by"], confirmed_by=r["confirmed_by"]), r["created_at"])
         for r in data["results"]]))}
     _bulk_dated(ResultRevision, "at", [
@@ -432,6 +433,19 @@ def _checked_counters(data: dict, fields: dict) -> dict:
     except (PaymentError, RuleSetError, AttributeError, TypeError, ValueError) as exc:
         raise ExchangeError(f"event.fixed_counters: {exc}: give {{\"<session>-<set>\": {{\"honba\": n, \"riichi\": n}}}} "
                             "for the sets that do not start at 0") from None
+
+
+def _checked_wall_flag(result: dict) -> dict | None:
+    """A result's ``wall_flag`` as exported (``{"problems": [...]}`` or null; missing in exports
+    made before it was kept apart from the outcome). Raises ExchangeError naming the result for
+    anything else."""
+    flag = result.get("wall_flag")
+    if flag is None:
+        return None
+    if not (isinstance(flag, dict) and isinstance(flag.get("problems"), list) and all(isinstance(p, dict) for p in flag["problems"])):
+        raise ExchangeError(f"results (session {result.get('session')}, set {result.get('set')}, table {result.get('table')}).wall_flag: "
+                            "not a wall flag ({\"problems\": [...]}, docs/export.md): leave it out or null")
+    return flag
 
 
 def _checked_par(wall: dict, index: int) -> dict | None:

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
-from scoring.actions.entry import _check_entry_pin, _prepare, _revision, against_wall, count_of, read_history, set_history, store_attempt
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision, check_wall, count_of, read_history, set_history, store_attempt
 from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_set
 from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
@@ -336,8 +336,9 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     director) to be confirmed — so no player can both change a result and confirm it. Once a
     result is confirmed only the director reopens it (docs/security.md).
 
-    A reason is required once a result is confirmed or disputed. A new winning hand is checked
-    again. ``changes`` or ``outcome`` as for :func:`~scoring.actions.entry.submit_result`; typed changes keep the stored
+    A reason is required once a result is confirmed or disputed. A new winning tile or hand is
+    checked against the wall again (:func:`~scoring.actions.entry.check_wall`: never refused, the
+    flag kept for the director). ``changes`` or ``outcome`` as for :func:`~scoring.actions.entry.submit_result`; typed changes keep the stored
     ``deposit`` unless one is given, an outcome computes its own.
 
     Raises ResultError: ``status`` (403), ``reason``, the hand's fields of
@@ -380,11 +381,10 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
             seat, refusal = _check_entry_pin(plan or lock.plan, result.table, entered_by_seat, entry_pin,
                                              actor, result.set_no)
         if refusal is None:
-            stored, refusal = against_wall(result.table, result.set_no, stored, outcome, seat=seat, actor=actor, result=result)
-        if refusal is None:
             who = seat_actor(seat, result.table) if seat is not None else actor
             previous = result.changes
             result.changes, result.outcome, result.deposit = cleaned, stored, deposit
+            result.wall_flag = check_wall(result.table, result.set_no, stored)  # kept apart, for the director
             result.status = HandResult.Status.CONFIRMED if director else HandResult.Status.ENTERED
             result.confirmed_by = actor if director else ""
             if seat is not None:

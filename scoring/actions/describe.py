@@ -7,10 +7,11 @@ the rule's other inputs that are not at their default) and these notes (:data:`N
 ``entered_by_seat`` (the seat that entered the result; its PIN cannot confirm it), ``hand`` (the
 winning hand in the notation of :mod:`scoring.fan_check`), ``winning_tile`` (one of the 34 kinds,
 :data:`scoring.wall_check.KINDS`) and ``flags`` (``[{"check": "fan", "entered", "counted", "fans",
-"message"}]`` when the counted fan differs from the entered one; ``{"check": "wall", "message",
-"problems": [{"check", "message"}]}`` when the winning tile or hand does not fit the wall and the
-table insisted: :func:`scoring.actions.entry.check_wall`; stored, but shown to the director).
-``insist`` (store an entry that does not fit the wall) is read with the outcome and never stored.
+"message"}]`` when the counted fan differs from the entered one: it depends on the hand typed
+alone, never on the wall). Whether the entry fits the wall is kept apart, in
+``HandResult.wall_flag`` (:func:`scoring.actions.entry.check_wall`, :func:`wall_flag_words`).
+``insist`` (sent by phones and clients made when a table could insist on an entry that did not
+fit the wall) is ignored and never stored.
 A result of typed score changes keeps only its notes there, or None.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from scoring import fan_check
+from scoring import fan_check, wall_check
 from scoring.par import prevalent_of
 from scoring.actions.errors import ResultError
 from scoring.models import HandResult
@@ -111,17 +112,24 @@ def result_notes(result: HandResult) -> dict:
     return notes
 
 
+def wall_flag_words(result: HandResult) -> str | None:
+    """The words of ``result``'s wall flag in the active language ("does not fit the wall: the
+    winning tile 5p is not among East's draws (D1-D21)"), or None when it fits or was not
+    checked. Tells about the wall: show it only to whom :func:`scoring.visibility.can_see_set`
+    allows (the director and staff, everyone once the set is released)."""
+    flag = result.wall_flag
+    return wall_check.flag_message(flag.get("problems") or ()) if flag else None
+
+
 def wall_flags(results) -> list[dict]:
     """The entries among ``results`` (stored :class:`~scoring.models.HandResult` rows with their
-    table loaded) stored although they do not fit the wall (a ``flags`` entry of check ``wall``):
-    ``[{"result", "table" (its number), "seat" (the winner), "problems" [messages]}]`` by table
-    number. For the director only (a flag names tiles of the wall)."""
+    table loaded) that do not fit the wall (``wall_flag``): ``[{"result", "table" (its number),
+    "seat" (the winner), "problems" [messages in the active language]}]`` by table number. For
+    whom may see the set's wall (a flag names tiles of the wall)."""
     flagged = []
     for result in results:
-        stored = result.outcome or {}
-        for flag in stored.get("flags") or ():
-            if flag.get("check") == "wall":
-                problems = [p.get("message", "") for p in flag.get("problems") or ()] or [flag.get("message", "")]
-                flagged.append({"result": result, "table": result.table.number, "seat": (stored.get("winners") or [None])[0],
-                                "problems": problems})
+        if result.wall_flag:
+            problems = [wall_check.problem_message(p) for p in result.wall_flag.get("problems") or ()]
+            flagged.append({"result": result, "table": result.table.number,
+                            "seat": ((result.outcome or {}).get("winners") or [None])[0], "problems": problems})
     return sorted(flagged, key=lambda f: f["table"])

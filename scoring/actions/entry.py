@@ -143,12 +143,6 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
     return cleaned, stored, deposit
 
 
-WALL_MISMATCH = "wall_mismatch"
-"""The ``code`` of the refusal of an entry that does not fit the wall (:func:`check_wall`)."""
-
-_YES = (True, 1, "1", "true", "True", "on", "yes")
-
-
 def read_winning_tile(outcome: dict | None) -> str | None:
     """The winning tile given with ``outcome`` (``outcome["winning_tile"]``), as one of the 34
     kinds of :data:`scoring.wall_check.KINDS` (a red five ``0p`` is read as its five ``5p``);
@@ -181,66 +175,33 @@ def played_wall(table: Table, set_no: int) -> dict[str, list[str]] | None:
     return reserve_piles or piles
 
 
-def check_wall(table: Table, set_no: int, stored: dict, *, insist: bool) -> dict:
-    """Check the winning tile and winning hand of the outcome ``stored`` (with its notes
-    ``winning_tile`` and ``hand``) against the wall ``table`` played as ``set_no``
-    (:func:`played_wall`, :func:`scoring.wall_check.check_entry`); returns ``stored``, with a
-    ``flags`` entry ``{"check": "wall", "message", "problems": [{"check", "message"}]}`` added
-    (after any fan flag) when it does not fit and the table insists (``insist``). Nothing is checked
-    when neither is given or the set has no stored wall. One query (the wall).
+def check_wall(table: Table, set_no: int, stored: dict | None) -> dict | None:
+    """The wall flag of an entry or correction (``HandResult.wall_flag``): ``{"problems": [...]}``
+    when the winning tile or winning hand of the outcome ``stored`` (its notes ``winning_tile``
+    and ``hand``) does not fit the wall ``table`` played as ``set_no`` (:func:`played_wall`,
+    :func:`scoring.wall_check.check_entry`; problems as
+    :meth:`~scoring.wall_check.WallProblem.to_dict`), else None. Nothing is checked when neither
+    is given or the set has no stored wall; one query (the wall) otherwise.
 
-    Raises ResultError naming the first problem's field (``winning_tile`` or ``hand``), status
-    422, ``code`` :data:`WALL_MISMATCH`, when it does not fit and the table does not insist: the
-    phone asks again, and sending it again with ``insist`` stores it flagged for the director."""
-    if not stored.get("winning_tile") and not stored.get("hand"):
-        return stored
+    Never refuses: any answer to a table that varied with the wall would tell the table about a
+    wall still in play (docs/security.md, "The wall check"). The entry is stored as typed,
+    whether it fits or not, and the flag is kept apart from the outcome for the director."""
+    if not stored or (not stored.get("winning_tile") and not stored.get("hand")):
+        return None
     piles = played_wall(table, set_no)
     if piles is None:
-        return stored
+        return None
     hand = fan_check.parse_hand(stored["hand"]) if stored.get("hand") else None
     winners = stored.get("winners") or []
     problems = wall_check.check_entry(
         table.group.session.event.get_ruleset(), piles, kind=stored["kind"], winner=winners[0] if winners else None,
         discarder=stored.get("discarder"), winning_tile=stored.get("winning_tile"), hand=hand)
-    if not problems:
-        return stored
-    words = "; ".join(p.message for p in problems)
-    if not insist:
-        raise ResultError(problems[0].check, _("%(problems)s. Check it with the table and enter it again; if the table insists, "
-                                               "store it anyway, flagged for the director")
-                          % {"problems": words}, status=422, code=WALL_MISMATCH)
-    flag = {"check": "wall", "message": _("does not fit the wall: %(problems)s") % {"problems": words},
-            "problems": [p.to_dict() for p in problems]}
-    return {**stored, "flags": [*(stored.get("flags") or []), flag]}
-
-
-def against_wall(table: Table, set_no: int, stored: dict | None, outcome, *, seat: SeatHolder | None, actor: str,
-                 result: HandResult | None = None) -> tuple[dict | None, ResultError | None]:
-    """:func:`check_wall` of an entry or correction whose PIN is already checked: ``(stored, None)``
-    when it fits (or is flagged because the table insists: ``outcome["insist"]``), else the
-    refusal. The check answers whether a tile is in a pile, so it must not become an oracle for a
-    player in the middle of the hand (docs/security.md, "Threats and the tests that cover them"):
-    it runs only after the entering player's PIN is right, and at the table (``seat``: the player
-    whose PIN was checked) every refusal is stored as a wrong attempt of the table
-    (:class:`~scoring.models.ConfirmationAttempt`, ``result`` the corrected one or None), so it
-    counts towards ``settings.CONFIRM_PIN_LIMIT_PER_TABLE`` like a wrong PIN, and the caller
-    commits that attempt before raising. Without a seat (the director, a scorer account) the
-    refusal is returned alone."""
-    insist = isinstance(outcome, dict) and outcome.get("insist") in _YES
-    if stored is None:
-        return stored, None
-    try:
-        return check_wall(table, set_no, stored, insist=insist), None
-    except ResultError as refusal:
-        if seat is not None:
-            store_attempt(table, result, seat.seat, ok=False, actor=f"{actor or ''} (does not fit the wall)")
-        return stored, refusal
+    return {"problems": [p.to_dict() for p in problems]} if problems else None
 
 
 def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None, int]:
     """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit.
-    Not yet checked against the wall: the caller does that once the PIN is checked
-    (:func:`against_wall`)."""
+    Not checked against the wall: the caller keeps that apart (:func:`check_wall`)."""
     event = table.group.session.event
     hand_text = str((outcome or {}).get("hand") or "").strip()
     winning_tile = read_winning_tile(outcome)
@@ -466,11 +427,12 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     0), or ``outcome``: ``{"kind": "discard"|"self_draw"|"draw", "winners": [...], "discarder":
     seat, "fans": [...], the rule's other inputs (``fu``, ``yakuman``, ``honba``, ``riichi``,
     ``tenpai``, ``shielded``, ``liable``), "hand": optional winning hand, "winning_tile": optional
-    tile kind, "insist": optional}`` from which the rule set's payment rule computes the changes and
+    tile kind}`` from which the rule set's payment rule computes the changes and
     the deposit (:func:`compute_changes`; with ``hand``, the fan is counted and a difference
     flagged: :func:`~scoring.actions.describe.check_fan`; with ``hand`` or ``winning_tile``, both are
-    checked against the wall the table played, one more statement: :func:`check_wall`, refused
-    with 422 unless ``insist``, then stored flagged).
+    checked against the wall the table played, one more statement: :func:`check_wall`; an entry
+    that does not fit is stored as typed, with ``wall_flag`` for the director, and answered
+    exactly as one that fits).
     ``entered_by_seat``: the seat of the player entering, if known; that seat's PIN cannot
     confirm the result.
 
@@ -494,8 +456,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     rule's range or not a number (``fans``) and the other outcome fields of
     :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
     winning hand that cannot be read (``hand``), a winning tile that is no tile kind, given with
-    a draw or not the hand's (``winning_tile``), a winning tile or hand that does not fit the wall
-    without ``insist`` (``winning_tile`` or ``hand``, 422, ``code`` ``"wall_mismatch"``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
+    a draw or not the hand's (``winning_tile``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
     the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
     (``entry_pin``, 429), or a result already stored for this table and set (``set``, status
     409, ``existing`` = that result, named in the message). No result is stored on error (a
@@ -520,11 +481,9 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
         if entry_pin:
             seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no, wrong=wrong)
         if refusal is None:
-            stored, refusal = against_wall(table, set_no, stored, outcome, seat=seat, actor=actor)
-        if refusal is None:
             result = _INSERT_RESULT(  # one result per table and set: None when there is one already
                 event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
-                changes=cleaned, outcome=stored, deposit=deposit,
+                changes=cleaned, outcome=stored, wall_flag=check_wall(table, set_no, stored), deposit=deposit,
                 entered_by=seat_actor(seat, table) if seat is not None else actor,
             )
             if result is None:

@@ -11,10 +11,9 @@ class ResultError(FieldError):
     ``changes.E``, ``fans``, ``hand``, ``entered_by_seat``, ``pin``, ``revision``...),
     ``message`` says what is wrong and how to fix it; ``existing`` is the stored result a
     duplicate collided with; ``status`` the HTTP status an adapter answers with (400, or 409 for
-    a conflict, 403 for a forbidden change, 422 for an entry that does not fit the wall); ``code``
-    a name the pages and the API's clients recognise a refusal by (``"wall_mismatch"``: the entry
-    does not fit the wall the table played, and is stored, flagged, when sent again with
-    ``insist``: :func:`scoring.actions.entry.check_wall`), ``""`` for the others."""
+    a conflict, 403 for a forbidden change, 429 for a table locked by wrong PINs); ``code`` a
+    name the pages and the API's clients may recognise a refusal by (``""`` unless set).
+    No refusal ever depends on a wall (docs/security.md, "The wall check")."""
 
     def __init__(self, field: str, message: str, existing: HandResult | None = None, status: int = 400, code: str = ""):
         super().__init__(field, message)
