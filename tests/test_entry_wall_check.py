@@ -216,3 +216,47 @@ def test_the_check_is_no_oracle_for_a_player_in_the_middle_of_the_hand(played, s
         assert (result.wall_flag is None) == (tile in {kind_of(t) for t in piles["E-draw"]})
         result.delete()
     assert not ConfirmationAttempt.objects.filter(table=table, ok=False).exists()
+
+
+def test_wall_flags_stored_in_the_outcome_before_move_apart_and_leave_every_revision(played):
+    """Migration scoring 0008: a wall flag stored in ``outcome["flags"]`` (when a table could
+    insist) moves to ``wall_flag`` and is taken out of every revision's outcome, which the table's
+    page shows; a fan flag stays."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("scoring.migrations.0008_result_wall_flag")
+    table, set_no, piles = played
+    result = submit_result(table, set_no, outcome=self_draw(drawn_by(piles, "E")), actor="t")
+    fan = {"check": "fan", "entered": 8, "counted": 10, "fans": [], "message": "fan entered 8, the hand counts 10"}
+    old = {"check": "wall", "message": "does not fit the wall: the winning tile 5p is not among East's draws (D1-D21)",
+           "problems": [{"check": "winning_tile", "message": "the winning tile 5p is not among East's draws (D1-D21)"}]}
+    HandResult.objects.filter(pk=result.pk).update(outcome={**result.outcome, "flags": [fan, old]})
+    result.revisions.update(outcome={**result.outcome, "flags": [old]})
+    migration.move_wall_flags(apps, None)
+    moved = HandResult.objects.get(pk=result.pk)
+    assert moved.outcome["flags"] == [fan] and moved.wall_flag == {"problems": old["problems"]}
+    assert "flags" not in moved.revisions.get().outcome
+    assert wall_flag_words(moved) == "does not fit the wall: the winning tile 5p is not among East's draws (D1-D21)"
+
+
+def test_the_export_carries_the_wall_flag_and_the_import_restores_it(played):
+    import copy
+
+    from tournament.exchange import ExchangeError, export_event, import_event
+
+    table, set_no, piles = played
+    submit_result(table, set_no, outcome=self_draw(not_drawn_by(piles, "E")), actor="t")
+    event = table.group.session.event
+    data = export_event(event, include_secret=True)
+    [exported] = data["results"]
+    assert exported["wall_flag"]["problems"][0]["check"] == "winning_tile"
+    bad = copy.deepcopy(data)
+    bad["results"][0]["wall_flag"] = "it does not fit"
+    event.delete()
+    with pytest.raises(ExchangeError) as err:
+        import_event(bad)
+    assert "wall_flag" in str(err.value) and f"set {set_no}" in str(err.value)
+    restored = import_event(data)
+    assert HandResult.objects.get(event=restored).wall_flag == exported["wall_flag"]
