@@ -21,7 +21,8 @@ seat will ever hold is known before the hand, so the question has an exact answe
   (:func:`walls.rulesets.layout.reachable_draws`: ``riichi-duplicate``'s East draws 18 of its 19
   tiles, its ``D19`` comes only after calls); the last of those draws in play order is the hand's
   last draw, and a win on it counts the last-tile fan (MCR's Last Tile Draw, 妙手回春, 8 fan:
-  docs/rules.md, "Duplicate MCR: end of a hand"; riichi's Haitei Raoyue, 1 han).
+  docs/rules.md, "Duplicate MCR: end of a hand"; riichi's Haitei Raoyue, 1 han: docs/rules.md,
+  "Riichi (standard reference)").
 - **shanten** of the starting hand (13 tiles): 0 is ready, 1 one tile from ready, ...; the
   regular form, seven pairs and thirteen orphans (the ``mahjong`` package's count).
 

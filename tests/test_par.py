@@ -208,6 +208,10 @@ def test_the_worked_example_of_the_scoring_guide():
     table = {s.seat: (s.shanten, s.par.draw, s.par.value.value, s.par.score, s.best.draw, s.best.score) for s in result.seats}
     assert table == {"E": (4, 14, 25, 99, 19, 105), "S": (4, 15, 26, 102, 15, 102), "W": (3, 13, 26, 102, 17, 231),
                      "N": (3, 15, 29, 111, 18, 117)}
+    # every seat reaches its 21 draws; North's D21, the hand's last draw, is a 9m that completes nothing
+    assert [s.draws for s in result.seats] == [21, 21, 21, 21]
+    north = par.seat_tiles(MCR, piles)[3]
+    assert north.last and north.draws[-1] == "9m"
 
 
 def test_fixed_honba_and_sticks_count_in_the_par_score_as_in_a_table_s_result():
