@@ -52,7 +52,7 @@ from typing import Any
 
 from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, settle
 from scoring.payments.counters import Counters
-from walls.rulesets.layout import dead_wall, draw_sequence
+from walls.rulesets.layout import dead_wall, draw_sequence, reachable_draws
 from scoring.wall_check import KINDS
 from walls.tiles import plain_tile
 
@@ -214,7 +214,7 @@ def seat_tiles(ruleset: Any, piles: Mapping[str, Sequence[str]]) -> list[SeatTil
     hands = {p.seat: [t for t in piles[p.name] if kind_of(t) is not None] for p in ruleset.piles if p.kind == "hand"}
     sequence = draw_sequence(ruleset)
     if sequence:
-        reached = dict(sequence)  # the last draw of each seat (the sequence counts up)
+        reached = reachable_draws(ruleset)
         own = {p.seat: [t for t in piles[p.name][:reached.get(p.seat, 0)] if kind_of(t) is not None]
                for p in ruleset.piles if p.kind == "draw"}
         return [_filled(seat, hands.get(seat, []), own.get(seat, []), False, seat == sequence[-1][0]) for seat in seats]
@@ -500,13 +500,18 @@ def seat_par(tiles: SeatTiles, evaluate: Evaluate, score: Callable[[HandValue], 
     last_draw = len(draws) if tiles.last else 0
     for hand in sorted(hands, key=positions.first):
         first = positions.first(hand)
-        # each kind of the hand, won on its earliest draw from ``first`` on
+        # each kind of the hand, won on its earliest draw from ``first`` on, and on the hand's last
+        # draw, worth more (the last-tile fan) than an earlier draw of the same kind
         won_on: dict[int, int] = {}
         for k in range(first, len(draws) + 1):
             kind = kind_of(draws[k - 1]) if k >= 1 else None
             if kind is not None and hand[kind] and kind not in won_on:
                 won_on[kind] = k
-        for kind, k in sorted(won_on.items(), key=lambda item: item[1]):
+        wins = sorted(won_on.items(), key=lambda item: item[1])
+        last_kind = kind_of(draws[last_draw - 1]) if last_draw >= max(first, 1) else None
+        if last_kind is not None and hand[last_kind] and won_on.get(last_kind) != last_draw:
+            wins.append((last_kind, last_draw))
+        for kind, k in wins:
             reds = positions.reds_by(k)
             last = k == last_draw
             key = (hand, kind, 0, 0, last) if mcr else (hand, kind, min(k, 3), reds, last)

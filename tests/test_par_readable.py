@@ -222,3 +222,13 @@ def test_draws_without_calls_go_round_in_turn_order_until_a_seat_has_no_tile(siz
     if len(set(sizes)) == 1:  # equal piles are drawn to the end, the seat before the dealer last
         assert sum(reached.values()) == len(sequence) == sum(sizes)
         assert sequence[-1:] == ([(ruleset.seats[-1], sizes[0])] if sizes[0] else [])
+
+
+def test_a_hand_complete_earlier_is_worth_more_won_again_on_the_last_draw():
+    # the second 5s arrives at D10 (Four Concealed Pungs) and a third at D21: North keeps the hand
+    # and waits for the last tile, which adds Last Tile Draw (8) in place of Self-Drawn (1)
+    draws = tiles(NO_PAIR)
+    piles = full_wall(MCR, {"N-hand": tiles(FOUR_PUNGS), "N-draw": draws[:9] + ["5s"] + draws[9:19] + ["5s"]})
+    north = par.set_par(MCR, piles, prevalent_wind="E").seat("N")
+    assert (north.best.draw, north.best.hand) == (21, FOUR_PUNGS_WON)
+    assert dict(north.best.value.names) == mcr_count(FOUR_PUNGS, "5s", last=True)
