@@ -15,20 +15,28 @@ seat will ever hold is known before the hand, so the question has an exact answe
   valuable, counted by the rule set's own calculator (MCR: fan by PyMahjongGB, the Chinese
   Official rules' calculator, at least 8 fan; riichi: han and fu by the ``mahjong`` package,
   a yaku required).
-- **the best value** reachable by the end of the pile: every winning hand the seen tiles
+- **the best value** reachable by the seat's last draw: every winning hand the seen tiles
   ever contain, won on any later draw of one of its tiles.
+- **which draws**: only those the seat reaches in turn order without calls
+  (:func:`walls.rulesets.layout.reachable_draws`: ``riichi-duplicate``'s East draws 18 of its 19
+  tiles, its ``D19`` comes only after calls); the last of those draws in play order is the hand's
+  last draw, and a win on it counts the last-tile fan (MCR's Last Tile Draw, 妙手回春, 8 fan:
+  docs/rules.md, "Duplicate MCR: end of a hand"; riichi's Haitei Raoyue, 1 han: docs/rules.md,
+  "Riichi (standard reference)").
 - **shanten** of the starting hand (13 tiles): 0 is ready, 1 one tile from ready, ...; the
   regular form, seven pairs and thirteen orphans (the ``mahjong`` package's count).
 
 Assumptions (also in docs/scoring.md): no calls, no kongs, no flowers (drawn flowers are set
 aside and not counted); the seat wind is the seat's and the prevalent wind the set's round.
 In riichi a win on the first draw is a blessing of heaven or earth; a later win counts riichi
-declared on the discard before it (double riichi when that was the first discard) and so
-ippatsu, since perfect knowledge allows it, with the dora and ura-dora of the wall.
+declared on the discard before it (double riichi when that was the first discard), self-draw,
+the dora of the indicator and red fives: a player can count on those. It leaves out the luck
+no player can count on: ippatsu (a call or a kong breaks it) and ura-dora (hidden until the win).
 
 **Shared live walls** (rule sets without per-seat draw piles) get the same analysis with the
 seats drawing the live wall in turn order without calls (the dealer first, or the seat after a
-dealer dealt 14): an approximation, since a call changes who draws what (``approximate``).
+dealer dealt 14): an approximation, since a call changes who draws what (``approximate``); the
+last live tile is the hand's last draw.
 Rule sets without a calculator here (every one but the MCR and riichi families) get the
 earliest complete hand by shape only (``value`` None).
 
@@ -44,7 +52,7 @@ from typing import Any
 
 from scoring.payments import PAYMENT_RULES, HandOutcome, PaymentError, settle
 from scoring.payments.counters import Counters
-from walls.rulesets.layout import dead_wall
+from walls.rulesets.layout import dead_wall, draw_sequence, reachable_draws
 from scoring.wall_check import KINDS
 from walls.tiles import plain_tile
 
@@ -54,6 +62,13 @@ _TERMINALS = tuple(i for i in range(34) if i >= 27 or i % 9 in (0, 8))
 _MCR_MIN = 8
 _MCR_RULES = frozenset({"mcr", "mcr-duplicate-mahjongsoft"})
 _RIICHI_RULES = frozenset({"riichi"})
+_YAKUMAN_HAN = 13
+
+PAR_VERSION = 2
+"""The version of the analysis :meth:`SetPar.as_dict` writes (its ``"version"``; docs/export.md,
+"Par"). 1 (no ``"version"``): ippatsu and ura-dora counted, East's ``D19`` of ``riichi-duplicate``
+analysed, a double yakuman counted as one, no last-tile fan. An analysis stored with another
+version is computed again (:func:`is_current`)."""
 
 Counts = tuple[int, ...]
 
@@ -69,8 +84,11 @@ def kind_of(code: str) -> int | None:
 @dataclass(frozen=True)
 class HandValue:
     """A winning hand's value by the rule set's calculator: ``value`` in the rule's unit (fan for
-    MCR, han for riichi, 13 a yakuman), ``fu`` (riichi; None for MCR), ``yakuman`` (riichi: how
-    many), ``names``: ``(name, value)`` per fan or yaku (English)."""
+    MCR, han for riichi: the ``mahjong`` package's han, 13 a yakuman, 26 a double yakuman),
+    ``fu`` (riichi; None for MCR), ``yakuman`` (riichi: how many yakuman the hand counts, each
+    yakuman yaku's han // 13: 2 for a double yakuman such as Suu Ankou Tanki; 0 for a counted
+    (kazoe) yakuman of 13 han of ordinary yaku), ``names``: ``(name, value)`` per fan or yaku
+    (English)."""
 
     value: int
     fu: int | None = None
@@ -96,10 +114,11 @@ class Win:
 
 @dataclass(frozen=True)
 class SeatPar:
-    """One seat's analysis. ``seat``; ``draws``: how many draws the analysis saw; ``shanten``
-    of the starting hand; ``par``: the earliest win (:class:`Win`) or None when no call-free win
-    worth the minimum is possible; ``best``: the most valuable win by the end of the pile (the
-    highest score, then the highest value, then the earliest), None with ``par``."""
+    """One seat's analysis. ``seat``; ``draws``: how many draws the analysis saw (those the
+    seat reaches without calls); ``shanten`` of the starting hand; ``par``: the earliest win
+    (:class:`Win`) or None when no call-free win worth the minimum is possible; ``best``: the
+    most valuable win by the seat's last draw (the highest score, then the highest value, then
+    the earliest), None with ``par``."""
 
     seat: str
     draws: int
@@ -142,10 +161,17 @@ class SetPar:
         return next((s for s in self.seats if s.seat == seat), None)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (the export's ``par`` of a set, docs/export.md, "Par"): ``{"calculator",
-        "approximate", "unit", "seats": [SeatPar.as_dict(), ...]}``."""
-        return {"calculator": self.calculator, "approximate": self.approximate, "unit": self.unit,
-                "seats": [s.as_dict() for s in self.seats]}
+        """JSON-ready (the export's ``par`` of a set, docs/export.md, "Par"): ``{"version"
+        (:data:`PAR_VERSION`), "calculator", "approximate", "unit", "seats": [SeatPar.as_dict(),
+        ...]}``."""
+        return {"version": PAR_VERSION, "calculator": self.calculator, "approximate": self.approximate,
+                "unit": self.unit, "seats": [s.as_dict() for s in self.seats]}
+
+
+def is_current(analysis: Any) -> bool:
+    """Whether ``analysis`` (a stored or imported :meth:`SetPar.as_dict`) was written by this
+    version of the analysis (:data:`PAR_VERSION`); an older one is computed again."""
+    return isinstance(analysis, Mapping) and analysis.get("version") == PAR_VERSION
 
 
 class ParError(ValueError):
@@ -158,31 +184,40 @@ class ParError(ValueError):
 @dataclass(frozen=True)
 class SeatTiles:
     """What a seat holds and draws: ``hand`` (13 tile codes, flowers left out), ``draws`` in draw
-    order (``D1`` first), ``approximate`` for a shared live wall drawn in turn order."""
+    order (``D1`` first, only the draws the seat reaches without calls), ``approximate`` for a
+    shared live wall drawn in turn order, ``last``: the seat's last draw is the hand's last draw
+    (the last-tile fan, module doc)."""
 
     seat: str
     hand: tuple[str, ...]
     draws: tuple[str, ...]
     approximate: bool
+    last: bool = False
 
 
 def seat_tiles(ruleset: Any, piles: Mapping[str, Sequence[str]]) -> list[SeatTiles]:
     """Each seat's starting hand and draws for the analysis (module doc), in seat order.
 
-    Private draw piles: the seat's hand pile and draw pile as laid. A shared live wall: the
+    Private draw piles: the seat's hand pile and the draws of its pile it reaches without calls
+    (:func:`walls.rulesets.layout.reachable_draws`), ``last`` for the seat that makes the hand's
+    last draw (:func:`walls.rulesets.layout.draw_sequence`). A shared live wall: the
     live piles in order, dealt one tile at a time in turn order from the dealer (from the next
     seat when the dealer is dealt a tile more than the others: its 14th tile is then its first
     draw); a seat keeps its first 13 dealt tiles (the shield-tile deal's two shield tiles are
-    not drawn). Flowers are left out, and a hand short of 13 is filled from the seat's draws.
+    not drawn), ``last`` for the seat dealt the last live tile. Flowers are left out, and a hand
+    short of 13 is filled from the seat's draws.
     Raises ParError for a pile missing from ``piles``."""
     seats = tuple(ruleset.seats)
     for pile in ruleset.piles:
         if pile.name not in piles:
             raise ParError(f"the wall has no pile {pile.name!r}: store every pile of the rule set")
     hands = {p.seat: [t for t in piles[p.name] if kind_of(t) is not None] for p in ruleset.piles if p.kind == "hand"}
-    own = {p.seat: [t for t in piles[p.name] if kind_of(t) is not None] for p in ruleset.piles if p.kind == "draw"}
-    if own:
-        return [_filled(seat, hands.get(seat, []), own.get(seat, []), False) for seat in seats]
+    sequence = draw_sequence(ruleset)
+    if sequence:
+        reached = reachable_draws(ruleset)
+        own = {p.seat: [t for t in piles[p.name][:reached.get(p.seat, 0)] if kind_of(t) is not None]
+               for p in ruleset.piles if p.kind == "draw"}
+        return [_filled(seat, hands.get(seat, []), own.get(seat, []), False, seat == sequence[-1][0]) for seat in seats]
     live = [t for p in ruleset.piles if p.kind == "live" for t in piles[p.name] if kind_of(t) is not None]
     turns: dict[str, list[str]] = {seat: [] for seat in seats}
     sizes = [sum(p.size for p in ruleset.piles if p.kind == "hand" and p.seat == seat) for seat in seats]  # as dealt
@@ -191,14 +226,15 @@ def seat_tiles(ruleset: Any, piles: Mapping[str, Sequence[str]]) -> list[SeatTil
         turns[seats[0]].extend(hands.get(seats[0], [])[13:14])
     for i, tile in enumerate(live):
         turns[seats[(start + i) % len(seats)]].append(tile)
-    return [_filled(seat, hands.get(seat, [])[:13], turns[seat], True) for seat in seats]
+    last = seats[(start + len(live) - 1) % len(seats)] if live else None
+    return [_filled(seat, hands.get(seat, [])[:13], turns[seat], True, seat == last) for seat in seats]
 
 
-def _filled(seat: str, hand: list[str], draws: list[str], approximate: bool) -> SeatTiles:
+def _filled(seat: str, hand: list[str], draws: list[str], approximate: bool, last: bool) -> SeatTiles:
     """A seat's 13 starting tiles and its draws: tiles of a hand beyond 13 are its first draws,
     and a hand short of 13 (flowers set aside) is filled from its draws, as flower replacements."""
     sequence = hand + draws
-    return SeatTiles(seat, tuple(sequence[:13]), tuple(sequence[13:]), approximate)
+    return SeatTiles(seat, tuple(sequence[:13]), tuple(sequence[13:]), approximate, last and len(sequence) > 13)
 
 
 # --- complete hands inside a multiset ------------------------------------------------------------
@@ -326,9 +362,9 @@ def notation(hand: Counts, winning: int) -> str:
 
 # --- the calculators -----------------------------------------------------------------------------
 
-Evaluate = Callable[[Counts, int, int, int], "HandValue | None"]
-"""``(hand, winning kind, draw number, suits whose red five has arrived (a bit per suit, 1 << kind // 9))
--> value or None`` (not a win worth the minimum)."""
+Evaluate = Callable[[Counts, int, int, int, bool], "HandValue | None"]
+"""``(hand, winning kind, draw number, suits whose red five has arrived (a bit per suit, 1 << kind // 9),
+last: the draw is the hand's last) -> value or None`` (not a win worth the minimum)."""
 
 
 def _mcr_evaluator(seat: str, prevalent: str) -> Evaluate:
@@ -339,12 +375,13 @@ def _mcr_evaluator(seat: str, prevalent: str) -> Evaluate:
     names = tuple(f"{letters[k // 9]}{k % 9 + 1}" for k in range(27)) + honours
     seat_index, prevalent_index = WINDS.index(seat), WINDS.index(prevalent)
 
-    def evaluate(hand: Counts, winning: int, draw: int, reds: int) -> HandValue | None:
+    def evaluate(hand: Counts, winning: int, draw: int, reds: int, last: bool) -> HandValue | None:
         held = list(hand)
         held[winning] -= 1
         standing = tuple(names[k] for k in range(34) for _ in range(held[k]))
         try:
-            counted = MahjongFanCalculator((), standing, names[winning], 0, True, False, False, False,
+            # (pack, hand, win tile, flowers, isZIMO, isJUEZHANG, isGANG, isLAST: Last Tile Draw, ...)
+            counted = MahjongFanCalculator((), standing, names[winning], 0, True, False, False, last,
                                            seat_index, prevalent_index, True)
         except TypeError:
             return None
@@ -355,8 +392,10 @@ def _mcr_evaluator(seat: str, prevalent: str) -> Evaluate:
     return evaluate
 
 
-def _riichi_evaluator(seat: str, prevalent: str, dealer: bool, dora: Sequence[str], ura: Sequence[str],
-                      red_fives: bool) -> Evaluate:
+def _riichi_evaluator(seat: str, prevalent: str, dealer: bool, dora: Sequence[str], red_fives: bool) -> Evaluate:
+    """The ``mahjong`` package's count of a call-free self-drawn win (module doc): tenhou or
+    chiihou at ``D1``; double riichi at ``D2``; riichi after; haitei on the hand's last draw; the
+    dora of ``dora`` (indicator tile codes) and red fives; never ippatsu nor ura-dora."""
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 
@@ -373,9 +412,9 @@ def _riichi_evaluator(seat: str, prevalent: str, dealer: bool, dora: Sequence[st
                 out.append(red_ids[kind] if code[0] == "0" else kind * 4 + 1)
         return out
 
-    dora_ids, ura_ids = ids(dora), ids(ura)
+    dora_ids = ids(dora)
 
-    def evaluate(hand: Counts, winning: int, draw: int, reds: int) -> HandValue | None:
+    def evaluate(hand: Counts, winning: int, draw: int, reds: int, last: bool) -> HandValue | None:
         tiles: list[int] = []
         win_id = -1
         for kind in range(34):
@@ -392,23 +431,26 @@ def _riichi_evaluator(seat: str, prevalent: str, dealer: bool, dora: Sequence[st
                 if kind == winning and win_id < 0:
                     win_id = tile
         config = HandConfig(
-            is_tsumo=True, is_riichi=draw >= 2, is_ippatsu=draw >= 2, is_daburu_riichi=draw == 2,
-            is_tenhou=draw == 1 and dealer, is_chiihou=draw == 1 and not dealer,
+            is_tsumo=True, is_riichi=draw >= 3, is_ippatsu=False, is_daburu_riichi=draw == 2,  # double riichi replaces riichi
+            is_haitei=last and draw >= 2, is_tenhou=draw == 1 and dealer, is_chiihou=draw == 1 and not dealer,
             player_wind=winds[seat], round_wind=winds[prevalent], options=options)
-        if draw == 2:
-            config.is_riichi = False  # double riichi replaces riichi
-        result = calculator.estimate_hand_value(tiles, win_id, dora_indicators=dora_ids,
-                                                ura_dora_indicators=ura_ids if draw >= 2 else None, config=config)
+        result = calculator.estimate_hand_value(tiles, win_id, dora_indicators=dora_ids, config=config)
         if result.error or not result.han:
             return None
         yaku = tuple((str(y), int(y.han_closed or 0)) for y in (result.yaku or []))
-        yakuman = sum(1 for y in (result.yaku or []) if getattr(y, "is_yakuman", False))
-        return HandValue(int(result.han), int(result.fu or 0), yakuman, yaku)
+        return HandValue(int(result.han), int(result.fu or 0), yakuman_count(result.yaku or ()), yaku)
 
     return evaluate
 
 
-def _shape_evaluator(hand: Counts, winning: int, draw: int, reds: int) -> HandValue | None:
+def yakuman_count(yaku: Sequence[Any]) -> int:
+    """How many yakuman the ``mahjong`` package's ``yaku`` (of one hand) count: each yakuman yaku
+    carries 13 han a yakuman (``han_closed``: Suu Ankou Tanki 26, a double yakuman), so the
+    count is their han // 13 (Tenhou with Suu Ankou Tanki: 3). 0 without a yakuman yaku."""
+    return sum(int(y.han_closed or 0) // _YAKUMAN_HAN for y in yaku if getattr(y, "is_yakuman", False))
+
+
+def _shape_evaluator(hand: Counts, winning: int, draw: int, reds: int, last: bool) -> HandValue | None:
     return HandValue(0)
 
 
@@ -450,26 +492,33 @@ def seat_par(tiles: SeatTiles, evaluate: Evaluate, score: Callable[[HandValue], 
     positions = _positions(tiles)
     everything = _counts(tiles.hand + tiles.draws)
     hands = complete_hands(everything, mcr=mcr)
-    cache: dict[tuple[Counts, int, int, int], HandValue | None] = {}
+    cache: dict[tuple[Counts, int, int, int, bool], HandValue | None] = {}
     par: Win | None = None
     best: Win | None = None
     best_key: tuple[int, int, int] | None = None
     draws = tiles.draws
+    last_draw = len(draws) if tiles.last else 0
     for hand in sorted(hands, key=positions.first):
         first = positions.first(hand)
-        # each kind of the hand, won on its earliest draw from ``first`` on
+        # each kind of the hand, won on its earliest draw from ``first`` on, and on the hand's last
+        # draw, worth more (the last-tile fan) than an earlier draw of the same kind
         won_on: dict[int, int] = {}
         for k in range(first, len(draws) + 1):
             kind = kind_of(draws[k - 1]) if k >= 1 else None
             if kind is not None and hand[kind] and kind not in won_on:
                 won_on[kind] = k
-        for kind, k in sorted(won_on.items(), key=lambda item: item[1]):
+        wins = sorted(won_on.items(), key=lambda item: item[1])
+        last_kind = kind_of(draws[last_draw - 1]) if last_draw >= max(first, 1) else None
+        if last_kind is not None and hand[last_kind] and won_on.get(last_kind) != last_draw:
+            wins.append((last_kind, last_draw))
+        for kind, k in wins:
             reds = positions.reds_by(k)
-            key = (hand, kind, 0, 0) if mcr else (hand, kind, min(k, 3), reds)
+            last = k == last_draw
+            key = (hand, kind, 0, 0, last) if mcr else (hand, kind, min(k, 3), reds, last)
             if key not in cache:
                 if count is not None and evaluate is not _shape_evaluator:
                     count[0] += 1
-                cache[key] = evaluate(hand, kind, k, reds)
+                cache[key] = evaluate(hand, kind, k, reds, last)
             value = cache[key]
             if value is None:
                 continue
@@ -488,17 +537,14 @@ def _value(win: Win) -> int:
     return win.value.value if win.value else 0
 
 
-def _indicators(ruleset: Any, piles: Mapping[str, Sequence[str]]) -> tuple[list[str], list[str]]:
-    """The dora indicator and the ura-dora under it, as tile codes (empty without a dead wall)."""
+def _indicators(ruleset: Any, piles: Mapping[str, Sequence[str]]) -> list[str]:
+    """The dora indicator as a tile code (empty without a dead wall or an indicator). The
+    ura-dora under it is left out: luck no player can count on (module doc)."""
     dead = dead_wall(ruleset)
     if dead is None or dead.indicator is None:
-        return [], []
-
-    def tile(slot: Any) -> str:
-        return str(piles[slot.pile][int(slot.label[1:]) - 1])
-
-    ura = [s for s in dead.of_role("ura") if s.order == 0]
-    return [tile(dead.indicator)], [tile(s) for s in ura[:1]]
+        return []
+    slot = dead.indicator
+    return [str(piles[slot.pile][int(slot.label[1:]) - 1])]
 
 
 def calculator_for(ruleset: Any) -> str:
@@ -519,7 +565,7 @@ def set_par(ruleset: Any, piles: Mapping[str, Sequence[str]], *, prevalent_wind:
     a wall that does not fit the rule set."""
     calculator = calculator_for(ruleset)
     seats = tuple(ruleset.seats)
-    dora, ura = _indicators(ruleset, piles) if calculator == "riichi" else ([], [])
+    dora = _indicators(ruleset, piles) if calculator == "riichi" else []
     red_fives = any(code[0] == "0" for code, _n in ruleset.tiles)
     count = [0]
     results = []
@@ -528,7 +574,7 @@ def set_par(ruleset: Any, piles: Mapping[str, Sequence[str]], *, prevalent_wind:
         if calculator == "mcr":
             evaluate: Evaluate = _mcr_evaluator(tiles.seat, prevalent_wind)
         elif calculator == "riichi":
-            evaluate = _riichi_evaluator(tiles.seat, prevalent_wind, tiles.seat == seats[0], dora, ura, red_fives)
+            evaluate = _riichi_evaluator(tiles.seat, prevalent_wind, tiles.seat == seats[0], dora, red_fives)
         else:
             evaluate = _shape_evaluator
         results.append(seat_par(tiles, evaluate, _scorer(ruleset, tiles.seat, calculator, counters or Counters()),

@@ -65,3 +65,19 @@ def test_hand_records_print_in_japanese(client, director):
     response = client.get(reverse("hand-records", args=[event.slug, 1]), HTTP_ACCEPT_LANGUAGE="ja")
     text = pdf_pages(response.content)[0]
     assert "東家" in text
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Par: the earliest self-drawn win", "Best: the most valuable such win", "ippatsu and ura-dora are not",
+            "D2 double yakuman +96000")),
+    ("ja", ("パー：その席が自分の牌を知ったうえで", "最高：その席の最後のツモまでに", "一発と裏ドラは", "D2 ダブル役満 +96000")),
+])
+def test_hand_records_say_what_par_and_best_mean_and_name_a_double_yakuman(client, director, language, words):
+    from test_par_pages import riichi_cup
+
+    event = riichi_cup(f"records-words-{language}", director)
+    client.force_login(director)
+    response = client.get(reverse("hand-records", args=[event.slug, 1]), HTTP_ACCEPT_LANGUAGE=language)
+    text = pdf_pages(response.content)[0].replace("\r\n", "\n")
+    for word in words:
+        assert word in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -101,15 +102,15 @@ def test_a_riichi_dealer_dealt_a_complete_hand_on_its_first_draw_has_the_blessin
     assert east.par.score == 48000  # a dealer's yakuman, 16,000 from each of three
 
 
-def test_a_later_riichi_win_counts_riichi_and_ippatsu():
+def test_a_later_riichi_win_counts_riichi_and_self_draw_but_not_ippatsu():
     piles = full_wall(RIICHI_DUPLICATE, {"S-hand": tiles("123m 456m 789m 123p 5p"),
                                          "S-draw": tiles("1z 2z 3z 4z") + ["5p"]}, seed=3)
     south = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E").seat("S")
     # four different honours after a hand without a pair: nothing is complete before D5
     assert south.par.draw == 5 and south.par.winning_tile == "5p"
     names = dict(south.par.value.names)
-    assert "Riichi" in names and "Ippatsu" in names and "Menzen Tsumo" in names
-    assert "Double Riichi" not in names
+    assert "Riichi" in names and "Menzen Tsumo" in names
+    assert "Ippatsu" not in names and "Double Riichi" not in names
 
 
 def test_a_shared_live_wall_is_dealt_in_turn_order():
@@ -160,8 +161,9 @@ def test_mcr_par_is_a_winning_hand_of_the_seat_s_own_tiles_worth_what_the_calcul
             available = Counter(par.KINDS[par.kind_of(t)] for t in seen.hand + seen.draws[:win.draw])
             assert not Counter(win.tiles) - available, "the hand uses a tile the seat never had"
             assert par.KINDS[par.kind_of(seen.draws[win.draw - 1])] == win.winning_tile
-            counted = fan_check.count_fan(fan_check.parse_hand(win.hand), seat_wind=seat.seat, prevalent_wind=prevalent,
-                                          self_drawn=True)
+            last = seen.last and win.draw == seat.draws  # North's D21, the hand's last draw: Last Tile Draw
+            counted = fan_check.count_fan(replace(fan_check.parse_hand(win.hand), last_tile_of_wall=last),
+                                          seat_wind=seat.seat, prevalent_wind=prevalent, self_drawn=True)
             assert counted.total == win.value.value >= 8
         if seat.par is not None:
             assert seat.best.score >= seat.par.score
@@ -206,6 +208,10 @@ def test_the_worked_example_of_the_scoring_guide():
     table = {s.seat: (s.shanten, s.par.draw, s.par.value.value, s.par.score, s.best.draw, s.best.score) for s in result.seats}
     assert table == {"E": (4, 14, 25, 99, 19, 105), "S": (4, 15, 26, 102, 15, 102), "W": (3, 13, 26, 102, 17, 231),
                      "N": (3, 15, 29, 111, 18, 117)}
+    # every seat reaches its 21 draws; North's D21, the hand's last draw, is a 9m that completes nothing
+    assert [s.draws for s in result.seats] == [21, 21, 21, 21]
+    north = par.seat_tiles(MCR, piles)[3]
+    assert north.last and north.draws[-1] == "9m"
 
 
 def test_fixed_honba_and_sticks_count_in_the_par_score_as_in_a_table_s_result():
@@ -226,14 +232,14 @@ def test_fixed_honba_and_sticks_count_in_the_par_score_as_in_a_table_s_result():
 
 def test_a_riichi_hand_with_four_of_a_kind_and_a_red_five_of_another_suit_is_valued_as_held():
     """Four 2m are four tiles of 2m (not a 3m), and a red 5s that arrived makes no 5m red."""
-    evaluate = par._riichi_evaluator("S", "E", False, [], [], True)
+    evaluate = par._riichi_evaluator("S", "E", False, [], True)
     counts = [0] * 34
     for code in tiles("222234m 567p 789s 55m"):
         counts[par.kind_of(code)] += 1
     suits_with_red = 1 << 2  # only the bamboo's red five has arrived
-    value = evaluate(tuple(counts), par.kind_of("4m"), 5, suits_with_red)
+    value = evaluate(tuple(counts), par.kind_of("4m"), 5, suits_with_red, False)
     names = dict(value.names)
     assert "Menzen Tsumo" in names and "Riichi" in names
     assert not any("Aka" in name for name in names)
-    red_man = evaluate(tuple(counts), par.kind_of("4m"), 5, 1 << 0)  # the red 5m has arrived: one aka dora
+    red_man = evaluate(tuple(counts), par.kind_of("4m"), 5, 1 << 0, False)  # the red 5m has arrived: one aka dora
     assert red_man.value == value.value + 1

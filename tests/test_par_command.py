@@ -81,3 +81,33 @@ def test_a_wall_set_that_is_no_wall_set_is_named(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(CommandError, match=r"walls\.sets\[1\]"):
         call_command("par", str(path))
+
+
+def test_the_command_names_a_double_yakuman_and_an_outdated_par_travels_no_further(tmp_path, capsys, director):
+    """East's Suu Ankou Tanki (tests/test_par_pages.py, ``riichi_cup``) prints as a double yakuman,
+    not as its 26 han; a par stored by the first version of the analysis (no ``version``) is left
+    out of an export, and an import drops one, so it is computed again (docs/export.md, "Par")."""
+    from test_par_pages import riichi_cup
+
+    from walls.models import WallSet
+
+    event = riichi_cup("par-command-yakuman", director)
+    source = tmp_path / "event.json"
+    source.write_text(json.dumps(export_event(event, include_secret=True)))
+    out = tmp_path / "with-par.json"
+    call_command("par", str(source), "--session", "1", "--json", str(out))
+    printed = capsys.readouterr().out
+    east = next(line for line in printed.splitlines()[1:] if line.startswith("  E "))
+    assert "par D2 double yakuman +96000  111444m 222p 333s 5z +5z" in east and "26" not in east
+
+    written = json.loads(out.read_text())
+    first = written["walls"]["sets"][0]
+    assert (first["session"], first["set"], first["par"]["version"]) == (1, 1, par_core.PAR_VERSION)
+    outdated = {key: value for key, value in first["par"].items() if key != "version"}
+    WallSet.objects.filter(event=event, session_number=1, set_no=1).update(par=outdated)
+    assert "par" not in export_event(event)["walls"]["sets"][0]
+    event.delete()
+    written["walls"]["sets"][0]["par"] = outdated
+    copy = import_event(written, slug="par-command-yakuman-copy")
+    stored = {(w.session_number, w.set_no): w.par for w in copy.wall_sets.all()}
+    assert stored[(1, 1)] is None and stored[(1, 2)] == written["walls"]["sets"][1]["par"]

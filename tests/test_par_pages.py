@@ -3,6 +3,7 @@ hand record of a set show each seat's par beside each table's score at that seat
 is public (the director and staff at once), a player's page shows their results against par,
 and the analysis is stored with the wall the first time it is asked for."""
 
+import copy
 import random
 
 import pytest
@@ -112,3 +113,81 @@ def test_fixing_a_sets_honba_clears_its_stored_par_which_counted_the_old_ones(cl
         old, new = before["seats"][seat]["par"], after["seats"][seat]["par"]
         if old is not None:
             assert new["score"] == old["score"] + 300  # a self-draw collects 100 a honba from each of three
+
+
+# --- par in words a player reads: a riichi event whose set 1 gives East a double yakuman ---------
+
+
+def riichi_cup(slug, director):
+    """A riichi-duplicate event whose set 1 is rebuilt by hand: East holds four concealed pungs
+    and a single 5z, draws 9s then the second 5z (Suu Ankou Tanki at D2, a double yakuman)."""
+    from test_par import full_wall, tiles
+
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    event = prepared_event(roster, name=f"Par {slug}", slug=slug, ruleset_code="riichi-duplicate", director=director)
+    wall = WallSet.objects.get(event=event, session_number=1, set_no=1)
+    wall.piles = full_wall(event.get_ruleset(), {"E-hand": tiles("111m 222p 333s 444m 5z"), "E-draw": tiles("9s 5z")})
+    wall.par = None
+    wall.save(update_fields=["piles", "par"])
+    return event
+
+
+PAR_MEANING = {"en": "Par: the earliest self-drawn win the seat could make alone, knowing its own tiles, without calls.",
+               "ja": "パー：その席が自分の牌を知ったうえで、鳴かずに単独で達成できる最も早いツモ和了。"}
+BEST_MEANING = {"en": "Best: the most valuable such win by the seat's last draw.",
+                "ja": "最高：その席の最後のツモまでに達成できる、そうした和了のうち最も高いもの。"}
+LUCK = {"en": "ippatsu and ura-dora are not, since no player can count on them",
+        "ja": "一発と裏ドラは誰にも当てにできないため数えません"}
+DOUBLE_YAKUMAN = {"en": "double yakuman", "ja": "ダブル役満"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_traveller_says_what_par_and_best_mean_and_names_a_double_yakuman(client, director, language):
+    event = riichi_cup(f"par-words-{language}", director)
+    client.force_login(director)
+    response = client.get(reverse("traveller", args=[event.slug, 1, 1]), HTTP_ACCEPT_LANGUAGE=language)
+    html = response.content.decode()
+    east = response.context["report"]["par"]["seats"]["E"]
+    assert (east["par"]["draw"], east["par"]["yakuman"], east["par"]["score"]) == (2, 2, 96000)
+    section = html[html.index('id="par-E"'):]
+    section = section[:section.index("</tr>")]
+    assert f"D2</strong> · {DOUBLE_YAKUMAN[language]} · +96000" in section
+    assert "26" not in section.replace("+96000", "")  # the 26 han of two yakuman never shows
+    for sentence in (PAR_MEANING, BEST_MEANING, LUCK):
+        assert sentence[language] in html
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_player_s_page_says_what_par_and_best_mean_and_names_a_double_yakuman(client, director, language):
+    from tournament.models import Table
+    from tournament.table_plan import table_plan
+
+    event = riichi_cup(f"par-player-words-{language}", director)
+    play_slots(event, random.Random(7), slots=range(4), director=True,
+               changes=lambda rng, seats: {"E": 1000, "S": -1000, "W": 0, "N": 0})
+    table = Table.objects.filter(group__session__event=event, group__session__number=1).order_by("number").first()
+    east = table_plan(table).holders(table, 1)["E"]
+    response = client.get(reverse("player-results", args=[event.slug, east.number]), HTTP_ACCEPT_LANGUAGE=language)
+    row = next(r for r in response.context["report"]["sets"] if (r["session"], r["set_no"]) == (1, 1))
+    assert row["seat"] == "E"
+    assert (row["par"]["score"], row["par"]["label"]) == (96000, DOUBLE_YAKUMAN[language])
+    html = response.content.decode()
+    assert f'+96000 <small class="muted">D2</small><br><small>{DOUBLE_YAKUMAN[language]}</small>' in html
+    for sentence in (PAR_MEANING, BEST_MEANING, LUCK):
+        assert sentence[language] in html
+
+
+def test_a_par_stored_by_an_older_version_is_computed_again(client, director):
+    event = riichi_cup("par-version", director)
+    wall = WallSet.objects.get(event=event, session_number=1, set_no=1)
+    current = par_core.set_par(event.get_ruleset(), wall.piles, prevalent_wind="E").as_dict()
+    assert current["version"] == par_core.PAR_VERSION
+    old = copy.deepcopy({key: value for key, value in current.items() if key != "version"})  # as the first version stored
+    old["seats"][0]["par"] = {**old["seats"][0]["par"], "yakuman": 1, "score": 48000}
+    wall.par = old
+    wall.save(update_fields=["par"])
+    client.force_login(director)
+    shown = client.get(reverse("traveller", args=[event.slug, 1, 1])).context["report"]["par"]
+    assert shown["seats"]["E"]["par"]["score"] == 96000
+    wall.refresh_from_db()
+    assert wall.par == current

@@ -25,6 +25,7 @@ from scoring.models import (
     SetRelease,
     SetScore,
 )
+from scoring import par as par_core
 from scoring import visibility
 from scoring.payments import PAYMENT_RULES, PaymentError
 from scoring.payments.counters import clean_fixed
@@ -138,7 +139,8 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             "public_value": event.public_value or None,
             "seed": event.master_seed if (event.seed_revealed or include_secret) else None,
             "sets": [
-                {"session": w.session_number, "set": w.set_no, "piles": w.piles, **({"par": w.par} if w.par is not None else {})}
+                {"session": w.session_number, "set": w.set_no, "piles": w.piles,
+                 **({"par": w.par} if par_core.is_current(w.par) else {})}  # an outdated par is computed again
                 for w in event.wall_sets.order_by("session_number", "set_no")
             ],
             "reserves": [
@@ -449,9 +451,11 @@ def _checked_wall_flag(result: dict) -> dict | None:
 
 
 def _checked_par(wall: dict, index: int) -> dict | None:
-    """A wall set's exported ``par`` (docs/export.md, "Par"), or None when it has none: the shape
-    the pages read (``{"seats": [{"seat", "par", "best", ...}]}``). Raises ExchangeError naming
-    ``walls.sets[<index>].par`` (leave it out: it is computed again when a page asks)."""
+    """A wall set's exported ``par`` (docs/export.md, "Par"), or None when it has none or was
+    written by another version of the analysis (no ``"version"``, or not
+    :data:`scoring.par.PAR_VERSION`: it is computed again when a page asks): the shape the pages
+    read (``{"seats": [{"seat", "par", "best", ...}]}``). Raises ExchangeError naming
+    ``walls.sets[<index>].par`` for anything else (leave it out: it is computed again)."""
     par = wall.get("par")
     if par is None:
         return None
@@ -460,7 +464,7 @@ def _checked_par(wall: dict, index: int) -> dict | None:
                                               for s in seats):
         raise ExchangeError(f"walls.sets[{index}].par: not a par analysis (docs/export.md, \"Par\"): leave it out, "
                             "it is computed again when a page asks for it")
-    return par
+    return par if par_core.is_current(par) else None
 
 
 def _accounts(usernames: list[str]) -> dict[str, list]:

@@ -36,11 +36,14 @@ def seat_labels(seats: Sequence[str]) -> str:
 
 
 def yakuman_words(count: int) -> str:
-    """``1`` → ``"yakuman"``, ``2`` → ``"double yakuman"``, more → ``"3× yakuman"``."""
+    """``1`` → ``"yakuman"``, ``2`` → ``"double yakuman"``, ``3`` → ``"triple yakuman"``, more →
+    ``"4× yakuman"``."""
     if count == 1:
         return _("yakuman")
     if count == 2:
         return _("double yakuman")
+    if count == 3:
+        return _("triple yakuman")
     return _("%(count)s× yakuman") % {"count": count}
 
 

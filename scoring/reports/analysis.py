@@ -4,7 +4,8 @@ made").
 
 The analysis itself is :func:`scoring.par.set_par` (pure). It is computed once per wall set,
 the first time a page that may show it asks, and kept in ``WallSet.par`` (as secret as the
-piles: :mod:`scoring.visibility` decides, as for the hand record). A set played on a reserve
+piles: :mod:`scoring.visibility` decides, as for the hand record); one stored by an older
+version of the analysis (:func:`scoring.par.is_current`) is computed again. A set played on a reserve
 wall or in a fouled version is compared with the par of the wall as prepared; the traveller says
 which version each table played.
 """
@@ -18,11 +19,13 @@ from scoring import par as par_core
 from scoring import visibility
 from scoring.models import HandResult
 from scoring.payments.counters import read_fixed
+from scoring.payments.phrases import value_words, yakuman_words
 from scoring.visibility import Viewer
 from tournament.models import Event
 from walls.models import WallSet
 from walls.printing.hand_records import HandRecordPage, RecordPile
 from walls.printing.i18n import seat_name, word
+from walls.rulesets.layout import reachable_draws
 from walls.setcode import SetId
 from walls.tiles import TileError, tile_glyph
 
@@ -33,7 +36,8 @@ logger = logging.getLogger(__name__)
 def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[WallSet] | None = None) -> dict[Key, dict]:
     """The par (:meth:`scoring.par.SetPar.as_dict`) of each ``(session, set)`` of ``keys`` that
     has a wall (or of each of ``walls``, WallSet rows the caller read with ``piles`` and
-    ``par``), computed and stored for those not analysed yet. The caller has checked that its
+    ``par``), computed and stored for those not analysed yet or analysed by an older version
+    (:func:`scoring.par.is_current`). The caller has checked that its
     viewer may see these sets. At most two statements: the read (none with ``walls``), and one
     update for the sets analysed now. A wall the analysis cannot read (piles that do not fit the
     rule set, an unknown tile code: :class:`scoring.par.ParError`,
@@ -50,7 +54,7 @@ def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[Wall
     fresh = []
     out = {}
     for wall in walls:
-        if wall.par is None:
+        if not par_core.is_current(wall.par):
             try:
                 analysis = par_core.set_par(ruleset, wall.piles, prevalent_wind=par_core.prevalent_of(wall.set_no, seats),
                                             counters=read_fixed(event.fixed_counters, wall.session_number, wall.set_no))
@@ -73,19 +77,39 @@ def _glyphs(hand: str) -> str:
     return " ".join(tile_glyph(c) for c in codes) + (" + " + tile_glyph(winning.strip()) if winning else "")
 
 
-def _win_view(win: dict | None) -> dict | None:
+def win_label(win: dict, unit: str) -> str:
+    """A win's value in words in the active language (:func:`scoring.payments.phrases.value_words`):
+    ``"25 fan"``, ``"3 han 30 fu"``, ``"double yakuman"`` (a yakuman's han never shows); empty
+    without a value (the shape-only analysis)."""
+    if win.get("value") is None:
+        return ""
+    return value_words(unit, win["value"], win.get("fu") or 0, win.get("yakuman") or 0)
+
+
+def _named(win: dict) -> str:
+    """The fan or yaku of a win in words: ``"Seven Pairs 24, Self-Drawn 1"``; a yakuman yaku
+    with its yakuman words (``"Suu Ankou Tanki (double yakuman)"``: a yakuman's han, 13 each,
+    never shows)."""
+    if win.get("yakuman"):
+        return ", ".join(f"{name} ({yakuman_words(max(1, value // 13))})" for name, value in win["names"])
+    return ", ".join(f"{name} {value}" for name, value in win["names"])
+
+
+def _win_view(win: dict | None, unit: str) -> dict | None:
     if win is None:
         return None
-    return {**win, "glyphs": _glyphs(win["hand"]), "slot": f"D{win['draw']}",
-            "named": ", ".join(f"{name} {value}" for name, value in win["names"])}
+    return {**win, "glyphs": _glyphs(win["hand"]), "slot": f"D{win['draw']}", "label": win_label(win, unit),
+            "named": _named(win)}
 
 
 def par_view(analysis: dict) -> dict:
     """An analysis (:meth:`scoring.par.SetPar.as_dict`) for a page: ``{"calculator",
     "approximate", "unit", "seats": {seat: {"seat", "shanten", "draws", "par", "best"}}, "ordered"}``, a
-    win with ``glyphs`` (the hand as tile glyphs), ``slot`` (``"D10"``) and ``named`` (its fan
-    or yaku in words) added; ``ordered``: the same seats in seat order (dealer first)."""
-    ordered = [{**s, "par": _win_view(s["par"]), "best": _win_view(s["best"])} for s in analysis["seats"]]
+    win with ``glyphs`` (the hand as tile glyphs), ``slot`` (``"D10"``), ``label`` (its value in
+    words, :func:`win_label`) and ``named`` (its fan or yaku in words) added; ``ordered``: the
+    same seats in seat order (dealer first)."""
+    unit = analysis.get("unit", "fan")
+    ordered = [{**s, "par": _win_view(s["par"], unit), "best": _win_view(s["best"], unit)} for s in analysis["seats"]]
     return {**analysis, "seats": {s["seat"]: s for s in ordered}, "ordered": ordered}
 
 
@@ -102,20 +126,30 @@ def set_par_report(event: Event, session_number: int, set_no: int, viewer: Viewe
 def against_par(event: Event, rows: list[dict]) -> list[dict]:
     """Each of ``rows`` (a player's set-by-set results: dicts with ``session``, ``set_no``,
     ``seat`` and ``score_change``, already limited to what the viewer may see) with ``par``:
-    ``{"draw", "score", "best_score", "versus"}`` for its seat (``versus``: the score change
-    less the par score), or None where the set has no par for that seat."""
+    ``{"draw", "score", "label", "best_draw", "best_score", "best_label", "versus"}`` for its seat
+    (``label``: the value in words, :func:`win_label`; ``versus``: the score change less the par
+    score), or None where the set has no par for that seat."""
     analyses = set_analyses(event, {(r["session"], r["set_no"]) for r in rows})
     out = []
     for row in rows:
         analysis = analyses.get((row["session"], row["set_no"]))
         seat = next((s for s in analysis["seats"] if s["seat"] == row.get("seat")), None) if analysis else None
         found = None
-        if seat is not None and seat["par"] is not None and seat["par"]["score"] is not None:
-            found = {"draw": seat["par"]["draw"], "score": seat["par"]["score"],
-                     "best_score": seat["best"]["score"] if seat["best"] else None,
+        if analysis is not None and seat is not None and seat["par"] is not None and seat["par"]["score"] is not None:
+            unit, best = analysis.get("unit", "fan"), seat["best"] or seat["par"]
+            found = {"draw": seat["par"]["draw"], "score": seat["par"]["score"], "label": win_label(seat["par"], unit),
+                     "best_draw": best["draw"], "best_score": best["score"], "best_label": win_label(best, unit),
                      "versus": (row.get("score_change") or 0) - seat["par"]["score"]}
         out.append({**row, "par": found})
     return out
+
+
+def par_words(event: Event) -> dict:
+    """What a page says about the par of ``event``'s sets (templates/scoring/_par_words.html):
+    ``{"calculator"}`` (:func:`scoring.par.calculator_for`: riichi names the luck left out) and
+    ``{"approximate"}`` (no private draw piles: a shared wall drawn in turn order)."""
+    ruleset = event.get_ruleset()
+    return {"calculator": par_core.calculator_for(ruleset), "approximate": not reachable_draws(ruleset)}
 
 
 def hand_record_pages(event: Event, session_number: int, viewer: Viewer, lang: str) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict, defaultdict
 
-from scoring.reports.analysis import against_par
+from scoring.reports.analysis import against_par, par_words
 from scoring.comparisons import converted_scores
 from scoring.models import ConversionTable
 from scoring.reports.cache import (
@@ -243,15 +243,16 @@ def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
     """A player's page: their row of :func:`player_standings`, their standings row in an
     individual event, and their set-by-set results against the same seat ``[{"session",
     "set_no", "group", "table", "seat", "score_change", "datum", "difference", "points",
-    "running", "par"}]`` (``par``: the seat's solo par on the set, :func:`scoring.reports.analysis.against_par`). In an individual event the points are the stored converted scores; in a team
-    event they are the per-player comparison (extra information). Reads the player's own cached
-    rows."""
+    "running", "par"}]`` (``par``: the seat's solo par on the set, :func:`scoring.reports.analysis.against_par`),
+    and ``par_words`` (:func:`scoring.reports.analysis.par_words`: what the page says about par).
+    In an individual event the points are the stored converted scores; in a team event they are
+    the per-player comparison (extra information). Reads the player's own cached rows."""
     row = next(iter(player_standings(event, public=public, player=player.pk)), None)
     standing = None
     if event.method == Event.Method.INDIVIDUAL:
         standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)
     sets = against_par(event, _with_running(_seat_results(event, public, player=player.pk)))
-    return {"row": row, "standing": standing, "sets": sets}
+    return {"row": row, "standing": standing, "sets": sets, "par_words": par_words(event)}
 
 
 def _with_running(rows) -> list[dict]:

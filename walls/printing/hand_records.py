@@ -20,6 +20,8 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm as _mm
 
+from scoring.payments.phrases import value_words
+from tournament import i18n
 from tournament.i18n import gettext_noop
 from walls.printing.base import draw_fit, finish, new_canvas, wrap
 from walls.printing.i18n import check_lang, seat_name, translate
@@ -35,11 +37,16 @@ _WORDS = {
     "par": gettext_noop("Par"), "best": gettext_noop("Best"), "table": gettext_noop("Table"),
     "no_win": gettext_noop("no call-free win"), "shanten": gettext_noop("Tiles from ready"),
     "results": gettext_noop("Results"),
-    "explain": gettext_noop("Par: the earliest self-drawn win each seat could have made alone, without calls, had it kept "
-                            "exactly the right tiles; best: the most valuable by the end of its tiles. Scores are the seat's "
-                            "score change by the event's payment rule."),
+    # the same sentences as the pages (templates/scoring/_par_words.html)
+    "par_meaning": gettext_noop("Par: the earliest self-drawn win the seat could make alone, knowing its own tiles, "
+                                "without calls."),
+    "best_meaning": gettext_noop("Best: the most valuable such win by the seat's last draw."),
+    "shape": gettext_noop("The earliest draw at which each seat held a complete hand using only its own tiles, without "
+                          "calls (this rule set's hands are not valued here)."),
+    "luck": gettext_noop("Riichi, double riichi, self-draw, dora and red fives are counted; ippatsu and ura-dora are not, "
+                         "since no player can count on them."),
+    "scores": gettext_noop("Scores are the seat's score change by the event's payment rule."),
     "approximate": gettext_noop("Shared wall: drawn in turn order as if nobody called, so an approximation."),
-    "fan": gettext_noop("fan"), "han": gettext_noop("han"),
 }
 
 
@@ -128,16 +135,38 @@ def _hand_tiles(hand: str) -> tuple[list[str], str]:
     return [f"{d}{group[-1]}" for group in standing.split() for d in group[:-1]], winning.strip()
 
 
+def _value(win: Mapping[str, Any], unit: str, lang: str) -> str:
+    """A win's value in words in ``lang`` (:func:`scoring.payments.phrases.value_words`, the
+    pages' words): ``"25 fan"``, ``"3 han 30 fu"``, ``"double yakuman"``; empty without a value."""
+    if win.get("value") is None:
+        return ""
+    with i18n.language(lang):
+        return value_words(unit, win["value"], win.get("fu") or 0, win.get("yakuman") or 0)
+
+
+def _notes(par: Mapping[str, Any]) -> list[str]:
+    """The keys of the sentences printed above the seats: what par and best mean, then what the
+    analysis of this rule set leaves out or approximates."""
+    keys = ["par_meaning", "best_meaning"]
+    if par.get("calculator") == "shape":
+        keys.append("shape")
+    if par.get("calculator") == "riichi":
+        keys.append("luck")
+    if par.get("approximate"):
+        keys.append("approximate")
+    return [*keys, "scores"]
+
+
 def _par(canv: Any, forms: FormCache, page: HandRecordPage, x0: float, y: float, width: float, lang: str) -> float:
     par = page.par or {}
-    unit = _w("fan" if par.get("unit") == "fan" else "han", lang)
+    unit = "fan" if par.get("unit") == "fan" else "han"
     y -= 5 * mm
     draw_fit(canv, _w("par", lang), x0, y, width, 11, lang=lang, bold=True)
     y -= 4 * mm
-    note = _w("explain", lang) + (" " + _w("approximate", lang) if par.get("approximate") else "")
-    for line in wrap(note, 6.5, width, lang):
-        draw_fit(canv, line, x0, y, width, 6.5, lang=lang)
-        y -= 3 * mm
+    for key in _notes(par):
+        for line in wrap(_w(key, lang), 6.5, width, lang):
+            draw_fit(canv, line, x0, y, width, 6.5, lang=lang)
+            y -= 3 * mm
     small = 6 * mm
     for seat in par.get("seats", []):
         y -= small + 2 * mm
@@ -154,7 +183,7 @@ def _par(canv: Any, forms: FormCache, page: HandRecordPage, x0: float, y: float,
             if win is None:
                 draw_fit(canv, f"{label}: {_w('no_win', lang)}", x, y + small * 0.35, 70 * mm, 7, lang=lang)
                 continue
-            value = f" {win['value']} {unit}" if win.get("value") is not None else ""
+            value = f" {_value(win, unit, lang)}" if win.get("value") is not None else ""
             score = f" {win['score']:+d}" if win.get("score") is not None else ""
             draw_fit(canv, f"{label} D{win['draw']}{value}{score}", x, y + small * 0.35, 30 * mm, 7, lang=lang)
             tx = x + 31 * mm

@@ -24,6 +24,15 @@ position) its ura-dora. That is riichi's dead wall (``X1``-``X4`` replacements, 
 indicator, ``X7``-``X13`` kan-dora) and the seeds' Souzu (``X7``) and Shiragiku (``X9``). Without a
 ``dora_indicator`` every dead tile is a replacement tile, in order.
 
+**Draws without calls** (:func:`draw_sequence`, :func:`reachable_draws`). With private draw
+piles the seats draw in turn order from the dealer, each the next tile of its own pile, and the
+hand ends when the seat to draw has no tile left (docs/rules.md, "Duplicate MCR: end of a hand":
+the player whose pile ran out discards, then the next three each draw and discard once). Piles
+of equal size are all drawn to the end and the last draw is the one of the seat before the dealer
+(MCR duplicate, 21 each: North's ``D21``); unequal piles are not: in ``riichi-duplicate`` (East 19,
+the others 17) South's pile runs out first, so East draws ``D18`` last and its ``D19`` is drawn
+only when calls or kongs skip a seat (docs/rules.md, "Riichi duplicate layouts").
+
 Standalone: no Django import.
 """
 
@@ -191,3 +200,40 @@ def dead_wall(ruleset: Any) -> DeadWall | None:
             slots.append(DeadSlot(pile.name, getattr(pile, "seat", None), f"{pile.slot_prefix}{n}", position, role, order))
     assert position == total
     return DeadWall(tuple(slots))
+
+
+def _draw_sizes(ruleset: Any) -> dict[str, int]:
+    """Each seat's draw-pile tiles, in seat order; empty without private draw piles."""
+    if not any(p.kind == "draw" for p in ruleset.piles):
+        return {}
+    return {seat: sum(p.size for p in ruleset.piles if p.kind == "draw" and getattr(p, "seat", None) == seat)
+            for seat in ruleset.seats}
+
+
+def draw_sequence(ruleset: Any) -> list[tuple[str, int]]:
+    """The draws of a wall set of ``ruleset`` played without calls (module doc): ``[(seat, n),
+    ...]`` in play order, ``n`` the 1-based draw of that seat's own draw pile (``("N", 21)``: North's
+    ``D21``); the last entry is the hand's last draw. Empty for a rule set without private draw
+    piles (a shared live wall is dealt in turn order by :func:`scoring.par.seat_tiles`)."""
+    sizes = _draw_sizes(ruleset)
+    seats = tuple(sizes)
+    drawn = dict.fromkeys(seats, 0)
+    out: list[tuple[str, int]] = []
+    for turn in range(sum(sizes.values())):
+        seat = seats[turn % len(seats)]
+        if drawn[seat] >= sizes[seat]:
+            break
+        drawn[seat] += 1
+        out.append((seat, drawn[seat]))
+    return out
+
+
+def reachable_draws(ruleset: Any) -> dict[str, int]:
+    """How many tiles of its own draw pile each seat draws in a hand without calls
+    (:func:`draw_sequence`): ``{seat: draws}`` in seat order (``mcr-duplicate``: 21 each;
+    ``riichi-duplicate-dead14``: 18, 18, 17, 17; ``riichi-duplicate``: East 18 of its 19, the others
+    17). Empty for a rule set without private draw piles."""
+    counts = dict.fromkeys(_draw_sizes(ruleset), 0)
+    for seat, n in draw_sequence(ruleset):
+        counts[seat] = n
+    return counts

@@ -13,6 +13,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import par
+from scoring.payments.phrases import value_words
+from tournament import i18n
 from tournament.exchange import read_export_file
 from scoring.payments.counters import read_fixed
 from walls.rulesets.model import RuleSet, RuleSetError
@@ -70,11 +72,16 @@ class Command(BaseCommand):
             if seat.par is None:
                 line += "no call-free win"
             else:
-                value = f" {seat.par.value.value} {found.unit}" if seat.par.value else ""
-                score = f" {seat.par.score:+d}" if seat.par.score is not None else ""
-                line += f"par D{seat.par.draw}{value}{score}  {seat.par.hand}"
+                line += f"par {_win(seat.par, found.unit)}"
                 if seat.best is not None and seat.best != seat.par:
-                    best_value = f" {seat.best.value.value} {found.unit}" if seat.best.value else ""
-                    best_score = f" {seat.best.score:+d}" if seat.best.score is not None else ""
-                    line += f"  | best D{seat.best.draw}{best_value}{best_score}  {seat.best.hand}"
+                    line += f"  | best {_win(seat.best, found.unit)}"
             self.stdout.write(line)
+
+
+def _win(win: par.Win, unit: str) -> str:
+    """``"D14 25 fan +99  677m 1188p 4488s 77z +6m"``: the draw, the value in words (``"double
+    yakuman"``, never its 26 han), the score and the hand."""
+    with i18n.language("en"):
+        value = f" {value_words(unit, win.value.value, win.value.fu or 0, win.value.yakuman)}" if win.value else ""
+    score = f" {win.score:+d}" if win.score is not None else ""
+    return f"D{win.draw}{value}{score}  {win.hand}"
