@@ -76,3 +76,62 @@ def test_a_player_reads_par_on_the_traveller_their_page_and_the_printed_hand_rec
     assert "Hand record" in text and re.search(r"1-01-\d", text)
     assert f"D{east['par']['draw']} {east['par']['value']} fan {east['par']['score']:+d}" in text
     pdf[0].render(scale=1.2).to_pil().save(str(SCREENSHOTS / "hand-records-page.png"))
+
+
+def riichi_cup_released(director_name: str) -> tuple[str, int]:
+    """A riichi-duplicate event (4 teams of 4) whose set 1 gives East a double yakuman (four
+    concealed pungs and a single 5z, the second 5z at D2), played at every table (draws entered
+    and confirmed by the director's services), so it is released: ``(slug, event id)``."""
+    from django.contrib.auth import get_user_model
+
+    from factories import play_up_to, prepared_event
+    from scoring.actions.confirmation import confirm_result
+    from scoring.actions.entry import submit_result
+    from scoring.visibility import is_public
+    from test_par import full_wall, tiles
+    from tournament.models import Table
+    from walls.models import WallSet
+
+    roster = "team,player\n" + "".join(f"Team {t},{t}{m}\n" for t in "ABCD" for m in range(4))
+    director = get_user_model().objects.get(username=director_name)
+    event = prepared_event(roster, name="Riichi par walk", slug="riichi-par-walk", ruleset_code="riichi-duplicate",
+                           director=director)
+    wall = WallSet.objects.get(event=event, session_number=1, set_no=1)
+    wall.piles = full_wall(event.get_ruleset(), {"E-hand": tiles("111m 222p 333s 444m 5z"), "E-draw": tiles("9s 5z")})
+    wall.par = None
+    wall.save(update_fields=["piles", "par"])
+    tables = list(Table.objects.filter(group__session__event=event).select_related("group__session__event"))
+
+    def enter(table, set_no):
+        confirm_result(submit_result(table, set_no, outcome={"kind": "draw"}, actor="director"), actor="director", director=True)
+
+    play_up_to(tables, 1, enter)
+    assert is_public(event, 1, 1)
+    return event.slug, event.pk
+
+
+def remove_event(event_id: int) -> None:
+    from tournament.models import Event
+
+    Event.objects.filter(pk=event_id).delete()
+
+
+def test_a_player_reads_a_riichi_par_in_japanese_double_yakuman_and_no_luck(new_page, demo_site):
+    """Riichi duplicate on a phone in Japanese: par says what it means, leaves out ippatsu and
+    ura-dora and says so, and names East's Suu Ankou Tanki a double yakuman paid +96000, never
+    26 han."""
+    slug, event_id = in_own_connection(riichi_cup_released, demo_site.director)
+    try:
+        phone = new_page(PHONE)
+        phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": demo_site.page("/")}])
+        phone.goto(demo_site.page(f"/e/{slug}/travellers/1/1/"))
+        section = phone.locator("#par")
+        expect(section).to_contain_text("パー：その席が自分の牌を知ったうえで、鳴かずに単独で達成できる最も早いツモ和了。")
+        expect(section).to_contain_text("一発と裏ドラは誰にも当てにできないため数えません")
+        east = section.locator("#par-E")
+        expect(east).to_contain_text("ダブル役満")
+        expect(east).to_contain_text("+96000")
+        assert "26" not in east.inner_text().replace("+96000", "")
+        section.screenshot(path=str(SCREENSHOTS / "traveller-par-riichi-ja.png"))
+    finally:
+        in_own_connection(remove_event, event_id)
