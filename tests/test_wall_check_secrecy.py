@@ -1,8 +1,8 @@
 """The wall check is no oracle (docs/security.md, "The wall check"): the same probing entries, by
 the same seated player with the right PIN, sent to two sets no table has played get the same
 answer, ids and set numbers aside, on every path a player can reach: the table page (its page
-and the offline queue's JSON answer), the API as a scorer account bound to the table (no PIN)
-and as a player's own account that is a scorer of its table (with its PIN), and a correction.
+and the offline queue's JSON answer), the API as a scorer account bound to the table (no PIN; by
+session and by API token, as a script sends it) and as a player's own account that is a scorer of its table (with its PIN), and a correction.
 Probes: a self-draw and a discard win naming every tile kind, concealed kongs, thirteen orphans.
 The director sees the flags; the table sees its own once the set is released."""
 
@@ -15,7 +15,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from factories import blocks, client_for, entering, first_table, table_url
+from factories import api_key, blocks, client_for, entering, first_table, table_url
 from scoring.actions.confirmation import confirm_result
 from scoring.models import ConfirmationAttempt, HandResult, SetRelease
 from scoring.wall_check import KINDS
@@ -29,7 +29,7 @@ HANDS = [
     ("self_draw", "W", None, "ckong:1m ckong:9p ckong:7z 123s 5p +5p"),
     ("self_draw", "W", None, "19m 19p 19s 1234567z +1m"),  # thirteen orphans
     ("discard", "E", "S", "19m 19p 19s 1234567z +7z"),
-    ("discard", "E", "S", "11223344556677m +7m"),
+    ("discard", "E", "S", "1122334455667m +7m"),  # seven pairs
 ]
 
 
@@ -142,6 +142,7 @@ def test_the_same_probes_on_two_unplayed_sets_get_the_same_answers_on_every_path
         {"kind": "page", "client": phone},
         {"kind": "json", "client": phone},
         {"kind": "api", "client": client_for(scorer)},  # a scorer account: no PIN
+        {"kind": "api", "client": client_for(token=api_key(scorer))},  # the same with its API token, as a script sends it
         {"kind": "api", "client": client_for(player_user), "extra": {"entered_by_seat": "W", "entry_pin": west_pin}},
     ]
     differed, flagged = [], 0

@@ -8,7 +8,8 @@ Standalone: no Django import; translated through :mod:`tournament.i18n`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tournament.i18n import gettext as _
 from tournament.i18n import seat_label, seat_name
@@ -57,6 +58,15 @@ def value_words(unit: str, value: int, fu: int = 0, yakuman: int = 0) -> str:
             return _("%(han)s han %(fu)s fu") % {"han": value, "fu": fu}
         return _("%(han)s han") % {"han": value}
     return _("%(fan)s fan") % {"fan": value}
+
+
+def win_words(win: Mapping[str, Any], unit: str) -> str:
+    """The value of a par win (:meth:`scoring.par.SetPar.as_dict`'s ``{"value", "fu", "yakuman"}``)
+    in words, :func:`value_words` (``"25 fan"``, ``"3 han 30 fu"``, ``"double yakuman"``: a
+    yakuman's han never shows); empty without a value (the shape-only analysis)."""
+    if win.get("value") is None:
+        return ""
+    return value_words(unit, win["value"], win.get("fu") or 0, win.get("yakuman") or 0)
 
 
 def values_words(unit: str, values: Sequence[int], fu: Sequence[int] = (), yakuman: Sequence[int] = ()) -> str:

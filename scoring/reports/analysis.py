@@ -19,7 +19,7 @@ from scoring import par as par_core
 from scoring import visibility
 from scoring.models import HandResult
 from scoring.payments.counters import read_fixed
-from scoring.payments.phrases import value_words, yakuman_words
+from scoring.payments.phrases import win_words, yakuman_words
 from scoring.visibility import Viewer
 from tournament.models import Event
 from walls.models import WallSet
@@ -77,15 +77,6 @@ def _glyphs(hand: str) -> str:
     return " ".join(tile_glyph(c) for c in codes) + (" + " + tile_glyph(winning.strip()) if winning else "")
 
 
-def win_label(win: dict, unit: str) -> str:
-    """A win's value in words in the active language (:func:`scoring.payments.phrases.value_words`):
-    ``"25 fan"``, ``"3 han 30 fu"``, ``"double yakuman"`` (a yakuman's han never shows); empty
-    without a value (the shape-only analysis)."""
-    if win.get("value") is None:
-        return ""
-    return value_words(unit, win["value"], win.get("fu") or 0, win.get("yakuman") or 0)
-
-
 def _named(win: dict) -> str:
     """The fan or yaku of a win in words: ``"Seven Pairs 24, Self-Drawn 1"``; a yakuman yaku
     with its yakuman words (``"Suu Ankou Tanki (double yakuman)"``: a yakuman's han, 13 each,
@@ -98,7 +89,7 @@ def _named(win: dict) -> str:
 def _win_view(win: dict | None, unit: str) -> dict | None:
     if win is None:
         return None
-    return {**win, "glyphs": _glyphs(win["hand"]), "slot": f"D{win['draw']}", "label": win_label(win, unit),
+    return {**win, "glyphs": _glyphs(win["hand"]), "slot": f"D{win['draw']}", "label": win_words(win, unit),
             "named": _named(win)}
 
 
@@ -106,7 +97,7 @@ def par_view(analysis: dict) -> dict:
     """An analysis (:meth:`scoring.par.SetPar.as_dict`) for a page: ``{"calculator",
     "approximate", "unit", "seats": {seat: {"seat", "shanten", "draws", "par", "best"}}, "ordered"}``, a
     win with ``glyphs`` (the hand as tile glyphs), ``slot`` (``"D10"``), ``label`` (its value in
-    words, :func:`win_label`) and ``named`` (its fan or yaku in words) added; ``ordered``: the
+    words, :func:`scoring.payments.phrases.win_words`) and ``named`` (its fan or yaku in words) added; ``ordered``: the
     same seats in seat order (dealer first)."""
     unit = analysis.get("unit", "fan")
     ordered = [{**s, "par": _win_view(s["par"], unit), "best": _win_view(s["best"], unit)} for s in analysis["seats"]]
@@ -127,7 +118,7 @@ def against_par(event: Event, rows: list[dict]) -> list[dict]:
     """Each of ``rows`` (a player's set-by-set results: dicts with ``session``, ``set_no``,
     ``seat`` and ``score_change``, already limited to what the viewer may see) with ``par``:
     ``{"draw", "score", "label", "best_draw", "best_score", "best_label", "versus"}`` for its seat
-    (``label``: the value in words, :func:`win_label`; ``versus``: the score change less the par
+    (``label``: the value in words, :func:`scoring.payments.phrases.win_words`; ``versus``: the score change less the par
     score), or None where the set has no par for that seat."""
     analyses = set_analyses(event, {(r["session"], r["set_no"]) for r in rows})
     out = []
@@ -137,8 +128,8 @@ def against_par(event: Event, rows: list[dict]) -> list[dict]:
         found = None
         if analysis is not None and seat is not None and seat["par"] is not None and seat["par"]["score"] is not None:
             unit, best = analysis.get("unit", "fan"), seat["best"] or seat["par"]
-            found = {"draw": seat["par"]["draw"], "score": seat["par"]["score"], "label": win_label(seat["par"], unit),
-                     "best_draw": best["draw"], "best_score": best["score"], "best_label": win_label(best, unit),
+            found = {"draw": seat["par"]["draw"], "score": seat["par"]["score"], "label": win_words(seat["par"], unit),
+                     "best_draw": best["draw"], "best_score": best["score"], "best_label": win_words(best, unit),
                      "versus": (row.get("score_change") or 0) - seat["par"]["score"]}
         out.append({**row, "par": found})
     return out

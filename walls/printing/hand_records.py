@@ -20,7 +20,7 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm as _mm
 
-from scoring.payments.phrases import value_words
+from scoring.payments.phrases import win_words
 from tournament import i18n
 from tournament.i18n import gettext_noop
 from walls.printing.base import draw_fit, finish, new_canvas, wrap
@@ -136,12 +136,9 @@ def _hand_tiles(hand: str) -> tuple[list[str], str]:
 
 
 def _value(win: Mapping[str, Any], unit: str, lang: str) -> str:
-    """A win's value in words in ``lang`` (:func:`scoring.payments.phrases.value_words`, the
-    pages' words): ``"25 fan"``, ``"3 han 30 fu"``, ``"double yakuman"``; empty without a value."""
-    if win.get("value") is None:
-        return ""
+    """A win's value in words in ``lang``: the pages' words (:func:`scoring.payments.phrases.win_words`)."""
     with i18n.language(lang):
-        return value_words(unit, win["value"], win.get("fu") or 0, win.get("yakuman") or 0)
+        return win_words(win, unit)
 
 
 def _notes(par: Mapping[str, Any]) -> list[str]:
