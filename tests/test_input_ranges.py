@@ -204,7 +204,7 @@ def test_the_table_page_shows_each_number_input_its_range(client):
     assert page.count('min="-2810800"') == 4 and page.count('max="2810800"') == 5  # four score boxes and the deposit
     assert 'title="-2,810,800 to 2,810,800"' in page
     assert 'id="honba"' not in page and "Honba 0 · riichi sticks 0" in page  # fixed per set, not typed
-    assert page.count('placeholder="1–13" min="0" max="13"') == 4  # han: 0 for a winner by yakuman alone
+    assert page.count('placeholder="1–99" min="0" max="99"') == 4  # han: 0 for a winner by yakuman alone
 
 
 def test_the_directors_entry_page_refuses_5000_digits_and_thirty_billion_at_the_box(client, director):

@@ -105,7 +105,7 @@ def test_an_empty_minimum_keeps_the_rule_set_s_own(client, organiser):
 
 
 @pytest.mark.parametrize(("ruleset", "value", "words"), [
-    ("riichi", "14", "1 to 13 han"),  # han 13 is already yakuman
+    ("riichi", "100", "1 to 99 han"),  # 13 and more is a counted yakuman, entered as counted
     ("mcr-duplicate", "6", "8 to 400 fan"),  # MCR's 8-fan minimum cannot be lowered
     ("yangzhou", "-1", None),
 ])

@@ -227,10 +227,27 @@ def test_the_api_refuses_a_han_beyond_the_rule_with_the_range(director):
     api.force_authenticate(director)
     response = api.post(f"/api/events/{event.slug}/results/", {
         "table": table.number, "set_no": first_set(table),
-        "outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [14], "fu": [30]}}, format="json")
+        "outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [100], "fu": [30]}}, format="json")
     assert response.status_code == 400
-    assert "from 1 to 13" in response.json()["fans"][0]
+    assert "from 1 to 99" in response.json()["fans"][0]
     assert not table.results.exists()
+
+
+def test_a_counted_yakuman_of_14_han_is_stored_as_typed_and_paid_as_yakuman(director):
+    """The set-up sheet says 13 han or more is a counted yakuman: a table that counted 14 han types
+    14; the API keeps 14 and pays South's win on West's discard 32,000."""
+    event = event_of("riichi", "api-kazoe")
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    table = first_table(event)
+    api = APIClient()
+    api.force_authenticate(director)
+    response = api.post(f"/api/events/{event.slug}/results/", {
+        "table": table.number, "set_no": first_set(table),
+        "outcome": {"kind": "discard", "winners": ["S"], "discarder": "W", "fans": [14]}}, format="json")
+    assert response.status_code == 201, response.json()
+    result = table.results.get()
+    assert result.outcome["fans"] == [14]
+    assert result.changes == {"E": 0, "S": 32000, "W": -32000, "N": 0}
 
 
 def test_the_api_refuses_an_input_the_rule_does_not_take(team_event, director):
@@ -255,8 +272,8 @@ def test_a_typed_deposit_that_differs_from_the_outcome_is_refused():
 
 PAGE_ERRORS = {
     # field of the refusal -> the input the scorer sees
-    "han beyond the range": ("riichi", {"kind": "discard", "winners": "S", "discarder": "W", "value_S": "14", "fu_S": "30"},
-                             "value_S", "from 1 to 13"),
+    "han beyond the range": ("riichi", {"kind": "discard", "winners": "S", "discarder": "W", "value_S": "100", "fu_S": "30"},
+                             "value_S", "from 1 to 99"),
     "fu missing below mangan": ("riichi", {"kind": "discard", "winners": "S", "discarder": "W", "value_S": "3"},
                                 "fu_S", "fu"),
     "souzu below mangan": ("souzu-2p", {"kind": "discard", "winners": "S", "discarder": "E", "value_S": "3", "fu_S": "30"},

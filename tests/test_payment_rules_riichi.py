@@ -152,8 +152,8 @@ def test_the_sticks_of_a_drawn_hand_stay_on_the_table():
     (HandOutcome("discard", ("S",), "W", (2,), fu=(20,)), "fu", "20 fu is a self-drawn pinfu only"),
     (HandOutcome("discard", ("S",), "W", (3,)), "fu", "fu of winner South is needed"),
     (HandOutcome("discard", ("S",), "W", (3,), fu=(35,)), "fu", "must be one of 20, 25, 30, 40"),
-    (HandOutcome("discard", ("S",), "W", (14,)), "fans", "han must be from 1 to 13"),
-    (HandOutcome("discard", ("S",), "W", (0,), fu=(30,)), "fans", "han must be from 1 to 13"),
+    (HandOutcome("discard", ("S",), "W", (100,)), "fans", "han must be from 1 to 99"),
+    (HandOutcome("discard", ("S",), "W", (0,), fu=(30,)), "fans", "han must be from 1 to 99"),
     (HandOutcome("discard", ("S",), "W", (), yakuman=(7,)), "yakuman", "from 0 to 6"),
     (HandOutcome("discard", ("S",), "W", (3,), fu=(30,), honba=-1), "honba", "0 or more"),
     (HandOutcome("discard", ("S",), "W", (3,), fu=(30,), liable="W"), "liable", "does not use"),
@@ -168,13 +168,22 @@ def test_riichi_mistakes_are_refused_naming_the_field(outcome, field, says):
     assert error.field == field and says in str(error)
 
 
+@pytest.mark.parametrize("han", [13, 14, 16, 21])
+def test_a_counted_yakuman_is_entered_as_counted_and_paid_as_one_yakuman(han):
+    """The set-up sheet and the payment text say 13 han or more is a counted (kazoe) yakuman: a
+    table that counts 14 han types 14 and is paid what 13 pays (8,000 base points): South wins
+    on West's discard, 32,000; East's tsumo, 16,000 from each."""
+    assert riichi("discard", ("S",), "W", (han,)).changes == {"E": 0, "S": 32000, "W": -32000, "N": 0}
+    assert riichi("self_draw", ("E",), None, (han,)).changes == {"E": 48000, "S": -16000, "W": -16000, "N": -16000}
+
+
 def test_riichi_is_for_four_seats():
     assert refused("riichi", ("E", "S", "W"), HandOutcome("draw")).field == "seats"
 
 
 def test_riichi_rule_declares_its_inputs():
     rule = PAYMENT_RULES["riichi"]
-    assert rule.value_unit == "han" and rule.bounds(1) == (1, 13) and rule.stick == 1000
+    assert rule.value_unit == "han" and rule.bounds(1) == (1, 99) and rule.stick == 1000
     assert rule.inputs == {"fu", "yakuman", "honba", "riichi", "tenpai"} and rule.multiple_winners
 
 

@@ -20,7 +20,7 @@ from scoring.payments.core import (
     rule_seat_check,
 )
 from scoring.payments.mcr import mahjongsoft_self_draw, mcr_self_draw, settle_mcr_family
-from scoring.payments.riichi import FU_CHOICES, settle_riichi, settle_souzu
+from scoring.payments.riichi import FU_CHOICES, KAZOE_HIGHEST, settle_riichi, settle_souzu
 from scoring.payments.shield_tile import settle_shield_tile
 from scoring.payments.three_player import settle_shiragiku
 from scoring.payments.yangzhou import settle_yangzhou
@@ -47,14 +47,14 @@ PAYMENT_RULES: dict[str, PaymentRule] = {
         "riichi", gettext_noop("Riichi"), zero_sum=True, multiple_winners=True,
         source="standard Japanese riichi rules (reference, not in the seeds): han and fu, mangan and above, "
                "honba 300, riichi sticks 1000, noten payment 3000",
-        settle=settle_riichi, value_unit="han", value_range=(1, 13), inputs=_RIICHI_INPUTS,
+        settle=settle_riichi, value_unit="han", value_range=(1, KAZOE_HIGHEST), inputs=_RIICHI_INPUTS,
         fu_choices=FU_CHOICES, stick=1000, seat_counts=(4,),
     ),
     "souzu-2p": PaymentRule(
         "souzu-2p", gettext_noop("Two-player Souzu"), zero_sum=True, multiple_winners=False,
         source='docs/rules.md, "Two-player Souzu: payments": riichi values, hundreds rounded up, self-draw collects half, '
                "honba 2000, mangan minimum (haneman from 5 honba)",
-        settle=settle_souzu, value_unit="han", value_range=(1, 13), inputs=_RIICHI_INPUTS,
+        settle=settle_souzu, value_unit="han", value_range=(1, KAZOE_HIGHEST), inputs=_RIICHI_INPUTS,
         fu_choices=FU_CHOICES, stick=1000, seat_counts=(2,),
     ),
     "souzu-2p-honba-whole": PaymentRule(
@@ -62,7 +62,7 @@ PAYMENT_RULES: dict[str, PaymentRule] = {
         multiple_winners=False,
         source='docs/rules.md, "Two-player Souzu: payments": as souzu-2p, but a self-draw collects half the hand\'s '
                "value (rounded up to 1000) plus the whole 2000 a honba",
-        settle=partial(settle_souzu, honba_halved=False), value_unit="han", value_range=(1, 13), inputs=_RIICHI_INPUTS,
+        settle=partial(settle_souzu, honba_halved=False), value_unit="han", value_range=(1, KAZOE_HIGHEST), inputs=_RIICHI_INPUTS,
         fu_choices=FU_CHOICES, stick=1000, seat_counts=(2,),
     ),
     "shiragiku-3p": PaymentRule(

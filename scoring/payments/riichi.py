@@ -4,8 +4,8 @@ values with its own changes.
 Riichi (``riichi``), dealer = the rule set's first seat:
 
 - base points: ``fu × 2^(han+2)``, at most 2,000 (mangan) below 5 han; 5 han mangan 2,000,
-  6-7 haneman 3,000, 8-10 baiman 4,000, 11-12 sanbaiman 6,000, 13 (or more: enter 13) kazoe
-  yakuman 8,000; ``k`` yakuman: ``k × 8,000`` whatever the han and fu.
+  6-7 haneman 3,000, 8-10 baiman 4,000, 11-12 sanbaiman 6,000, 13 or more (entered as counted, e.g. 14)
+  kazoe yakuman 8,000; ``k`` yakuman: ``k × 8,000`` whatever the han and fu.
 - ron: the discarder pays 6× base to the dealer, 4× to a non-dealer, rounded up to 100.
 - tsumo: a non-dealer's win: the dealer pays 2× base, each other 1×; a dealer's win: each pays
   2× base; each payment rounded up to 100.
@@ -51,7 +51,6 @@ from scoring.payments.core import (
     check_outcome,
     noten_payments,
     round_up,
-    shown_value,
     turn_order,
 )
 from scoring.payments.phrases import value_words
@@ -64,6 +63,9 @@ NOTEN_TOTAL = 3000
 HONBA_RON, HONBA_TSUMO = 300, 100
 SOUZU_HONBA = 2000
 SOUZU_ROUND = 1000
+KAZOE_HIGHEST = 99
+"""The highest han a riichi-family table may enter: every count from 13 up is a counted (kazoe)
+yakuman, paid as one yakuman (8,000 base points), so the table types the han it counted."""
 
 
 def base_points(han: int, fu: int, yakuman: int = 0) -> int:
@@ -84,17 +86,6 @@ def base_points(han: int, fu: int, yakuman: int = 0) -> int:
         return MANGAN
     base: int = fu * 2 ** (han + 2)  # an int whenever han + 2 >= 0
     return min(MANGAN, base)
-
-
-def _refuse_beyond_kazoe(rule: PaymentRule, outcome: HandOutcome, min_fan: int | None) -> None:
-    low, high = rule.bounds(min_fan)
-    if not isinstance(outcome.fans, (tuple, list)) or not isinstance(outcome.winners, (tuple, list)):
-        return
-    for seat, han in zip(outcome.winners, outcome.fans):
-        if isinstance(han, int) and not isinstance(han, bool) and han > high:
-            raise PaymentError("fans", _("han must be from %(low)s to %(high)s in %(rule)s: winner %(seat)s has %(value)s; "
-                                         "enter 13 for 13 han or more (kazoe yakuman)")
-                               % {"low": low, "high": high, "rule": rule.label, "seat": seat_name(str(seat)), "value": shown_value(han)})
 
 
 def _bases(rule: PaymentRule, hand: Hand) -> list[int]:
@@ -142,7 +133,6 @@ def _check_draw(hand: Hand) -> None:
 
 def _checked_hand(rule: PaymentRule, seats: tuple[str, ...], outcome: HandOutcome, min_fan: int | None) -> Hand:
     """The outcome checked for the riichi family: values within range, a riichi declarer tenpai at a draw."""
-    _refuse_beyond_kazoe(rule, outcome, min_fan)
     hand = check_outcome(rule, seats, outcome, min_fan)
     _check_draw(hand)
     return hand

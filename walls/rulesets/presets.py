@@ -41,7 +41,7 @@ _RIICHI_SOURCE = "standard Japanese riichi rules (reference, not in the seeds)"
 _RIICHI_END = gettext_noop("ends when the live wall is empty; the 14-tile dead wall is only drawn for kan replacements")
 _RIICHI_PAYMENT = gettext_noop(
     "Payment (standard riichi): han and fu with mangan and above, 300 a honba, riichi sticks of 1000, "
-    "noten payment of 3000 at a draw; enter 13 han for 13 or more (kazoe yakuman). Several players may win "
+    "noten payment of 3000 at a draw; 13 han or more is a counted yakuman (kazoe), paid as one yakuman: enter the han counted. Several players may win "
     "on one discard: each is paid its own hand, and honba and riichi sticks go to the first winner in turn "
     "from the discarder. The sticks of a drawn hand are left on the table: every set is scored alone, so "
     "they are not carried over; a riichi declarer is tenpai at a draw (a wrong riichi is a penalty typed "
