@@ -58,7 +58,7 @@ def test_projector_json_shape_and_the_clock_of_the_latest_session_with_one(clien
     clock.set_announcement(team_event, "Lunch at 12:30 in room B", actor="director")
     data = client.get(reverse("projector-json", args=[team_event.slug])).json()
     assert data["announcement"] == "Lunch at 12:30 in room B"
-    assert set(data["clock"]) == {"session", "set", "running", "remaining", "duration", "extra", "display"}
+    assert set(data["clock"]) == {"session", "set", "running", "finished", "remaining", "duration", "extra", "display"}
     assert data["clock"]["session"] == 1 and data["clock"]["running"] and 5380 <= data["clock"]["remaining"] <= 5400
     html = client.get(reverse("projector", args=[team_event.slug])).content.decode()
     for element in ('id="projector-clock"', 'id="projector-standings"', 'id="projector-announcement"'):
@@ -83,3 +83,39 @@ def test_the_announcement_is_the_directors_and_audited(client, team_event, direc
     client.post(url, {"text": ""})
     team_event.refresh_from_db()
     assert team_event.announcement == ""
+
+
+def test_a_finished_session_s_clock_stops_and_gives_way_to_the_next(client, director):
+    """Issue 48: during session 2 the projector still showed "-9:04 Time is up … Session 1". A
+    session whose sets are all public is over: its clock no longer counts and no page says the
+    time is up; once session 2's clock is set the projector shows it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from factories import demo_roster, prepared_event
+
+    from tournament.models import Session
+
+    event = prepared_event(demo_roster(4), name="Two Sessions", slug="two-sessions", sessions=2, prepare=(1, 2),
+                           director=director)
+    first, second = (event.sessions.get(number=n) for n in (1, 2))
+    Session.objects.filter(pk=first.pk).update(clock_duration=60, clock_started_at=timezone.now() - timedelta(minutes=10))
+    url = reverse("projector-json", args=[event.slug])
+    running = client.get(url).json()["clock"]
+    assert running["session"] == 1 and running["running"] and running["remaining"] < 0  # overtime while it is played
+    assert not running["finished"]
+
+    play_slots(event, random.Random(5), session=1)
+    finished = client.get(url).json()["clock"]
+    assert finished["session"] == 1 and finished["finished"] and not finished["running"] and finished["remaining"] == 0
+    html = client.get(reverse("projector", args=[event.slug])).content.decode()
+    shown = html.split('id="projector-clock"', 1)[1].split("</header>", 1)[0]
+    assert "Session 1 is finished" in shown and "–:––" in shown and "-9:" not in shown and 'class=" overtime"' not in shown
+    client.force_login(director)
+    director_page = client.get(reverse("director", args=[event.slug])).content.decode()
+    box = director_page.split('id="clock-box-1"', 1)[1].split("</div>", 1)[0]
+    assert "Session 1 is finished" in box and 'data-running="1"' not in box
+
+    clock.start_clock(second, minutes=90, actor="director")
+    now = client.get(url).json()["clock"]
+    assert now["session"] == 2 and now["running"] and not now["finished"] and 5380 <= now["remaining"] <= 5400

@@ -16,6 +16,7 @@ paused one, changes nothing and records nothing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime
 
 from django.db import transaction
@@ -53,13 +54,20 @@ def clock_remaining(session: Session, now: datetime | None = None) -> int:
     return math.ceil(left)
 
 
-def clock_state(session: Session, now: datetime | None = None) -> dict:
+def clock_state(session: Session, now: datetime | None = None, *, finished: bool = False) -> dict:
     """The clock of ``session`` for pages and JSON: ``{"session": number, "set": bool (a clock
-    is set), "running": bool, "remaining": int seconds (negative: overtime), "duration": seconds,
-    "extra": seconds, "display": "M:SS" / "H:MM:SS" (with a leading "-" in overtime)}``."""
-    remaining = clock_remaining(session, now)
+    is set), "running": bool, "finished": bool, "remaining": int seconds (negative: overtime),
+    "duration": seconds, "extra": seconds, "display": "M:SS" / "H:MM:SS" (with a leading "-" in
+    overtime)}``.
+
+    ``finished``: the session is over (every set public, :func:`scoring.visibility.session_finished`,
+    asked by the caller): its clock no longer counts, whatever was stored (a director rarely stops
+    a clock after the last hand), so ``running`` is False, ``remaining`` 0 and ``display``
+    ``"0:00"``, and no page says the time is up."""
+    remaining = 0 if finished else clock_remaining(session, now)
     return {
-        "session": session.number, "set": session.clock_duration > 0, "running": session.clock_started_at is not None,
+        "session": session.number, "set": session.clock_duration > 0,
+        "running": session.clock_started_at is not None and not finished, "finished": finished,
         "remaining": remaining, "duration": session.clock_duration, "extra": session.clock_extra,
         "display": format_clock(remaining),
     }
@@ -195,10 +203,19 @@ def give_table_time(table: Table, minutes, *, actor) -> Table:
     return table
 
 
-def projector_session(event: Event) -> Session | None:
-    """The session whose clock the projector shows: the latest session of ``event`` with a clock
-    set (``clock_duration`` > 0), else None."""
-    return event.sessions.filter(clock_duration__gt=0).order_by("-number").first()
+def projector_clock(event: Event, finished: Callable[[int], bool], now: datetime | None = None) -> dict | None:
+    """The clock the projector shows (:func:`clock_state`), or None: the latest session of
+    ``event`` with a clock set (``clock_duration`` > 0) that is still being played; once every
+    such session has finished (``finished(session_number)``, the caller's
+    :func:`scoring.visibility.session_finished`), the latest of them, marked finished, so a
+    finished session's overtime never runs on into the next session. One query, and one
+    ``finished`` question per session looked at."""
+    latest = None
+    for session in event.sessions.filter(clock_duration__gt=0).order_by("-number"):
+        if not finished(session.number):
+            return clock_state(session, now)
+        latest = latest or session
+    return clock_state(latest, now, finished=True) if latest else None
 
 
 ANNOUNCEMENT_MAX = 2000

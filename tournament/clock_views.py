@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import reports
+from scoring import reports, visibility
 from scoring.reports import cache as reports_cache
 from tournament import clock
 from tournament.access import DIRECTOR, event_view
@@ -87,10 +87,9 @@ def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
     time}``. Public standings whoever asks (module docstring). All but the clock and the time
     are cached per public version (the clock's remaining time changes by itself: read afresh,
     one query)."""
-    session = clock.projector_session(event)
     return {
         **reports_cache.cached(event, f"projector:{rows}", lambda: _projector_content(event, rows), public=True),
-        "clock": clock.clock_state(session) if session else None,
+        "clock": clock.projector_clock(event, lambda number: visibility.session_finished(event, number)),
         "updated": timezone.now().isoformat(),
     }
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import table_access
 from scoring.models import HandResult
-from scoring.visibility import sets_to_play
+from scoring.visibility import session_finished, sets_to_play
 from tournament.venue import address_problem
 from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
@@ -82,7 +82,7 @@ def director(request, event):
             "entered": results.count(),
             "confirmed": results.filter(status=HandResult.Status.CONFIRMED).count(),
             "tables": [t for g in session.groups.all() for t in g.tables.all()],
-            "clock": clock_state(session),
+            "clock": clock_state(session, finished=session_finished(event, session.number)),
         })
     seated = set(event.sessions.values_list("number", flat=True))
     tile = event_tile(event.tile_size, event.get_ruleset(), lenient=True)
