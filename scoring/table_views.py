@@ -255,11 +255,12 @@ def _table_context(request, event, table, form, plan, director):
         (slot + 1, [(s, _set_code(event, table, s, reserves), results.get(s)) for s in sets])
         for slot, sets in plan.blocks(table)
     ]
-    pending = [s for _, sets in schedule for s, _, r in sets if r is None]
     current = next((sets for _, sets in schedule if any(r is None for _s, _c, r in sets)), [])
-    waiting = sets_not_arrived(plan, table, [s for s, _c, r in current if r is None])  # still at the table before
+    pending = [s for s, _c, r in current if r is None]  # the round the table plays now: later rounds wait for it
+    waiting = sets_not_arrived(plan, table, pending)  # still at the table before
     ready = [s for s in pending if s not in waiting]
-    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready or pending or [None])[0]
+    # the picker's default: a set the table can play now, else none ("choose the set"), never a later round's
+    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready or [None])[0]
     locks = confirmation_locks(table)
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     flags = {r.pk: wall_flag_words(r) if director or r.released else None for r in results.values()}

@@ -78,13 +78,14 @@ def prepared_event(roster: str, *, prepare: Iterable[int] = (1,), director=None,
 
 
 def play_slots(event: Event, rng: random.Random, *, session: int = 1, slots: Iterable[int] | None = None,
-               groups: Iterable[int] | None = None, through_set: int | None = None, changes=None,
+               groups: Iterable[int] | None = None, tables: Iterable[int] | None = None,
+               through_set: int | None = None, changes=None,
                director: bool = False, entered_by_seat: str | None = None, skip_entered: bool = False,
                actor: str = "t") -> None:
     """Play ``session`` of ``event`` the way the room does, movement slot by slot and, in each
     slot, table by table in table-number order: enter and confirm a result for every set of the
     movement ``slots`` (indexes into each table's schedule; None: every slot) at every table (only
-    of the group numbers in ``groups``, when given).
+    of the group numbers in ``groups``, and of the table numbers in ``tables``, when given).
 
     - the result: a plausible outcome (:func:`tournament.demo.plausible_outcome`, drawn from
       ``rng``), or, with ``changes``, the typed score changes ``changes(rng, seats)`` returns
@@ -98,10 +99,12 @@ def play_slots(event: Event, rng: random.Random, *, session: int = 1, slots: Ite
     ``actor`` is recorded as who entered and confirmed. Raises what
     :func:`scoring.actions.entry.submit_result` / :func:`scoring.actions.confirmation.confirm_result` raise (ResultError)."""
     seats = tuple(event.get_ruleset().seats)
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number")
+    chosen = Table.objects.filter(group__session__event=event, group__session__number=session).order_by("number")
     if groups is not None:
-        tables = tables.filter(group__number__in=groups)
-    tables = list(tables.select_related("group__session__event"))
+        chosen = chosen.filter(group__number__in=groups)
+    if tables is not None:
+        chosen = chosen.filter(number__in=tables)
+    tables = list(chosen.select_related("group__session__event"))
     schedules = {t.pk: blocks(t) for t in tables}
     plans = {t.pk: table_plan(t) for t in tables}
     last = {t.pk: len(schedules[t.pk]) - 1 for t in tables}
