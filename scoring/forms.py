@@ -316,6 +316,9 @@ class HandForm(forms.Form):
                     str(n): _("Fixed for set %(session)s-%(set)s: %(counters)s") % {
                         "session": session, "set": n, "counters": counters_words(read_fixed(stored, session, n), takes)}
                     for n in range(1, self.ruleset.hands_per_session + 1)}, ensure_ascii=False)
+            self.carried_by_set = json.dumps({
+                str(n): [read_fixed(stored, session, n).honba, read_fixed(stored, session, n).riichi]
+                for n in range(1, self.ruleset.hands_per_session + 1)})
         elif takes:
             self.fixed_counters = _("Fixed for set %(session)s-%(set)s: %(counters)s") % {
                 "session": session, "set": set_no, "counters": counters_words(read_fixed(stored, session, set_no), takes)}
@@ -326,6 +329,13 @@ class HandForm(forms.Form):
     fixed_by_set = ""
     """JSON ``{set number: that set's line}`` for the table page's script, which shows the
     chosen set's line instead of the whole session's (one line on a phone)."""
+    carried_by_set = "{}"
+    """JSON ``{set number: [honba, riichi sticks]}`` fixed for each set of the session, for the
+    table page's queue, which prices a hand entered without a connection (static/payments.js)."""
+
+    def seat_labels_json(self) -> str:
+        """JSON ``{seat: label}`` (E/東/东) in seat order, for the table page's scripts."""
+        return json.dumps({seat: seat_label(seat) for seat in self.seats}, ensure_ascii=False)
 
     def clean_deposit(self):
         """The typed deposit within the rule set's range (:meth:`scoring.payments.InputRanges.read_deposit`)."""

@@ -54,18 +54,58 @@
     var kind = formElement.querySelector('input[name=kind]:checked');
     var mode = formElement.querySelector('input[name=mode]:checked');
     if (kind && !(mode && mode.value === 'changes')) {
-      var label = formElement.querySelector('label[for="' + kind.id + '"]');
-      parts.push(label ? label.textContent.trim() : kind.value);
-      formElement.querySelectorAll('input[name=winners]:checked').forEach(function (w) {
+      var kindLabel = formElement.querySelector('label[for="' + kind.id + '"]');
+      parts.push(kindLabel ? kindLabel.textContent.trim() : kind.value);
+      if (kind.value !== 'draw') formElement.querySelectorAll('input[name=winners]:checked').forEach(function (w) {
         var value = formElement.querySelector('input[name="value_' + w.value + '"]');
-        parts.push(w.value + (value && value.value ? ' ' + value.value : ''));
+        parts.push(label(formElement, w.value) + (value && value.value ? ' ' + value.value : ''));
       });
+      parts.push(priced(formElement));
     } else {
       formElement.querySelectorAll('input[name^="seat_"]').forEach(function (box) {
-        if (box.value) parts.push(box.name.slice(5) + ' ' + box.value);
+        if (box.value) parts.push(label(formElement, box.name.slice(5)) + ' ' + box.value);
       });
     }
     return parts.filter(Boolean).join(' · ');
+  }
+
+  function label(formElement, seat) {  // E / 東 / 东, as the page names seats
+    try { return JSON.parse(formElement.dataset.seatLabels || '{}')[seat] || seat; } catch (e) { return seat; }
+  }
+
+  // The score changes the outcome gives, computed on the phone by the payment rules' browser copy
+  // (static/payments.js), so whoever confirms a hand queued offline sees what they approve
+  // ("E +1500, S +1500, W -1500, N -1500"); the server computes them again when the hand is sent.
+  // '' when they cannot be computed here (the server then says what is wrong).
+  function priced(formElement) {
+    if (!window.dmjPayments) return '';
+    var seats = Object.keys(JSON.parse(formElement.dataset.seatLabels || '{}'));
+    var checked = function (name) {
+      return Array.prototype.map.call(formElement.querySelectorAll('input[name="' + name + '"]:checked'), function (i) { return i.value; });
+    };
+    var number = function (name) { var el = formElement.querySelector('[name="' + name + '"]'); return el && el.value.trim() ? parseInt(el.value, 10) : 0; };
+    var kind = (formElement.querySelector('input[name=kind]:checked') || {}).value;
+    var winners = kind === 'draw' ? [] : checked('winners');
+    var set = formElement.querySelector('#set_no');
+    var carried = [0, 0];
+    try { carried = JSON.parse(formElement.dataset.carried || '{}')[set ? set.value : ''] || carried; } catch (e) { /* none fixed */ }
+    var honba = formElement.querySelector('#honba');
+    var outcome = {
+      kind: kind, winners: winners, discarder: kind === 'discard' ? (checked('discarder')[0] || null) : null,
+      fans: winners.map(function (w) { return number('value_' + w); }),
+      fu: winners.map(function (w) { return number('fu_' + w); }),
+      yakuman: winners.map(function (w) { return number('yakuman_' + w); }),
+      honba: honba ? number('honba') : carried[0], riichi: checked('riichi'), tenpai: checked('tenpai'),
+      shielded: checked('shielded'), open_riichi: checked('open_riichi').length > 0,
+      liable: (formElement.querySelector('select[name=liable]') || {}).value || null,
+    };
+    var settled = null;
+    try { settled = window.dmjPayments.settle(formElement.dataset.rule, seats, outcome, carried[1]); } catch (e) { settled = null; }
+    if (!settled) return '';
+    return seats.map(function (seat) {
+      var v = settled.changes[seat];
+      return label(formElement, seat) + '\u00a0' + (v > 0 ? '+' + v : '' + v);  // a seat and its change on one line
+    }).join(', ');
   }
 
   function render() {

@@ -150,3 +150,71 @@ def test_the_same_request_sent_twice_stores_one_result_and_answers_it_both_times
         assert stored[set_no][1] == ["enter"]  # one result, one revision
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def riichi_queue_table(demo_site, browser, django_db_blocker):
+    from factories import blocks
+    from tournament.models import Event
+    from tournament.models import Table as TableRow
+
+    with django_db_blocker.unblock():
+        event = prepared_event(demo_roster(4), name="Riichi Queue Cup", slug="riichi-queue-cup", ruleset_code="riichi-duplicate",
+                               sessions=1, base_url="http://192.168.7.20:8000/")
+        table = TableRow.objects.filter(group__session__event=event).order_by("number").first()
+        values = Table(slug=event.slug, table_id=table.pk, code=table.login_code, sets=tuple(blocks(table)[0][1]),
+                       pins={s.seat: s.player.pin for s in table.seats.select_related("player")})
+    yield values
+    with django_db_blocker.unblock():
+        Event.objects.filter(slug="riichi-queue-cup").delete()
+
+
+@pytest.mark.parametrize(("language", "kind", "tenpai", "expected"), [
+    # the issue's case: a drawn riichi hand read only "Draw (no winner)"; two tenpai share the noten payment
+    ("ja", "draw", ("E", "S"), {"E": 1500, "S": 1500, "W": -1500, "N": -1500}),
+    # East wins 3 han 40 fu on West's discard with a riichi of its own: 5,200 and the stick back
+    ("en", "discard", (), {"E": 7700, "S": 0, "W": -7700, "N": 0}),
+])
+def test_a_hand_confirmed_offline_shows_the_score_changes_the_server_then_stores(browser, demo_site, riichi_queue_table,
+                                                                                 language, kind, tenpai, expected):
+    """Issue 48: the player who confirms a hand queued offline approves changes they must have
+    seen. The queued hand reads its score changes, computed on the phone (static/payments.js),
+    in the page's language, next to the PIN box; once the connection returns, the server stores
+    exactly those changes."""
+    from scoring.models import HandResult
+
+    in_own_connection(lambda: HandResult.objects.filter(table_id=riichi_queue_table.table_id).delete())
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": language, "url": demo_site.url}])
+    try:
+        page = context.new_page()
+        table_url = demo_site.page(f"/e/{riichi_queue_table.slug}/table/{riichi_queue_table.table_id}/")
+        login_as_table_in_browser(page, demo_site.page(f"/e/{riichi_queue_table.slug}/entry/login/{riichi_queue_table.code}"))
+        page.wait_for_selector("#queue[data-ready='1']", state="attached", timeout=20_000)
+        context.set_offline(True)
+        phone_offline(page)
+        set_no = riichi_queue_table.sets[0]
+        if kind == "draw":
+            enter_outcome(page, set_no=set_no, kind="draw", tenpai=tenpai)
+        else:
+            enter_outcome(page, set_no=set_no, kind="discard", winners=("E",), discarder="W", values={"E": 3}, fu={"E": 40},
+                          riichi=("E",))
+        say_who_is_entering(page, "E", riichi_queue_table.pins["E"])
+        page.click("#save")
+        item = page.locator("#queue-items li").first
+        item.locator(".queued-pin").wait_for()
+        labels = {"ja": {"E": "東", "S": "南", "W": "西", "N": "北"}, "en": {s: s for s in "ESWN"}}[language]
+        words = ", ".join(f"{labels[s]} {v:+d}" if v else f"{labels[s]} 0" for s, v in expected.items())
+        read = item.inner_text().replace("\xa0", " ")
+        assert words in read, read  # what the confirming player reads before typing their PIN
+        if language == "ja":
+            assert "流局" in read and "Draw" not in read
+        page.screenshot(path=str(SCREENSHOTS / f"table-offline-confirm-{language}.png"))
+        item.locator(".queued-pin").fill(riichi_queue_table.pins["S"])
+        item.locator(".queued-confirm").click()
+        with page.expect_navigation(url=table_url, timeout=30_000):
+            context.set_offline(False)
+        stored = _stored(riichi_queue_table.table_id)
+        assert stored[set_no][0] == "confirmed" and stored[set_no][2] == expected
+    finally:
+        context.close()
