@@ -19,7 +19,7 @@ from django.utils.translation import gettext, override
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ORIGINALS = ("director-guide.md", "staff-guide.md", "player-guide.md")
 LANGUAGES = {"ja": "ja", "zh-hans": "zh-hans"}  # docs/<folder>/ -> the Django language code of its reader
-TRANSLATED = ("player-guide.md",)
+TRANSLATED = ("player-guide.md", "director-guide.md")
 TRANSLATIONS = tuple(f"{folder}/{name}" for folder in LANGUAGES for name in TRANSLATED)
 GUIDES = ORIGINALS + TRANSLATIONS
 
