@@ -64,10 +64,11 @@ _MCR_RULES = frozenset({"mcr", "mcr-duplicate-mahjongsoft"})
 _RIICHI_RULES = frozenset({"riichi"})
 _YAKUMAN_HAN = 13
 
-PAR_VERSION = 2
+PAR_VERSION = 3
 """The version of the analysis :meth:`SetPar.as_dict` writes (its ``"version"``; docs/export.md,
 "Par"). 1 (no ``"version"``): ippatsu and ura-dora counted, East's ``D19`` of ``riichi-duplicate``
-analysed, a double yakuman counted as one, no last-tile fan. An analysis stored with another
+analysed, a double yakuman counted as one, no last-tile fan. 2: a riichi dora's name carried its
+count ("Dora 1") and an MCR fan had no Chinese name. An analysis stored with another
 version is computed again (:func:`is_current`)."""
 
 Counts = tuple[int, ...]
@@ -87,13 +88,14 @@ class HandValue:
     MCR, han for riichi: the ``mahjong`` package's han, 13 a yakuman, 26 a double yakuman),
     ``fu`` (riichi; None for MCR), ``yakuman`` (riichi: how many yakuman the hand counts, each
     yakuman yaku's han // 13: 2 for a double yakuman such as Suu Ankou Tanki; 0 for a counted
-    (kazoe) yakuman of 13 han of ordinary yaku), ``names``: ``(name, value)`` per fan or yaku
-    (English)."""
+    (kazoe) yakuman of 13 han of ordinary yaku), ``names``: ``(name, value)`` per yaku (the
+    ``mahjong`` package's romaji name, :data:`YAKU_NAMES`) or ``(name, value, Chinese name)`` per
+    MCR fan (PyMahjongGB's English and Chinese names)."""
 
     value: int
     fu: int | None = None
     yakuman: int = 0
-    names: tuple[tuple[str, int], ...] = ()
+    names: tuple[tuple[Any, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -360,6 +362,78 @@ def notation(hand: Counts, winning: int) -> str:
     return " ".join(groups) + f" +{KINDS[winning]}"
 
 
+YAKU_NAMES: tuple[str, ...] = (
+    'Menzen Tsumo',
+    'Riichi',
+    'Open Riichi',
+    'Ippatsu',
+    'Chankan',
+    'Rinshan Kaihou',
+    'Haitei Raoyue',
+    'Houtei Raoyui',
+    'Double Riichi',
+    'Double Open Riichi',
+    'Nagashi Mangan',
+    'Renhou',
+    'Pinfu',
+    'Tanyao',
+    'Iipeiko',
+    'Yakuhai (haku)',
+    'Yakuhai (hatsu)',
+    'Yakuhai (chun)',
+    'Yakuhai (seat wind east)',
+    'Yakuhai (seat wind south)',
+    'Yakuhai (seat wind west)',
+    'Yakuhai (seat wind north)',
+    'Yakuhai (round wind east)',
+    'Yakuhai (round wind south)',
+    'Yakuhai (round wind west)',
+    'Yakuhai (round wind north)',
+    'Sanshoku Doujun',
+    'Ittsu',
+    'Chantai',
+    'Honroutou',
+    'Toitoi',
+    'San Ankou',
+    'San Kantsu',
+    'Sanshoku Doukou',
+    'Chiitoitsu',
+    'Shou Sangen',
+    'Honitsu',
+    'Junchan',
+    'Ryanpeikou',
+    'Chinitsu',
+    'Kokushi Musou',
+    'Chuuren Poutou',
+    'Suu Ankou',
+    'Daisangen',
+    'Shousuushii',
+    'Ryuuiisou',
+    'Suu Kantsu',
+    'Tsuu Iisou',
+    'Chinroutou',
+    'Daisharin',
+    'Daichisei',
+    'Dai Suushii',
+    'Kokushi Musou Juusanmen Matchi',
+    'Suu Ankou Tanki',
+    'Daburu Chuuren Poutou',
+    'Tenhou',
+    'Chiihou',
+    'Renhou (yakuman)',
+    'Sashikomi',
+    'Paarenchan',
+    'Dora',
+    'Aka Dora',
+    'Ura Dora',
+)
+"""The riichi yaku names of the ``mahjong`` package (``Yaku.name``), in its romaji: an English page
+shows them as the package writes them (the names English-speaking players use); the catalogue
+translates each, in the message context ``"yaku"`` (:func:`scoring.reports.analysis.par_view`),
+for a Japanese page (門前清自摸和, 立直, ...) and a Chinese one. tests/test_par_readable.py checks
+that the package names no yaku outside this list and that each has its translations."""
+
+
 # --- the calculators -----------------------------------------------------------------------------
 
 Evaluate = Callable[[Counts, int, int, int, bool], "HandValue | None"]
@@ -385,8 +459,8 @@ def _mcr_evaluator(seat: str, prevalent: str) -> Evaluate:
                                            seat_index, prevalent_index, True)
         except TypeError:
             return None
-        fans = tuple((english, points * count) for points, count, _chinese, english in counted)
-        total = sum(f for _, f in fans)
+        fans = tuple((english, points * count, chinese) for points, count, chinese, english in counted)
+        total = sum(fan[1] for fan in fans)
         return HandValue(total, None, 0, fans) if total >= _MCR_MIN else None
 
     return evaluate
@@ -437,7 +511,7 @@ def _riichi_evaluator(seat: str, prevalent: str, dealer: bool, dora: Sequence[st
         result = calculator.estimate_hand_value(tiles, win_id, dora_indicators=dora_ids, config=config)
         if result.error or not result.han:
             return None
-        yaku = tuple((str(y), int(y.han_closed or 0)) for y in (result.yaku or []))
+        yaku = tuple((y.name, int(y.han_closed or 0)) for y in (result.yaku or []))  # the name alone: str() adds the count
         return HandValue(int(result.han), int(result.fu or 0), yakuman_count(result.yaku or ()), yaku)
 
     return evaluate
@@ -607,7 +681,7 @@ def _scorer(ruleset: Any, seat: str, calculator: str, counters: Counters) -> Cal
 
 
 def _declared(value: HandValue) -> bool:
-    return any(name in ("Riichi", "Double Riichi") for name, _han in value.names)
+    return any(entry[0] in ("Riichi", "Double Riichi") for entry in value.names)
 
 
 def prevalent_of(set_no: int, seats: int) -> str:

@@ -53,7 +53,7 @@ def test_a_seat_dealt_a_ready_hand_wins_at_its_first_draw():
     assert seat.par is not None and seat.par.draw == 1
     assert seat.par.winning_tile == "5p"
     assert seat.par.hand == "123456789m 1235p +5p"
-    assert dict(seat.par.value.names)["Pure Straight"] == 16
+    assert {n[0]: n[1] for n in seat.par.value.names}["Pure Straight"] == 16
     assert seat.shanten == 0
 
 
@@ -98,7 +98,7 @@ def test_a_riichi_dealer_dealt_a_complete_hand_on_its_first_draw_has_the_blessin
     east = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E").seat("E")
     assert east.par.draw == 1
     assert east.par.value.yakuman == 1
-    assert "Tenhou" in dict(east.par.value.names)
+    assert "Tenhou" in {n[0]: n[1] for n in east.par.value.names}
     assert east.par.score == 48000  # a dealer's yakuman, 16,000 from each of three
 
 
@@ -108,7 +108,7 @@ def test_a_later_riichi_win_counts_riichi_and_self_draw_but_not_ippatsu():
     south = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E").seat("S")
     # four different honours after a hand without a pair: nothing is complete before D5
     assert south.par.draw == 5 and south.par.winning_tile == "5p"
-    names = dict(south.par.value.names)
+    names = {n[0]: n[1] for n in south.par.value.names}
     assert "Riichi" in names and "Menzen Tsumo" in names
     assert "Ippatsu" not in names and "Double Riichi" not in names
 
@@ -238,7 +238,7 @@ def test_a_riichi_hand_with_four_of_a_kind_and_a_red_five_of_another_suit_is_val
         counts[par.kind_of(code)] += 1
     suits_with_red = 1 << 2  # only the bamboo's red five has arrived
     value = evaluate(tuple(counts), par.kind_of("4m"), 5, suits_with_red, False)
-    names = dict(value.names)
+    names = {n[0]: n[1] for n in value.names}
     assert "Menzen Tsumo" in names and "Riichi" in names
     assert not any("Aka" in name for name in names)
     red_man = evaluate(tuple(counts), par.kind_of("4m"), 5, 1 << 0, False)  # the red 5m has arrived: one aka dora

@@ -64,7 +64,7 @@ def test_a_dealer_s_suu_ankou_tanki_is_a_double_yakuman_paid_96000():
     # the mahjong package's own count: one yakuman yaku carrying 26 han, that is two yakuman
     counted = riichi_count(tiles("111m 222p 333s 444m 55z"), "5z", is_daburu_riichi=True, player_wind=27, round_wind=27)
     assert counted.han == 26 and [str(y) for y in counted.yaku] == ["Suu Ankou Tanki"]
-    assert east.par.value.value == counted.han and dict(east.par.value.names) == {"Suu Ankou Tanki": 26}
+    assert east.par.value.value == counted.han and {n[0]: n[1] for n in east.par.value.names} == {"Suu Ankou Tanki": 26}
     assert east.par.value.yakuman == 2 == par.yakuman_count(counted.yaku)
 
     # the riichi payment rule pays a dealer's self-drawn double yakuman 2 x 8,000 base, 2x from each
@@ -78,7 +78,7 @@ def test_a_blessing_of_heaven_with_suu_ankou_tanki_counts_three_yakuman():
     piles = full_wall(RIICHI_DUPLICATE, {"E-hand": tiles("111m 222p 333s 444m 5z"), "E-draw": tiles("5z")})
     east = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E").seat("E")
     assert east.par.draw == 1
-    assert dict(east.par.value.names) == {"Tenhou": 13, "Suu Ankou Tanki": 26}
+    assert {n[0]: n[1] for n in east.par.value.names} == {"Tenhou": 13, "Suu Ankou Tanki": 26}
     assert east.par.value.yakuman == 3 and east.par.score == 144_000
 
 
@@ -102,7 +102,7 @@ def test_riichi_par_leaves_out_ippatsu_and_ura_dora_and_keeps_riichi_self_draw_a
     with_luck = riichi_count(hand, "5p", is_riichi=True, is_ippatsu=True, ura=["4p"], **counted)
     assert (south.par.value.value, south.par.value.fu) == (without_luck.han, without_luck.fu)
     assert with_luck.han == without_luck.han + 3  # ippatsu 1 and two ura-dora: what the old par counted
-    names = dict(south.par.value.names)
+    names = {n[0]: n[1] for n in south.par.value.names}
     assert "Riichi" in names and "Menzen Tsumo" in names
     assert not any(name.startswith(("Ippatsu", "Ura Dora")) for name in names)
     assert south.best.value.value < with_luck.han
@@ -136,7 +136,7 @@ def test_north_s_win_on_d21_the_hand_s_last_draw_counts_last_tile_draw():
     assert (north.best.draw, north.best.hand) == (21, FOUR_PUNGS_WON)
     expected = mcr_count(FOUR_PUNGS, "5s", last=True)
     assert expected["Last Tile Draw"] == 8 and "Self-Drawn" not in expected
-    assert dict(north.best.value.names) == expected
+    assert {name: value for name, value, _chinese in north.best.value.names} == expected
     assert north.best.value.value == sum(expected.values())
 
 
@@ -146,7 +146,7 @@ def test_the_same_win_one_draw_earlier_has_no_last_tile_draw():
     assert (north.best.draw, north.best.hand) == (20, FOUR_PUNGS_WON)
     expected = mcr_count(FOUR_PUNGS, "5s", last=False)
     assert "Last Tile Draw" not in expected and expected["Self-Drawn"] == 1
-    assert dict(north.best.value.names) == expected
+    assert {name: value for name, value, _chinese in north.best.value.names} == expected
     assert north.best.value.value == sum(mcr_count(FOUR_PUNGS, "5s", last=True).values()) - 7
 
 
@@ -155,7 +155,7 @@ def test_only_the_seat_that_draws_last_counts_the_last_tile():
     piles = full_wall(MCR, {"E-hand": tiles(FOUR_PUNGS), "E-draw": tiles(NO_PAIR) + ["5s"]})
     east = par.set_par(MCR, piles, prevalent_wind="E").seat("E")
     assert (east.best.draw, east.best.hand) == (21, FOUR_PUNGS_WON)
-    assert "Last Tile Draw" not in dict(east.best.value.names)
+    assert "Last Tile Draw" not in {n[0]: n[1] for n in east.best.value.names}
 
 
 # --- 4. only the draws a seat reaches without calls ---------------------------------------------
@@ -171,7 +171,7 @@ def test_riichi_duplicate_east_s_d18_is_the_last_draw_and_counts_haitei():
     east = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E").seat("E")
     assert east.draws == 18
     assert east.par.draw == 18
-    names = dict(east.par.value.names)
+    names = {n[0]: n[1] for n in east.par.value.names}
     assert names["Haitei Raoyue"] == 1 and "Riichi" in names
 
 
@@ -231,4 +231,50 @@ def test_a_hand_complete_earlier_is_worth_more_won_again_on_the_last_draw():
     piles = full_wall(MCR, {"N-hand": tiles(FOUR_PUNGS), "N-draw": draws[:9] + ["5s"] + draws[9:19] + ["5s"]})
     north = par.set_par(MCR, piles, prevalent_wind="E").seat("N")
     assert (north.best.draw, north.best.hand) == (21, FOUR_PUNGS_WON)
-    assert dict(north.best.value.names) == mcr_count(FOUR_PUNGS, "5s", last=True)
+    assert {n[0]: n[1] for n in north.best.value.names} == mcr_count(FOUR_PUNGS, "5s", last=True)
+
+
+# --- 5. names in the reader's language ------------------------------------------------------------
+
+
+def test_every_yaku_the_package_knows_has_a_name_for_the_catalogue():
+    """A yaku outside :data:`scoring.par.YAKU_NAMES` would show in romaji on a Japanese page."""
+    from mahjong.hand_calculating.yaku_config import YakuConfig
+
+    known = {yaku.name for yaku in vars(YakuConfig()).values()}
+    assert known <= set(par.YAKU_NAMES), sorted(known - set(par.YAKU_NAMES))
+
+
+def test_a_riichi_par_names_its_yaku_in_the_reader_s_language_without_a_doubled_count():
+    """Issue 48: the traveller's par read "Menzen Tsumo, Ippatsu, Pinfu, Dora 1 1" on a Japanese page."""
+    from django.utils import translation
+
+    from scoring.reports.analysis import par_view
+
+    piles = full_wall(RIICHI_DUPLICATE, {"S-hand": tiles("123m 456m 789m 123p 5p"), "S-draw": tiles("1z 2z 3z 4z 5p"),
+                                         "S-dead": tiles("7z 7z 8s 4p")}, seed=3)
+    analysis = par.set_par(RIICHI_DUPLICATE, piles, prevalent_wind="E").as_dict()
+    shown = {}
+    for language in ("en", "ja", "zh-hans"):
+        with translation.override(language):
+            shown[language] = par_view(analysis)["seats"]["S"]["par"]["named"]
+    assert "Riichi" in shown["en"] and "Menzen Tsumo" in shown["en"] and "Dora 1 1" not in shown["en"]
+    assert "立直" in shown["ja"] and "門前清自摸和" in shown["ja"] and "、" in shown["ja"]
+    assert "立直" in shown["zh-hans"] and "门前清自摸和" in shown["zh-hans"]
+    for language in ("ja", "zh-hans"):
+        assert not any(c.isascii() and c.isalpha() for c in shown[language]), shown[language]
+
+
+def test_an_mcr_par_names_its_fan_in_chinese_on_japanese_and_chinese_pages():
+    from django.utils import translation
+
+    from scoring.reports.analysis import par_view
+
+    piles = full_wall(MCR, {"N-hand": tiles(FOUR_PUNGS), "N-draw": tiles(NO_PAIR) + ["5s"]})
+    analysis = par.set_par(MCR, piles, prevalent_wind="E").as_dict()
+    with translation.override("en"):
+        english = par_view(analysis)["seats"]["N"]["best"]["named"]
+    with translation.override("zh-hans"):
+        chinese = par_view(analysis)["seats"]["N"]["best"]["named"]
+    assert "Four Concealed Pungs 64" in english
+    assert "四暗刻 64" in chinese and not any(c.isascii() and c.isalpha() for c in chinese), chinese

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext as in_context  # a variable message: not for makemessages
 
 from scoring import par as par_core
 from scoring import visibility
@@ -77,13 +80,25 @@ def _glyphs(hand: str) -> str:
     return " ".join(tile_glyph(c) for c in codes) + (" + " + tile_glyph(winning.strip()) if winning else "")
 
 
+def _hand_name(entry) -> str:
+    """One fan or yaku name of a stored par win (``[name, value]`` or ``[name, value, Chinese]``,
+    :class:`scoring.par.HandValue`) in the active language: an MCR fan by PyMahjongGB's Chinese
+    name on a Japanese or Chinese page (the names players of both use for MCR fans), else its
+    English one; a riichi yaku through the catalogue (context ``"yaku"``, :data:`scoring.par.YAKU_NAMES`)."""
+    if len(entry) > 2 and entry[2]:
+        return entry[2] if (get_language() or "en").split("-")[0] in ("ja", "zh") else entry[0]
+    return in_context("yaku", entry[0])
+
+
 def _named(win: dict) -> str:
-    """The fan or yaku of a win in words: ``"Seven Pairs 24, Self-Drawn 1"``; a yakuman yaku
+    """The fan or yaku of a win in words in the active language (:func:`_hand_name`):
+    ``"Seven Pairs 24, Self-Drawn 1"`` (七对 24、自摸 1 on a Chinese page); a yakuman yaku
     with its yakuman words (``"Suu Ankou Tanki (double yakuman)"``: a yakuman's han, 13 each,
     never shows)."""
+    named = [(_hand_name(entry), entry[1]) for entry in win["names"]]
     if win.get("yakuman"):
-        return ", ".join(f"{name} ({yakuman_words(max(1, value // 13))})" for name, value in win["names"])
-    return ", ".join(f"{name} {value}" for name, value in win["names"])
+        return _(", ").join(f"{name} ({yakuman_words(max(1, value // 13))})" for name, value in named)
+    return _(", ").join(f"{name} {value}" for name, value in named)
 
 
 def _win_view(win: dict | None, unit: str) -> dict | None:
