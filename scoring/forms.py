@@ -24,7 +24,7 @@ from scoring.payments.counters import carried_inputs, counters_words, fixed_summ
 from scoring.wall_check import KINDS as TILE_KINDS
 from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
-from walls.tiles import tile_glyph, tile_name
+from walls.tiles import tile_label, tile_name
 
 ENTRY_PIN_LABEL = _("Your PIN (the player entering)")
 ENTRY_PIN_REQUIRED = _("type your own 4-digit PIN: it shows that you, the player entering, sit at that seat.")
@@ -384,12 +384,12 @@ class HandForm(forms.Form):
 
     def tile_rows(self) -> list[dict]:
         """The winning-tile picker, one row per suit: ``{"suit", "label", "tiles": [{"code",
-        "glyph" (the rank, or E S W N Wh Gr Rd), "name" (in the page's language), "checked"}]}``."""
+        "glyph" (the rank, or E S W N Wh Gr Rd: 東南西北白發中 on a Japanese page), "name" (in the page's language), "checked"}]}``."""
         chosen = self["winning_tile"].value() or ""
         lang = (get_language() or "en").split("-")[0]
         lang = lang if lang in ("en", "ja", "zh") else "en"
         return [{"suit": suit, "label": label, "tiles": [
-            {"code": code, "glyph": tile_glyph(code) if suit == "z" else code[0], "name": tile_name(code, lang),
+            {"code": code, "glyph": tile_label(code, lang) if suit == "z" else code[0], "name": tile_name(code, lang),
              "checked": code == chosen} for code in TILE_KINDS if code[1] == suit]} for suit, label in self.SUIT_NAMES]
 
     @property

@@ -75,18 +75,18 @@ def test_the_hand_record_appears_beside_the_traveller_only_once_every_table_has_
     anonymous = client.get(url)
     html = anonymous.content.decode()
     assert anonymous.context["report"]["hand_record"] is None
-    assert 'id="not-yet"' in html and "E-hand" not in html and "Hand record" not in html
+    assert 'id="not-yet"' in html and "East · Starting hand" not in html and "Hand record" not in html
     assert not anonymous.context["report"]["comparisons"]
 
     client.force_login(director)
     staff = client.get(url).content.decode()
-    assert "Hand record" in staff and "E-hand" in staff
+    assert "Hand record" in staff and "East · Starting hand" in staff
     client.logout()
 
     play_slots(event, random.Random(2), slots=[1, 2, 3])
     public = client.get(url)
     html = public.content.decode()
-    assert "Hand record" in html and "E-hand" in html
+    assert "Hand record" in html and "East · Starting hand" in html
     shown = {p["name"]: [t["code"] for t in p["tiles"]] for p in public.context["report"]["hand_record"]}
     assert " ".join(shown["E-draw"][:6]) == first_draws
     for table in range(1, 5):

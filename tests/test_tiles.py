@@ -111,3 +111,14 @@ def test_pink_threes_and_sevens():
     assert parse_counts("3sp:1, 3s:3") == (("3s", 3), ("3sp", 1))
     with pytest.raises(TileError, match="range"):
         parse_counts("3mp-7mp:1")
+
+
+def test_a_page_labels_honours_in_the_reader_s_script():
+    """Issue 48: the winning-tile picker read "E S W N Wh Gr Rd" on Japanese and Chinese pages."""
+    from walls.tiles import tile_label
+
+    honours = [f"{n}z" for n in range(1, 8)]
+    assert [tile_label(c, "en") for c in honours] == ["E", "S", "W", "N", "Wh", "Gr", "Rd"]
+    assert "".join(tile_label(c, "ja") for c in honours) == "東南西北白發中"
+    assert "".join(tile_label(c, "zh-hans") for c in honours) == "东南西北白发中"
+    assert [tile_label(c, "ja") for c in ("8m", "0p", "3sp")] == ["8m", "5p*", "3s+"]  # suited tiles keep their code

@@ -50,6 +50,8 @@ def home(request):
     user may open it. One query, and one per draft."""
     status = Event.Status
     events = list(visible_events(request.user))
+    for event in events:  # the rule set's name in the reader's language, never its internal code
+        event.ruleset_label = catalogue_text(event.get_ruleset().name)
     return render(request, "tournament/home.html", {
         "events": [e for e in events if e.status in (status.PUBLISHED, status.FINISHED)],
         "archived": [e for e in events if e.status == status.ARCHIVED],

@@ -33,7 +33,7 @@ from tournament.query import int_param
 from walls.models import ReserveWall, WallSet
 from walls.rulesets.layout import Row, dead_wall, row_of, seat_rows
 from walls.setcode import SetCodeError, SetId, parse_code, parse_slot_key, slot_key
-from walls.tiles import PINK_TILES, RED_FIVES, tile_glyph, tile_name
+from walls.tiles import PINK_TILES, RED_FIVES, tile_label, tile_name
 
 SHARED = "shared"
 """The check walk's seat for the shared piles (a live wall, a shared dead wall)."""
@@ -122,7 +122,7 @@ def _tile_lang() -> str:
 
 
 def _tile(code: str, lang: str) -> dict:
-    return {"code": code, "glyph": tile_glyph(code), "name": tile_name(code, lang), "red": code in RED_FIVES,
+    return {"code": code, "glyph": tile_label(code, lang), "name": tile_name(code, lang), "red": code in RED_FIVES,
             "pink": code in PINK_TILES}
 
 

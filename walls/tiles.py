@@ -166,6 +166,17 @@ def tile_glyph(code: str) -> str:
     return f"5{kind}*" if number == 0 else code
 
 
+def tile_label(code: str, lang: str = "en") -> str:
+    """The short label of a tile on a page for a reader of ``lang`` (``"en"``, ``"ja"``, ``"zh"``
+    or the site's ``"zh-hans"``): :func:`tile_glyph`, except that an honour reads as its one
+    character on a Japanese or Chinese page (``"7z"`` -> ``"中"``, ``"5z"`` -> ``"白"`` / ``"白"``,
+    ``"1z"`` -> ``"東"`` / ``"东"``), where ``Wh Gr Rd`` would be English. Raises TileError for an
+    unknown code or language."""
+    if code[1:2] == "z" and lang.split("-")[0].split("_")[0] in ("ja", "zh"):
+        return tile_name(code, lang)
+    return tile_glyph(code)
+
+
 def expand(counts: Sequence[tuple[str, int]]) -> list[str]:
     """Expand ``[(code, count), ...]`` into a list of tiles in canonical order.
 

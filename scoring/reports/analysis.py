@@ -30,7 +30,7 @@ from walls.printing.hand_records import HandRecordPage, RecordPile
 from walls.printing.i18n import seat_name, word
 from walls.rulesets.layout import reachable_draws
 from walls.setcode import SetId
-from walls.tiles import TileError, tile_glyph
+from walls.tiles import TileError, tile_label
 
 Key = tuple[int, int]
 logger = logging.getLogger(__name__)
@@ -77,7 +77,8 @@ def _glyphs(hand: str) -> str:
     after ``+``."""
     standing, _plus, winning = hand.partition("+")
     codes = [f"{digit}{group[-1]}" for group in standing.split() for digit in group[:-1]]
-    return " ".join(tile_glyph(c) for c in codes) + (" + " + tile_glyph(winning.strip()) if winning else "")
+    language = get_language() or "en"
+    return " ".join(tile_label(c, language) for c in codes) + (" + " + tile_label(winning.strip(), language) if winning else "")
 
 
 def _hand_name(entry) -> str:

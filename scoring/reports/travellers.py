@@ -23,7 +23,7 @@ from scoring.visibility import Viewer
 from tournament.models import Event, Table
 from walls.models import ReserveWall, WallSet
 from walls.setcode import SetId
-from walls.tiles import tile_glyph, tile_name, tile_sort_key
+from walls.tiles import tile_label, tile_name, tile_sort_key
 
 
 def _tile_language() -> str:
@@ -52,7 +52,7 @@ def _laid_out(event: Event, stored: dict) -> list[dict]:
     language = _tile_language()
     piles = []
     for pile in event.get_ruleset().piles:
-        tiles = [{"slot": f"{pile.slot_prefix}{i}", "code": code, "glyph": tile_glyph(code), "name": tile_name(code, language)}
+        tiles = [{"slot": f"{pile.slot_prefix}{i}", "code": code, "glyph": tile_label(code, language), "name": tile_name(code, language)}
                  for i, code in enumerate(stored[pile.name], 1)]
         if pile.kind == "hand":
             tiles.sort(key=lambda t: tile_sort_key(t["code"]))
