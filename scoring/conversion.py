@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from tournament.i18n import gettext as _
+from tournament.i18n import gettext_noop
 
 CSV_HEADER = ("from", "to", "points")
 
@@ -303,7 +304,7 @@ def _table(name: str, source: str, starts_and_points: list[tuple[int, int]]) -> 
 # are written as whole-number ranges that end just below the next step (0-19, 20-49, 50-89...):
 # every bridge score falls in the same IMP as in the published table, and no integer is left out.
 WBF_IMP = _table(
-    "WBF IMP",
+    gettext_noop("WBF IMP"),
     "World Bridge Federation IMP scale (Laws of Duplicate Bridge, Law 78B), 0-24 IMPs; "
     "published ranges 0-10, 20-40, ... 4000+ written as gap-free whole-number ranges 0-19, 20-49, ...",
     [(0, 0), (20, 1), (50, 2), (90, 3), (130, 4), (170, 5), (220, 6), (270, 7), (320, 8), (370, 9),
@@ -335,7 +336,7 @@ WBF_IMP = _table(
 #   303+    13 the seed's largest swing: the top 88-fan hand with closed wait (1) and fully
 #              concealed self-draw (4), 93 fan self-drawn: 3*(8+93) = 303; larger is capped
 MCR_MP = _table(
-    "MCR duplicate MP",
+    gettext_noop("MCR duplicate MP"),
     'docs/rules.md, "Duplicate MCR: conversion table" (Aono, on the MIL duplicate MCR event, Sanya 2015): smallest step ignores tiny '
     "differences, steps at common deal-in values (multiples of 8 from 16 to 64), largest step at the "
     "biggest plausible swing (88 fan + closed wait + fully concealed self-draw = 93 fan, 3x(8+93) = 303); "
@@ -350,19 +351,19 @@ MCR_MP = _table(
 # thresholds in the rule set's score unit, differences below the family's smallest step worth 0.
 # Reproduced by `python manage.py simulate_conversion` and by tests/test_conversion_presets.py.
 _SIMULATED = "docs/scoring.md, \"Conversion presets per rule family\": WBF IMP refitted to simulated duplicate play of "
-RIICHI_IMP = _table("Riichi IMP", _SIMULATED + "riichi (unit 100, smallest step 1,000: one riichi stick)", [
+RIICHI_IMP = _table(gettext_noop("Riichi IMP"), _SIMULATED + "riichi (unit 100, smallest step 1,000: one riichi stick)", [
     (0, 0), (1400, 1), (2000, 2), (2600, 3), (3300, 4), (4100, 5), (4900, 6), (5900, 7), (7000, 8), (8900, 9),
     (11600, 10), (14600, 11), (19200, 12), (24900, 13), (33900, 14), (38600, 15)])
-SOUZU_IMP = _table("Two-player Souzu IMP", _SIMULATED + "two-player Souzu (unit 1,000, smallest step 2,000: one honba)", [
+SOUZU_IMP = _table(gettext_noop("Two-player Souzu IMP"), _SIMULATED + "two-player Souzu (unit 1,000, smallest step 2,000: one honba)", [
     (0, 0), (2000, 1), (4000, 2), (6000, 3), (8000, 4), (10000, 5), (12000, 6), (14000, 7), (15000, 8), (17000, 9),
     (20000, 10), (23000, 11), (26000, 12), (32000, 13), (38000, 14), (42000, 15), (46000, 16)])
-SHIRAGIKU_IMP = _table("Shiragiku three-player IMP", _SIMULATED + "Shiragiku three-player (unit 1, smallest step 2 points)", [
+SHIRAGIKU_IMP = _table(gettext_noop("Shiragiku three-player IMP"), _SIMULATED + "Shiragiku three-player (unit 1, smallest step 2 points)", [
     (0, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6), (8, 7), (9, 8), (10, 9), (12, 10), (14, 11), (16, 12),
     (19, 13), (21, 14), (24, 15)])
-SHIELD_IMP = _table("Shield tile IMP", _SIMULATED + "shield tile (unit 100, smallest step 1,000: a 1-han hand)", [
+SHIELD_IMP = _table(gettext_noop("Shield tile IMP"), _SIMULATED + "shield tile (unit 100, smallest step 1,000: a 1-han hand)", [
     (0, 0), (1000, 1), (1500, 2), (2000, 3), (2600, 4), (3200, 5), (4000, 6), (5000, 7), (6000, 8), (7500, 9),
     (9700, 10), (12400, 11), (16000, 12), (19500, 13), (21600, 14), (23900, 15)])
-YANGZHOU_IMP = _table("Yangzhou IMP", _SIMULATED + "Yangzhou (unit 1, smallest step 4 fan)", [
+YANGZHOU_IMP = _table(gettext_noop("Yangzhou IMP"), _SIMULATED + "Yangzhou (unit 1, smallest step 4 fan)", [
     (0, 0), (5, 1), (8, 2), (10, 3), (13, 4), (16, 5), (19, 6), (22, 7), (26, 8), (30, 9), (37, 10), (46, 11),
     (55, 12), (66, 13), (79, 14), (90, 15), (105, 16)])
 

@@ -61,3 +61,14 @@ def pile_title(pile) -> str:
         return pile.get("name", "")
     seat = pile.get("seat")
     return f"{i18n.seat_name(seat)} · {kind}" if seat else str(kind)
+
+
+@register.filter
+def conversion_label(value: str) -> str:
+    """A conversion table version as the reports give it (``"MCR duplicate MP v1"``,
+    :meth:`scoring.models.ConversionTable.__str__`) in the page's language: a preset's name
+    translated (``"MCR デュプリケート MP v1"``), a name the director typed as it is."""
+    name, sep, version = str(value).rpartition(" v")
+    if not sep or not version.isdigit():
+        return i18n.catalogue_text(str(value))
+    return f"{i18n.catalogue_text(name)} v{version}"
