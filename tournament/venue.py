@@ -5,9 +5,17 @@ A laptop that serves the site on the venue's Wi-Fi is reached by its address on 
 (``http://192.168.1.20:8000/``), never by ``127.0.0.1`` or ``localhost``: those name the device
 that opens them, so a phone scanning a code that holds one reaches itself. :func:`address_problem`
 says what is wrong with an address, :func:`lan_addresses` finds this machine's addresses on its
-networks, :func:`suggested_address` the one to offer.
+networks, :func:`suggested_address` the one to offer, :func:`follows_venue` whether an event's
+address should move with the venue's (a new port).
 
-Plain functions over strings and the machine's network interfaces (no request, no database).
+Also the rest of the step from the laptop to the venue (``manage.py venue``): the venue's own
+HTTPS certificate (:func:`venue_certificate`: an authority phones install once, and a server
+certificate for the address's host, made with the ``cryptography`` library, keys written 0600),
+and the first director of a fresh install (:func:`needs_first_director`, the one-time
+:func:`setup_code`, :func:`create_first_director`; docs/security.md, "The first director").
+
+Plain functions over strings, files and the machine's network interfaces (no request); only the
+first director's functions read and write accounts.
 """
 
 from __future__ import annotations
