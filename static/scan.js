@@ -11,8 +11,8 @@
 //   another event under data-family ("/w/") is refused with data-other-event.
 // Decoding is ZXing-C++ compiled to WebAssembly (static/vendor/zxing-wasm, served with the other
 // static files: nothing is fetched from elsewhere). The live camera needs a secure page (HTTPS, or
-// the laptop itself); on a venue's plain-HTTP address the button opens the camera app for a photo
-// instead. Without this script the button stays hidden, and the phone's own camera app opens the
+// the laptop itself); on a venue's plain-HTTP address the button says so (data-insecure: ask the
+// director for the https address) and opens the camera app for a photo instead. Without this script the button stays hidden, and the phone's own camera app opens the
 // printed link all the same.
 (function () {
   'use strict';
@@ -102,8 +102,9 @@
 
   button.addEventListener('click', function () {
     if (stream) { stop(); say(''); return; }
-    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {  // a plain-HTTP page: the camera app
-      say(box.dataset.noCamera);
+    if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+      // a plain-HTTP page (browsers open the camera on secure pages only): say why, and take a photo
+      say(window.isSecureContext ? box.dataset.noCamera : (box.dataset.insecure || box.dataset.noCamera));
       photo.click();
       return;
     }

@@ -191,7 +191,7 @@ def test_venue_sets_the_address_of_events_phones_cannot_open_and_keeps_the_other
     team_event.refresh_from_db()
     other.refresh_from_db()
     assert team_event.base_url == "http://192.168.7.20:8000/" and other.base_url == "https://mj.example.org/"
-    assert "Test Cup: public address set to http://192.168.7.20:8000/" in out and "DEBUG off" in out
+    assert "Test Cup: public address http://127.0.0.1:8000/ -> http://192.168.7.20:8000/" in out and "DEBUG off" in out
     assert AuditEntry.objects.filter(event=team_event, action="settings-changed", actor="manage.py venue").exists()
 
 
@@ -245,3 +245,249 @@ def test_venue_serves_the_network_with_debug_off(tmp_path):
         server.wait(timeout=30)
     out = (tmp_path / "venue.log").read_text()
     assert f"Phones on the venue's network open http://{venue}/" in out
+
+
+# --- HTTPS at the venue ---------------------------------------------------------------------------
+
+
+def _handshake(cert: Path, key: Path, ca: Path, host: str) -> str:
+    """A TLS handshake of a client that trusts only the venue authority ``ca`` (as a phone that
+    installed it) with a server holding ``cert``/``key``, for ``host``: returns the protocol
+    version; raises ssl.SSLCertVerificationError when the certificate does not cover ``host``."""
+    import ssl
+    import threading
+
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_context.load_cert_chain(cert, key)
+    client_context = ssl.create_default_context(cafile=str(ca))
+    ours, theirs = socket.socketpair()
+    errors = []
+
+    def serve():
+        try:
+            with server_context.wrap_socket(theirs, server_side=True) as s:
+                s.recv(1)
+        except (ssl.SSLError, OSError) as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    try:
+        with client_context.wrap_socket(ours, server_hostname=host) as s:
+            version = s.version()
+            s.sendall(b"x")
+            return version
+    finally:
+        thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("address, host", [("https://192.168.7.20:8443/", "192.168.7.20"),
+                                           ("https://mj-laptop.local:8443/", "mj-laptop.local")])
+def test_a_phone_that_installed_the_venue_certificate_opens_the_address_and_the_laptop_its_own(tmp_path, address, host):
+    import ssl
+
+    from tournament.venue import certificate_hosts, venue_certificate
+
+    cert, key, new = venue_certificate(tmp_path / "tls", certificate_hosts(address))
+    ca = tmp_path / "tls" / "venue-ca.crt"
+    assert new and _handshake(cert, key, ca, host).startswith("TLS")
+    assert _handshake(cert, key, ca, "127.0.0.1") and _handshake(cert, key, ca, "localhost")  # the laptop itself
+    with pytest.raises(ssl.SSLCertVerificationError):
+        _handshake(cert, key, ca, "192.168.7.99")  # another address: not covered
+
+
+def test_the_venue_keys_are_readable_by_this_user_only_and_the_certificate_is_kept(tmp_path):
+    import stat
+
+    from tournament.venue import certificate_hosts, venue_certificate
+
+    folder = tmp_path / "tls"
+    cert, key, _ = venue_certificate(folder, certificate_hosts("https://192.168.7.20:8443/"))
+    for secret in (key, folder / "venue-ca.key"):
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+        assert b"PRIVATE KEY" in secret.read_bytes()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    again = venue_certificate(folder, certificate_hosts("https://192.168.7.20:9000/"))  # another port: same host
+    assert not again[2] and {p.name: p.read_bytes() for p in folder.iterdir()} == before  # a restart keeps it
+    moved = venue_certificate(folder, certificate_hosts("https://10.0.0.5:8443/"))  # the laptop on another network
+    after = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert not moved[2] and after["venue-ca.crt"] == before["venue-ca.crt"]  # phones keep the certificate they installed
+    assert after["venue.crt"] != before["venue.crt"] and _handshake(moved[0], moved[1], folder / "venue-ca.crt", "10.0.0.5")
+
+
+def test_a_key_file_is_created_private_from_the_start(tmp_path, monkeypatch):
+    """The key is never written to a file others may read, not even before a chmod: the file is
+    created with mode 0600 (os.open), whatever the umask, and an old readable file is replaced."""
+    import stat
+
+    from tournament.venue import write_private
+
+    old = os.umask(0)
+    try:
+        path = tmp_path / "k.key"
+        path.write_bytes(b"old")
+        path.chmod(0o644)
+        opened = []
+        real_open = os.open
+        monkeypatch.setattr(os, "open", lambda p, flags, mode=0o777: opened.append(mode) or real_open(p, flags, mode))
+        write_private(path, b"secret")
+    finally:
+        os.umask(old)
+    assert opened == [0o600] and stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == b"secret"
+
+
+def test_the_fingerprint_is_the_one_a_phone_and_openssl_show(tmp_path):
+    import shutil
+
+    from tournament.venue import certificate_hosts, fingerprint, venue_certificate
+
+    venue_certificate(tmp_path, certificate_hosts("https://192.168.7.20/"))
+    ca = tmp_path / "venue-ca.crt"
+    shown = fingerprint(ca.read_bytes())
+    assert len(shown.split(":")) == 32
+    if shutil.which("openssl"):
+        out = subprocess.run(["openssl", "x509", "-in", str(ca), "-noout", "-fingerprint", "-sha256"], capture_output=True,
+                             text=True, check=True).stdout
+        assert out.strip().split("=", 1)[1] == shown
+
+
+@pytest.mark.django_db
+def test_venue_serves_https_by_default_and_prints_the_fingerprint_and_the_phone_s_steps(capsys, monkeypatch, settings, tmp_path,
+                                                                                       client):
+    from tournament.venue import fingerprint
+
+    monkeypatch.setattr("subprocess.run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    settings.BASE_DIR = tmp_path
+    settings.VENUE_TLS_DIR = tmp_path / "tls"
+    call_command("venue", "--port", "8443", "--check")
+    out = capsys.readouterr().out
+    ca = (tmp_path / "tls" / "venue-ca.crt").read_bytes()
+    assert f"Phones on the venue's network open https://{lan_addresses()[0] if lan_addresses() else ''}" in out
+    assert fingerprint(ca) in out and "venue-certificate.crt" in out and "Certificate Trust Settings" in out
+    download = client.get("/venue-certificate.crt")
+    assert download.status_code == 200 and download.content == ca and b"PRIVATE" not in download.content
+    assert download["Content-Type"] == "application/x-x509-ca-cert"
+    call_command("venue", "--port", "8000", "--http", "--check")
+    assert "open http://" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_no_certificate_to_download_without_a_venue_certificate(client, settings, tmp_path):
+    settings.VENUE_TLS_DIR = tmp_path / "none"
+    assert client.get("/venue-certificate.crt").status_code == 404
+
+
+# --- the venue's address follows its port ---------------------------------------------------------
+
+
+def test_an_address_naming_this_machine_follows_the_venue_and_a_public_one_stays():
+    from tournament.venue import follows_venue
+
+    new = "https://192.168.7.20:8301/"
+    hosts = {"192.168.7.20", "mj-laptop", "mj-laptop.local"}
+    for url in ("", "http://127.0.0.1:8000/", "http://localhost:8000/", "http://192.168.7.20:8000/", "https://192.168.7.20/",
+                "http://mj-laptop.local:8000/"):
+        assert follows_venue(url, new, hosts), url
+    for url in (new, "https://192.168.7.20:8301", "https://mj.example.org/", "http://192.168.7.99:8000/"):
+        assert not follows_venue(url, new, hosts), url
+
+
+@pytest.mark.django_db
+def test_venue_on_another_port_moves_every_event_of_this_machine_and_prints_each(team_event, capsys, monkeypatch, settings,
+                                                                                 tmp_path):
+    """`--port 8301` after a day on 8000: the demo's loopback address and the old venue address
+    both follow; a public site's address and an archived event's stay."""
+    monkeypatch.setattr("subprocess.run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    settings.BASE_DIR = tmp_path
+    settings.VENUE_TLS_DIR = tmp_path / "tls"
+    prepared_event(demo_roster(4), name="Old Port Cup", slug="old-port", prepare=(), base_url="http://192.168.7.20:8000/")
+    prepared_event(demo_roster(4), name="Kept Cup", slug="kept-cup", prepare=(), base_url="https://mj.example.org/")
+    archived = prepared_event(demo_roster(4), name="Past Cup", slug="past-cup", prepare=(), base_url="http://127.0.0.1:8000/")
+    Event.objects.filter(pk=archived.pk).update(status=Event.Status.ARCHIVED)
+    Event.objects.filter(pk=team_event.pk).update(base_url="http://127.0.0.1:8000/")
+    call_command("venue", "--address", "https://192.168.7.20:8301", "--check")
+    out = capsys.readouterr().out
+    new = "https://192.168.7.20:8301/"
+    assert {e.slug: e.base_url for e in Event.objects.all()} == {
+        team_event.slug: new, "old-port": new, "kept-cup": "https://mj.example.org/", "past-cup": "http://127.0.0.1:8000/"}
+    assert f"Test Cup: public address http://127.0.0.1:8000/ -> {new}" in out
+    assert f"Old Port Cup: public address http://192.168.7.20:8000/ -> {new}" in out
+    assert "Kept Cup" not in out and "Past Cup" not in out
+    call_command("venue", "--address", new, "--check")
+    assert "public address" not in capsys.readouterr().out  # nothing left to move
+    call_command("venue", "--address", new, "--event", "kept-cup", "--check")  # named: it moves too
+    assert Event.objects.get(slug="kept-cup").base_url == new
+
+
+# --- the first director ----------------------------------------------------------------------------
+
+VENUE_KEY = "venue-test-" + "s" * 50
+
+
+@pytest.mark.django_db
+def test_a_fresh_site_offers_the_first_director_page_and_the_code_makes_one(client, settings, django_user_model):
+    from tournament.venue import setup_code
+
+    settings.SECRET_KEY = VENUE_KEY
+    home = client.get("/").content.decode()
+    assert 'id="first-run"' in home and reverse("first-director") in home
+    page = client.get(reverse("first-director"))
+    assert page.status_code == 200 and "Setup code" in page.content.decode()
+    form = {"username": "td", "password1": "a-long-venue-pw-42", "password2": "a-long-venue-pw-42"}
+    wrong = client.post(reverse("first-director"), {**form, "code": "0000-0000-0000"})
+    assert wrong.status_code == 200 and "not the code python manage.py venue printed" in wrong.content.decode()
+    assert not django_user_model.objects.exists()
+    made = client.post(reverse("first-director"), {**form, "code": setup_code(VENUE_KEY).upper().replace("-", " ")})
+    assert made.status_code == 302 and made["Location"] == reverse("home")
+    user = django_user_model.objects.get()
+    assert user.username == "td" and user.is_superuser and user.is_staff and user.check_password("a-long-venue-pw-42")
+    home = client.get("/").content.decode()
+    assert "first director" in home and 'id="first-run"' not in home and reverse("new-event") in home  # logged in
+    assert client.get(reverse("new-event")).status_code == 200
+    stranger = client_for()
+    assert stranger.get(reverse("first-director")).status_code == 404
+    assert stranger.post(reverse("first-director"), {**form, "username": "x", "code": setup_code(VENUE_KEY)}).status_code == 404
+    assert django_user_model.objects.count() == 1 and 'id="first-run"' not in stranger.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_first_director_page_is_closed_once_anyone_may_run_events(client, settings, django_user_model, team_event):
+    settings.SECRET_KEY = VENUE_KEY
+    assert client.get(reverse("first-director")).status_code == 404  # the event's director (fixture) exists
+    assert 'id="first-run"' not in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_first_director_is_made_once_when_two_ask_together(settings, django_user_model):
+    """The second of two requests that both saw an empty site when their page opened finds the
+    first director under the lock and creates nothing."""
+    from django.contrib.auth.forms import UserCreationForm
+
+    from tournament.venue import FirstDirectorTaken, create_first_director
+
+    first = UserCreationForm({"username": "a", "password1": "a-long-venue-pw-42", "password2": "a-long-venue-pw-42"})
+    second = UserCreationForm({"username": "b", "password1": "a-long-venue-pw-42", "password2": "a-long-venue-pw-42"})
+    assert first.is_valid() and second.is_valid()
+    create_first_director(first)
+    with pytest.raises(FirstDirectorTaken):
+        create_first_director(second)
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["a"]
+
+
+@pytest.mark.django_db
+def test_with_the_development_key_the_page_sends_to_the_venue_command(client, settings):
+    settings.SECRET_KEY = settings.DEV_SECRET_KEY  # public in the source: its code is no secret
+    page = client.get(reverse("first-director"))
+    assert page.status_code == 403 and "python manage.py venue" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_venue_prints_the_first_director_address_with_its_code_while_there_is_none(capsys, monkeypatch, settings, tmp_path):
+    from tournament.venue import setup_code
+
+    monkeypatch.setattr("subprocess.run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    monkeypatch.setenv("SECRET_KEY", VENUE_KEY)
+    settings.BASE_DIR = tmp_path
+    call_command("venue", "--address", "http://192.168.7.20:8000/", "--check")
+    assert f"http://192.168.7.20:8000/first-director/?code={setup_code(VENUE_KEY)}" in capsys.readouterr().out

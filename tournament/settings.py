@@ -212,6 +212,9 @@ if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
 # BEHIND_PROXY: a reverse proxy sets X-Forwarded-Proto and X-Real-IP (docs/deploy.md); never
 # set it when clients reach gunicorn directly, or they could forge those headers.
 SECURE = env.bool("SECURE", default=False)
+# VENUE_TLS_DIR: where `manage.py venue` keeps the venue's own certificate authority and HTTPS
+# certificate (tournament/venue.py); /venue-certificate.crt serves the authority from there.
+VENUE_TLS_DIR = Path(env("VENUE_TLS_DIR", default=str(BASE_DIR / ".venue-tls")))
 BEHIND_PROXY = env.bool("BEHIND_PROXY", default=SECURE)
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE

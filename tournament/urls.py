@@ -33,6 +33,8 @@ urlpatterns = [
     # a forged request can only change the language a browser shows (docs/security.md)
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("events/new/", views.new_event, name="new-event"),
+    path("first-director/", views.first_director, name="first-director"),
+    path("venue-certificate.crt", views.venue_certificate, name="venue-certificate"),
     path("e/<slug:slug>/", views.event_page, name="event"),
     path("e/<slug:slug>/standings/", scoring_views.standings, name="standings"),
     path("e/<slug:slug>/entry/", scoring_views.entry, name="entry"),

@@ -1,12 +1,16 @@
 """Pages of the tournament app: the event list, the public event page and the director's page."""
 
 from dataclasses import asdict
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -15,7 +19,14 @@ from django.views.decorators.http import require_POST
 from scoring import table_access
 from scoring.models import HandResult
 from scoring.visibility import session_finished, sets_to_play
-from tournament.venue import address_problem
+from tournament.venue import (
+    CA_CERT,
+    FirstDirectorTaken,
+    address_problem,
+    create_first_director,
+    needs_first_director,
+    setup_code_matches,
+)
 from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
 from tournament.event_setup import DELETABLE, record_final_export
@@ -53,6 +64,7 @@ def home(request):
     for event in events:  # the rule set's name in the reader's language, never its internal code
         event.ruleset_label = catalogue_text(event.get_ruleset().name)
     return render(request, "tournament/home.html", {
+        "first_run": not request.user.is_authenticated and needs_first_director(),
         "events": [e for e in events if e.status in (status.PUBLISHED, status.FINISHED)],
         "archived": [e for e in events if e.status == status.ARCHIVED],
         "drafts": [(e, is_staff_or_director(request.user, e)) for e in events if e.status == status.DRAFT],
@@ -298,3 +310,46 @@ def new_event(request):
         "form": form, "roster_kept": (form.data.get("roster_name") or _("the roster")) if form.data.get("roster_text") else "",
         "roster_preview": roster_preview,
     })
+
+
+def venue_certificate(request):
+    """The venue's own certificate authority (``venue-ca.crt`` in ``VENUE_TLS_DIR``, by default
+    ``.venue-tls/`` beside ``manage.py``, made by ``manage.py venue``), for phones to install once so the venue's https address opens
+    without a warning (docs/deploy.md, "HTTPS at the venue"). A certificate only: no key, nothing
+    secret. 404 when the venue serves without one."""
+    path = Path(settings.VENUE_TLS_DIR) / CA_CERT
+    if not path.exists():
+        raise Http404(_("This server has no venue certificate: it is made by python manage.py venue."))
+    response = HttpResponse(path.read_bytes(), content_type="application/x-x509-ca-cert")
+    response["Content-Disposition"] = 'attachment; filename="venue-certificate.crt"'
+    return response
+
+
+def first_director(request):
+    """The first-run page: on a site where no account may run events yet
+    (:func:`tournament.venue.needs_first_director`), whoever holds the one-time setup code that
+    ``manage.py venue`` prints on the laptop's terminal (:func:`tournament.venue.setup_code`)
+    creates the first director (a superuser) with a user name and password, and is logged in.
+    404 once any such account exists; refused with the development key, whose code anyone could
+    work out (docs/security.md, "The first director")."""
+    if not needs_first_director():
+        raise Http404(_("This site has a director already: log in."))
+    if settings.SECRET_KEY == settings.DEV_SECRET_KEY:
+        raise PermissionDenied(_("Start the site with python manage.py venue, which prints the setup code, "
+                                 "or create the first director with python manage.py createsuperuser."))
+    form = UserCreationForm(request.POST or None)
+    code = request.POST.get("code", request.GET.get("code", ""))
+    code_error = None
+    if request.method == "POST":
+        if not setup_code_matches(code, settings.SECRET_KEY):
+            code_error = _("Setup code: not the code python manage.py venue printed on the laptop's terminal; "
+                           "copy it from there (or open the address it printed).")
+        elif form.is_valid():
+            try:
+                user = create_first_director(form)
+            except FirstDirectorTaken:
+                raise Http404(_("This site has a director already: log in.")) from None
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("You are the site's first director. Create your event with New event."))
+            return redirect("home")
+    return render(request, "tournament/first_director.html", {"form": form, "code": code, "code_error": code_error})
