@@ -331,6 +331,11 @@ URLS = {
     "password_reset_confirm": lambda w: [("get", reverse("password_reset_confirm", args=["MQ", "probe-token"]), None)],
     "password_reset_complete": lambda w: [("get", reverse("password_reset_complete"), None)],
     "favicon": lambda w: [("get", "/favicon.ico", None)],
+    # the venue's first-run page (404 once a director exists; a wrong setup code creates nothing) and its public certificate
+    "first-director": lambda w: [("get", reverse("first-director"), None),
+                                 ("post", reverse("first-director"), {"code": "probe", "username": "probe", "password1": "x",
+                                                                      "password2": "x"})],
+    "venue-certificate": lambda w: [("get", reverse("venue-certificate"), None)],
     "event-list": lambda w: [("get", "/api/events/", None), ("get", "/api/events.json", None)],
     "event-detail": lambda w: [("get", f"/api/events/{w.event.slug}/", None)],
     "result-list": lambda w: [("get", f"{_api(w)}/results/" + q, None)
