@@ -9,6 +9,7 @@ pages are held to the width too, the public ones to the words as well."""
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -105,7 +106,14 @@ def _lock(table_id: int, on: bool) -> None:
                                                     for _ in range(settings.CONFIRM_PIN_LIMIT_PER_TABLE))
         else:
             ConfirmationAttempt.objects.filter(table_id=table_id).update(cleared=True)
-    in_own_connection(write)
+    for attempt in range(5):  # the live server may hold SQLite's table lock for a moment
+        try:
+            in_own_connection(write)
+            return
+        except Exception:  # noqa: BLE001 - OperationalError "database table is locked"
+            if attempt == 4:
+                raise
+            time.sleep(0.5)
 
 
 def _clear(table_id: int) -> None:
