@@ -88,7 +88,8 @@ def test_the_entering_seats_pin_is_refused_and_another_seats_pin_confirms(table_
     assert "seat E entered this result" in refused.content.decode()
     assert HandResult.objects.get().status == "entered"
     confirmed = table_client.post(url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
-    assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
+    # the message names the set by the code on its label and sheets (1-01-6), as the page does
+    assert f"Set {SetId(table.group.session.event.slug, 1, result.set_no).code} confirmed." in confirmed.content.decode()
     result.refresh_from_db()
     assert result.status == "confirmed" and result.confirmed_by.endswith("(W), Table 1")
 
