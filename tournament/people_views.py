@@ -404,12 +404,10 @@ def card_check_in(request, event, number, token):
             return _card_refused(request, event, f"{error} {_too_many_cards(wait)}", 429, wait)
         return _card_refused(request, event, error, 404)
     if request.method == "POST":
-        try:
-            session, _stored = check_in_services.self_check_in(event, player)
+        try:  # the page it leads to says "You are checked in": no message on top of it
+            check_in_services.self_check_in(event, player)
         except SetupError as exc:
             messages.error(request, exc.message)
-        else:
-            messages.success(request, _("You are checked in for session %(session)s.") % {"session": session})
         return redirect("card-check-in", slug=event.slug, number=number, token=token)
     session = check_in_services.open_session(event)
     seats = [s for s in itineraries(event, [player.pk]).get(player.pk, []) if not s["replaced_by"]]
