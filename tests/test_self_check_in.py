@@ -149,3 +149,17 @@ def test_the_board_tells_self_check_ins_from_the_directors_and_the_director_undo
 def test_the_board_is_the_directors_only(solo):
     url = reverse("check-in-board", args=[solo.slug, 1])
     assert Client().get(url).status_code in (302, 403)
+
+
+@pytest.mark.parametrize(("language", "button", "seated"), [
+    ("ja", "受付する", "あなたは"), ("zh-hans", "我要签到", "你在"),
+])
+def test_the_players_page_speaks_their_language(solo, language, button, seated):
+    player = solo.players.get(number=2)
+    phone = Client()
+    phone.cookies["django_language"] = language
+    assert button in phone.get(_link(solo, player)).content.decode()
+    check_in(solo, 1, [p.pk for p in solo.players.all()], actor="director")
+    prepare_session(solo, 1)
+    page = phone.get(_link(solo, player)).content.decode()
+    assert seated in page and "Check me in" not in page and "Session 1: you play" not in page
