@@ -51,7 +51,7 @@ from tournament.permissions import (
 from tournament.query import int_param
 from tournament.table_plan import session_plan, table_plan
 from walls.models import ReserveWall
-from walls.setcode import SetCodeError, SetId, parse_payload
+from walls.setcode import SetCodeError, SetId, parse_payload, set_code
 
 
 logger = logging.getLogger("tournament.database")
@@ -352,7 +352,7 @@ def table_confirm(request, event, table, result_id):
     result.table = table  # with its group, session and event: the confirmation reads no more of them
     director = is_director(request.user, event)
     back = reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
-    code = _set_code(event, table, result.set_no, _reserves_played(table))  # as its label and sheets name it
+    code = set_code(table.group.session.number, result.set_no)  # as its label and sheets name it (no query)
     if request.POST.get("action") == "unlock":
         if not director:
             raise PermissionDenied(_("Only the director unlocks PIN confirmation."))

@@ -10,6 +10,7 @@ import the event's write paths from one module.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -126,8 +127,8 @@ def prepare_session(event: Event, session_number: int, *, actor: str = "prepare"
     """
     session = seat_session(event, session_number, actor=actor)
     generate_walls(event, session_number)
-    event.log("session-prepared", actor, session=session_number, groups=session.groups.count(),
-              tables=Table.objects.filter(group__session=session).count())  # the version row last
+    seated = Table.objects.filter(group__session=session).aggregate(groups=Count("group", distinct=True), tables=Count("id"))
+    event.log("session-prepared", actor, session=session_number, **seated)  # the version row last
     return session
 
 
