@@ -51,7 +51,7 @@ from tournament.permissions import (
 from tournament.query import int_param
 from tournament.table_plan import session_plan, table_plan
 from walls.models import ReserveWall
-from walls.setcode import SetCodeError, SetId, parse_payload
+from walls.setcode import SetCodeError, SetId, parse_payload, set_code
 
 
 logger = logging.getLogger("tournament.database")
@@ -269,8 +269,11 @@ def _table_context(request, event, table, form, plan, director):
          "locked": r.pk in locks["results"], "wrong": locks["wrong"].get(r.pk, 0)}
         for _, r in sorted(results.items()) if r.status != HandResult.Status.CONFIRMED
     ]
-    played = [{"result": r, "words": words[r.pk], "wall_flag": flags[r.pk]}
-              for _, sets in schedule for s, _, r in sets if r is not None]
+    played = [{"result": r, "words": words[r.pk], "wall_flag": flags[r.pk], "code": code}
+              for _, sets in schedule for s, code, r in sets if r is not None]
+    codes = {s: code for _, sets in schedule for s, code, _r in sets}
+    for p in unconfirmed:
+        p["code"] = codes.get(p["result"].set_no, p["result"].set_no)
     return {
         "event": event, "table": table, "ruleset": ruleset, "form": form, "rule": form.rule,
         "seats": [(seat, players.get(seat)) for seat in ruleset.seats],
@@ -350,11 +353,12 @@ def table_confirm(request, event, table, result_id):
     result.table = table  # with its group, session and event: the confirmation reads no more of them
     director = is_director(request.user, event)
     back = reverse("table", args=[event.slug, table.pk]) + f"?confirm={result.pk}#confirm-{result.pk}"
+    code = set_code(table.group.session.number, result.set_no)  # as its label and sheets name it (no query)
     if request.POST.get("action") == "unlock":
         if not director:
             raise PermissionDenied(_("Only the director unlocks PIN confirmation."))
         unlock_confirmation(table, result, actor=request.user.get_username())
-        messages.success(request, _("Set %(set)s can be confirmed with a PIN again.") % {"set": result.set_no})
+        messages.success(request, _("Set %(set)s can be confirmed with a PIN again.") % {"set": code})
         return redirect(back)
     key = request.POST.get("request_key") or None
     if key and request_keys.KEY.fullmatch(key):  # the page sent back lists it as answered (static/offline.js)
@@ -366,15 +370,15 @@ def table_confirm(request, event, table, result_id):
         if confirmed is None:
             if wants_json(request):
                 return JsonResponse({"stored": False, "errors": [fault]}, status=503)
-            messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": fault})
+            messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": code, "reason": fault})
             return redirect(back)
         if wants_json(request):
             return JsonResponse({"stored": True, "result": confirmed.pk, "set": confirmed.set_no, "status": confirmed.status})
-        messages.success(request, " ".join(filter(None, [fault, _("Set %(set)s confirmed.") % {"set": result.set_no}])))
+        messages.success(request, " ".join(filter(None, [fault, _("Set %(set)s confirmed.") % {"set": code}])))
     except ResultError as exc:
         if wants_json(request):
             return JsonResponse({"stored": False, "errors": [exc.message]}, status=exc.status)
-        messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": result.set_no, "reason": exc.message})
+        messages.error(request, _("Set %(set)s is not confirmed: %(reason)s") % {"set": code, "reason": exc.message})
         return redirect(back)
     return redirect("table", slug=event.slug, table_id=table.pk)
 

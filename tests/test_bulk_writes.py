@@ -23,10 +23,10 @@ from tournament.exchange import export_event, import_event
 from tournament.models import Event, Player, Table
 from tournament.services import create_event, import_roster, prepare_session
 
-ROSTER = 6  # statements of import_roster: its savepoint, has the event players, the teams, the players, the version bump, release
-PREPARE = 22  # statements of prepare_session (a second session: seats, rooms kept, walls, the version bump)
+ROSTER = 7  # statements of import_roster: its savepoint, has the event players, the teams, the players, its audit entry, the version bump, release
+PREPARE = 24  # statements of prepare_session (a second session: seats, rooms kept, walls, the count and audit entry of what it seated, the version bump)
 RESCORE = 19  # statements of rescore_event
-IMPORT = 31  # statements of import_event (one session played of two)
+IMPORT = 33  # statements of import_event (one session played of two; the audit entries in one insert and one dating update)
 
 
 def _event(teams: int, slug: str) -> Event:

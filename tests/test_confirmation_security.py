@@ -27,6 +27,7 @@ from tournament.models import AuditEntry, Table
 from factories import blocks
 
 from factories import entering, first_set, login_as_table, pin, table_url
+from walls.setcode import set_code
 
 pytestmark = pytest.mark.django_db
 
@@ -173,7 +174,7 @@ def test_a_locked_result_shows_the_lock_and_the_director_unlocks_it_on_the_table
     client.post(confirm_url, {"action": "unlock"})
     assert AuditEntry.objects.filter(action="unlock-confirmation", actor=director.username).exists()
     confirmed = scorer.post(confirm_url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
-    assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
+    assert f"Set {set_code(1, result.set_no)} confirmed." in confirmed.content.decode()
 
 
 def test_the_director_unlocks_on_the_result_page(client, director, table):

@@ -29,6 +29,7 @@ from walls.services import WallError, generate_walls
 from walls.tiles import TileError, parse_counts
 
 from factories import first_table, login_as_table, table_url, team_roster
+from walls.setcode import set_code
 
 pytestmark = pytest.mark.django_db
 
@@ -252,7 +253,8 @@ def test_the_table_page_shows_a_wrong_pin_in_the_players_language(team_event, ta
     page = response.content.decode()
     pin_message = translated(language,
                              "that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN")
-    assert translated(language, "Set %(set)s is not confirmed: %(reason)s", {"set": first_set, "reason": pin_message}) in page
+    code = set_code(1, first_set)  # the set as its label and score sheet name it
+    assert translated(language, "Set %(set)s is not confirmed: %(reason)s", {"set": code, "reason": pin_message}) in page
     assert "that PIN belongs to no player" not in page
 
 

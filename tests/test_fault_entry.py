@@ -33,6 +33,7 @@ from django.db import connection
 from factories import api_key, blocks, pin
 from scoring.models import HandResult, ResultRevision
 from tournament.models import EventRole, Table
+from walls.setcode import set_code
 
 KILL_EVERY = (0.005, 0.15)  # seconds between two kills, drawn uniformly: some gaps longer than a slow confirmation
 MAX_SENDINGS = 200  # of one write before the test gives up
@@ -187,7 +188,7 @@ def _web_scorer(base, event, table, ledger):
             stored_then = ResultRevision.objects.filter(request_key=key).exists()
             if answer.status_code == 302:  # the answer is the message on the page it leads to
                 text = _get(phone, page_url).text
-                claim = True if f"Set {set_no} confirmed." in text else (False if "Not stored" in text else None)
+                claim = True if f"Set {set_code(1, set_no)} confirmed." in text else (False if "Not stored" in text else None)
                 assert "already confirmed" not in text
             else:
                 claim = _claim(answer)

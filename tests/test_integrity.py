@@ -43,6 +43,7 @@ from scoring.actions.entry import submit_result
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.services import draw_reserve
 from factories import client_for, login_as_table, prepared_event, rolled_back, team_roster, blocks
+from tournament.check_in import card_token
 from walls.setcode import SetId
 from walls.tiles import tile_glyph, tile_name
 
@@ -318,6 +319,11 @@ URLS = {
     "player-edit": lambda w: [("get", reverse("player-edit", args=[w.event.slug, pk]), None)
                               for pk in w.event.players.values_list("pk", flat=True)[:1]],
     "check-in": lambda w: [("get", reverse("check-in", args=[w.event.slug, n]), None) for n in (1, 2)],
+    "check-in-board": lambda w: [("get", reverse("check-in-board", args=[w.event.slug, n]), None) for n in (1, 2)],
+    # a player card's own check-in link (and a wrong one): the player's own seat at most, never a set
+    "card-check-in": lambda w: [(method, reverse("card-check-in", args=[w.event.slug, p.number, token]), None)
+                                for p in w.event.players.order_by("number")[:1]
+                                for token in (card_token(p), "0" * 20) for method in ("get", "post")],
     "room-seating": lambda w: [("get", reverse("room-seating", args=[w.event.slug, 1]), None)],
     "substitute": lambda w: [("get", reverse("substitute", args=[w.event.slug, 1]), None)],
     "penalties": lambda w: [("get", reverse("penalties", args=[w.event.slug]), None)],

@@ -12,6 +12,7 @@ from pdfcheck import TextPages, decode_qr, page_count, render_pages
 
 from tournament.i18n import seat_name
 from tournament.models import Player, SeatAssignment
+from walls.print_kinds.people import check_in_url
 from walls.printing import player_cards as cards_module
 from walls.printing.i18n import seat_name as printed_seat
 from walls.print_jobs import request_print
@@ -73,8 +74,9 @@ def test_player_cards_hold_name_pin_and_every_seated_session(event):
         for session, table, room, seat in seats:
             assert re.search(rf"(^|\s){session}\s+{table}\s+{re.escape(room)}\s+{printed_seat(seat, 'en')}(\s|$)", flat), (player.name, flat)
         assert "Find my seat: https://mahjong.example.org/e/itin/find/" in flat
+    # each card's QR code is its player's own check-in link (docs/director-guide.md, "Self check-in")
     urls = {code for page in render_pages(data, scale=200 / 72) for code in decode_qr(page.image)}
-    assert urls == {"https://mahjong.example.org/e/itin/find/"}
+    assert urls == {check_in_url(event, p) for p in Player.objects.filter(event=event, withdrawn=False, replaced_by=None)}
 
 
 def test_player_cards_in_japanese_name_the_seats_in_japanese(event):

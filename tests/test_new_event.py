@@ -37,6 +37,25 @@ def test_organiser_creates_an_event_with_its_roster_and_becomes_director(client,
     assert EventRole.objects.filter(event=event, user=organiser, role="director").exists()
 
 
+def test_creation_roster_import_and_prepare_are_in_the_audit_log(client, organiser):
+    """The director's audit log starts where the event does: who created it, who imported the
+    roster (how many), who pressed Prepare (how many tables), each shown on the director's page."""
+    client.post(reverse("new-event"), {**BASE, "roster": roster_file(team_roster(4))})
+    event = Event.objects.get(slug="spring")
+    assert client.post(reverse("prepare-session", args=["spring"]), {"session": 1}).status_code == 302
+    entries = {a.action: a for a in event.audit_entries.all()}
+    assert {"event-created", "roster-imported", "session-prepared"} <= set(entries)
+    assert all(entries[a].actor == "org" for a in ("event-created", "roster-imported", "session-prepared"))
+    assert entries["event-created"].detail["name"] == "Spring Cup"
+    assert entries["roster-imported"].detail == {"teams": 4, "players": 16}
+    assert entries["session-prepared"].detail == {"session": 1, "groups": 1, "tables": 4}
+    page = client.get(reverse("director", args=["spring"])).content.decode()
+    log = page[page.index('id="audit-log"'):]
+    for action in ("event-created", "roster-imported", "session-prepared"):
+        assert action in log
+    assert "players: <code>16</code>" in log and "tables: <code>4</code>" in log
+
+
 def test_a_bad_roster_stores_no_event(client, organiser):
     response = client.post(reverse("new-event"), {**BASE, "roster": roster_file("team,player\nT1,A\nT1,B\n")})
     assert response.status_code == 200

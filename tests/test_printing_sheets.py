@@ -144,6 +144,19 @@ def test_score_sheet_login_qr_reads_back_and_sets_are_in_play_order():
     assert rows == [(str(i), code) for i, code in enumerate(sheet.sets, start=1)]
 
 
+def test_score_sheet_names_the_room_and_the_rule_sets_unit():
+    """A riichi table's sheet asks for the winner's han, an MCR table's for fan; the table's room
+    is named beside it, so staff carrying sheets know where the table is."""
+    riichi = ScoreSheet("Riichi Cup", 1, "3", "https://mj.example.org/e/r/entry/login/K7Q2", [("E", "A"), ("S", "B"),
+                        ("W", "C"), ("N", "D")], ["1-01-6"], room="Room B", value_unit="han")
+    text = page_text(render_score_sheet(riichi), 0)
+    assert "Score sheet — Table 3 · Room B" in text
+    assert "Winner / han" in text and "fan" not in text
+    ja = page_text(render_score_sheet(riichi, lang="ja"), 0)
+    assert "第 3 卓 · Room B" in ja and "和了者 / 翻" in ja
+    assert "Winner / fan" in page_text(render_score_sheet(_sheet()), 0)
+
+
 def test_score_sheets_put_one_table_per_page_and_print_a_bare_login_code():
     sheets = [_sheet(login=f"TBL-{n}", table=f"Table {n}") for n in (1, 2, 3)]
     pdf = render_score_sheets(sheets)
@@ -180,6 +193,18 @@ def test_movement_sheet_accepts_movement_rows_and_set_codes():
     rows = [MovementRow(1, "Room A", ["1-01-6", "1-02-4"], "Room B"), MovementRow(2, "Room B", ["1-01-6"])]
     text = page_text(render_movement_sheet(rows), 0)
     assert "Sets 1-01-6, 1-02-4" in text and "Room A" in text and "then to Room B" in text
+
+
+def test_movement_sheet_names_each_tables_room_and_the_next_one():
+    rows = [{"slot": 1, "table": 1, "sets": [1, 2], "next_table": 2, "room": "Hall A", "next_room": "Hall B"},
+            {"slot": 2, "table": 1, "sets": [3, 4], "room": "Hall A"},
+            {"slot": 1, "table": 2, "sets": [3, 4], "next_table": 1, "room": "Hall B", "next_room": "Hall A"},
+            {"slot": 2, "table": 2, "sets": [1, 2], "room": "Hall B"}]
+    text = page_text(render_movement_sheet(rows, title="Cup", session=1), 0)
+    table1 = text[text.index("Table 1\r\n"):text.index("Table 2\r\n")]
+    table2 = text[text.index("Table 2\r\n"):]
+    assert table1.startswith("Table 1\r\nHall A") and "then to Table 2 (Hall B)" in table1
+    assert table2.startswith("Table 2\r\nHall B") and "then to Table 1 (Hall A)" in table2
 
 
 def test_movement_rows_missing_keys_are_refused():

@@ -144,3 +144,20 @@ def test_room_seating_page_lists_each_room_by_table_and_seat(director_client, di
     seating_page = client.get(reverse("seating", kwargs={"slug": event.slug, "number": 1})).content.decode()
     assert reverse("room-seating", kwargs={"slug": event.slug, "number": 1}) in seating_page
     assert Room.objects.filter(event=event).count() == 2
+
+
+def test_the_score_and_movement_sheets_name_each_tables_room():
+    """Staff carrying papers and sets between rooms read the room on the sheet (issue 48, item 10)."""
+    from walls.print_kinds.tables import movement_rows, score_sheets
+
+    event = create_event(name="Papers", slug="papers", ruleset_code="riichi-duplicate", base_url="http://192.168.7.20:8000/")
+    import_roster(event, team_roster(8))
+    set_rooms(event, [(None, "Hall A", 4), (None, "Hall B", 4)], actor="director")
+    prepare_session(event, 1)
+    rooms = {t.number: t.room.name for t in Table.objects.filter(group__session__event=event).select_related("room")}
+    sheets = score_sheets(event, 1)
+    assert {int(s.table_label): s.room for s in sheets} == rooms and set(rooms.values()) == {"Hall A", "Hall B"}
+    assert {s.value_unit for s in sheets} == {"han"}  # a riichi rule set counts han
+    for row in movement_rows(event, 1):
+        assert row["room"] == rooms[row["table"]]
+        assert row["next_room"] == (rooms[row["next_table"]] if row["next_table"] else "")

@@ -60,8 +60,9 @@ def test_hand_record_piles_read_as_seat_and_pile():
     ("affine geometry AG(2,4)", "zh-hans", "仿射几何 AG(2,4)"),
     ("affine geometry AG(2,4)", "en", "affine geometry AG(2,4)"),
     ("transversal design TD(4,5) repeated", "ja", "横断デザイン TD(4,5)(繰り返し)"),
-    ("affine geometry AG(3,4) + tabu search (time limit)", "zh-hans", "仿射几何 AG(3,4)+禁忌搜索(达到时间限制后停止)"),
-    ("tabu search", "ja", "タブー探索"),
+    ("affine geometry AG(3,4) + tabu search (time limit)", "zh-hans", "仿射几何 AG(3,4),再尽量减少重复相遇的座位安排(达到时间限制后停止)"),
+    ("tabu search", "ja", "同じ相手との再対戦を少なくする席決め"),
+    ("tabu search", "en", "seating that keeps repeat meetings few"),  # plain words, not the algorithm's name
     ("round robin (circle method)", "ja", "総当たり(サークル法)"),
     ("something new", "ja", "something new"),  # a name the filter does not know is shown as stored
 ])

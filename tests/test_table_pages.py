@@ -88,7 +88,8 @@ def test_the_entering_seats_pin_is_refused_and_another_seats_pin_confirms(table_
     assert "seat E entered this result" in refused.content.decode()
     assert HandResult.objects.get().status == "entered"
     confirmed = table_client.post(url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
-    assert f"Set {result.set_no} confirmed." in confirmed.content.decode()
+    # the message names the set by the code on its label and sheets (1-01-6), as the page does
+    assert f"Set {SetId(table.group.session.event.slug, 1, result.set_no).code} confirmed." in confirmed.content.decode()
     result.refresh_from_db()
     assert result.status == "confirmed" and result.confirmed_by.endswith("(W), Table 1")
 
@@ -274,3 +275,22 @@ def test_the_table_pages_post_and_redirect_read_the_table_plan_once(table_client
     assert len(bump) == 1 and bump[0].startswith(KEY_CHECKS_NOW) == (connection.vendor == "postgresql"), bump
     assert len(post) == login + plan + write, [q["sql"][:80] for q in post.captured_queries]
     assert len(redirected) == login + plan + page, [q["sql"][:80] for q in redirected.captured_queries]
+
+
+def test_the_table_page_and_result_name_sets_as_the_score_sheet_prints_them(table_client, table):
+    """One name for a set everywhere (issue 48, item 10): the set picker, the card waiting for
+    confirmation and the result page say the code printed on the table's score sheet and labels."""
+    import re as regex
+
+    from walls.print_kinds.tables import score_sheets
+
+    event = table.group.session.event
+    printed = next(s.sets for s in score_sheets(event, 1) if s.table_label == str(table.number))
+    page = table_client.get(table_url(table)).content.decode()
+    options = regex.findall(r'<option value="\d+"[^>]*>([^<—]+?)(?: —[^<]*)?</option>', page)
+    assert options == list(printed)
+    enter_by_outcome(table_client, table)
+    result = HandResult.objects.get()
+    code = SetId(event.slug, 1, result.set_no).code
+    assert f"Set {code} waits for confirmation" in table_client.get(table_url(table)).content.decode()
+    assert f"Set {code}" in table_client.get(reverse("result", args=[event.slug, result.pk])).content.decode()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -221,3 +222,94 @@ def withdrawn_entrants(event: Event) -> list[Team | Player]:
     page offers to take them back (:func:`reinstate`)."""
     rows = event.teams if event.method == Event.Method.TEAM else event.players
     return list(rows.filter(withdrawn=True, substitute=False).order_by("number"))
+
+
+# --- self check-in by the player card's QR code (docs/director-guide.md, "Self check-in") ----------
+
+SELF = "(self)"
+"""The ``by`` of a check-in a player made from their card: a username never has brackets, so the
+director's page tells it from a director's own tick."""
+
+_TOKEN_SALT = "tournament.check_in.card"
+
+
+def card_token(player: Player) -> str:
+    """The secret of ``player``'s card link: an HMAC of the event and player under the site's
+    ``SECRET_KEY`` (20 hex digits), so nobody derives it from ids or numbers and no column
+    stores it. A new ``SECRET_KEY`` makes the printed cards' links stale: reprint them."""
+    return salted_hmac(_TOKEN_SALT, f"{player.event_id}:{player.pk}:{player.number}").hexdigest()[:20]
+
+
+def card_player(event: Event, number, token: str) -> Player | None:
+    """The player of ``event`` whose card link is ``number`` / ``token``, or None when either is
+    wrong (compared in constant time); a withdrawn player or one replaced for good has no card."""
+    try:
+        player = event.players.select_related("team").get(number=int(number), withdrawn=False, replaced_by=None)
+    except (TypeError, ValueError, Player.DoesNotExist):
+        return None
+    return player if constant_time_compare(card_token(player), str(token or "")) else None
+
+
+def open_session(event: Event) -> int | None:
+    """The session check-in is open for: the first planned session not prepared yet (None when
+    every planned session is seated: check-in is closed)."""
+    seated = set(event.sessions.values_list("number", flat=True))
+    return next((n for n in range(1, event.sessions_planned + 1) if n not in seated), None)
+
+
+def is_checked_in(event: Event, player: Player, session_number: int) -> bool:
+    """Whether ``player`` (or, in a team event, the player's team) counts as here for
+    ``session_number``: their own check-in, or their team's when the team was ticked as a whole."""
+    rows = CheckIn.objects.filter(event=event, session_number=session_number)
+    if rows.filter(player=player, team__isnull=True).exists():
+        return True
+    if player.team_id is None:
+        return False
+    team_row = rows.filter(team_id=player.team_id, player__isnull=True).exists()
+    by_player = rows.filter(player__team_id=player.team_id, team__isnull=True).exists()
+    return team_row and not by_player  # a team ticked as a whole, nobody ticked by player
+
+
+@transaction.atomic
+def self_check_in(event: Event, player: Player) -> tuple[int, bool]:
+    """Check ``player`` in from their card for the open session (:func:`open_session`):
+    ``(session, True)`` when it is stored now, ``(session, False)`` when they were checked in
+    already (safe to repeat: nothing changes). In a team event the player is checked in by
+    player and their team as present. Audited as ``self-check-in``. Raises SetupError
+    ``session`` when check-in is closed (every planned session prepared)."""
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    session_number = open_session(event)
+    if session_number is None:
+        raise SetupError("session", _("Check-in is closed: every session is seated. Your seat is below, or ask the director."))
+    rows = CheckIn.objects.filter(event=event, session_number=session_number)
+    if rows.filter(player=player, team__isnull=True).exists():
+        return session_number, False
+    if player.team_id is not None:
+        team_row = rows.filter(team_id=player.team_id, player__isnull=True).exists()
+        ticked = rows.filter(player__team_id=player.team_id, team__isnull=True).exists()
+        if team_row and not ticked:
+            return session_number, False  # the director ticked the whole team: they are here
+        if not team_row:
+            CheckIn.objects.create(event=event, session_number=session_number, team_id=player.team_id, by=SELF)
+    CheckIn.objects.create(event=event, session_number=session_number, player=player, by=SELF)
+    event.log("self-check-in", SELF, session=session_number, player=player.name,
+              team=player.team.name if player.team_id else None)
+    return session_number, True
+
+
+def check_in_board(event: Event, session_number: int) -> dict:
+    """Who is checked in for ``session_number`` and by whom, for the director's live check-in page
+    (its JSON poll): ``{"closed", "entrants": {id: "self"|"director"}, "players": {id:
+    "self"|"director"}}``, ids of teams (team events) or players, players by player in team
+    events. One query."""
+    entrants: dict[str, str] = {}
+    players: dict[str, str] = {}
+    team_event = event.method == Event.Method.TEAM
+    for team_id, player_id, by in CheckIn.objects.filter(event=event, session_number=session_number).values_list(
+            "team_id", "player_id", "by"):
+        who = "self" if by == SELF else "director"
+        if team_event and team_id is not None and player_id is None:
+            entrants[str(team_id)] = who
+        elif player_id is not None and team_id is None:
+            (players if team_event else entrants)[str(player_id)] = who
+    return {"closed": event.sessions.filter(number=session_number).exists(), "entrants": entrants, "players": players}

@@ -14,10 +14,12 @@ from itertools import groupby
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.conf import settings
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from scoring import login_throttle
 from tournament import check_in as check_in_services
 from tournament import entrants as entrant_services
 from tournament import roles as role_services
@@ -26,7 +28,7 @@ from tournament.access import DIRECTOR, event_view
 from tournament.forms import InviteForm, LateEntrantForm, QuickRoomsForm
 from tournament.models import Event, EventRole, Player, Table, Team
 from tournament.roster import RosterError, check_encoding, unpack_roster
-from tournament.table_plan import seating_list
+from tournament.table_plan import itineraries, seating_list
 from tournament.services import SetupError, import_roster
 
 
@@ -272,7 +274,7 @@ def entrants(request, event):
 def _import_roster(request, event, text: str):
     """Import ``text`` (:func:`tournament.services.import_roster`), say how many and any doubtful
     names, back to the entrants page. SetupError and RosterError pass through."""
-    count = import_roster(event, text)
+    count = import_roster(event, text, actor=request.user)
     messages.success(request, _("%(count)s players imported.") % {"count": count})
     for warning in entrant_services.event_roster_warnings(event):
         messages.warning(request, warning)
@@ -323,7 +325,9 @@ def check_in(request, event, number):
     """Check-in for session ``number``: a checkbox per entrant (teams in team events), "Save
     check-in" and "Check in everyone", and what Prepare will do under the entrant policy
     (:func:`tournament.check_in.prepare_outlook`). Once the session is prepared: who was not
-    checked in, and a link to Substitutions. Entrants withdrawn for not checking in before session
+    checked in, and a link to Substitutions. Who checked in themselves with their player card is
+    marked so, and the page follows new check-ins live (polling :func:`check_in_board`): a box
+    the director has not touched is ticked when its entrant checks in. Entrants withdrawn for not checking in before session
     1 are listed with **Take back** (``action=reinstate``: :func:`tournament.check_in.reinstate`),
     for a late arrival. 404 beyond the planned sessions."""
     if not 1 <= number <= event.sessions_planned:
@@ -355,16 +359,74 @@ def check_in(request, event, number):
     listed = check_in_services.check_in_entrants(event)
     team_event = event.method == Event.Method.TEAM
     here = check_in_services.checked_in_player_ids(event, number) if team_event else set()
+    board = check_in_services.check_in_board(event, number)  # who checked in themselves (their card)
     members: dict[int, list] = {}
     if team_event:  # check in by player too: each team's players under it
         for p in event.players.filter(team__in=listed, withdrawn=False, replaced_by=None).order_by("member"):
-            members.setdefault(p.team_id, []).append((p, p.pk in here))
+            members.setdefault(p.team_id, []).append((p, p.pk in here, board["players"].get(str(p.pk)) == "self"))
     return render(request, "tournament/check_in.html", {
         "event": event, "number": number, "prepared": prepared, "team_event": event.method == Event.Method.TEAM,
-        "entrants": [(e, e.pk in present, members.get(e.pk, [])) for e in listed],
+        "entrants": [(e, e.pk in present, members.get(e.pk, []), board["entrants"].get(str(e.pk)) == "self") for e in listed],
         "absent": check_in_services.not_checked_in(event, number),
         "anyone": bool(present),
         "outlook": [] if prepared else check_in_services.prepare_outlook(event, number),
         "sessions": range(1, event.sessions_planned + 1),
         "withdrawn": check_in_services.withdrawn_entrants(event), "by_player": bool(here),
     })
+
+
+def _card_refused(request, event, error: str, status: int, wait: int | None = None):
+    response = render(request, "tournament/card_check_in.html", {"event": event, "error": error}, status=status)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
+
+
+@event_view()
+def card_check_in(request, event, number, token):
+    """A player's own check-in, opened by the QR code of their player card
+    (:func:`tournament.check_in.card_token`: the link's secret). A GET only shows the page (a link
+    previewer changes nothing); "Check me in" POSTs (:func:`tournament.check_in.self_check_in`,
+    safe to repeat). The page names the player, whether they are checked in for the open
+    session, and their own table and seat once a session is seated: never a set. A wrong link is
+    counted like a wrong table code (:mod:`scoring.login_throttle`): over the limit it is answered
+    429 with ``Retry-After``, and a right link is never refused as wrong. Check-in closes at
+    Prepare, as the director's does."""
+    wait = login_throttle.check_slot(request)
+    if wait:
+        return _card_refused(request, event, _too_many_cards(wait), 429, wait)
+    player = check_in_services.card_player(event, number, token)
+    if player is None:
+        error = _("This card link is not valid (it may be from another event, or the card was reprinted). "
+                  "Check in with the director.")
+        if login_throttle.count_wrong(request, f"card:{event.pk}:{number}:{token}"):
+            wait = max(1, int(settings.TABLE_LOGIN_SLOW_SECONDS))
+            return _card_refused(request, event, f"{error} {_too_many_cards(wait)}", 429, wait)
+        return _card_refused(request, event, error, 404)
+    if request.method == "POST":
+        try:  # the page it leads to says "You are checked in": no message on top of it
+            check_in_services.self_check_in(event, player)
+        except SetupError as exc:
+            messages.error(request, exc.message)
+        return redirect("card-check-in", slug=event.slug, number=number, token=token)
+    session = check_in_services.open_session(event)
+    seats = [s for s in itineraries(event, [player.pk]).get(player.pk, []) if not s["replaced_by"]]
+    return render(request, "tournament/card_check_in.html", {
+        "event": event, "player": player, "session": session,
+        "checked_in": session is not None and check_in_services.is_checked_in(event, player, session),
+        "seat": seats[-1] if seats else None,
+    })
+
+
+def _too_many_cards(wait: int) -> str:
+    return _("Too many wrong card links were tried from this network. Try again in %(seconds)s seconds.") % {
+        "seconds": wait}
+
+
+@event_view(roles=(DIRECTOR,), login=True)
+def check_in_board(request, event, number):
+    """The check-in page's live view (JSON, polled by the page): who is checked in for session
+    ``number`` and whether by themselves or by the director (:func:`tournament.check_in.check_in_board`)."""
+    if not 1 <= number <= event.sessions_planned:
+        raise Http404("no such session")
+    return JsonResponse(check_in_services.check_in_board(event, number))

@@ -70,7 +70,7 @@ def entrant_policy_error(event: Event, n_entrants: int, field: str = "entrant_po
 
 
 @transaction.atomic
-def import_roster(event: Event, text: str) -> int:
+def import_roster(event: Event, text: str, *, actor: object = "roster import") -> int:
     """Add the roster's teams and players to ``event`` (``text``: the decoded file,
     :func:`tournament.roster.decode_roster`); returns the number of players added.
 
@@ -78,7 +78,8 @@ def import_roster(event: Event, text: str) -> int:
     entrants do not fill the groups and the event's policy is "as-is", the import is refused
     with the choices (:func:`entrant_policy_error`, field "entrant_policy"): the director
     chooses a policy before the day rather than at Prepare. Raises SetupError (and stores
-    nothing) otherwise. Bumps the event's content version.
+    nothing) otherwise. Audited as ``roster-imported`` signed by ``actor`` (which bumps the
+    event's content version).
     """
     entries = parse_roster(text)
     seats = len(event.get_ruleset().seats)
@@ -104,7 +105,7 @@ def import_roster(event: Event, text: str) -> int:
             player.number = number
         Player.unique_pins(players, set())  # the event has no players yet (checked above)
         Player.objects.bulk_create(players)
-        event.changed()  # the last lock of the write (tournament.models.Event.changed)
+        event.log("roster-imported", actor, teams=len(rows), players=len(players))  # the version row last
         return len(players)
     error = entrant_policy_error(event, len(entries))
     if error is not None:
@@ -112,7 +113,7 @@ def import_roster(event: Event, text: str) -> int:
     players = [Player(event=event, number=number, name=entry.player) for number, entry in enumerate(entries, start=1)]
     Player.unique_pins(players, set())
     Player.objects.bulk_create(players)
-    event.changed()
+    event.log("roster-imported", actor, players=len(players))  # the version row last
     return len(players)
 
 

@@ -10,6 +10,7 @@ import the event's write paths from one module.
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,7 +19,7 @@ from scoring.conversion import family_preset, get_table
 from scoring.models import ConversionTable
 from scoring.actions.rescoring import rescore_set
 from scoring.visibility import sets_to_play
-from tournament.models import Event, Session
+from tournament.models import Event, Session, Table
 from tournament.seating import (  # noqa: F401 (re-exported: the event's write paths in one module)
     RosterEntry,
     SetupError,
@@ -56,6 +57,7 @@ def create_event(
     fouled_min_tables: int = 2,
     fouled_adjusted_points: int = 0,
     status: str = Event.Status.PUBLISHED,
+    actor: object = "setup",
 ) -> Event:
     """Create an event with a fresh secret master seed and its public commitment.
 
@@ -69,6 +71,7 @@ def create_event(
     and ``fouled_adjusted_points``: the event's Law 87 parameters (docs/scoring.md, "Fouled sets
     and reserve walls"). ``status``: published by default (the demo, the tests, imports); the
     new-event form creates a draft, hidden until published (:mod:`tournament.event_setup`).
+    Audited as ``event-created`` signed by ``actor`` (who created it; the default for scripts).
     Raises SetupError for an unknown rule set, table, method or status, a slug already taken,
     or ``fouled_min_tables`` below 1.
     """
@@ -105,6 +108,8 @@ def create_event(
     ConversionTable.objects.create(
         event=event, code=conversion, name=plain_table.name, source=plain_table.source, rows=plain_table.rows(), current=True,
     )
+    event.log("event-created", actor, name=event.name, ruleset=ruleset.code, method=method, sessions=sessions,
+              conversion=conversion)
     return event
 
 
@@ -116,12 +121,14 @@ def prepare_session(event: Event, session_number: int, *, actor: str = "prepare"
 
     Raises SetupError (from :func:`seat_session`, e.g. once the master seed is revealed) or
     WallError (from :func:`walls.services.generate_walls`, e.g. the public value still missing);
-    nothing is stored then. ``actor`` (who pressed Prepare) signs the check-in's audit entry.
-    Bumps the event's content version (the tables seated show on the public pages).
+    nothing is stored then. ``actor`` (who pressed Prepare) signs the check-in's audit entry and
+    the ``session-prepared`` one, which bumps the event's content version (the tables seated
+    show on the public pages).
     """
     session = seat_session(event, session_number, actor=actor)
     generate_walls(event, session_number)
-    event.changed()  # the last lock of the write (tournament.models.Event.changed)
+    seated = Table.objects.filter(group__session=session).aggregate(groups=Count("group", distinct=True), tables=Count("id"))
+    event.log("session-prepared", actor, session=session_number, **seated)  # the version row last
     return session
 
 

@@ -289,9 +289,10 @@ def new_event(request):
                     public_value_source=clean["public_value_source"], entrant_policy=clean["entrant_policy"],
                     fouled_min_tables=clean["fouled_min_tables"], fouled_adjusted_points=clean["fouled_adjusted_points"],
                     base_url=clean.get("base_url") or _served_address(request), status=Event.Status.DRAFT,
+                    actor=request.user,
                 )
                 if text.strip():
-                    import_roster(event, text)
+                    import_roster(event, text, actor=request.user)
                 EventRole.objects.create(event=event, user=request.user, role=EventRole.Role.DIRECTOR)
         except SetupError as exc:
             form.add_error(exc.field if exc.field in form.fields and exc.field != "roster_text" else None, exc.message)

@@ -112,6 +112,13 @@ class SetId:
         return f"{base_url.rstrip('/')}/w/{quote(self.event, safe='')}/{self.code}/{slot_key(seat, label)}"
 
 
+def set_code(session: int, set_no: int, reserve: int = 0) -> str:
+    """The code of set ``set_no`` of ``session`` as every sheet, label and page names it:
+    ``set_code(1, 7)`` → ``"1-07-3"`` (a reserve wall's ``"1-07R1-4"``). Raises SetCodeError for
+    numbers out of range, as :class:`SetId` does."""
+    return SetId("-", session, set_no, reserve).code
+
+
 def slot_key(seat: str | None, label: str) -> str:
     """A slot in a sticker's URL: ``"E-D21"`` for a seat's pile, ``"X5"`` for a shared one."""
     return f"{seat}-{label}" if seat else label

@@ -26,6 +26,7 @@ from factories import (
     say_who_is_entering,
 )
 from tests.browser.conftest import PHONE
+from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -134,7 +135,7 @@ def test_one_player_cannot_correct_a_result_and_confirm_it_themselves(browser, d
     expect(page.locator("#pending form")).to_have_count(1)
     shots(page, "05-west-pin-cannot-confirm")
     confirm_with_pin(page, cup.pins["S"])
-    expect(page.locator(".messages")).to_contain_text(f"Set {cup.set_no} confirmed.")
+    expect(page.locator(".messages")).to_contain_text(f"Set {set_code(1, cup.set_no)} confirmed.")
     expect(page.locator("#pending form")).to_have_count(0)
     shots(page, "06-south-pin-confirms")
 

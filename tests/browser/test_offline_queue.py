@@ -14,6 +14,8 @@ import pytest
 
 from factories import demo_roster, enter_outcome, login_as_table_in_browser, prepared_event, say_who_is_entering
 
+from walls.setcode import set_code
+
 from .conftest import PHONE, SCREENSHOTS, in_own_connection, phone_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -78,7 +80,7 @@ def test_two_hands_entered_and_confirmed_offline_are_stored_once_each(browser, d
         page.locator("#queue-items li").nth(0).locator(".queued-confirm").click()
         _queue_hand(page, second, 12, queue_table.pins["E"])
         page.wait_for_function("document.getElementById('queue-count').textContent.includes('2 hands waiting')")
-        hand2 = page.locator("#queue-items li.queued-waiting").filter(has_text=f"{second} (")
+        hand2 = page.locator("#queue-items li.queued-waiting").filter(has_text=f"Set {set_code(1, second)}")  # named as on its label
         hand2.locator(".queued-pin").fill(queue_table.pins["W"])
         hand2.locator(".queued-confirm").click()
         assert _stored(queue_table.table_id) == {}  # nothing reached the server

@@ -25,6 +25,7 @@ from factories import (
     sets_through, standings_rows,
 )
 from tests.browser.conftest import PHONE
+from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -137,7 +138,7 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
 
     card = page.locator("#pending form")
     expect(card).to_have_count(1)
-    expect(card).to_contain_text(f"Set {set_no} waits for confirmation")
+    expect(card).to_contain_text(f"Set {set_code(1, set_no)} waits for confirmation")
     # MCR: E wins 10 fan on S's discard: S pays 8 + 10, W and N 8 each.
     expect(card.locator("p.outcome-words")).to_have_text("East won on South's discard, 10 fan: E +34, S -18, W -8, N -8")
     expect(card.locator("input[name=pin]")).to_have_attribute("type", "password")
@@ -147,7 +148,7 @@ def test_a_phone_enters_a_hand_a_second_player_confirms_and_the_director_sees_it
     expect(page.locator("#pending form")).to_have_count(1)
 
     confirm_with_pin(page, cup.pins["S"])
-    expect(page.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
+    expect(page.locator(".messages")).to_contain_text(f"Set {set_code(1, set_no)} confirmed.")
     expect(page.locator("#pending form")).to_have_count(0)
     expect(page.locator(f"#played-{set_no}")).to_contain_text("East won on South's discard, 10 fan")
     assert problems == [], problems
@@ -201,7 +202,7 @@ def test_a_second_phone_sees_the_entry_without_reloading_and_the_live_grid_follo
     expect(cell).to_have_class(re.compile(r"\bstatus-entered\b"), timeout=15_000)
 
     confirm_with_pin(second, cup.pins["N"])
-    expect(second.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
+    expect(second.locator(".messages")).to_contain_text(f"Set {set_code(1, set_no)} confirmed.")
 
     expect(cell).to_have_class(re.compile(r"\bstatus-confirmed\b"), timeout=15_000)
     assert director_page.evaluate("() => window.notReloaded") is True

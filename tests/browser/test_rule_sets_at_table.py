@@ -39,6 +39,7 @@ from factories import (
 )
 from oracles import ranked, tally, team_set_points
 from tests.browser.conftest import PHONE
+from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -429,7 +430,7 @@ def enter_and_confirm(page, family: Family, built: Built, index: int, hand: Hand
     card.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"{family.ruleset}-{index + 1}-{hand.entry['kind']}-confirm.png"))
     confirm_with_pin(page, built.pins[confirming])
-    expect(page.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
+    expect(page.locator(".messages")).to_contain_text(f"Set {set_code(1, set_no)} confirmed.")
     expect(page.locator("#pending form")).to_have_count(0)
 
 

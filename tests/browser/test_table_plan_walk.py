@@ -36,6 +36,7 @@ from factories import (
 )
 from tests.browser.conftest import PHONE
 from tests.browser.test_visibility_walk import in_own_thread
+from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -130,7 +131,7 @@ def test_a_phone_cannot_enter_a_set_still_at_the_table_before_it_and_can_once_th
                 page.get_by_role("button", name="Save").click()
             expect(page.locator("#err-set_no")).to_have_count(0)
             confirm_with_pin(page, follow.pins[discarder])  # another player confirms it
-            expect(page.locator(".messages")).to_contain_text(f"Set {set_no} confirmed.")
+            expect(page.locator(".messages")).to_contain_text(f"Set {set_code(1, set_no)} confirmed.")
         assert in_own_thread(_results, follow.table_id) == sorted(follow.first)
         shot(page, "a02-first-block-entered")
 
@@ -156,7 +157,7 @@ def test_a_phone_cannot_enter_a_set_still_at_the_table_before_it_and_can_once_th
         with page.expect_navigation():
             page.get_by_role("button", name="Save").click()
         expect(page.locator("#err-set_no")).to_have_count(0)
-        expect(page.locator("#pending form").filter(has_text=f"Set {target} waits for confirmation")).to_have_count(1)
+        expect(page.locator("#pending form").filter(has_text=f"Set {set_code(1, target)} waits for confirmation")).to_have_count(1)
         assert target in in_own_thread(_results, follow.table_id)
         shot(page, "a04-entered-after-table-2")
         assert problems == [], problems

@@ -19,6 +19,7 @@ from factories import login_as_table_in_browser, prepared_event, team_roster
 
 from .conftest import PHONE, in_own_connection
 from .test_rule_sets_at_table import FAMILIES
+from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -100,7 +101,7 @@ def _save(page, taps: Taps, pin: str, set_no: int) -> None:
     with page.expect_navigation():
         taps.tap("#save")
     assert not page.locator("#entry-errors").count(), page.locator("#entry-errors").inner_text()
-    expect(page.locator("#pending form").filter(has_text=f"Set {set_no} waits for confirmation")).to_have_count(1)
+    expect(page.locator("#pending form").filter(has_text=f"Set {set_code(1, set_no)} waits for confirmation")).to_have_count(1)
 
 
 def _hands(family: str):

@@ -241,14 +241,14 @@ def test_the_visibility_rule_walked_by_a_player_a_table_and_the_director(browser
         phone.get_by_role("button", name="Save").click()
     card = phone.locator("#pending form")
     expect(card).to_have_count(1)
-    expect(card).to_contain_text("Set 1 waits for confirmation")
+    expect(card).to_contain_text("Set 1-01-6 waits for confirmation")
     expect(card).to_contain_text("West won on North's discard, 16 fan: E -8, S -8, W +40, N -24")
     expect(card).to_contain_text("Entered by seat W")
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], "the table page scrolls sideways"
     shots.take(phone, "phone-entry-waiting", full_page=False)
 
     confirm_with_pin(phone, walk.pins["E"])
-    expect(phone.locator(".messages")).to_contain_text("Set 1 confirmed.")
+    expect(phone.locator(".messages")).to_contain_text("Set 1-01-6 confirmed.")
     expect(phone.locator("#pending form")).to_have_count(0)
     expect(phone.locator("#set_no option[value='1']")).to_contain_text("Confirmed")  # its own entry
     shots.take(phone, "phone-entry-confirmed")

@@ -35,6 +35,7 @@ from factories import (
     say_who_is_entering,
 )
 from tests.browser.conftest import PHONE, SCREENSHOTS, in_own_connection
+from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -160,7 +161,7 @@ def test_a_hand_that_does_not_fit_is_entered_as_any_other_and_flagged_for_the_di
     # Stored as any entry: the card to confirm, the usual message, no word about the wall.
     card = page.locator("#pending form")
     expect(card).to_have_count(1)
-    expect(card).to_contain_text(f"Set {cup.set_no} waits for confirmation")
+    expect(card).to_contain_text(f"Set {set_code(1, cup.set_no)} waits for confirmation")
     expect(page.locator(".messages")).to_contain_text(f"Saved set {cup.set_no}")
     assert "does not fit" not in page.locator("main").inner_text()
     expect(page.locator(".wall-flag")).to_have_count(0)

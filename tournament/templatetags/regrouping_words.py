@@ -4,7 +4,8 @@ then ``{{ session.regrouping_method|regrouping_method }}``.
 :func:`tournament.regrouping.regroup` names the method it used in English, and the session stores
 that name (``Session.regrouping_method``, the event export): ``"affine geometry AG(2,4)"``,
 ``"transversal design TD(4,5) repeated"``, ``"affine geometry AG(2,4) + tabu search (time limit)"``.
-This filter reads the name back and says it in the active language; the design's symbol
+This filter reads the name back and says it in the active language, in plain words where the
+name is jargon (the tabu search is "seating that keeps repeat meetings few"); the design's symbol
 (``AG(2,4)``) is kept as mathematicians write it. A name it does not know is shown as stored.
 """
 
@@ -45,10 +46,10 @@ def regrouping_method(method) -> str:
     stopped = name.endswith(_TIME_LIMIT)
     rest = name[:-len(_TIME_LIMIT)] if stopped else name
     if rest == _TABU:
-        said = _("tabu search")
+        said = _("seating that keeps repeat meetings few")
     elif rest.endswith(" + " + _TABU):
         design = _design(rest[:-len(" + " + _TABU)])
-        said = _("%(design)s + tabu search") % {"design": design} if design else None
+        said = _("%(design)s, then seating that keeps repeat meetings few") % {"design": design} if design else None
     elif rest.endswith(_REPEATED):
         design = _design(rest[:-len(_REPEATED)])
         said = _("%(design)s, repeated") % {"design": design} if design else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from tournament.models import Event, Player
+from tournament.check_in import card_token
 from tournament.seating import entrant_players
 from tournament.table_plan import itineraries, seating_list
 from walls import printing
@@ -33,11 +34,18 @@ def find_seat_url(event: Event) -> str:
     return f"{public_address(event)}/e/{event.slug}/find/"
 
 
+def check_in_url(event: Event, player: Player) -> str:
+    """The link of ``player``'s card QR code, ``<base_url>/e/<slug>/card/<number>/<secret>/``:
+    it opens their own check-in page (:func:`tournament.check_in.card_token`, docs/director-guide.md,
+    "Self check-in")."""
+    return f"{public_address(event)}/e/{event.slug}/card/{player.number}/{card_token(player)}/"
+
+
 def player_cards(event: Event) -> list[printing.PlayerCard]:
     """One :class:`walls.printing.PlayerCard` per player who holds a seat now in a seated session,
     or who plays on in a session not seated yet (:func:`tournament.seating.entrant_players`): by
     team, then member; individual events by name. Each card gives name, team, PIN, the
-    find-my-seat address and the seats the player holds now (:func:`tournament.table_plan.itineraries`):
+    player's check-in link as a QR code (:func:`check_in_url`), the find-my-seat address and the seats the player holds now (:func:`tournament.table_plan.itineraries`):
     a seat handed over by a substitution is on the card of the player who took it, never on two
     cards. No card for a withdrawn entrant or for a player replaced for good."""
     held = {pk: [s for s in entries if not s["replaced_by"]] for pk, entries in itineraries(event).items()}
@@ -51,6 +59,7 @@ def player_cards(event: Event) -> list[printing.PlayerCard]:
     return [
         printing.PlayerCard(
             event_name=event.name, player=p.name, team=p.team.name if p.team_id else "", pin=p.pin, find_url=url,
+            check_in_url=check_in_url(event, p),
             seats=[printing.CardSeat(session=s["session"], table=s["table"], room=s["room"], seat=s["seat"])
                    for s in held.get(p.pk, [])],
         )

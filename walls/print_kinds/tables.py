@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from scoring.payments import PAYMENT_RULES
 from tournament.models import Event
 from tournament.table_plan import session_plan
 from walls import printing
@@ -15,8 +16,9 @@ from walls.setcode import SetId
 
 
 def movement_rows(event: Event, session_number: int) -> list[dict]:
-    """Rows ``{"slot", "table", "sets", "next_table"}`` of the session's movement, one per table and
-    block (``slot``: the block, 1-based), from the table plan (:mod:`tournament.table_plan`)."""
+    """Rows ``{"slot", "table", "sets", "next_table", "room", "next_room"}`` of the session's
+    movement, one per table and block (``slot``: the block, 1-based; rooms by name, "" for a
+    table without one), from the table plan (:mod:`tournament.table_plan`)."""
     plan = session_plan(event, session_number)
     if plan is None:
         return []
@@ -25,8 +27,21 @@ def movement_rows(event: Event, session_number: int) -> list[dict]:
         for block, sets in plan.blocks(t):
             nxt = plan.next_table(t, block)
             rows.append({"slot": block + 1, "table": t.number, "sets": list(sets),
-                         "next_table": nxt.number if nxt is not None else None})
+                         "next_table": nxt.number if nxt is not None else None, "room": _room(t),
+                         "next_room": _room(nxt) if nxt is not None else ""})
     return rows
+
+
+def _room(table) -> str:
+    """The name of ``table``'s room, "" when it has none."""
+    return table.room.name if table.room_id else ""
+
+
+def value_unit(event: Event) -> str:
+    """What the event's rule set counts a hand's value in: ``"fan"`` (MCR) or ``"han"`` (riichi
+    and its kin), from its payment rule (:data:`scoring.payments.PAYMENT_RULES`)."""
+    rule = PAYMENT_RULES.get(event.get_ruleset().payment_rule)
+    return rule.value_unit if rule is not None else "fan"
 
 
 def score_sheets(event: Event, session_number: int) -> list:
@@ -37,7 +52,7 @@ def score_sheets(event: Event, session_number: int) -> list:
     plan = session_plan(event, session_number)
     if plan is None:
         return []
-    out = []
+    out, unit = [], value_unit(event)
     for t in plan.tables:
         held = plan.holders(t)
         login = f"{base}/e/{event.slug}/entry/login/{t.login_code_display}"
@@ -46,6 +61,7 @@ def score_sheets(event: Event, session_number: int) -> list:
             code=t.login_code_display,
             seats=[(seat, held[seat].name if seat in held else "") for seat in plan.seats],
             sets=[SetId(event.slug, session_number, s).code for s in plan.sets(t)],
+            room=_room(t), value_unit=unit,
         ))
     return out
 

@@ -263,7 +263,10 @@ class ScoreSheet:
     code with the address to type it at (the login URL without the code), so a table whose phone
     cannot scan has both to type;
     ``seats`` lists ``(seat, player name)`` in seat order; ``sets`` the set codes in play order;
-    a thicker line is drawn after every ``block_size`` hands (one wind round in MCR duplicate).
+    a thicker line is drawn after every ``block_size`` hands (one wind round in MCR duplicate);
+    ``room`` the table's room name ("" when rooms are not used), printed beside the table;
+    ``value_unit`` what the rule set counts a hand's value in, ``"fan"`` (MCR) or ``"han"``
+    (riichi and its kin), named in the winner's column.
     """
 
     event_name: str
@@ -275,17 +278,22 @@ class ScoreSheet:
     block_size: int = 4
     ruleset_name: str = ""
     code: str = ""
+    room: str = ""
+    value_unit: str = "fan"
 
 
 @dataclass(frozen=True)
 class MovementRow:
     """One table in one slot of a movement: the ``sets`` it plays and where they go next
-    (``next_table`` None after the last slot)."""
+    (``next_table`` None after the last slot); ``room`` and ``next_room`` name the rooms of the
+    two tables ("" when rooms are not used), so staff carrying sets know where to walk."""
 
     slot: int
     table: Any
     sets: Sequence[Any]
     next_table: Any = None
+    room: str = ""
+    next_room: str = ""
 
     @classmethod
     def of(cls, row: MovementRow | Mapping[Any, Any]) -> MovementRow:
@@ -293,7 +301,8 @@ class MovementRow:
         if isinstance(row, MovementRow):
             return row
         try:
-            return cls(row["slot"], row["table"], tuple(row["sets"]), row.get("next_table"))
+            return cls(row["slot"], row["table"], tuple(row["sets"]), row.get("next_table"),
+                       row.get("room") or "", row.get("next_room") or "")
         except (KeyError, TypeError) as exc:
             raise PrintDataError(f"movement row needs slot, table and sets, got {row!r}") from exc
 

@@ -83,9 +83,8 @@ def _draw_set_label(canv: Any, forms: FormCache, pset: PrintableSet, x: float, y
         draw_fit(canv, f"{word('first', lang)}: {pset.first_table}", tx, top - unit * 5.6, tw, unit * 0.95,
                  lang=lang, bold=True, min_size=3.5)
     if pset.commitment:
-        short = pset.commitment[:16]
-        draw_fit(canv, f"{word('commitment', lang)}: {short}…", tx, top - unit * 6.75, tw, unit * 0.8, lang=lang,
-                 min_size=3.2)
+        # the word, then the commitment once, in full (a verifier compares every digit)
+        draw_fit(canv, f"{word('commitment', lang)}:", tx, top - unit * 6.75, tw, unit * 0.8, lang=lang, min_size=3.2)
         small = max(3.0, unit * 0.5)
         lines = wrap(pset.commitment, small, tw)
         bottom = y + pad

@@ -40,7 +40,8 @@ def compress_sets(sets: Sequence[Any]) -> str:
 def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title: str = "", lang: str = "en", *,
                           session: int | None = None, page_size: Any = "A4") -> bytes:
     """PDF grid of a session's movement from plain rows (``slot``, ``table``, ``sets``,
-    ``next_table``; MovementRow or mappings). Tables are listed in first-seen order, rounds in
+    ``next_table``, optional ``room`` and ``next_room``; MovementRow or mappings). Each table's
+    room is printed under it, and the next table's room beside it. Tables are listed in first-seen order, rounds in
     number order; the sheet continues on further pages when there are many tables.
 
     The heading (``Movement — <title> — Session <session>``), the round heads and the words of
@@ -57,6 +58,7 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title
             tables.append(r.table)
     slots = sorted({r.slot for r in plain})
     cells = {(r.table, r.slot): r for r in plain}
+    rooms = {r.table: r.room for r in plain if r.room}
     pw, ph = landscape(page_points(page_size))
     heading = " — ".join(part for part in (word("movement", lang), title,
                                            numbered("session", session, lang) if session else "") if part)
@@ -85,7 +87,11 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title
         grid_top = y
         y -= head_h
         for table in page_tables:
-            draw_fit(canv, table_label(table, lang), MARGIN + 4, y - row_h / 2 - 4, first_w - 8, 12, lang=lang, bold=True)
+            room = rooms.get(table, "")
+            draw_fit(canv, table_label(table, lang), MARGIN + 4, y - row_h / 2 + (2 if room else -4), first_w - 8, 12,
+                     lang=lang, bold=True)
+            if room:
+                draw_fit(canv, room, MARGIN + 4, y - row_h / 2 - 10, first_w - 8, 9, lang=lang)
             for k, slot in enumerate(slots):
                 x = MARGIN + first_w + k * col_w
                 cell = cells.get((table, slot))
@@ -94,8 +100,8 @@ def render_movement_sheet(rows: Sequence[MovementRow | Mapping[Any, Any]], title
                 draw_fit(canv, numbered("sets", compress_sets(list(cell.sets)), lang), x + 4, y - 14, col_w - 8, 11,
                          lang=lang, bold=True)
                 if cell.next_table is not None:
-                    draw_fit(canv, f"» {word('next', lang)} {table_label(cell.next_table, lang)}", x + 4, y - 27, col_w - 8, 9,
-                             lang=lang)
+                    where = table_label(cell.next_table, lang) + (f" ({cell.next_room})" if cell.next_room else "")
+                    draw_fit(canv, f"» {word('next', lang)} {where}", x + 4, y - 27, col_w - 8, 9, lang=lang)
             y -= row_h
             canv.setLineWidth(0.4)
             canv.line(MARGIN, y, MARGIN + usable_w, y)

@@ -3,7 +3,9 @@
 One card per player, eight to an A4 page (2 × 4, 105 × 74 mm) with cut lines: the event, the
 player's name and team, their PIN (with "keep your PIN to yourself": it confirms their results
 at the table, docs/security.md), a line per seated session with table, room and seat, and the
-public "find my seat" address as text and QR code, for the sessions seated later.
+public "find my seat" address as text, for the sessions seated later; the QR code is the
+player's own check-in link when the event gives one (docs/director-guide.md, "Self check-in"),
+else the find-my-seat address.
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ class PlayerCard:
     """One player's card: ``event_name``, ``player``, ``team`` ("" in individual events), the
     4-digit ``pin``, ``seats`` (:class:`CardSeat` or mappings with its fields, in session order)
     and ``find_url`` (the find-my-seat address; a full URL gets a QR code, a bare path is only
-    printed)."""
+    printed); ``check_in_url``, when given, is the player's own check-in link (it carries a
+    secret: :func:`tournament.check_in.card_token`): the QR code holds it instead, captioned
+    "Scan to check in", and the find-my-seat address stays printed as text."""
 
     event_name: str
     player: str
@@ -48,6 +52,7 @@ class PlayerCard:
     pin: str
     seats: Sequence[CardSeat | Mapping[Any, Any]] = field(default_factory=tuple)
     find_url: str = ""
+    check_in_url: str = ""
 
 
 def _seat(value: CardSeat | Mapping[Any, Any]) -> CardSeat:
@@ -91,7 +96,8 @@ def _draw_card(canv: Any, forms: FormCache, card: PlayerCard, x: float, y: float
     left, right, top, bottom = x + PAD, x + w - PAD, y + h - PAD, y + PAD
     width = right - left
     canv.setFillColorRGB(0, 0, 0)
-    qr = 20 * mm if card.find_url.startswith(("http://", "https://")) else 0
+    qr_url = card.check_in_url or card.find_url
+    qr = 20 * mm if qr_url.startswith(("http://", "https://")) else 0
     head_w = width - (qr + 2 * mm if qr else 0)
     draw_fit(canv, card.event_name, left, top - 8, head_w, 8, lang=lang, min_size=5)
     draw_fit(canv, card.player, left, top - 24, head_w, 15, lang=lang, bold=True, min_size=6)
@@ -102,11 +108,14 @@ def _draw_card(canv: Any, forms: FormCache, card: PlayerCard, x: float, y: float
     draw_fit(canv, f"{word('pin', lang)}: {card.pin}", left, line, head_w * 0.4, 11, lang=lang, bold=True, min_size=6)
     draw_fit(canv, word("keep_pin", lang), left + head_w * 0.4, line, head_w * 0.6, 7, lang=lang, min_size=4)
     if qr:
-        forms.place_qr(card.find_url, right - qr, top - qr, qr, quiet=2, ecc="M")
+        forms.place_qr(qr_url, right - qr, top - qr - (6 if card.check_in_url else 0), qr, quiet=2, ecc="M")
+        if card.check_in_url:  # what the code does, above it
+            draw_fit(canv, word("scan_check_in", lang), right - qr / 2, top - 5, qr + 2 * mm, 6, lang=lang, bold=True,
+                     align="centre", min_size=4)
     # the sessions: as many lines as fit between the head and the foot
     foot = bottom + 16
     seats = [_seat(s) for s in card.seats]
-    table_top = min(line - 8, top - qr - 4) if qr else line - 8
+    table_top = min(line - 8, top - qr - 4 - (6 if card.check_in_url else 0)) if qr else line - 8
     rows = len(seats) + 1
     row_h = min(11.5, (table_top - foot) / max(rows, 1))
     size = max(4.5, row_h * 0.78)

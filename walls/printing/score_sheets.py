@@ -1,10 +1,11 @@
 """Score sheets: one page per table and session, filled in by hand as a paper backup of entry.
 
-The top carries the event, session and table, the players by seat, and the table's login QR code
+The top carries the event, session, table and room, the players by seat, and the table's login QR code
 (the same login the table device uses for result entry). The grid has one row per hand in play
 order with the set code printed, a box to tick once the code on the set's label has been checked
 against the row (bridge's lesson: check the board number against the round), a cell per seat for
-its score change, the total (0 when the rule set is zero-sum), the winner and fan, and the
+its score change, the total (0 when the rule set is zero-sum), the winner and the hand's value (fan or han, as the
+rule set counts), and the
 players' initials; a thicker rule separates the blocks between moves.
 """
 
@@ -63,7 +64,8 @@ def _draw_sheet(canv: Any, sheet: ScoreSheet, pw: float, ph: float, lang: str) -
                  align="centre")
         draw_fit(canv, typed_at.split("://", 1)[1], pw - MARGIN - qr / 2, top - qr - 33, qr + 12 * mm, 6.5, align="centre")
     text_w = pw - 2 * MARGIN - qr - 6 * mm
-    draw_fit(canv, f"{word('score_sheet', lang)} — {table_label(sheet.table_label, lang)}", MARGIN, top - 15, text_w, 16,
+    where = table_label(sheet.table_label, lang) + (f" · {sheet.room}" if sheet.room else "")
+    draw_fit(canv, f"{word('score_sheet', lang)} — {where}", MARGIN, top - 15, text_w, 16,
              lang=lang, bold=True)
     draw_fit(canv, f"{sheet.event_name} · {numbered('session', sheet.session, lang)}"
              + (f" · {translate(sheet.ruleset_name, lang)}" if sheet.ruleset_name else ""), MARGIN, top - 29, text_w, 10, lang=lang)
@@ -99,6 +101,7 @@ def _draw_sheet(canv: Any, sheet: ScoreSheet, pw: float, ph: float, lang: str) -
             draw_fit(canv, seat_label(key, lang), x + w / 2, y - 9, w - 3, 8, lang=lang, bold=True, align="centre")
             draw_fit(canv, name, x + w / 2, y - 18, w - 3, 7, lang=lang, align="centre")
         else:
+            key = "winner_han" if key == "winner" and sheet.value_unit == "han" else key
             draw_fit(canv, word(key, lang), x + w / 2, y - 13, w - 3, 7, lang=lang, bold=True, align="centre")
         x += w
     grid_top = y
