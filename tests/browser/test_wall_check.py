@@ -80,11 +80,16 @@ def _cup(ruleset: str, director):
         tile = next(k for k in KINDS if k not in reachable)
         piles = dict(wall.piles)
         west = list(piles["W-dead"])
-        swap_from = next(name for name in ("W-hand", "N-hand", "E-hand", "W-draw", "N-draw") if any(kind_of(t) == tile for t in piles[name]))
-        row = list(piles[swap_from])
-        at = next(i for i, t in enumerate(row) if kind_of(t) == tile)
-        row[at], west[0] = west[0], row[at]  # the tile now lies under West X1 only (as far as South can reach)
-        piles[swap_from], piles["W-dead"] = row, west
+        if kind_of(west[0]) != tile:  # bring a copy under West X1 from wherever South cannot reach it
+            # (the wall is random: a copy may be in any pile South never draws, West's own dead wall included)
+            swap_from = next(name for name in ("W-hand", "N-hand", "E-hand", "W-draw", "N-draw", "E-draw", "W-dead", "N-dead")
+                             if name in piles and any(kind_of(t) == tile for t in piles[name]))
+            row = west if swap_from == "W-dead" else list(piles[swap_from])
+            at = next(i for i, t in enumerate(row) if kind_of(t) == tile)
+            row[at], west[0] = west[0], row[at]  # the tile now lies under West X1 (as far as South can reach)
+            if swap_from != "W-dead":
+                piles[swap_from] = row
+        piles["W-dead"] = west
         wall.piles = piles
         wall.save(update_fields=["piles"])
         says = f"the winning tile {tile} is not among South's draws (D1-D17, replacement tiles East X1"

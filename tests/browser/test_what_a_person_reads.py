@@ -68,9 +68,11 @@ def cups(demo_site, browser, django_db_blocker):
 HEX = re.compile(r"\b[0-9a-f]{16,}\b")  # a commitment or seed: a code to compare, not words
 
 
-def problems(text: str, language: str, names=frozenset()) -> list[str]:
+def problems(text: str, language: str, names=frozenset(), full_names=()) -> list[str]:
     """What a person should not read in ``text`` (a page's innerText) in ``language``."""
     text = HEX.sub(" ", text)
+    for name in sorted(full_names, key=len, reverse=True):  # names people typed (an event "Wall Cup riichi-duplicate")
+        text = text.replace(name, " ")
     found = [f"markup {m.group(0)!r}" for m in MARKUP.finditer(text)]
     found += [f"internal {m.group(0)!r}" for m in INTERNAL.finditer(text)]
     if language != "en":
@@ -82,11 +84,18 @@ def problems(text: str, language: str, names=frozenset()) -> list[str]:
 def read(page, language: str, names=frozenset(), where: str = "") -> str:
     """The page as a person reads it, checked: words and width."""
     text = page.evaluate("document.body.innerText")
-    found = problems(text, language, names)
+    found = problems(text, language, names, _event_names())
     assert not found, f"{where} ({language}): {sorted(set(found))[:20]}"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{where} ({language}): {width} px wide on a {PHONE['width']} px phone"
     return text
+
+
+def _event_names() -> tuple[str, ...]:
+    """Every event's name, as the directors typed them (the home page lists them all)."""
+    from tournament.models import Event
+
+    return tuple(in_own_connection(lambda: list(Event.objects.values_list("name", flat=True))))
 
 
 def _phone(browser, demo_site, language):
