@@ -356,7 +356,8 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
             self.check_object_permissions(request, table)
             return submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
                                  deposit=data.get("deposit"), actor=self._actor(), plan=plan, request_key=key,
-                                 entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None)
+                                 entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None,
+                                 director=is_director(request.user, event))
 
         return self._keyed(enter, created=status.HTTP_201_CREATED)  # answered from the rows written
 

@@ -414,3 +414,42 @@ def test_no_two_players_of_an_event_share_a_pin(monkeypatch):
     import_roster(event, "team,player\n" + "".join(f"T{t},P{t}{m}\n" for t in range(1) for m in range(4)))
     found = list(event.players.values_list("pin", flat=True))
     assert len(set(found)) == len(found) == 4
+
+
+# Issue 44, item 1: a player whose own account is a scorer of their table cannot enter as another
+# seat without that seat's PIN and then confirm alone with their own PIN.
+
+def test_a_seated_scorer_account_cannot_enter_as_another_seat_and_confirm_alone(team_event, table, scorer_of_table_1):
+    sets = blocks(table)[0][1]
+    east = table.seats.get(seat="E").player
+    east.user = scorer_of_table_1
+    east.save(update_fields=["user"])
+    api = APIClient()
+    api.force_authenticate(scorer_of_table_1)
+    url = f"/api/events/{team_event.slug}/results/"
+    body = {"table": table.number, "set_no": sets[0], "changes": CHANGES}
+    posing = api.post(url, {**body, "entered_by_seat": "S"}, format="json")
+    assert posing.status_code == 403, posing.content
+    assert "you play at seat E of this table" in posing.json()["entered_by_seat"][0]
+    assert not HandResult.objects.exists()
+    # with South's own PIN it is South's entry; as themselves (named or blank) it is East's
+    assert api.post(url, {**body, "entered_by_seat": "S", "entry_pin": pin(table, "S")}, format="json").status_code == 201
+    own = api.post(url, {**body, "set_no": sets[1]}, format="json")
+    assert own.status_code == 201 and own.json()["entered_by_seat"] == "E"
+    refused = api.post(f"{url}{own.json()['id']}/confirm/", {"pin": pin(table, "E")}, format="json")
+    assert refused.status_code == 400 and "seat E entered this result" in refused.json()["pin"][0]
+    confirmed = api.post(f"{url}{own.json()['id']}/confirm/", {"pin": pin(table, "W")}, format="json")
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
+
+
+def test_a_scorer_seated_nowhere_at_the_table_and_the_director_still_enter_for_any_seat(team_event, table, scorer_of_table_1,
+                                                                                       director):
+    sets = blocks(table)[0][1]
+    url = f"/api/events/{team_event.slug}/results/"
+    api = APIClient()
+    api.force_authenticate(scorer_of_table_1)
+    assert api.post(url, {"table": table.number, "set_no": sets[0], "changes": CHANGES, "entered_by_seat": "S"},
+                    format="json").status_code == 201
+    api.force_authenticate(director)
+    assert api.post(url, {"table": table.number, "set_no": sets[1], "changes": CHANGES, "entered_by_seat": "N"},
+                    format="json").status_code == 201

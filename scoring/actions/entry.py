@@ -22,7 +22,7 @@ from scoring import fan_check, visibility, wall_check
 from scoring.actions import request_keys
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import SeatHolder, confirmation_locks, seat_actor
+from scoring.actions.seats import SeatHolder, account_seat, confirmation_locks, seat_actor
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from scoring.payments import (
     HandOutcome,
@@ -401,7 +401,7 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
                   deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
                   entry_pin: str | None = None, plan: SessionPlan | None = None,
-                  request_key: str | None = None) -> HandResult:
+                  request_key: str | None = None, director: bool = False) -> HandResult:
     """Store a table's result on a set (status *entered*); returns it.
 
     ``request_key``: the key the device made for this entry (:mod:`scoring.actions.request_keys`).
@@ -450,6 +450,13 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     blank: not checked (the director, an API scorer account bound to the table, the demo and
     imports).
 
+    **A scorer who plays at the table.** ``director``: the caller is the event's director. Anyone
+    else entering without a PIN under an account that holds a seat of the table on ``set_no``
+    (a player whose own account is also a scorer of their table) enters as that seat: naming
+    another seat is refused (``entered_by_seat``, 403: that seat's PIN is needed), and a blank
+    seat is stored as theirs, so their own PIN can never confirm the result
+    (docs/security.md, "Threats", one player writing and confirming alone).
+
     Raises ResultError: set not in the session, or not brought to this table yet: a later block, or
     (an entry with ``entry_pin``) its copy still at the table before (``set``, naming that table), unknown
     seat or non-number (``changes.<seat>``), not zero-sum (``changes``), a hand value outside the
@@ -458,7 +465,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     winning hand that cannot be read (``hand``), a winning tile that is no tile kind, given with
     a draw or not the hand's (``winning_tile``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
     the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
-    (``entry_pin``, 429), or a result already stored for this table and set (``set``, status
+    (``entry_pin``, 429), another seat named by a scorer account seated at the table without
+    that seat's PIN (``entered_by_seat``, 403), or a result already stored for this table and set (``set``, status
     409, ``existing`` = that result, named in the message). No result is stored on error (a
     refused PIN's attempt is: it is committed, then the refusal raised); of two simultaneous
     entries exactly one is stored.
@@ -475,6 +483,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                                             request_key=request_key)
         if repeat is not None:
             return request_keys.replayed(repeat, set_no=set_no)
+        if not entry_pin and not director:
+            entered_by_seat = _own_seat(plan, table, set_no, actor, entered_by_seat)
         cleaned, stored, deposit = _prepare(table, set_no, changes=changes, outcome=outcome, deposit=deposit,
                                             entered_by_seat=entered_by_seat)
         seat = None
@@ -506,6 +516,20 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     if refusal is not None:
         raise refusal
     return result
+
+
+def _own_seat(plan: SessionPlan, table: Table, set_no: int, actor: str, entered_by_seat: str | None) -> str | None:
+    """The entering seat of an entry without a PIN (:func:`submit_result`): ``entered_by_seat`` as
+    given, unless the account ``actor`` holds a seat of ``table`` on ``set_no``: then that seat (a
+    blank one filled in), and another seat named is refused (``entered_by_seat``, 403)."""
+    own = account_seat(plan, table, set_no, actor)
+    if own is None:
+        return entered_by_seat
+    if entered_by_seat and entered_by_seat != own.seat:
+        raise ResultError("entered_by_seat", _(
+            "you play at seat %(own)s of this table: enter as seat %(own)s, or give the PIN of the player at seat "
+            "%(seat)s (entry_pin)") % {"own": own.seat, "seat": entered_by_seat}, status=403)
+    return own.seat
 
 
 def set_history(result: HandResult, revisions: list[ResultRevision]) -> None:
