@@ -357,7 +357,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
             return submit_result(table, data["set_no"], changes=data.get("changes"), outcome=data.get("outcome"),
                                  deposit=data.get("deposit"), actor=self._actor(), plan=plan, request_key=key,
                                  entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None,
-                                 director=is_director(request.user, event))
+                                 director=is_director(request.user, event), device=table_access.device_of(request))
 
         return self._keyed(enter, created=status.HTTP_201_CREATED)  # answered from the rows written
 
@@ -381,7 +381,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         """Confirm a result with a seated player's PIN (the director without)."""
         return self._act(ConfirmSerializer, lambda result, data, director, key: confirm_result(
             result, actor=self._actor(), pin=data.get("pin"), director=director, revision=data.get("revision"),
-            request_key=key))
+            request_key=key, device=table_access.device_of(self.request)))
 
     @extend_schema(request=CorrectSerializer, responses=ResultSerializer, parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
@@ -394,7 +394,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
             result, actor=self._actor(), reason=data["reason"], director=director,
             changes=data.get("changes"), outcome=data.get("outcome"), deposit=data.get("deposit"),
             entered_by_seat=data.get("entered_by_seat") or None, entry_pin=data.get("entry_pin") or None,
-            request_key=key))
+            request_key=key, device=table_access.device_of(self.request)))
 
     @extend_schema(request=DisputeSerializer, responses=ResultSerializer, parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])

@@ -198,9 +198,10 @@ class SetRelease(models.Model):
 
 
 class ConfirmationAttempt(models.Model):
-    """One PIN typed to confirm a result at a table, right or wrong (the audit of opponent
-    confirmation). Wrong attempts count towards the per-result and per-table limits of
-    :mod:`scoring.actions.seats` until the director clears them (``cleared``)."""
+    """One PIN typed to enter, correct or confirm a result at a table, right or wrong (the audit of
+    opponent confirmation). Wrong attempts count towards the per-device and per-table limits of
+    :func:`scoring.actions.seats.pin_wait` until the director clears them (``cleared``);
+    ``device`` and ``address`` say where it was typed (:class:`scoring.actions.seats.Device`)."""
 
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="confirmation_attempts")
     result = models.ForeignKey(HandResult, on_delete=models.CASCADE, null=True, blank=True, related_name="confirmation_attempts")
@@ -208,10 +209,13 @@ class ConfirmationAttempt(models.Model):
     ok = models.BooleanField()
     cleared = models.BooleanField(default=False)
     actor = models.CharField(max_length=150, blank=True)
+    device = models.CharField(max_length=40, blank=True, default="", help_text="The device it was typed on: phone:<id> or account:<id>.")
+    address = models.CharField(max_length=64, blank=True, default="", help_text="The client address it came from.")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        indexes = [models.Index(fields=["table", "device"], name="attempt_table_device")]
 
 
 class Adjustment(models.Model):

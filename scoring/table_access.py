@@ -12,15 +12,36 @@ are answered here, since they need the request's table logins.
 
 from __future__ import annotations
 
+import secrets
 import time
 
 from django.conf import settings
 
 from scoring import visibility
+from scoring.actions.seats import Device
 from tournament.models import Event, Table
-from tournament.permissions import is_director, roles, scorer_role_table_ids
+from tournament.permissions import client_address, is_director, roles, scorer_role_table_ids
 
 TABLE_SESSION_KEY = "table_logins"  # {str(table id): login time, seconds since the epoch}
+DEVICE_SESSION_KEY = "device"  # a random name of this browser, kept in its session
+
+
+def device_of(request) -> Device:
+    """Where a PIN sent with ``request`` is typed (:class:`scoring.actions.seats.Device`), whose
+    wrong PINs are counted apart from other devices': an account (``account:<user id>``, the
+    API's scorers included), else this browser (``phone:<random>``, named in its session the
+    first time it is asked, kept across a table login's new session key), with the client
+    address."""
+    address = client_address(request)
+    if request.user.is_authenticated:
+        return Device(f"account:{request.user.pk}", address)
+    session = getattr(request, "session", None)
+    if session is None:
+        return Device("", address)
+    name = session.get(DEVICE_SESSION_KEY)
+    if not isinstance(name, str) or not name:
+        name = session[DEVICE_SESSION_KEY] = secrets.token_urlsafe(9)
+    return Device(f"phone:{name}", address)
 
 
 def scorer_table_ids(request, known: tuple[Table, ...] = ()) -> list[int]:
@@ -64,12 +85,13 @@ def scorer_table_ids(request, known: tuple[Table, ...] = ()) -> list[int]:
 
 def login_table(request, table: Table) -> None:
     """Remember, with the time, that this browser scores for ``table`` (a new session key, as for
-    an account login)."""
+    an account login), and name the browser for its PINs (:func:`device_of`)."""
     stored = request.session.get(TABLE_SESSION_KEY)
     logins = dict(stored) if isinstance(stored, dict) else {}
     logins[str(table.pk)] = time.time()
     request.session.cycle_key()
     request.session[TABLE_SESSION_KEY] = logins
+    device_of(request)  # the browser's name for its PINs, stored with the login (no write of its own later)
     request.__dict__.pop("_scorer_table_ids", None)
 
 

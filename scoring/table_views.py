@@ -18,6 +18,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -30,7 +31,7 @@ from scoring.actions.confirmation import confirm_result, correct_result, dispute
 from scoring.actions.describe import describe_outcome, describe_result, result_notes, wall_flag_words
 from scoring.actions.entry import check_set_here, sets_not_arrived, submit_result
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import confirmation_locks
+from scoring.actions.seats import pin_counts, pin_refusal_message, pin_wait, wrong_pin_devices
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, ResultRevision, SetRelease, SetScore
 from scoring.reports import cache as reports_cache
@@ -261,12 +262,14 @@ def _table_context(request, event, table, form, plan, director):
     ready = [s for s in pending if s not in waiting]
     # the picker's default: a set the table can play now, else none ("choose the set"), never a later round's
     chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready or [None])[0]
-    locks = confirmation_locks(table)
+    # wrong PINs: how long this device waits before a PIN is checked; the director sees every device
+    pins = pin_counts(table, None if director else table_access.device_of(request))
+    pin_wait_seconds = 0 if director else pin_wait(pins, timezone.now())
     words = {r.pk: describe_result(r, ruleset) for r in results.values()}
     flags = {r.pk: wall_flag_words(r) if director or r.released else None for r in results.values()}
     unconfirmed = [
         {"result": r, "notes": result_notes(r), "words": words[r.pk], "key": uuid.uuid4().hex, "wall_flag": flags[r.pk],
-         "locked": r.pk in locks["results"], "wrong": locks["wrong"].get(r.pk, 0)}
+         }
         for _, r in sorted(results.items()) if r.status != HandResult.Status.CONFIRMED
     ]
     played = [{"result": r, "words": words[r.pk], "wall_flag": flags[r.pk], "code": code}
@@ -280,7 +283,9 @@ def _table_context(request, event, table, form, plan, director):
         "schedule": schedule, "chosen": chosen, "typed": form.typed_only, "waiting": waiting,
         "fan_check": form.rule.fan_check and fan_check.available(),
         "unconfirmed": unconfirmed, "played": played, "focus": int_param(request, "confirm"),
-        "is_director": director, "table_locked": locks["table"],
+        "is_director": director, "pin_wait": pin_wait_seconds,
+        "pin_wait_message": pin_refusal_message(pins, pin_wait_seconds) if pin_wait_seconds else "",
+        "wrong_pins": wrong_pin_devices(table) if director and pins.table_wrong else [],
         # the key of the write this page answers with a refusal: the form posted here, or the confirmation sent back here
         "answered_keys": answered_keys(table, request.POST.get("request_key") if request.method == "POST"
                                        else request.GET.get("answered")),
@@ -319,7 +324,8 @@ def table_page(request, event, table):
             set_no = entry.pop("set_no")
             try:
                 result, fault = _write_or_fault(request, entry["request_key"], lambda: submit_result(
-                    table, set_no, actor=_scorer_actor(request, table), plan=plan, **entry), table)
+                    table, set_no, actor=_scorer_actor(request, table), plan=plan, device=table_access.device_of(request),
+                    **entry), table)
             except ResultError as exc:
                 form.add_result_error(exc)
                 status = exc.status
@@ -366,7 +372,7 @@ def table_confirm(request, event, table, result_id):
     try:
         confirmed, fault = _write_or_fault(request, key, lambda: confirm_result(
             result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""), director=director,
-            revision=_int_or_none(request.POST.get("revision")), request_key=key), table)
+            revision=_int_or_none(request.POST.get("revision")), request_key=key, device=table_access.device_of(request)), table)
         if confirmed is None:
             if wants_json(request):
                 return JsonResponse({"stored": False, "errors": [fault]}, status=503)
@@ -449,7 +455,8 @@ def result_detail(request, event, result_id):
                 written, fault = result, None
             elif form.is_valid():
                 written, fault = _write_or_fault(request, key, lambda: correct_result(
-                    result, actor=actor, director=director, plan=plan, **form.submission()), result.table)
+                    result, actor=actor, director=director, plan=plan, device=table_access.device_of(request),
+                    **form.submission()), result.table)
             else:
                 raise ResultError("__all__", _("check the marked fields of the correction"))
             if written is None:  # not stored after a fault: the form stays filled in, with the same key
@@ -461,7 +468,6 @@ def result_detail(request, event, result_id):
             error = exc
             if action == "correct" and exc.field != "__all__" and exc.field != "status":
                 form.add_result_error(exc)
-    locks = confirmation_locks(result.table) if director and result.status != HandResult.Status.CONFIRMED else None
     # the wall flag tells about the wall: the director and staff, everyone once the set is released
     # (asked whether flagged or not, so the page costs the same either way)
     may_see_wall = visibility.can_see_set(table_access.viewer(request, event), event, result.session_number, result.set_no)
@@ -472,7 +478,7 @@ def result_detail(request, event, result_id):
         "words": describe_result(result, ruleset), "is_director": director, "can_change": can_change, "error": error,
         "form": form, "rule": form.rule, "typed": form.typed_only,
         "fan_check": form.rule.fan_check and fan_check.available(),
-        "result_locked": bool(locks and result.pk in locks["results"]), "table_locked": bool(locks and locks["table"]),
+        "wrong_pins": wrong_pin_devices(result.table) if director and result.status != HandResult.Status.CONFIRMED else [],
     }, status=error.status if error else 200)
 
 

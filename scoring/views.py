@@ -64,7 +64,8 @@ def entry(request, event):
         try:
             result = submit_result(form.cleaned_data["table"], form.cleaned_data["set_no"], changes=form.changes(), actor=actor,
                                    entered_by_seat=form.cleaned_data.get("entered_by_seat") or None,
-                                   entry_pin=form.cleaned_data.get("entry_pin") or None, director=director)
+                                   entry_pin=form.cleaned_data.get("entry_pin") or None, director=director,
+                                   device=table_access.device_of(request))
         except ResultError as exc:
             form.add_result_error(exc)
             if exc.status == 429:  # PIN entry locked at the table by wrong PINs

@@ -1,7 +1,10 @@
 """docs/security.md, "Entering and confirming at the table": opponent confirmation cannot be guessed or self-given.
 
-Wrong PINs are limited per result (5: the 6th attempt is refused even with the right PIN) and per
-table (10 over its results); every attempt is stored, the refused ones too; the director unlocks
+Wrong PINs are counted per device and table (issue 44, item 2): a device with 5 wrong PINs waits
+30 s after its last one, doubling with each further one; once the table has 10 from all devices,
+every device that never typed a right PIN there waits too, but the table's own phone does not, so
+someone holding the table's code cannot lock its players out. Every checked PIN is stored, the
+refused ones too, with its device and address; the director sees who tried, clears the counts
 (audited) and the next right PIN confirms; the entering seat's PIN never confirms; the table page
 refuses to save without the entering seat. The player entering types their own PIN with their
 seat, so nobody names another seat as the entering one to confirm their own result; wrong entry
@@ -22,7 +25,7 @@ from scoring.models import ConfirmationAttempt, HandResult
 from scoring.actions.confirmation import confirm_result, dispute_result, unlock_confirmation
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import confirmation_locks
+from scoring.actions.seats import Device, pin_counts
 from tournament.models import AuditEntry, Table
 from factories import blocks
 
@@ -44,22 +47,41 @@ def enter(table, slot_index=0, seat="E"):
     return submit_result(table, blocks(table)[0][1][slot_index], changes=CHANGES, actor="scorer", entered_by_seat=seat)
 
 
-def attempt(result, code):
+PHONE = Device("phone:the-tables-own", "10.0.0.7")
+STRANGER = Device("phone:a-stranger", "10.0.0.66")
+
+
+def attempt(result, code, device=None):
     with pytest.raises(ResultError) as err:
-        confirm_result(result, actor="scorer Table 1", pin=code)
+        confirm_result(result, actor="scorer Table 1", pin=code, device=device)
     return err.value
 
 
-def test_the_sixth_attempt_is_refused_even_with_the_right_pin(settings, table):
-    assert settings.CONFIRM_PIN_LIMIT_PER_RESULT == 5 and settings.CONFIRM_PIN_LIMIT_PER_TABLE == 10
+def age_attempts(table, seconds):
+    """Move every attempt at ``table`` ``seconds`` into the past (the clock of the waits)."""
+    from datetime import timedelta
+
+    for a in ConfirmationAttempt.objects.filter(table=table):
+        ConfirmationAttempt.objects.filter(pk=a.pk).update(at=a.at - timedelta(seconds=seconds))
+
+
+def test_a_device_with_five_wrong_pins_waits_and_then_its_right_pin_confirms(settings, table):
+    assert settings.CONFIRM_PIN_LIMIT_PER_DEVICE == 5 and settings.CONFIRM_PIN_LIMIT_PER_TABLE == 10
+    assert settings.CONFIRM_PIN_BACKOFF == 30
     result = enter(table)
     for _ in range(5):
-        error = attempt(result, wrong_pin(table))
+        error = attempt(result, wrong_pin(table), PHONE)
         assert error.field == "pin" and "belongs to no player" in error.message
-    error = attempt(result, pin(table, "S"))
-    assert error.status == 429
-    assert error.message == "too many wrong PINs for this result: ask the director to unlock it"
+    error = attempt(result, pin(table, "S"), PHONE)
+    assert (error.status, error.retry_after) == (429, 30)
+    assert error.message == "too many wrong PINs from this phone: type the PIN again in 30 s, or ask the director to clear them"
+    assert ConfirmationAttempt.objects.count() == 5  # the PIN typed while waiting is neither checked nor counted
     assert HandResult.objects.get(pk=result.pk).status == "entered"
+    age_attempts(table, 31)
+    assert attempt(result, wrong_pin(table), PHONE).status == 400  # checked again: the sixth wrong one
+    assert attempt(result, pin(table, "S"), PHONE).retry_after == 60  # now twice as long
+    age_attempts(table, 61)
+    assert confirm_result(result, actor="x", pin=pin(table, "S"), device=PHONE).status == "confirmed"
 
 
 def test_every_attempt_is_stored_the_refused_ones_too(table):
@@ -79,29 +101,32 @@ def test_the_director_confirms_without_a_pin_and_no_attempt_is_stored(table):
     assert not ConfirmationAttempt.objects.exists()
 
 
-def test_the_table_locks_after_ten_wrong_pins_over_its_results(table):
+def test_ten_wrong_pins_from_other_devices_never_lock_out_the_tables_own_phone(table):
+    """Issue 44, item 2: anyone holding the table's code typed wrong PINs from many devices."""
     first, second, third = enter(table, 0), enter(table, 1), enter(table, 2)
-    for result in (first, second):
-        for _ in range(5):
-            attempt(result, wrong_pin(table))
-    error = attempt(third, pin(table, "S"))  # a fresh result, the right PIN: the table is locked
-    assert error.status == 429
-    assert error.message == "too many wrong PINs at this table: ask the director to unlock it"
+    submit_result(table, blocks(table)[0][1][3], changes=CHANGES, actor="scorer", entered_by_seat="E",
+                  entry_pin=pin(table, "E"), device=PHONE)  # the table's phone has typed a right PIN here
+    for n in range(10):
+        attempt((first, second)[n % 2], wrong_pin(table), Device(f"phone:stranger-{n // 2}", "10.0.0.66"))
+    error = attempt(third, pin(table, "S"), STRANGER)  # a new device, the right PIN: it waits
+    assert (error.status, error.retry_after) == (429, 30)
+    assert "from other phones" in error.message
+    assert confirm_result(third, actor="x", pin=pin(table, "S"), device=PHONE).status == "confirmed"
     other = Table.objects.filter(group__session__event=table.group.session.event).exclude(pk=table.pk).first()
     elsewhere = enter(other)
-    assert confirm_result(elsewhere, actor="x", pin=pin(other, "S")).status == "confirmed"
+    assert confirm_result(elsewhere, actor="x", pin=pin(other, "S"), device=STRANGER).status == "confirmed"
 
 
 def test_the_director_unlocks_a_result_audited_and_the_next_right_pin_confirms(table):
     result = enter(table)
     for _ in range(5):
-        attempt(result, wrong_pin(table))
-    assert attempt(result, pin(table, "S")).status == 429
-    assert unlock_confirmation(table, result, actor="td") == 6  # five wrong PINs and the refused sixth
+        attempt(result, wrong_pin(table), STRANGER)
+    assert attempt(result, pin(table, "S"), STRANGER).status == 429
+    assert unlock_confirmation(table, result, actor="td") == 5
     entry = AuditEntry.objects.get(action="unlock-confirmation")
-    assert entry.actor == "td" and entry.detail["result"] == result.pk and entry.detail["cleared"] == 6
+    assert entry.actor == "td" and entry.detail["result"] == result.pk and entry.detail["cleared"] == 5
     assert not ConfirmationAttempt.objects.filter(ok=False, cleared=False).exists()
-    assert confirm_result(result, actor="x", pin=pin(table, "S")).status == "confirmed"
+    assert confirm_result(result, actor="x", pin=pin(table, "S"), device=STRANGER).status == "confirmed"
 
 
 def test_the_director_unlocks_the_whole_table(table):
@@ -158,21 +183,27 @@ def test_the_director_may_enter_on_the_table_page_as_no_seat(client, director, t
     assert client.post(table_url(table), data).status_code == 302
 
 
-def test_a_locked_result_shows_the_lock_and_the_director_unlocks_it_on_the_table_page(client, director, table):
+def test_a_waiting_phone_is_told_so_another_phone_is_not_and_the_director_sees_who_tried(client, director, table):
     result = enter(table)
-    for _ in range(5):
-        attempt(result, wrong_pin(table))
-    scorer = Client()
-    login_as_table(scorer, table)
-    page = scorer.get(table_url(table)).content.decode()
-    assert f'id="locked-{result.pk}"' in page and "ask the director to unlock it" in page
-    assert f'id="pin-{result.pk}"' not in page
     confirm_url = reverse("table-confirm", args=[table.group.session.event.slug, table.pk, result.pk])
+    scorer = Client(REMOTE_ADDR="10.0.0.66")
+    login_as_table(scorer, table)
+    for _ in range(5):
+        scorer.post(confirm_url, {"pin": wrong_pin(table), "revision": result.revision})
+    page = scorer.get(table_url(table)).content.decode()
+    assert 'id="table-locked"' in page and "type the PIN again in 30 s" in page
+    assert f'id="pin-{result.pk}"' not in page
+    other = Client()
+    login_as_table(other, table)
+    assert f'id="pin-{result.pk}"' in other.get(table_url(table)).content.decode()  # another phone is not held back
     assert scorer.post(confirm_url, {"action": "unlock"}).status_code == 403
     client.force_login(director)
-    assert "Unlock PIN confirmation" in client.get(table_url(table)).content.decode()
-    client.post(confirm_url, {"action": "unlock"})
+    seen = client.get(table_url(table)).content.decode()
+    assert 'id="wrong-pins"' in seen and "10.0.0.66" in seen and f"scorer {table}" in seen
+    assert "Clear the wrong PINs at this table" in seen
+    client.post(table_url(table), {"action": "unlock"})
     assert AuditEntry.objects.filter(action="unlock-confirmation", actor=director.username).exists()
+    assert 'id="wrong-pins"' not in client.get(table_url(table)).content.decode()
     confirmed = scorer.post(confirm_url, {"pin": pin(table, "W"), "revision": result.revision}, follow=True)
     assert f"Set {set_code(1, result.set_no)} confirmed." in confirmed.content.decode()
 
@@ -180,11 +211,12 @@ def test_a_locked_result_shows_the_lock_and_the_director_unlocks_it_on_the_table
 def test_the_director_unlocks_on_the_result_page(client, director, table):
     result = enter(table)
     for _ in range(5):
-        attempt(result, wrong_pin(table))
+        attempt(result, wrong_pin(table), STRANGER)
     client.force_login(director)
     url = reverse("result", args=[table.group.session.event.slug, result.pk])
-    assert 'value="unlock"' in client.get(url).content.decode()
-    client.post(url, {"action": "unlock"})
+    page = client.get(url).content.decode()
+    assert 'value="unlock-table"' in page and "10.0.0.66" in page
+    client.post(url, {"action": "unlock-table"})
     assert not ConfirmationAttempt.objects.filter(ok=False, cleared=False).exists()
     assert AuditEntry.objects.filter(action="unlock-confirmation").count() == 1
 
@@ -226,7 +258,7 @@ def test_e_cannot_pick_s_as_entering_without_s_pin(client, table):
         assert "value=" not in re.search(r'<input id="entry_pin"[^>]*>', page).group(0)  # the PIN typed is not sent back
     assert not HandResult.objects.exists()
     assert entry_attempts(table) == [(False, "", f"scorer {table}")] * 3
-    assert confirmation_locks(table)["results"] == set()  # counted against the table, no result
+    assert pin_counts(table, None).table_wrong == 3  # counted against the table, no result
     without = client.post(table_url(table), page_entry(table, entered_by_seat="S"))
     assert without.status_code == 400 and list(without.context["form"].errors) == ["entry_pin"]
     assert not HandResult.objects.exists() and len(entry_attempts(table)) == 3  # nothing typed: no attempt
@@ -260,32 +292,27 @@ def test_a_pin_without_the_seat_it_belongs_to_is_refused(client, director, table
     assert not HandResult.objects.exists() and not ConfirmationAttempt.objects.exists()
 
 
-def test_wrong_entry_pins_count_towards_the_table_lock_and_the_eleventh_is_refused_even_when_right(client, director, table):
+def test_wrong_entry_pins_count_towards_the_devices_wait_and_the_director_clears_them(client, director, table):
     sets = blocks(table)[0][1]
-    for _ in range(10):
+    for _ in range(5):
         with pytest.raises(ResultError) as err:
-            submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=wrong_pin(table))
+            submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=wrong_pin(table),
+                          device=STRANGER)
         assert (err.value.field, err.value.status) == ("entry_pin", 400)
-    assert confirmation_locks(table)["table"]
-    with pytest.raises(ResultError) as err:  # the 11th, with S's own PIN
-        submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=pin(table, "S"))
-    assert (err.value.field, err.value.status) == ("entry_pin", 429)
-    assert err.value.message == "too many wrong PINs at this table: ask the director to unlock it"
+    assert pin_counts(table, STRANGER).device_wrong == 5
+    with pytest.raises(ResultError) as err:  # the 6th, with S's own PIN: the device waits
+        submit_result(table, sets[0], changes=CHANGES, actor="scorer", entered_by_seat="S", entry_pin=pin(table, "S"),
+                      device=STRANGER)
+    assert (err.value.field, err.value.status, err.value.retry_after) == ("entry_pin", 429, 30)
     assert not HandResult.objects.exists()
-    assert ConfirmationAttempt.objects.filter(table=table, ok=False).count() == 11
-    login_as_table(client, table)
-    response = client.post(table_url(table), page_entry(table, **entering(table, "S")))
-    assert response.status_code == 429
-    assert response.context["form"].errors["entry_pin"] == ["too many wrong PINs at this table: ask the director to unlock it"]
-    assert 'id="table-locked"' in response.content.decode()
-    elsewhere = submit_result(table, sets[1], changes=CHANGES, actor="td", entered_by_seat="E")  # no PIN: the director
-    assert attempt(elsewhere, pin(table, "S")).status == 429  # confirmation at the table is locked too
-    assert not HandResult.objects.filter(set_no=sets[0]).exists()
-    director_client = Client()
-    director_client.force_login(director)
-    director_client.post(table_url(table), {"action": "unlock"})
+    assert ConfirmationAttempt.objects.filter(table=table, ok=False).count() == 5
+    login_as_table(client, table)  # the table's phone: not held back by another device's wrong PINs
     assert client.post(table_url(table), page_entry(table, **entering(table, "S"))).status_code == 302
     assert HandResult.objects.get(set_no=sets[0]).outcome["entered_by_seat"] == "S"
+    api = APIClient(REMOTE_ADDR="10.0.0.66")
+    api.force_authenticate(director)  # the director never waits
+    body = {"table": table.number, "set_no": sets[1], "changes": CHANGES, "entered_by_seat": "E"}
+    assert api.post(f"/api/events/{table.group.session.event.slug}/results/", body, format="json").status_code == 201
 
 
 def test_an_empty_confirmation_pin_is_refused_and_records_nothing(client, table):
@@ -453,3 +480,23 @@ def test_a_scorer_seated_nowhere_at_the_table_and_the_director_still_enter_for_a
     api.force_authenticate(director)
     assert api.post(url, {"table": table.number, "set_no": sets[1], "changes": CHANGES, "entered_by_seat": "N"},
                     format="json").status_code == 201
+
+
+def test_the_api_answers_a_waiting_account_429_with_retry_after_and_counts_per_account(team_event, table, scorer_of_table_1,
+                                                                                       django_user_model):
+    result = enter(table)
+    url = f"/api/events/{team_event.slug}/results/{result.pk}/confirm/"
+    api = APIClient()
+    api.force_authenticate(scorer_of_table_1)
+    for _ in range(5):
+        assert api.post(url, {"pin": wrong_pin(table)}, format="json").status_code == 400
+    waiting = api.post(url, {"pin": pin(table, "S")}, format="json")
+    assert waiting.status_code == 429 and waiting["Retry-After"] == "30"
+    assert "type the PIN again in 30 s" in waiting.json()["pin"][0]
+    rows = set(ConfirmationAttempt.objects.values_list("device", "address"))
+    assert rows == {(f"account:{scorer_of_table_1.pk}", "127.0.0.1")}
+    second = django_user_model.objects.create_user("scorer-t1b", password="pw-scorer-2")
+    from tournament.models import EventRole
+    EventRole.objects.create(event=team_event, user=second, role=EventRole.Role.SCORER).tables.add(table)
+    api.force_authenticate(second)  # another account: its own count
+    assert api.post(url, {"pin": pin(table, "S")}, format="json").status_code == 200

@@ -17,7 +17,7 @@ from scoring.models import ConfirmationAttempt, HandResult
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import confirmation_locks
+from scoring.actions.seats import pin_counts
 from factories import blocks
 
 from factories import client_for, entering, login_as_table, pin, table_url
@@ -137,24 +137,23 @@ def test_the_entering_seat_may_correct_its_own_entry_with_its_pin_and_still_not_
     assert confirm_result(corrected, actor="x", pin=pin(table, "N")).status == "confirmed"
 
 
-def test_a_wrong_correction_pin_is_counted_and_locks_the_table(settings, table):
+def test_a_wrong_correction_pin_is_counted_and_makes_the_device_wait(settings, table):
     result = enter_as(table, "S")
-    for n in range(settings.CONFIRM_PIN_LIMIT_PER_TABLE):
-        assert not confirmation_locks(table)["table"]
+    for n in range(settings.CONFIRM_PIN_LIMIT_PER_DEVICE):
+        assert pin_counts(table, None).device_wrong == n
         code = pin(table, "S") if n % 2 else wrong_pin(table)  # another seat's PIN, nobody's PIN
         with pytest.raises(ResultError) as err:
             correct_as(HandResult.objects.get(pk=result.pk), "W", code)
         assert (err.value.field, err.value.status) == ("entry_pin", 400)
         assert "not the PIN of the player at seat W" in err.value.message
-    assert confirmation_locks(table)["table"]
     assert set(ConfirmationAttempt.objects.filter(ok=False).values_list("table", "result", "seat")) == {(table.pk, None, "")}
-    with pytest.raises(ResultError) as err:  # W's own PIN, while locked
+    with pytest.raises(ResultError) as err:  # W's own PIN, while this device waits
         correct_as(HandResult.objects.get(pk=result.pk), "W", pin(table, "W"))
-    assert (err.value.field, err.value.status) == ("entry_pin", 429)
-    assert ConfirmationAttempt.objects.filter(ok=False).count() == settings.CONFIRM_PIN_LIMIT_PER_TABLE + 1
+    assert (err.value.field, err.value.status, err.value.retry_after) == ("entry_pin", 429, 30)
+    assert ConfirmationAttempt.objects.filter(ok=False).count() == settings.CONFIRM_PIN_LIMIT_PER_DEVICE  # not counted
     stored = HandResult.objects.get(pk=result.pk)
     assert (stored.revision, stored.outcome["entered_by_seat"]) == (1, "S")
-    with pytest.raises(ResultError) as err:  # confirmation is locked too: the same counter
+    with pytest.raises(ResultError) as err:  # the same device confirming waits too: the same counter
         confirm_result(stored, actor="x", pin=pin(table, "N"))
     assert err.value.status == 429
 

@@ -12,7 +12,9 @@ from django.test.utils import CaptureQueriesContext
 
 from factories import client_for, first_set, in_threads, prepared_event, team_roster
 from scoring.actions.confirmation import _LOCKED
-from scoring.actions.entry import _CHECKS, submit_result
+from scoring.actions.entry import _CHECKS, store_attempt, submit_result
+from scoring.actions.seats import Device, counts_from
+from scoring.models import ConfirmationAttempt
 from tournament.access import _EVENT_BY_SLUG, event_by_slug
 from tournament.models import EventRole, Session, Table
 from tournament.permissions import _ROLES
@@ -76,12 +78,17 @@ def test_the_locking_plan_reads_under_every_lock_what_the_plain_one_reads(event)
 def test_the_result_lock_reads_the_counts_with_and_without_a_request_key(event):
     table = Table.objects.select_related("group__session__event").filter(group__session__event=event).first()
     result = submit_result(table, first_set(table), changes=CHANGES, actor="t", request_key="key-12345678")
+    store_attempt(table, None, "", ok=False, actor="t", device=Device("phone:one", "10.0.0.1"))
+    store_attempt(table, result, "S", ok=True, actor="t", device=Device("phone:two", "10.0.0.2"))
     with transaction.atomic():
-        plain = _LOCKED[False](result.pk, table.pk, table.group_id)
-        keyed = _LOCKED[False](result.pk, table.pk, table.group_id, "key-12345678")
-        other_key = _LOCKED[False](result.pk, table.pk, table.group_id, "another-key-1")
+        plain = _LOCKED[False](result.pk, table.pk, table.group_id, "phone:one")
+        keyed = _LOCKED[False](result.pk, table.pk, table.group_id, "phone:two", "key-12345678")
+        other_key = _LOCKED[False](result.pk, table.pk, table.group_id, "", "another-key-1")
     assert [r.pk for r in plain] == [result.pk]
-    assert (plain[0].wrong_at_table, plain[0].wrong_for_result, plain[0].others_confirmed) == (0, 0, 0)
+    one, two = counts_from(plain[0]), counts_from(keyed[0])
+    assert (one.table_wrong, one.device_wrong, one.trusted, plain[0].others_confirmed) == (1, 1, False, 0)
+    assert (two.table_wrong, two.device_wrong, two.trusted) == (1, 0, True)
+    assert one.device_last == one.table_last == ConfirmationAttempt.objects.get(ok=False).at and two.device_last is None
     assert plain[0].scope_tables == Table.objects.filter(group_id=table.group_id).count()
     assert (keyed[0].replay_of, keyed[0].replay_action, keyed[0].key_used) == (result.pk, "enter", True)
     assert (other_key[0].replay_of, other_key[0].key_used) == (None, False)
@@ -162,9 +169,11 @@ def test_the_entry_checks_read_what_the_queryset_reads_for_every_choice_of_what_
     request key, any number of earlier sets) gives the row the queryset built afresh gives."""
     table = Table.objects.select_related("group__session").filter(group__session__event=event).first()
     submit_result(table, first_set(table), changes=CHANGES, actor="t", request_key="key-abcdefgh")
+    store_attempt(table, None, "", ok=False, actor="t", device=Device("phone:one", "10.0.0.1"))
     for (previous, wrong, keyed), query in _CHECKS.items():
         for earlier in ([], [first_set(table)], [first_set(table), 2, 3, 4, 5, 6]):
             args = [table.pk] + ([table.group.session_id, 1, 0, first_set(table)] if previous else [])
+            args += ["phone:one"] if wrong else []
             args += ["key-abcdefgh"] if keyed else []
             if not (previous or wrong or keyed or earlier):
                 continue
@@ -175,6 +184,8 @@ def test_the_entry_checks_read_what_the_queryset_reads_for_every_choice_of_what_
                 assert prepared[0]["earlier"] == 1
             if keyed:
                 assert prepared[0]["key_used"] is True
+            if wrong:
+                assert (counts_from(prepared[0]).device_wrong, counts_from(prepared[0]).table_wrong) == (1, 1)
 
 
 def test_a_query_the_orm_answers_without_the_database_is_left_to_the_orm(event):

@@ -31,7 +31,7 @@ from scoring.models import ConfirmationAttempt, HandResult
 from scoring.actions.confirmation import confirm_result, unlock_confirmation
 from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import confirmation_locks
+from scoring.actions.seats import Device, pin_counts
 from tournament import exchange
 from tournament.demo import play_session
 from tournament.event_setup import change_status, delete_event
@@ -259,13 +259,16 @@ def in_play(django_user_model):
     result = submit_result(table, blocks(table)[0][1][0], changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t")
     for _ in range(5):
         with pytest.raises(ResultError):
-            confirm_result(result, actor="phone", pin=wrong_pin(table))
-    assert result.pk in confirmation_locks(table)["results"]
+            confirm_result(result, actor="phone", pin=wrong_pin(table), device=PHONE)
+    assert pin_counts(table, PHONE).device_wrong == 5
     entry = submit_result(other, blocks(other)[0][1][0], changes={"E": 8, "S": -8, "W": 0, "N": 0}, actor="t")
     with pytest.raises(ResultError):
         confirm_result(entry, actor="phone", pin=wrong_pin(other))
     unlock_confirmation(other, entry, actor="Dora.Director")
     return event, table, result, other
+
+
+PHONE = Device("phone:restored", "10.0.0.9")
 
 
 def test_a_restore_keeps_the_audit_log_the_confirmation_attempts_and_the_roles(in_play, django_user_model):
@@ -283,12 +286,12 @@ def test_a_restore_keeps_the_audit_log_the_confirmation_attempts_and_the_roles(i
                 .values_list("table__number", "result__set_no", "seat", "ok", "cleared", "actor")) == attempts_before
     new_table = Table.objects.get(group__session__event=event, number=table.number)
     new_result = HandResult.objects.get(table=new_table, set_no=result.set_no)
-    assert new_result.pk in confirmation_locks(new_table)["results"]  # still locked after the restore
+    assert pin_counts(new_table, PHONE).device_wrong == 5  # the phone still waits after the restore
     with pytest.raises(ResultError) as locked:
-        confirm_result(new_result, actor="phone", pin=new_table.seats.get(seat="S").player.pin)
+        confirm_result(new_result, actor="phone", pin=new_table.seats.get(seat="S").player.pin, device=PHONE)
     assert locked.value.status == 429
     new_other = Table.objects.get(group__session__event=event, number=other.number)
-    assert not confirmation_locks(new_other)["wrong"]  # the cleared wrong PIN stays cleared
+    assert not pin_counts(new_other, None).table_wrong  # the cleared wrong PIN stays cleared
 
     roles = {(r.user.username, r.role): sorted(t.number for t in r.tables.all())
              for r in EventRole.objects.filter(event=event).select_related("user")}

@@ -23,7 +23,8 @@ from tournament.errors import FieldError
 def exception_handler(exc, context):
     """DRF exception handler: a :class:`~tournament.errors.FieldError` becomes
     ``{field: [message]}`` (plus ``existing``: the primary key of the stored result a duplicate
-    met, when the error carries one; ``code``, when it has one) with the error's ``status``; anything else goes to DRF's
+    met, when the error carries one; ``code``, when it has one) with the error's ``status`` (and
+    ``Retry-After`` when it says how long to wait); anything else goes to DRF's
     default handler. The transaction is not rolled back for a FieldError, so what a service
     records on purpose before refusing (a wrong PIN counted towards the table's limit) stays."""
     if isinstance(exc, FieldError):
@@ -33,5 +34,8 @@ def exception_handler(exc, context):
             body["existing"] = existing.pk
         if getattr(exc, "code", ""):
             body["code"] = exc.code
-        return Response(body, status=exc.status)
+        response = Response(body, status=exc.status)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     return drf_exception_handler(exc, context)

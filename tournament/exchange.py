@@ -202,7 +202,7 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
         "confirmation_attempts": [
             {"session": c.table.group.session.number, "table": c.table.number,
              "set": c.result.set_no if c.result_id else None, "seat": c.seat, "ok": c.ok, "cleared": c.cleared,
-             "actor": c.actor, "at": c.at.isoformat()}
+             "actor": c.actor, "device": c.device, "address": c.address, "at": c.at.isoformat()}
             for c in ConfirmationAttempt.objects.filter(table__group__session__event=event)
             .select_related("table__group__session", "result").order_by("id")
         ],
@@ -400,7 +400,8 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
     _bulk_dated(ConfirmationAttempt, "at", [
         (ConfirmationAttempt(table=table_rows[(c["session"], c["table"])],
                              result=result_rows[(c["session"], c["table"], c["set"])] if c.get("set") is not None else None,
-                             seat=c.get("seat", ""), ok=c["ok"], cleared=c.get("cleared", False), actor=c.get("actor", "")),
+                             seat=c.get("seat", ""), ok=c["ok"], cleared=c.get("cleared", False), actor=c.get("actor", ""),
+                             device=c.get("device", ""), address=c.get("address", "")),
          c.get("at"))
         for c in data.get("confirmation_attempts", [])])  # older exports: none
     restored = Restored(event)

@@ -240,11 +240,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_REAL_IP", "REMOTE_ADDR"] if BEHIND_PROXY else ["REMOTE_ADDR"]
 
-# Opponent confirmation (scoring.actions.confirmation.confirm_result): a result whose wrong PINs reach
-# CONFIRM_PIN_LIMIT_PER_RESULT is locked (even the right PIN is refused), and a table whose wrong
-# PINs, over all its results, reach CONFIRM_PIN_LIMIT_PER_TABLE has its PIN confirmation locked,
-# until the director unlocks them (scoring.actions.confirmation.unlock_confirmation).
-CONFIRM_PIN_LIMIT_PER_RESULT = env.int("CONFIRM_PIN_LIMIT_PER_RESULT", default=5)
+# PINs typed at a table (scoring.actions.seats.pin_wait): a device with CONFIRM_PIN_LIMIT_PER_DEVICE
+# wrong PINs at a table, and once the table has CONFIRM_PIN_LIMIT_PER_TABLE from all devices every
+# device that never typed a right PIN there, waits CONFIRM_PIN_BACKOFF seconds after the last wrong
+# one, doubled for each further one, at most CONFIRM_PIN_BACKOFF_MAX; the director clears the counts
+# (scoring.actions.confirmation.unlock_confirmation).
+CONFIRM_PIN_LIMIT_PER_DEVICE = env.int("CONFIRM_PIN_LIMIT_PER_DEVICE", default=5)
+CONFIRM_PIN_BACKOFF = env.int("CONFIRM_PIN_BACKOFF", default=30)
+CONFIRM_PIN_BACKOFF_MAX = env.int("CONFIRM_PIN_BACKOFF_MAX", default=900)
 CONFIRM_PIN_LIMIT_PER_TABLE = env.int("CONFIRM_PIN_LIMIT_PER_TABLE", default=10)
 
 # Table login (scoring.table_views.table_login, scoring.login_throttle): distinct wrong table codes

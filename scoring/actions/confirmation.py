@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import OuterRef, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import visibility
@@ -35,7 +35,8 @@ from scoring.actions.describe import _describe, result_notes
 from scoring.actions.entry import _check_entry_pin, _prepare, _revision, check_wall, count_of, read_history, set_history, store_attempt
 from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_set
-from scoring.actions.seats import account_seat, holder_for_pin, seat_actor
+from scoring.actions.seats import (Device, PinCounts, account_seat, counts_from, holder_for_pin, pin_count_columns,
+                                   pin_refusal_message, pin_wait, seat_actor)
 from scoring.models import ConfirmationAttempt, HandResult
 from tournament.i18n import seat_label
 from tournament.models import Event, Group, Session, Table
@@ -47,15 +48,13 @@ from tournament.table_plan import SessionPlan, table_plan
 class Locked:
     """A result locked for a change (:func:`_lock`): the row as stored now (with its table, group,
     session and event loaded), the table's plan, and what the change needs to know, read under
-    the locks: the table's and the result's wrong PINs not yet cleared (``settings.CONFIRM_PIN_LIMIT_PER_TABLE``
-    and ``CONFIRM_PIN_LIMIT_PER_RESULT`` limit them: :func:`~scoring.actions.seats.confirmation_locks`),
-    how many tables the result's comparison scope has and how many of the others have a confirmed
+    the locks: the table's wrong PINs not yet cleared, for the device asking (``pins``:
+    :func:`~scoring.actions.seats.pin_wait` limits them), how many tables the result's comparison scope has and how many of the others have a confirmed
     result on its set."""
 
     result: HandResult
     plan: SessionPlan
-    wrong_at_table: int
-    wrong_for_result: int
+    pins: PinCounts
     scope_tables: int
     others_confirmed: int
     key_found: dict
@@ -86,16 +85,14 @@ def _table_of(result: HandResult) -> Table:
 
 def _locked_row(field: bool) -> PreparedQuery:
     """The result row :func:`_lock` reads under its lock, compiled once per process: called with
-    ``(result id, table id, scope id)`` (the scope: the session when the whole field is compared,
-    else the group) and the write's request key, if any."""
+    ``(result id, table id, scope id, device id)`` (the scope: the session when the whole field is
+    compared, else the group) and the write's request key, if any."""
 
-    def build(result_id: int, table_id: int, scope_id: int, request_key: str | None = None) -> QuerySet:
+    def build(result_id: int, table_id: int, scope_id: int, device_id: str, request_key: str | None = None) -> QuerySet:
         scope = Q(group__session_id=scope_id) if field else Q(group_id=scope_id)
         scope_results = Q(table__group__session_id=scope_id) if field else Q(table__group_id=scope_id)
-        attempts = ConfirmationAttempt.objects.filter(table_id=table_id, ok=False, cleared=False)
         return HandResult.objects.select_for_update(of=("self",)).annotate(
-            wrong_at_table=count_of(attempts),
-            wrong_for_result=count_of(attempts.filter(result_id=result_id)),
+            **pin_count_columns(table_id, device_id),
             scope_tables=count_of(Table.objects.filter(scope)),
             others_confirmed=count_of(HandResult.objects.filter(scope_results, set_no=OuterRef("set_no"),
                                                                 status=HandResult.Status.CONFIRMED).exclude(pk=result_id)),
@@ -109,7 +106,7 @@ _LOCKED = {field: _locked_row(field) for field in (False, True)}
 _SAVE_CONFIRMED = PreparedUpdate(HandResult, ("status", "confirmed_by", "revision", "updated_at"))  # one UPDATE, compiled once
 
 
-def _lock(result: HandResult, request_key: str | None = None) -> Locked:
+def _lock(result: HandResult, request_key: str | None = None, device: Device | None = None) -> Locked:
     """Lock the result's comparison scope (its group, or its session when the whole field is
     compared: :func:`scoring.actions.locks.lock_scope`), then the result row, and return the row
     as stored now with what the change needs (:class:`Locked`). Two queries when ``result`` comes
@@ -118,7 +115,8 @@ def _lock(result: HandResult, request_key: str | None = None) -> Locked:
     substitution), then the result row locked with the wrong PINs and the scope's counts.
 
     ``request_key``: the write's key; the row read says whether it was used already
-    (:func:`scoring.actions.request_keys.key_columns`, :meth:`Locked.repeat`).
+    (:func:`scoring.actions.request_keys.key_columns`, :meth:`Locked.repeat`). ``device``: where a
+    PIN is typed, whose wrong PINs the row read counts (:class:`~scoring.actions.seats.PinCounts`).
 
     Confirm, dispute and correct all take the locks in this order, so two of them on the same set
     run one after the other: the later one sees the earlier one's result when it rescores the set
@@ -129,15 +127,15 @@ def _lock(result: HandResult, request_key: str | None = None) -> Locked:
     session = table.group.session
     field = session.event.comparison == Event.Comparison.FIELD
     plan = table_plan(table, lock="session" if field else "group")
-    args = (result.pk, table.pk, session.pk if field else table.group_id) + ((request_key,) if request_key else ())
+    args = (result.pk, table.pk, session.pk if field else table.group_id, (device or Device()).id) + (
+        (request_key,) if request_key else ())
     found = _LOCKED[field](*args)
     if not found:
         raise HandResult.DoesNotExist(f"result {result.pk} is gone")
     locked = found[0]
     locked.table, locked.event = table, session.event
     key_found = {name: getattr(locked, name, None) for name in ("replay_of", "replay_action", "key_used")}
-    return Locked(locked, plan, locked.wrong_at_table or 0, locked.wrong_for_result or 0, locked.scope_tables or 0,
-                  locked.others_confirmed or 0, key_found)
+    return Locked(locked, plan, counts_from(locked), locked.scope_tables or 0, locked.others_confirmed or 0, key_found)
 
 
 def _keep_history(given: HandResult, locked: HandResult, revision) -> None:
@@ -169,7 +167,7 @@ def _rescore_if_complete(lock: Locked, was_confirmed: bool, now_confirmed: bool)
 
 def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, director: bool = False,
                    revision: int | None = None, plan: SessionPlan | None = None,
-                   request_key: str | None = None) -> HandResult:
+                   request_key: str | None = None, device: Device | None = None) -> HandResult:
     """Confirm an entered result: the director, or a PIN of a player seated at the table at
     another seat than the one that entered it (bridge: the opponents confirm). ``revision``: the
     revision the confirming player saw; if the result changed since, nothing is confirmed. Then
@@ -187,17 +185,18 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     player whose account entered it (``entered_by`` is that account's name) counts as the
     entering seat; any other seated player's PIN confirms it.
 
-    **Wrong PINs** are limited: once a result has ``settings.CONFIRM_PIN_LIMIT_PER_RESULT``
-    wrong PINs (default 5) it is locked, and once a table has ``CONFIRM_PIN_LIMIT_PER_TABLE``
-    (default 10) over all its results, every PIN confirmation at the table is locked; a locked
-    confirmation is refused even with the right PIN, until the director unlocks it
-    (:func:`unlock_confirmation`). The director's own confirmation is never locked. Every PIN
-    typed at a result that a PIN could confirm is stored as a :class:`~scoring.models.ConfirmationAttempt`
-    (``ok`` when it confirmed, with the seat); a refused one is stored too (the attempt is
-    committed, then the refusal raised), and a PIN typed at a locked confirmation counts as
-    wrong. Refusals that come before any PIN is read (confirmed, changed, disputed, no PIN typed)
-    store none. Wrong PINs typed by the player entering (:func:`~scoring.actions.entry.submit_result`) count towards the
-    table's limit too.
+    **Wrong PINs** are counted per device (``device``: the phone or account it was typed on) and
+    table (:func:`~scoring.actions.seats.pin_wait`): a device with too many waits, doubling with
+    each further one, and once the table has too many from all devices together, so does every
+    device that has not typed a right PIN there; the table's own phone keeps confirming, so a code
+    holder cannot lock a table's players out. A PIN typed while its device waits is refused (429,
+    ``retry_after``) without being checked or counted. The director clears the counts
+    (:func:`unlock_confirmation`); the director's own confirmation never waits. Every PIN checked
+    at a result that a PIN could confirm is stored as a :class:`~scoring.models.ConfirmationAttempt`
+    (``ok`` when it confirmed, with the seat and the device); a refused one is stored too (the
+    attempt is committed, then the refusal raised). Refusals that come before any PIN is read
+    (confirmed, changed, disputed, no PIN typed, waiting) store none. Wrong PINs typed by the
+    player entering (:func:`~scoring.actions.entry.submit_result`) count the same way.
 
     ``plan``: unused (kept for callers that pass it): the plan is read here with the scope's lock
     (:func:`_lock`), who holds each seat on the result's set.
@@ -209,14 +208,14 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
 
     Raises ResultError: already confirmed (``status``, 409), disputed and not the director
     (``status``, 409), changed since ``revision`` (``revision``, 409), no PIN (``pin``, 400),
-    locked by wrong PINs (``pin``, 429), a PIN of nobody at the table or of the entering seat
+    a device held back by wrong PINs (``pin``, 429, ``retry_after``), a PIN of nobody at the table or of the entering seat
     (``pin``, 400).
     """
     refusal = None
     given = result
     request_key = request_keys.clean_key(request_key)
     with transaction.atomic():
-        lock = _lock(result, request_key)
+        lock = _lock(result, request_key, device)
         if (repeat := lock.repeat("confirm")) is not None:
             return repeat
         result = lock.result
@@ -239,19 +238,17 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
                 known = account_seat(plan, table, result.set_no, result.entered_by)
                 entering = known.seat if known else None
             seat = None
-            if lock.wrong_for_result >= settings.CONFIRM_PIN_LIMIT_PER_RESULT:
-                refusal = ResultError("pin", _("too many wrong PINs for this result: ask the director to unlock it"), status=429)
-            elif lock.wrong_at_table >= settings.CONFIRM_PIN_LIMIT_PER_TABLE:
-                refusal = ResultError("pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
-            else:
-                seat = holder_for_pin(plan, table, pin, exclude_seat=entering, set_no=result.set_no)
-                if seat is None:
-                    if entering and holder_for_pin(plan, table, pin, set_no=result.set_no) is not None:
-                        refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
-                                              % {"seat": seat_label(entering)})
-                    else:
-                        refusal = ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
-            store_attempt(table, result, seat.seat if seat else "", ok=seat is not None, actor=actor)
+            wait = pin_wait(lock.pins, timezone.now())
+            if wait:  # held back: the PIN is not checked, and nothing is counted
+                raise ResultError("pin", pin_refusal_message(lock.pins, wait), status=429, retry_after=wait)
+            seat = holder_for_pin(plan, table, pin, exclude_seat=entering, set_no=result.set_no)
+            if seat is None:
+                if entering and holder_for_pin(plan, table, pin, set_no=result.set_no) is not None:
+                    refusal = ResultError("pin", _("seat %(seat)s entered this result: a player of another seat confirms it with their PIN")
+                                          % {"seat": seat_label(entering)})
+                else:
+                    refusal = ResultError("pin", _("that PIN belongs to no player at this table: the confirming player types their own 4-digit PIN"))
+            store_attempt(table, result, seat.seat if seat else "", ok=seat is not None, actor=actor, device=device)
             if seat is not None:
                 actor = seat_actor(seat, table)
         if refusal is None:
@@ -316,7 +313,7 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
 def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
                    outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
                    entry_pin: str | None = None, plan: SessionPlan | None = None,
-                   request_key: str | None = None) -> HandResult:
+                   request_key: str | None = None, device: Device | None = None) -> HandResult:
     """Change a stored result, keeping the old one in the history. ``plan``: the table's plan when
     the caller has read it (:func:`tournament.table_plan.table_plan`; the lock reads it anyway: :func:`_lock`).
 
@@ -329,8 +326,8 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     and ``entry_pin`` is that player's own PIN, both required. The PIN is checked exactly like
     the entry PIN (:func:`~scoring.actions.entry._check_entry_pin`: the player holding the seat on this set, a
     substitute included; a wrong one stored as a wrong :class:`~scoring.models.ConfirmationAttempt` of the table
-    and counted towards ``settings.CONFIRM_PIN_LIMIT_PER_TABLE``; refused with 429 while the
-    table is locked). The corrected result becomes that seat's entry: ``entered_by_seat`` is the
+    typed on ``device`` and counted towards its limits; refused with 429 while the device waits:
+    :func:`~scoring.actions.seats.pin_wait`). The corrected result becomes that seat's entry: ``entered_by_seat`` is the
     correcting seat, ``entered_by`` and the revision's actor name the player and seat
     (:func:`~scoring.actions.seats.seat_actor`), the status is *entered*, and it needs the PIN of another seat (or the
     director) to be confirmed — so no player can both change a result and confirm it. Once a
@@ -344,7 +341,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     Raises ResultError: ``status`` (403), ``reason``, the hand's fields of
     :func:`~scoring.actions.entry.submit_result`, no correcting seat or an unknown one (``entered_by_seat``, 400), no
     PIN (``entry_pin``, 400: nothing stored, no attempt), a PIN not the correcting seat's
-    player's (``entry_pin``, 400) or a table locked by wrong PINs (``entry_pin``, 429). Nothing
+    player's (``entry_pin``, 400) or a device held back by wrong PINs (``entry_pin``, 429). Nothing
     is changed on error; a refused PIN's attempt is stored (committed, then the refusal raised).
     """
     entry_pin = str(entry_pin or "").strip()
@@ -352,7 +349,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     given = result
     request_key = request_keys.clean_key(request_key)
     with transaction.atomic():
-        lock = _lock(result, request_key)
+        lock = _lock(result, request_key, device)
         if (repeat := lock.repeat("correct")) is not None:
             return repeat
         result = lock.result
@@ -379,7 +376,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
         seat = None
         if entry_pin and not director:
             seat, refusal = _check_entry_pin(plan or lock.plan, result.table, entered_by_seat, entry_pin,
-                                             actor, result.set_no)
+                                             actor, result.set_no, wrong=lock.pins, device=device)
         if refusal is None:
             who = seat_actor(seat, result.table) if seat is not None else actor
             previous = result.changes
@@ -394,7 +391,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
             _keep_history(given, result, _revision(result, "correct", who, previous=previous, reason=reason,
                                                    request_key=request_key))
             if seat is not None:
-                store_attempt(result.table, result, seat.seat, ok=True, actor=actor)
+                store_attempt(result.table, result, seat.seat, ok=True, actor=actor, device=device)
             _rescore_if_complete(lock, confirmed, director)
     if refusal is not None:
         raise refusal

@@ -13,16 +13,17 @@ Concurrency: the unique constraint on (table, set) decides between two simultane
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F, Func, JSONField, Q, QuerySet, Subquery
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import fan_check, visibility, wall_check
 from scoring.actions import request_keys
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import SeatHolder, account_seat, confirmation_locks, seat_actor
+from scoring.actions.seats import (Device, PinCounts, SeatHolder, account_seat, counts_from, pin_count_columns, pin_counts,
+                                   pin_refusal_message, pin_wait, seat_actor)
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from scoring.payments import (
     HandOutcome,
@@ -252,8 +253,8 @@ def _checks(previous: bool, count_wrong: bool, keyed: bool) -> PreparedQuery:
     """The one read of :func:`_check_set_at_table` (the table's row annotated with what is
     asked), compiled once per process for each choice of what is asked: called with the table's
     id, then the session id, the group and position of the copy's previous table and the set
-    (when ``previous``), the request key (when ``keyed``), then the sets of the table's earlier
-    blocks."""
+    (when ``previous``), the device's id (when ``count_wrong``), the request key (when ``keyed``),
+    then the sets of the table's earlier blocks."""
 
     def build(table_id: int, *rest) -> QuerySet:
         rest = list(rest)
@@ -264,7 +265,7 @@ def _checks(previous: bool, count_wrong: bool, keyed: bool) -> PreparedQuery:
             asked["arrived"] = Exists(HandResult.objects.filter(
                 table__group__session_id=session_id, table__group__number=group, table__position=position, set_no=set_no))
         if count_wrong:
-            asked["wrong"] = count_of(ConfirmationAttempt.objects.filter(table_id=table_id, ok=False, cleared=False))
+            asked.update(pin_count_columns(table_id, rest.pop(0)))
         if keyed:
             asked.update(request_keys.key_columns(rest.pop(0), table=table_id))
         if rest:  # the earlier blocks' sets
@@ -278,12 +279,12 @@ _CHECKS = {(p, c, k): _checks(p, c, k) for p in (False, True) for c in (False, T
 
 
 def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool,
-                        count_wrong: bool = False, request_key: str | None = None) -> tuple[int, int | None]:
+                        count_wrong: Device | None = None, request_key: str | None = None) -> tuple[PinCounts, int | None]:
     """Refuse a set the movement has not brought to ``table`` (the rule of
     :func:`_refuse_set_not_here`, which names the table holding it). Returns ``(wrong, repeat)``:
-    with ``count_wrong``, the table's wrong PINs not yet cleared (what
-    ``settings.CONFIRM_PIN_LIMIT_PER_TABLE`` limits: :func:`~scoring.actions.seats.confirmation_locks`),
-    else 0; with ``request_key``, the id of the result this table's entry with that key stored
+    with ``count_wrong`` (the device a PIN was typed on), the table's wrong PINs not yet cleared
+    (:class:`~scoring.actions.seats.PinCounts`, what :func:`~scoring.actions.seats.pin_wait` limits),
+    else none counted; with ``request_key``, the id of the result this table's entry with that key stored
     (the write is a repeat: nothing is refused, :mod:`scoring.actions.request_keys`), else None.
 
     One query in all (the table's results on the sets of its earlier blocks, whether the copy's
@@ -296,17 +297,19 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
     earlier = [s for b, sets in plan.blocks(table) if block is not None and b < block for s in sets]
     previous = plan.previous_play(table, set_no) if at_the_table else None
     if not (earlier or previous is not None or count_wrong or request_key):
-        return 0, None
+        return PinCounts(), None
     args: list = [table.pk]
     if previous is not None:
         args += [table.group.session_id, previous.group, previous.position, set_no]
+    if count_wrong:
+        args.append(count_wrong.id)
     if request_key:
         args.append(request_key)
-    found = _CHECKS[(previous is not None, count_wrong, bool(request_key))](*args, *earlier)[0]
+    found = _CHECKS[(previous is not None, count_wrong is not None, bool(request_key))](*args, *earlier)[0]
     repeat = request_keys.check_repeat(found, "enter")
     if repeat is None and (found.get("earlier", len(earlier)) < len(earlier) or found.get("arrived", True) is False):
         _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
-    return found.get("wrong") or 0, repeat
+    return counts_from(found), repeat
 
 
 def check_set_here(plan: SessionPlan, table: Table, set_no: int) -> None:
@@ -379,13 +382,16 @@ _INSERT_REVISION = PreparedInsert(ResultRevision)
 _INSERT_ATTEMPT = PreparedInsert(ConfirmationAttempt)
 
 
-def store_attempt(table: Table, result: HandResult | None, seat: str, *, ok: bool, actor: str | None) -> ConfirmationAttempt:
+def store_attempt(table: Table, result: HandResult | None, seat: str, *, ok: bool, actor: str | None,
+                  device: Device | None = None) -> ConfirmationAttempt:
     """Store a PIN attempt at ``table`` (one INSERT, compiled once per process:
     :class:`tournament.prepared.PreparedInsert`): right (``ok``) or wrong, of ``result`` (None: an
     entry refused before any result), by the player at ``seat`` ("" when the PIN is nobody's),
-    ``actor`` cut to the field's 150 characters. Wrong ones count towards the table's limit
-    (:func:`_check_set_at_table`)."""
-    return _INSERT_ATTEMPT(table=table, result=result, seat=seat, ok=ok, actor=(actor or "")[:150])
+    ``actor`` cut to the field's 150 characters, typed on ``device``. Wrong ones count towards the
+    device's and the table's limits (:func:`~scoring.actions.seats.pin_wait`)."""
+    device = device or Device()
+    return _INSERT_ATTEMPT(table=table, result=result, seat=seat, ok=ok, actor=(actor or "")[:150],
+                           device=device.id[:40], address=device.address[:64])
 
 
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "",
@@ -401,7 +407,7 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
                   deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
                   entry_pin: str | None = None, plan: SessionPlan | None = None,
-                  request_key: str | None = None, director: bool = False) -> HandResult:
+                  request_key: str | None = None, director: bool = False, device: Device | None = None) -> HandResult:
     """Store a table's result on a set (status *entered*); returns it.
 
     ``request_key``: the key the device made for this entry (:mod:`scoring.actions.request_keys`).
@@ -441,10 +447,9 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     another seat as the entering one and then confirm their own result). When given, it must be
     the PIN of the player seated at ``entered_by_seat`` (which is then required); it is checked
     like a confirmation PIN (:func:`~scoring.actions.confirmation.confirm_result`): a wrong one is stored as a wrong
-    :class:`~scoring.models.ConfirmationAttempt` of the table (no result) and counts towards the table's limit
-    (``settings.CONFIRM_PIN_LIMIT_PER_TABLE``), so PINs cannot be guessed through entries either;
-    while the table's PIN confirmation is locked, every entry with a PIN is refused (and counted)
-    until the director unlocks it. A right one is stored as a right attempt (with the seat) of
+    :class:`~scoring.models.ConfirmationAttempt` of the table (no result), typed on ``device``, and counts towards
+    the device's and the table's limits (:func:`~scoring.actions.seats.pin_wait`), so PINs cannot be guessed
+    through entries either; while the device waits, an entry with a PIN is refused (429, not counted). A right one is stored as a right attempt (with the seat) of
     the new result, and the result's ``entered_by`` and its history name the player and seat
     (:func:`~scoring.actions.seats.seat_actor`: ``"Wang Wei (S), Table 6"``; without a PIN, ``actor``). ``None`` or
     blank: not checked (the director, an API scorer account bound to the table, the demo and
@@ -464,7 +469,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     :func:`scoring.payments.settle`, a typed deposit that is not the outcome's (``deposit``), a
     winning hand that cannot be read (``hand``), a winning tile that is no tile kind, given with
     a draw or not the hand's (``winning_tile``), an unknown ``entered_by_seat`` or none with an ``entry_pin`` (``entered_by_seat``), a PIN that is not
-    the entering seat's player's (``entry_pin``, 400) or a table locked by wrong PINs
+    the entering seat's player's (``entry_pin``, 400) or a device held back by wrong PINs
     (``entry_pin``, 429), another seat named by a scorer account seated at the table without
     that seat's PIN (``entered_by_seat``, 403), or a result already stored for this table and set (``set``, status
     409, ``existing`` = that result, named in the message). No result is stored on error (a
@@ -479,8 +484,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
             plan = table_plan(table, lock="table" if entry_pin else None)
         elif entry_pin:
             _lock_table(table)
-        wrong, repeat = _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin), count_wrong=bool(entry_pin),
-                                            request_key=request_key)
+        wrong, repeat = _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin),
+                                            count_wrong=(device or Device()) if entry_pin else None, request_key=request_key)
         if repeat is not None:
             return request_keys.replayed(repeat, set_no=set_no)
         if not entry_pin and not director:
@@ -489,7 +494,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                                             entered_by_seat=entered_by_seat)
         seat = None
         if entry_pin:
-            seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no, wrong=wrong)
+            seat, refusal = _check_entry_pin(plan, table, entered_by_seat, entry_pin, actor, set_no, wrong=wrong, device=device)
         if refusal is None:
             result = _INSERT_RESULT(  # one result per table and set: None when there is one already
                 event=table.group.session.event, table=table, session_number=table.group.session.number, set_no=set_no,
@@ -510,7 +515,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 raise ResultError("set", message, existing=existing, status=409)
             set_history(result, [_revision(result, "enter", result.entered_by, request_key=request_key)])
             if seat is not None:
-                store_attempt(table, result, seat.seat, ok=True, actor=actor)
+                store_attempt(table, result, seat.seat, ok=True, actor=actor, device=device)
             # the director's live grid shows entered results; the public sees them once the set is released
             result.event.changed(public=visibility.released_now(result.event, result.session_number, set_no))
     if refusal is not None:
@@ -565,32 +570,32 @@ _LOCK_TABLE = PreparedQuery(Table, lambda table_id: Table.objects.select_for_upd
 
 
 def _check_entry_pin(plan: SessionPlan, table: Table, entered_by_seat: str | None, entry_pin: str, actor: str,
-                     set_no: int | None = None, *, wrong: int | None = None) -> tuple[SeatHolder | None, ResultError | None]:
+                     set_no: int | None = None, *, wrong: PinCounts | None = None,
+                     device: Device | None = None) -> tuple[SeatHolder | None, ResultError | None]:
     """Check the entering (or correcting: :func:`~scoring.actions.confirmation.correct_result`) player's PIN
     (:func:`submit_result`): ``(the seat assignment, None)`` when ``entry_pin`` is the PIN of the
-    player at ``entered_by_seat``, else ``(None, the refusal)`` after storing a wrong attempt of
-    the table (``result`` None). The table's row is locked first (:func:`_lock_table`), so two
-    entries or corrections with a PIN at a table are checked one after the other and the limit
-    holds. ``wrong``: the table's wrong PINs not yet cleared, when the caller has locked the
-    table's row and counted them since (:func:`_check_set_at_table`); None: lock and count here
-    (two queries). The player at the seat is the one holding it on ``set_no`` in the table plan
-    ``plan`` (a substitute enters with their own PIN, on the sets they hold)."""
+    player at ``entered_by_seat``, else ``(None, the refusal)``: a wrong PIN stores a wrong attempt
+    of the table (``result`` None) typed on ``device``; a device held back by wrong PINs
+    (:func:`~scoring.actions.seats.pin_wait`) is refused (429) without a check or an attempt. The
+    table's row is locked first (:func:`_lock_table`), so two entries or corrections with a PIN at
+    a table are checked one after the other and the limits hold. ``wrong``: the table's wrong
+    PINs for ``device``, when the caller has locked the table's row and counted them since
+    (:func:`_check_set_at_table`); None: lock and count here (two queries). The player at the
+    seat is the one holding it on ``set_no`` in the table plan ``plan`` (a substitute enters with
+    their own PIN, on the sets they hold)."""
     if not entered_by_seat:
         raise ResultError("entered_by_seat", _("choose who is entering: the PIN typed is checked against the player at that seat"))
     if wrong is None:
         _lock_table(table)
-        locked = confirmation_locks(table)["table"]
-    else:
-        locked = wrong >= settings.CONFIRM_PIN_LIMIT_PER_TABLE
-    if locked:
-        seat = None
-        refusal = ResultError("entry_pin", _("too many wrong PINs at this table: ask the director to unlock it"), status=429)
-    else:
-        holder = plan.holders(table, set_no).get(entered_by_seat)
-        seat = SeatHolder(entered_by_seat, holder) if holder is not None and holder.pin == entry_pin else None
-        refusal = None if seat is not None else ResultError("entry_pin", _(
-            "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
-            % {"seat": entered_by_seat})
-    if refusal is not None:
-        store_attempt(table, None, "", ok=False, actor=actor)
-    return seat, refusal
+        wrong = pin_counts(table, device)
+    wait = pin_wait(wrong, timezone.now())
+    if wait:
+        return None, ResultError("entry_pin", pin_refusal_message(wrong, wait), status=429, retry_after=wait)
+    holder = plan.holders(table, set_no).get(entered_by_seat)
+    seat = SeatHolder(entered_by_seat, holder) if holder is not None and holder.pin == entry_pin else None
+    if seat is not None:
+        return seat, None
+    store_attempt(table, None, "", ok=False, actor=actor, device=device)
+    return None, ResultError("entry_pin", _(
+        "that is not the PIN of the player at seat %(seat)s: the player entering types their own 4-digit PIN")
+        % {"seat": entered_by_seat})

@@ -110,9 +110,11 @@ def _lock(table_id: int, on: bool) -> None:
     from scoring.models import ConfirmationAttempt
 
     def write():
-        if on:
-            ConfirmationAttempt.objects.bulk_create(ConfirmationAttempt(table_id=table_id, result=None, seat="", ok=False, actor="t")
-                                                    for _ in range(settings.CONFIRM_PIN_LIMIT_PER_TABLE))
+        if on:  # every device that typed a PIN here (the phone) makes its limit of wrong ones: it waits
+            devices = set(ConfirmationAttempt.objects.filter(table_id=table_id).values_list("device", flat=True))
+            ConfirmationAttempt.objects.bulk_create(
+                ConfirmationAttempt(table_id=table_id, result=None, seat="", ok=False, actor="t", device=device)
+                for device in devices for _ in range(settings.CONFIRM_PIN_LIMIT_PER_DEVICE))
         else:
             ConfirmationAttempt.objects.filter(table_id=table_id).update(cleared=True)
     for attempt in range(5):  # the live server may hold SQLite's table lock for a moment
