@@ -76,6 +76,15 @@ def traveller(request, event, session, set_no):
     viewer = table_access.viewer(request, event)
     scope = "all" if viewer.secrets else "public:" + ",".join(map(str, sorted(viewer.tables)))
     variant = f"{session}:{set_no}:{scope}"
+    # What the public sees of a set changes with the public version and, before its release, with
+    # the count of tables that have confirmed it: its page and ETag follow those two alone, never
+    # the event-wide count of writes (which would show a watcher every entry, confirmation and
+    # correction on sets still in play: docs/security.md, "Caches"). One query.
+    public = not viewer.secrets and not viewer.tables
+    if public:
+        done = HandResult.objects.filter(event=event, session_number=session, set_no=set_no,
+                                         status=HandResult.Status.CONFIRMED).count()
+        variant += f":{done}"
 
     def context() -> dict:
         return {"event": event, "report": reports.traveller_report(event, session, set_no, viewer), "hands": hands,
@@ -88,11 +97,11 @@ def traveller(request, event, session, set_no):
         if viewer.director:  # its forms carry the request's CSRF token
             content = mark_safe(render_to_string("scoring/_traveller_body.html", context(), request=request))  # noqa: S308
         else:
-            content = page_cache.body(event, "traveller", variant, "scoring/_traveller_body.html", context)
+            content = page_cache.body(event, "traveller", variant, "scoring/_traveller_body.html", context, public=public)
         return render(request, "scoring/traveller.html", {
             "event": event, "body": content, "report": {"session": session, "set_no": set_no}})
 
-    return page_cache.respond(request, event, "traveller", variant, build, conditional=not viewer.director)
+    return page_cache.respond(request, event, "traveller", variant, build, conditional=not viewer.director, public=public)
 
 
 @require_POST
@@ -145,7 +154,7 @@ def players(request, event):
 
     return page_cache.respond(request, event, "players", variant, lambda: render(request, "scoring/players.html", {
         "event": event, "body": page_cache.body(event, "players", variant, "scoring/_players_body.html", context,
-                                                public=public)}), public=public)
+                                                public=public)}), public=public, params=("order",))
 
 
 def _scope(public: bool) -> str:

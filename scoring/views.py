@@ -43,7 +43,7 @@ def standings(request, event):
     return page_cache.respond(request, event, "standings", variant, lambda: render(request, "scoring/standings.html", {
         "event": event, "body": page_cache.body(event, "standings", variant, "scoring/_standings_body.html", context,
                                                 public=public),
-    }), public=public)
+    }), public=public, params=("session",))
 
 
 @event_view(roles=(DIRECTOR, TABLE), denied=gettext_lazy("log in as the director or with your table's code"))

@@ -578,3 +578,85 @@ def test_the_version_bump_is_one_statement_and_makes_its_row_the_first_time(db):
     assert event.content_versions() == (2, 1)
     assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
     assert captured[0]["sql"].startswith(KEY_CHECKS_NOW) == (connection.vendor == "postgresql")
+
+
+# --- Issue 44, item 3: one page per known parameter, and a limit on pages built per address ------
+
+
+def _whole_page_keys() -> list[str]:
+    return [key for key in cache._cache if "whole-page" in key]  # the local-memory cache of the tests
+
+
+def test_a_thousand_query_strings_make_one_cached_page_not_a_thousand(small):
+    cache.clear()
+    url = reverse("players", args=[small.slug])
+    client = Client()
+    assert client.get(url).status_code == 200
+    before = len(_whole_page_keys())
+    for n in range(1000):
+        answer = client.get(f"{url}?r={n}")
+        assert answer.status_code == 302 and answer["Location"] == url
+    assert len(_whole_page_keys()) == before  # nothing stored for the made-up parameter
+    assert len(cache._cache) < 60
+
+
+def test_a_known_parameter_is_kept_once_and_in_order_and_the_page_is_cached_under_it(small):
+    url = reverse("players", args=[small.slug])
+    client = Client()
+    assert client.get(f"{url}?order=points&order=score&x=1")["Location"] == f"{url}?order=score"  # the value the view reads
+    page = client.get(f"{url}?order=score")
+    assert page.status_code == 200 and b"Score" in page.content
+    standings = reverse("standings", args=[small.slug])
+    assert client.get(f"{standings}?all=1")["Location"] == standings  # "all" is the director's: a visitor's page has none
+    assert client.get(f"{standings}?r=1&session=1")["Location"] == f"{standings}?session=1"
+
+
+def test_the_director_is_never_redirected_or_limited(small, director, settings):
+    EventRole.objects.create(event=small, user=director, role=EventRole.Role.DIRECTOR)
+    settings.PUBLIC_PAGE_BUILD_RATE = "1/m"
+    client = Client()
+    client.force_login(director)
+    url = reverse("standings", args=[small.slug])
+    for query in ("?all=1", "?r=1", "?session=1", "?session=2"):
+        assert client.get(url + query).status_code == 200
+
+
+def test_one_address_cannot_make_the_site_build_page_after_page_but_built_pages_are_served(small, settings):
+    cache.clear()
+    settings.PUBLIC_PAGE_BUILD_RATE = "3/m"
+    url = reverse("standings", args=[small.slug])
+    hall = Client(REMOTE_ADDR="203.0.113.7")
+    assert [hall.get(f"{url}?session={n}").status_code for n in (1, 2)] == [200, 200]
+    assert hall.get(url).status_code == 200
+    refused = hall.get(f"{url}?session=3")  # a fourth page to build from this address
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "try again in" in refused.content.decode()
+    for _ in range(50):  # the pages already built: every phone behind the address reads them
+        assert hall.get(f"{url}?session=1").status_code == 200
+    assert Client(REMOTE_ADDR="198.51.100.9").get(f"{url}?session=3").status_code == 200  # another address builds it
+    assert hall.get(f"{url}?session=3").status_code == 200  # and then it is served to this one too
+
+
+def test_a_travellers_etag_follows_what_the_public_sees_not_every_write(half_played):
+    """Issue 44, item 7: a visitor watching a traveller's ETag learned of every entry, confirmation
+    and correction anywhere in the event. Now it changes only with the public version and with
+    this set's count of tables confirmed (what the page says)."""
+    unplayed = Table.objects.select_related("group__session__event").filter(
+        group__session__event=half_played, group__session__number=2).exclude(group__number=1).order_by("group__number", "number")
+    table = unplayed.first()
+    sets = table_plan(table).blocks(table)[0][1]
+    url = reverse("traveller", args=[half_played.slug, 2, sets[0]])
+    phone = Client()
+    tag = phone.get(url).headers["ETag"]
+    elsewhere = unplayed.exclude(pk=table.pk).first()
+    other_set = next(s for s in table_plan(elsewhere).blocks(elsewhere)[0][1] if s != sets[0])
+    entered = submit_result(elsewhere, other_set, actor="t",
+                            changes={"E": 30, "S": -10, "W": -10, "N": -10})  # another set: entered, corrected
+    correct_result(entered, actor="td", reason="typo", director=True, changes={"E": 20, "S": -10, "W": -10, "N": 0})
+    result = submit_result(table, sets[0], actor="t", changes={"E": 30, "S": -10, "W": -10, "N": -10})  # this set: entered
+    for _ in range(2):
+        assert phone.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    confirm_result(result, actor="t", director=True)  # one more table has confirmed this set: the page says so
+    changed = phone.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert phone.get(url, HTTP_IF_NONE_MATCH=changed.headers["ETag"]).status_code == 304

@@ -15,7 +15,7 @@ logged-in person (their next seat) are rendered per request around it.
 
 **Whole pages for visitors.** An anonymous visitor with no table login and no message waiting
 sees the same page as every other such visitor. Such a page is cached whole (:func:`_whole_page`:
-per name, variant, language and full path, at the page's version) as the bytes sent, and
+per name, variant, language and canonical address, at the page's version) as the bytes sent, and
 compressed with gzip beside them, once: a repeated read by another phone costs the view's own
 look-ups and a cache read, not the page around the body rendered again, and a client that
 accepts gzip (every browser and phone: :func:`accepts_gzip`) is sent the compressed bytes, a
@@ -27,6 +27,16 @@ with a token is cached with the token cut out and put back per request
 does), and sent as it is. While one visitor builds a page after a change (a set released), the
 others are served the page as it was just before (what the public could already see), without
 an ETag, rather than wait (:func:`scoring.reports.cache.cached_or_older`).
+
+**Only the page's own parameters.** A view names the query parameters it reads (``params``); a
+visitor asking with anything else (an unknown parameter, one repeated, another order) is sent
+to the canonical address (302, :func:`canonical_query`), so a loop over ``?r=<n>`` costs a
+redirect, not a page built and stored per address (1,000 such requests once made 2,152
+cache keys). Building a visitor's page is limited per client address
+(``settings.PUBLIC_PAGE_BUILD_RATE``, django-ratelimit counters in the cache): pages already
+built are served to everyone without limit (a venue's phones behind one address read the same
+pages), but one address cannot make the site build page after page (past it: 429 with
+``Retry-After``).
 
 **ETags.** :func:`respond` reads the version once (pinned for the request:
 :func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
@@ -43,20 +53,26 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import math
 import re
 from collections.abc import Callable
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.messages import get_messages
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
 
 from scoring.reports import cache as reports_cache
 from scoring.table_access import TABLE_SESSION_KEY
 from tournament.models import Event
+from tournament.permissions import client_address
 
 
 def body(event: Event, name: str, variant: str, template: str, context: Callable[[], dict], *,
@@ -161,6 +177,37 @@ def kept_bytes(request: HttpRequest, event: Event, name: str, build: Callable[[]
                     content_type)
 
 
+def canonical_query(request: HttpRequest, params: tuple[str, ...]) -> str:
+    """The query string of ``request`` as a page reading only ``params`` is cached under: those
+    of ``params`` present, in that order, each with the value the view reads (the last given)."""
+    return urlencode([(name, request.GET[name]) for name in params if name in request.GET])
+
+
+class _BuildLimited(Exception):
+    """A visitor's address has built too many pages (:func:`_build_slot`): ``response`` is the 429."""
+
+    def __init__(self, response: HttpResponse):
+        super().__init__("page build limit")
+        self.response = response
+
+
+def _build_slot(request: HttpRequest) -> None:
+    """Count a page built for a visitor against its address (``settings.PUBLIC_PAGE_BUILD_RATE``);
+    raise :class:`_BuildLimited` with the 429 past the limit."""
+    if not settings.PUBLIC_PAGE_BUILD_RATE:
+        return
+    address = client_address(request)
+    usage = get_usage(request, group="public-page-build", key=lambda group, req: address,
+                      rate=settings.PUBLIC_PAGE_BUILD_RATE, increment=True)
+    if usage is None or not usage["should_limit"]:
+        return
+    wait = max(1, math.ceil(usage["time_left"]))
+    response = HttpResponse(_("Too many different pages asked from your network: try again in %(seconds)s seconds.")
+                            % {"seconds": wait}, content_type="text/plain; charset=utf-8", status=429)
+    response["Retry-After"] = str(wait)
+    raise _BuildLimited(response)
+
+
 def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse],
                 public: bool) -> tuple[HttpResponse, bool]:
     """``build()``'s page for a visitor (:func:`_visitor`), cached whole under the event's
@@ -175,6 +222,7 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
     built: dict[str, HttpResponse] = {}
 
     def compute() -> tuple[bytes, bytes, str] | tuple[str, str] | tuple[()]:
+        _build_slot(request)  # raises past the address's limit: nothing stored
         event.__dict__[_BUILDING_WHOLE] = True
         try:
             response = build()
@@ -189,9 +237,12 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
             return holed, response["Content-Type"]
         return response.content, gzipped(response.content), response["Content-Type"]
 
-    path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
-    stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}", compute,
-                                                  public=public)
+    path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()  # canonical: respond()
+    try:
+        stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}",
+                                                      compute, public=public)
+    except _BuildLimited as limited:
+        return limited.response, False
     if isinstance(stored, tuple) and len(stored) == 3:  # also when this request built it
         plain, packed, content_type = bytes(stored[0]), bytes(stored[1]), str(stored[2])
         return _encoded(request, lambda: plain, lambda: packed, content_type), fresh or "response" in built
@@ -211,14 +262,21 @@ def _matches(request: HttpRequest, tag: str) -> bool:
 
 
 def respond(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse], *,
-            html: bool = True, conditional: bool = True, public: bool = False) -> HttpResponse:
+            html: bool = True, conditional: bool = True, public: bool = False,
+            params: tuple[str, ...] = ()) -> HttpResponse:
     """The response of a read view: ``build()`` (which may use :func:`body` and every cached
     report) with the event's content version pinned, its ETag set, or 304 when the client has it
     already (module docstring). ``html``: an HTML page (no ETag for a personal one);
     ``conditional`` False: never 304 nor ETag (a response that changes with time); ``public``:
     the response shows only what the public sees, so its ETag follows the public version (an
     entry on an unreleased set changes neither: no timing channel, and the phones' polls stay
-    304 through a round's results). A response that is not 200 gets no ETag."""
+    304 through a round's results). A response that is not 200 gets no ETag. ``params``: the
+    query parameters the page reads; a visitor's HTML page asked with any other query is
+    redirected to the canonical address first (:func:`canonical_query`)."""
+    visitor_page = html and request.method in ("GET", "HEAD") and _visitor(request)
+    if visitor_page and request.META.get("QUERY_STRING", "") != canonical_query(request, params):
+        query = canonical_query(request, params)
+        return HttpResponseRedirect(request.path + (f"?{query}" if query else ""))
     with reports_cache.pinned_version(event):
         tag = None
         if conditional and request.method in ("GET", "HEAD") and not (html and _personal(request)):
@@ -229,7 +287,7 @@ def respond(request: HttpRequest, event: Event, name: str, variant: str, build: 
                 patch_cache_control(response, private=True, no_cache=True)
                 return response
         fresh = True
-        if html and request.method == "GET" and _visitor(request):
+        if visitor_page and request.method == "GET":
             response, fresh = _whole_page(request, event, name, variant, build, public)
         else:
             response = build()

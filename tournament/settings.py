@@ -269,6 +269,9 @@ TABLE_LOGIN_SLOW_TOTAL_PER_SECOND = env.int("TABLE_LOGIN_SLOW_TOTAL_PER_SECOND",
 # (django-ratelimit rate; beyond it 429 with Retry-After; blank: no limit). Counters live in the
 # default cache (CACHE_URL), like the table-login throttle's.
 PUBLIC_DOWNLOAD_RATE = env("PUBLIC_DOWNLOAD_RATE", default="60/m") or None
+# Pages built for anonymous visitors (tournament.page_cache): at most PUBLIC_PAGE_BUILD_RATE per window
+# from one address; pages already built are served without limit.
+PUBLIC_PAGE_BUILD_RATE = env("PUBLIC_PAGE_BUILD_RATE", default="120/m") or None
 TABLE_LOGIN_MAX_AGE = timedelta(hours=env.int("TABLE_LOGIN_MAX_AGE_HOURS", default=12))
 
 LOGGING = {
