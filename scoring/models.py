@@ -113,6 +113,10 @@ class ResultRevision(models.Model):
         help_text="The key the device made for the write that stored this revision (an entry, confirmation, "
                   "correction or dispute sent with an Idempotency-Key): a repeat of the write is answered with the "
                   "stored result instead of being written again (scoring.actions.request_keys).")
+    request_digest = models.CharField(
+        max_length=32, blank=True, default="",
+        help_text="A digest of what the keyed write asked (scoring.actions.request_keys.digest): the same key sent "
+                  "again with a different request is refused (422), not answered as a repeat.")
 
     class Meta:
         ordering = ["result", "id"]

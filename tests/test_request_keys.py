@@ -201,3 +201,53 @@ def test_after_a_fault_a_key_never_shows_another_table_s_result(team_event):
     assert seen.stored is None and seen.result is None
     own = after_fault("other-table-key-01", belongs=lambda r: r.table_id == tables[1].pk)
     assert own.stored is True and own.result.table_id == tables[1].pk
+
+
+# Issue 44, item 8: a key sent again with a different request is refused (the draft's fingerprint)
+
+
+@pytest.mark.django_db
+def test_a_key_sent_again_with_a_different_entry_is_422_and_changes_nothing(team_event, scorer):
+    table = first_table(team_event)
+    url = f"/api/events/{team_event.slug}/results/"
+    key = "fingerprinted-entry-01"
+    first = _post(scorer, url, _entry(table), key=key)
+    assert first.status_code == 201
+    other = {**_entry(table), "changes": {"E": 24, "S": -8, "W": -8, "N": -8}}
+    refused = _post(scorer, url, other, key=key)
+    assert refused.status_code == 422, refused.content
+    assert "already used for a different request" in refused.json()["request_key"][0]
+    assert HandResult.objects.get().changes == CHANGES and ResultRevision.objects.count() == 1
+    retyped_pin = {**_entry(table), "entry_pin": pin(table, "E")}  # the same write again: still a replay
+    assert _post(scorer, url, retyped_pin, key=key).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_key_sent_again_with_a_different_correction_or_dispute_is_422(team_event, scorer):
+    table = first_table(team_event)
+    entered = _post(scorer, f"/api/events/{team_event.slug}/results/", _entry(table), key="entry-key-0042").json()
+    base = f"/api/events/{team_event.slug}/results/{entered['id']}"
+    correction = {"reason": "typo", "changes": {"E": 32, "S": -16, "W": -16, "N": 0}, "entered_by_seat": "S",
+                  "entry_pin": pin(table, "S")}
+    assert _post(scorer, f"{base}/correct/", correction, key="correct-key-01").status_code == 200
+    assert _post(scorer, f"{base}/correct/", correction, key="correct-key-01").status_code == 200
+    changed = {**correction, "changes": {"E": 40, "S": -16, "W": -16, "N": -8}}
+    assert _post(scorer, f"{base}/correct/", changed, key="correct-key-01").status_code == 422
+    assert _post(scorer, f"{base}/dispute/", {"reason": "wrong winner"}, key="dispute-key-01").status_code == 200
+    assert _post(scorer, f"{base}/dispute/", {"reason": "another reason"}, key="dispute-key-01").status_code == 422
+    assert HandResult.objects.get().changes == correction["changes"]
+
+
+@pytest.mark.django_db
+def test_the_table_page_resend_of_the_same_form_is_a_replay_and_a_changed_one_is_refused(team_event, client):
+    from factories import login_as_table
+
+    table = first_table(team_event)
+    login_as_table(client, table)
+    form = {"set_no": str(first_set(table)), "mode": "changes", "request_key": "page-key-000001",
+            **{f"seat_{seat}": str(value) for seat, value in CHANGES.items()}, **entering(table, "E")}
+    assert client.post(table_url(table), form).status_code == 302
+    assert client.post(table_url(table), form).status_code == 302  # the queue's resend: answered as stored
+    changed = client.post(table_url(table), {**form, "seat_E": "40", "seat_N": "-8"})
+    assert changed.status_code == 422 and "already used for a different request" in changed.content.decode()
+    assert HandResult.objects.get().changes == CHANGES

@@ -59,11 +59,11 @@ class Locked:
     others_confirmed: int
     key_found: dict
 
-    def repeat(self, action: str) -> HandResult | None:
+    def repeat(self, action: str, asked: str = "") -> HandResult | None:
         """The result as stored now when this write is a repeat of ``action`` with the same request
-        key (:func:`scoring.actions.request_keys.check_repeat`: refused when the key was used for
-        another write), else None."""
-        repeat = request_keys.check_repeat(self.key_found, action)
+        key that asked the same (``asked``; :func:`scoring.actions.request_keys.check_repeat`:
+        refused when the key was used for another write or another request), else None."""
+        repeat = request_keys.check_repeat(self.key_found, action, asked)
         return None if repeat is None else request_keys.replayed(repeat)
 
     def complete(self, confirmed: bool) -> bool:
@@ -134,7 +134,7 @@ def _lock(result: HandResult, request_key: str | None = None, device: Device | N
         raise HandResult.DoesNotExist(f"result {result.pk} is gone")
     locked = found[0]
     locked.table, locked.event = table, session.event
-    key_found = {name: getattr(locked, name, None) for name in ("replay_of", "replay_action", "key_used")}
+    key_found = {name: getattr(locked, name, None) for name in ("replay_of", "replay_action", "replay_digest", "key_used")}
     return Locked(locked, plan, counts_from(locked), locked.scope_tables or 0, locked.others_confirmed or 0, key_found)
 
 
@@ -216,7 +216,8 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
     request_key = request_keys.clean_key(request_key)
     with transaction.atomic():
         lock = _lock(result, request_key, device)
-        if (repeat := lock.repeat("confirm")) is not None:
+        asked = request_keys.digest("confirm", result=result.pk, revision=revision) if request_key else ""
+        if (repeat := lock.repeat("confirm", asked)) is not None:
             return repeat
         result = lock.result
         if result.status == HandResult.Status.CONFIRMED:
@@ -256,7 +257,7 @@ def confirm_result(result: HandResult, *, actor: str, pin: str | None = None, di
             result.confirmed_by = actor
             result.revision += 1
             _SAVE_CONFIRMED(result)
-            _keep_history(given, result, _revision(result, "confirm", actor, request_key=request_key))
+            _keep_history(given, result, _revision(result, "confirm", actor, request_key=request_key, asked=asked))
             _rescore_if_complete(lock, False, True)
     if refusal is not None:
         raise refusal
@@ -294,7 +295,8 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     given = result
     request_key = request_keys.clean_key(request_key)
     lock = _lock(result, request_key)
-    if (repeat := lock.repeat("dispute")) is not None:
+    asked = request_keys.digest("dispute", result=result.pk, reason=reason) if request_key else ""
+    if (repeat := lock.repeat("dispute", asked)) is not None:
         return repeat
     result = lock.result
     if result.status == HandResult.Status.CONFIRMED and not director:
@@ -305,7 +307,7 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     result.save(update_fields=["status", "revision", "updated_at"])
     known = None if director else account_seat(plan or lock.plan, result.table, result.set_no, actor)
     _keep_history(given, result, _revision(result, "dispute", seat_actor(known, result.table) if known else actor, reason=reason,
-                                           request_key=request_key))
+                                           request_key=request_key, asked=asked))
     _rescore_if_complete(lock, was_confirmed, False)
     return result
 
@@ -350,7 +352,9 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
     request_key = request_keys.clean_key(request_key)
     with transaction.atomic():
         lock = _lock(result, request_key, device)
-        if (repeat := lock.repeat("correct")) is not None:
+        asked = request_keys.digest("correct", result=result.pk, reason=reason, changes=changes, outcome=outcome,
+                                    deposit=deposit, seat=entered_by_seat or "") if request_key else ""
+        if (repeat := lock.repeat("correct", asked)) is not None:
             return repeat
         result = lock.result
         if not director and not result.event.scorer_corrections:
@@ -389,7 +393,7 @@ def correct_result(result: HandResult, *, actor: str, reason: str, director: boo
             result.revision += 1
             result.save()
             _keep_history(given, result, _revision(result, "correct", who, previous=previous, reason=reason,
-                                                   request_key=request_key))
+                                                   request_key=request_key, asked=asked))
             if seat is not None:
                 store_attempt(result.table, result, seat.seat, ok=True, actor=actor, device=device)
             _rescore_if_complete(lock, confirmed, director)

@@ -279,7 +279,8 @@ _CHECKS = {(p, c, k): _checks(p, c, k) for p in (False, True) for c in (False, T
 
 
 def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_table: bool,
-                        count_wrong: Device | None = None, request_key: str | None = None) -> tuple[PinCounts, int | None]:
+                        count_wrong: Device | None = None, request_key: str | None = None,
+                        asked: str = "") -> tuple[PinCounts, int | None]:
     """Refuse a set the movement has not brought to ``table`` (the rule of
     :func:`_refuse_set_not_here`, which names the table holding it). Returns ``(wrong, repeat)``:
     with ``count_wrong`` (the device a PIN was typed on), the table's wrong PINs not yet cleared
@@ -306,7 +307,7 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
     if request_key:
         args.append(request_key)
     found = _CHECKS[(previous is not None, count_wrong is not None, bool(request_key))](*args, *earlier)[0]
-    repeat = request_keys.check_repeat(found, "enter")
+    repeat = request_keys.check_repeat(found, "enter", asked)
     if repeat is None and (found.get("earlier", len(earlier)) < len(earlier) or found.get("arrived", True) is False):
         _refuse_set_not_here(plan, table, set_no, at_the_table=at_the_table)
     return counts_from(found), repeat
@@ -395,12 +396,14 @@ def store_attempt(table: Table, result: HandResult | None, seat: str, *, ok: boo
 
 
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "",
-              request_key: str | None = None) -> ResultRevision:
-    """Store the history row of ``result`` as it is now, with the write's ``request_key`` (one
+              request_key: str | None = None, asked: str = "") -> ResultRevision:
+    """Store the history row of ``result`` as it is now, with the write's ``request_key`` and the
+    digest of what it asked (``asked``: :func:`~scoring.actions.request_keys.digest`; one
     INSERT), and return it."""
     return _INSERT_REVISION(
         result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
         previous=previous, outcome=result.outcome, actor=actor, reason=reason, request_key=request_key,
+        request_digest=asked if request_key else "",
     )
 
 
@@ -478,6 +481,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
     """
     entry_pin = str(entry_pin or "").strip()
     request_key = request_keys.clean_key(request_key)
+    asked = request_keys.digest("enter", table=table.pk, set=set_no, changes=changes, outcome=outcome, deposit=deposit,
+                                seat=entered_by_seat or "") if request_key else ""
     refusal = None
     with transaction.atomic():
         if plan is None:  # the plan read locks the table's row for a PIN check (_check_entry_pin)
@@ -485,7 +490,8 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
         elif entry_pin:
             _lock_table(table)
         wrong, repeat = _check_set_at_table(plan, table, set_no, at_the_table=bool(entry_pin),
-                                            count_wrong=(device or Device()) if entry_pin else None, request_key=request_key)
+                                            count_wrong=(device or Device()) if entry_pin else None, request_key=request_key,
+                                            asked=asked)
         if repeat is not None:
             return request_keys.replayed(repeat, set_no=set_no)
         if not entry_pin and not director:
@@ -505,7 +511,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 existing = HandResult.objects.filter(table=table, set_no=set_no).select_related("event").first()
                 if existing is None:  # another constraint refused the row (SQLite's OR IGNORE skips any)
                     raise IntegrityError(f"the result of table {table.number} on set {set_no} was not stored")
-                if request_keys.repeat_in(existing, request_key, "enter"):  # the first sending won the race
+                if request_keys.repeat_in(existing, request_key, "enter", asked):  # the first sending won the race
                     return request_keys.replayed(existing.pk)
                 values = {"table": table.number, "result": _describe(existing), "set": set_no}
                 if existing.status == HandResult.Status.CONFIRMED:
@@ -513,7 +519,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
                 else:
                     message = _("Table %(table)s already has %(result)s for set %(set)s: check it and confirm it, or dispute it") % values
                 raise ResultError("set", message, existing=existing, status=409)
-            set_history(result, [_revision(result, "enter", result.entered_by, request_key=request_key)])
+            set_history(result, [_revision(result, "enter", result.entered_by, request_key=request_key, asked=asked)])
             if seat is not None:
                 store_attempt(table, result, seat.seat, ok=True, actor=actor, device=device)
             # the director's live grid shows entered results; the public sees them once the set is released

@@ -9,7 +9,10 @@ its own, docs/player-guide.md). The write stores it with the revision it adds
 (:attr:`scoring.models.ResultRevision.request_key`, unique), in the same transaction, so the key
 exists exactly when the write was committed. A repeat with the same key, on the same result and
 action, is answered with the result as stored now (``replayed``), with no second write and no
-conflict; a key already used for another write is refused (``request_key``, 422).
+conflict; a key already used for another write is refused (``request_key``, 422), and so is a
+key sent again with a different request (another score, another reason): each write stores a
+digest of what it asked (:func:`digest`), compared with the repeat's, as the draft says a
+server should ("fingerprint" of the request).
 
 :func:`after_fault` answers the question a scorer asks after a fault (the database connection
 lost mid-request): was it stored? It looks the key up on a new connection, once the killed
@@ -18,6 +21,8 @@ connection's server process has gone, so that "not stored" is true when it is sa
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -64,11 +69,20 @@ def key_of(request) -> str | None:
     return clean_key(value)
 
 
+def digest(action: str, **asked) -> str:
+    """The fingerprint of a keyed write: 32 hex digits of SHA-256 over ``action`` and what it
+    asked (the values a service was called with: table, set, score changes or outcome, deposit,
+    seats, reason, revision; never a PIN), as canonical JSON."""
+    text = json.dumps([action, asked], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
 def key_columns(request_key: str | None, *, result=None, table=None) -> dict:
     """The two columns a write's first read adds for ``request_key`` (none without a key), so
     that finding a repeat costs no statement of its own: ``replay_of``, the id of the result a
     revision with this key belongs to when that result is ``result`` (an OuterRef or a pk) or is
-    at ``table`` (a pk), and ``key_used``, whether any revision has the key."""
+    at ``table`` (a pk), ``replay_digest``, what that write asked (:func:`digest`), and
+    ``key_used``, whether any revision has the key."""
     if not request_key:
         return {}
     same = ResultRevision.objects.filter(request_key=request_key)
@@ -78,6 +92,7 @@ def key_columns(request_key: str | None, *, result=None, table=None) -> dict:
         same = same.filter(result__table_id=table)
     return {"replay_of": Subquery(same.values("result_id")[:1]),
             "replay_action": Subquery(same.values("action")[:1]),
+            "replay_digest": Subquery(same.values("request_digest")[:1]),
             "key_used": Exists(ResultRevision.objects.filter(request_key=request_key))}
 
 
@@ -87,15 +102,25 @@ def refuse_reused() -> ResultError:
                                         "entry, confirmation, correction or dispute"), status=422)
 
 
-def check_repeat(found: dict, action: str) -> int | None:
+def refuse_changed() -> ResultError:
+    """The refusal of a key sent again with a different request (``request_key``, 422)."""
+    return ResultError("request_key", _("this request key was already used for a different request (other values): "
+                                        "a write sent again must be the same; make a new key for a new write"), status=422)
+
+
+def check_repeat(found: dict, action: str, asked: str = "") -> int | None:
     """From a row read with :func:`key_columns`: the id of the result to answer with when the
-    write is a repeat of ``action`` (``enter``, ``confirm``, ``correct``, ``dispute``), None when
-    the key is new (or none was given). Raises :func:`refuse_reused`'s error when the key was used
-    for another write (another table, result or action)."""
+    write is a repeat of ``action`` (``enter``, ``confirm``, ``correct``, ``dispute``) that asked
+    the same (``asked``: its :func:`digest`), None when the key is new (or none was given).
+    Raises :func:`refuse_reused`'s error when the key was used for another write (another table,
+    result or action), :func:`refuse_changed`'s when the same write asked something else (a
+    revision stored before digests were kept matches any)."""
     if not found.get("key_used"):
         return None
     if found.get("replay_of") is None or found.get("replay_action") != action:
         raise refuse_reused()
+    if asked and found.get("replay_digest") and found["replay_digest"] != asked:
+        raise refuse_changed()
     return found["replay_of"]
 
 
@@ -113,13 +138,20 @@ def replayed(result_id: int, **filters) -> HandResult:
     return result
 
 
-def repeat_in(result: HandResult, request_key: str | None, action: str) -> bool:
+def repeat_in(result: HandResult, request_key: str | None, action: str, asked: str = "") -> bool:
     """Whether ``result`` (just met as the stored row a write collided with) already has a
     revision of ``action`` with ``request_key``: the write is a repeat that raced its first
-    sending. One query; False without a key."""
+    sending. One query; False without a key. Raises :func:`refuse_changed`'s error when that
+    revision asked something else than ``asked`` (:func:`digest`)."""
     if not request_key:
         return False
-    return ResultRevision.objects.filter(result=result, request_key=request_key, action=action).exists()
+    stored = ResultRevision.objects.filter(result=result, request_key=request_key, action=action).values_list(
+        "request_digest", flat=True).first()
+    if stored is None:
+        return False
+    if asked and stored and stored != asked:
+        raise refuse_changed()
+    return True
 
 
 def backend_pid() -> int | None:
