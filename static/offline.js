@@ -11,6 +11,10 @@
 // the fields); the hand is remembered until a page of this table lists its key as answered, so a
 // sending that the network lost (the browser's own error page, then Back) goes to the queue
 // instead of being lost. Without this script the forms work as before.
+//
+// PINs: a queued write holds the PIN typed with it (the entering or confirming player's) only
+// until it is sent or refused; then the PIN is taken out of the stored copy (scrub), so the
+// phone's local storage never keeps a PIN longer than the write needs it (docs/security.md).
 (function () {
   'use strict';
   var queue = document.getElementById('queue');
@@ -26,7 +30,14 @@
   function load() {
     try { return JSON.parse(window.localStorage.getItem(storeKey)) || []; } catch (e) { return []; }
   }
-  function save(items) { window.localStorage.setItem(storeKey, JSON.stringify(items)); }
+  var PIN_FIELDS = ['entry_pin', 'pin'];
+  function scrub(item) {  // a write that is sent or refused needs its PIN no more
+    if (item.state === 'sent' || item.state === 'refused') {
+      item.fields = item.fields.filter(function (f) { return PIN_FIELDS.indexOf(f[0]) < 0; });
+    }
+    return item;
+  }
+  function save(items) { window.localStorage.setItem(storeKey, JSON.stringify(items.map(scrub))); }
   function newKey() {  // crypto.getRandomValues works on a plain-HTTP venue address too (randomUUID does not)
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);

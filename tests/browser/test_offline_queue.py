@@ -56,6 +56,13 @@ def _stored(table_id: int) -> dict:
                                       for r in HandResult.objects.filter(table_id=table_id)})
 
 
+def _kept_pins(page) -> list[str]:
+    """Every PIN the phone's local storage holds in a queued write (static/offline.js)."""
+    return page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('dmj-queue:'))
+        .flatMap(k => JSON.parse(localStorage.getItem(k)))
+        .flatMap(item => item.fields.filter(f => f[0] === 'entry_pin' || f[0] === 'pin').map(f => f[1]))""")
+
+
 def _queue_hand(page, set_no: int, fan: int, pin: str) -> None:
     enter_outcome(page, set_no=set_no, kind="discard", winners=("E",), discarder="S", values={"E": fan})
     say_who_is_entering(page, "E", pin)
@@ -96,6 +103,7 @@ def test_two_hands_entered_and_confirmed_offline_are_stored_once_each(browser, d
 
         with page.expect_navigation(url=table_url, timeout=30_000):  # sent in order, then the page as stored
             context.set_offline(False)
+        assert _kept_pins(page) == []  # no PIN stays on the phone once sent
         page.wait_for_selector("#table-results")
         stored = _stored(queue_table.table_id)
         assert set(stored) == {first, second}
@@ -120,10 +128,12 @@ def test_a_refusal_met_when_the_connection_returns_is_shown_next_to_its_hand(bro
         _queue_hand(page, third, 8, wrong)
         page.wait_for_function("document.getElementById('queue-count').textContent.includes('1 hand waiting')")
         context.set_offline(False)
+        assert _kept_pins(page) == [wrong]  # waiting: the PIN goes with the hand
         refused = page.locator("#queue-items li.queued-refused")
         refused.wait_for(timeout=20_000)
         assert "not the PIN of the player at seat" in refused.inner_text()
         assert third not in _stored(queue_table.table_id)
+        assert _kept_pins(page) == []  # refused: its PIN is gone from the phone
         refused.get_by_role("button").click()  # Remove
         assert page.locator("#queue").is_hidden()
     finally:
