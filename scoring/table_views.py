@@ -600,7 +600,8 @@ def live_json(request, event):
 def table_call(request, event, table):
     """The table calls the director (:func:`tournament.calls.call_director`): ``reason`` and
     ``note`` from the table page's form, with its ``request_key`` (a call sent again is stored
-    once). Answers the table page with a message, or JSON for the page's offline queue."""
+    once; while the table's call is open, a repeat of it). Answers the table page with a message,
+    or JSON for the page's offline queue."""
     try:
         call = call_director(table, reason=request.POST.get("reason", ""), note=request.POST.get("note", ""),
                              actor=_scorer_actor(request, table), request_key=request.POST.get("request_key") or None)
@@ -609,8 +610,12 @@ def table_call(request, event, table):
             return JsonResponse({"stored": False, "errors": [exc.message]}, status=400)
         messages.error(request, exc.message)
         return redirect("table", slug=event.slug, table_id=table.pk)
-    said = _("The director is called to Table %(table)s: %(reason)s. Stay at the table.") % {
-        "table": table.number, "reason": call.get_reason_display()}
+    if getattr(call, "repeated", False):
+        said = _("The director was already called to Table %(table)s and is coming: %(reason)s. Stay at the table.") % {
+            "table": table.number, "reason": call.get_reason_display()}
+    else:
+        said = _("The director is called to Table %(table)s: %(reason)s. Stay at the table.") % {
+            "table": table.number, "reason": call.get_reason_display()}
     if wants_json(request):
         return JsonResponse({"stored": True, "call": call.pk, "message": said})
     messages.success(request, said)

@@ -35,7 +35,8 @@
         li.appendChild(document.createTextNode((c.room ? ' · ' + c.room : '') + ' · ' + c.reason_label + (c.note ? ': ' + c.note : '')));
         var when = document.createElement('span');
         when.className = 'muted';
-        when.textContent = ' · ' + text.minutes.replace('{m}', c.waiting_minutes);
+        when.textContent = ' · ' + text.minutes.replace('{m}', c.waiting_minutes) +
+          (c.repeats ? ' · ' + text.repeats.replace('{n}', c.repeats) : '');
         li.appendChild(when);
         var form = document.createElement('form');
         form.method = 'post';

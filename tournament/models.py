@@ -605,7 +605,9 @@ class DirectorCall(models.Model):
     """A table calling the director from its phone (:mod:`tournament.calls`): why (``reason``, with
     an optional ``note``), when, and once the director has gone to the table, who answered and
     when. ``request_key``: the key the phone made for the call, so a call sent again after a
-    lost connection (or from the page's offline queue) is stored once."""
+    lost connection (or from the page's offline queue) is stored once. A table has at most one
+    open call (a constraint): calling again while it is open counts a repeat on it
+    (``repeats``, ``last_called_at``) instead of adding a call."""
 
     class Reason(models.TextChoices):
         DISPUTE = "dispute", _("A dispute at the table")
@@ -622,10 +624,14 @@ class DirectorCall(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     answered_by = models.CharField(max_length=150, blank=True)
     request_key = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    repeats = models.PositiveIntegerField(default=0, help_text="Times the table called again while this call was open.")
+    last_called_at = models.DateTimeField(null=True, blank=True, help_text="When the table last called again.")
 
     class Meta:
         ordering = ["called_at", "id"]
         indexes = [models.Index(fields=["event", "answered_at"])]
+        constraints = [models.UniqueConstraint(fields=["table"], condition=models.Q(answered_at__isnull=True),
+                                               name="one_open_call_per_table")]
 
 
 class Substitution(models.Model):
