@@ -271,6 +271,7 @@ URLS = {
     "print-request": lambda w: [("get", reverse("print-request", args=[w.event.slug]), None)],
     "print-status": lambda w: [("get", reverse("print-status", args=[w.event.slug]), None)],
     "print-download": lambda w: [("get", reverse("print-download", args=[w.event.slug, w.job_id]), None)],
+    "print-retry": lambda w: [("post", reverse("print-retry", args=[w.event.slug, w.job_id]), None)],
     "travellers": lambda w: [("get", reverse("travellers", args=[w.event.slug]), None)],
     "traveller": lambda w: [("get", reverse("traveller", args=[w.event.slug, 1, n]), None) for n in _sets()],
     "hand-records": lambda w: [("get", reverse("hand-records", args=[w.event.slug, 1]), None)],

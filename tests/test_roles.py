@@ -106,6 +106,13 @@ def verdict(response) -> str:
     return f"unexpected status {status}: {response.content[:300]!r}"
 
 
+def _print_retry(w):
+    from walls.print_jobs import request_print
+
+    job = request_print(w.event, "movement", {"session": 1})
+    return "post", reverse("print-retry", args=[w.event.slug, job.pk]), None
+
+
 def _print_download(w):
     from walls.print_jobs import request_print
 
@@ -178,6 +185,7 @@ ENDPOINTS = {
                                     {"director"}),
     "print status": (lambda w: ("get", reverse("print-status", args=[w.event.slug]), None), {"director", "staff"}),
     "print download": (_print_download, {"director", "staff"}),
+    "print retry": (_print_retry, {"director", "staff"}),
     # the director's day (docs/director-guide.md)
     "event settings": (lambda w: ("get", reverse("event-settings", args=[w.event.slug]), None), {"director"}),
     "rooms": (lambda w: ("get", reverse("rooms", args=[w.event.slug]), None), {"director"}),

@@ -197,6 +197,12 @@ if not CELERY_BROKER_URL:
 # so "Print everything" returns at once and its progress moves (walls/print_jobs.py,
 # docs/printing.md); False renders them in the request (tests/conftest.py turns it off).
 PRINT_IN_THREAD = env.bool("PRINT_IN_THREAD", default=True)
+# A worker refreshes a print job's heartbeat every PRINT_HEARTBEAT_SECONDS while it renders; a job
+# rendering without one for PRINT_STALL_SECONDS is shown stalled with a retry (walls.print_jobs).
+PRINT_HEARTBEAT_SECONDS = env.int("PRINT_HEARTBEAT_SECONDS", default=10)
+PRINT_STALL_SECONDS = env.int("PRINT_STALL_SECONDS", default=60)
+# A print task running longer than this is stopped (soft limit; the hard limit 30 s later).
+PRINT_TIME_LIMIT = env.int("PRINT_TIME_LIMIT", default=600)
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # A CACHE_URL's "?key_prefix=NAME" (installations or test runs sharing one Redis, docs/deploy.md):

@@ -64,6 +64,7 @@ urlpatterns = [
     path("e/<slug:slug>/prints/", walls_views.print_request, name="print-request"),
     path("e/<slug:slug>/prints/status/", walls_views.print_status, name="print-status"),
     path("e/<slug:slug>/prints/<int:job_id>/", walls_views.print_download, name="print-download"),
+    path("e/<slug:slug>/prints/<int:job_id>/retry/", walls_views.print_retry, name="print-retry"),
     path("", include("scoring.urls_results")),
     path("", include("walls.urls_walls")),
     path("", include("tournament.urls_seating")),

@@ -62,7 +62,8 @@ class ReserveWall(models.Model):
 
 class PrintJob(models.Model):
     """A PDF rendering job run by Celery. Same event, kind and parameters reuse the stored file
-    (``params_hash``); ``progress``/``total`` feed the director's progress bar."""
+    (``params_hash``); ``progress``/``total`` feed the director's progress bar; ``heartbeat_at``
+    shows the worker is still rendering (:func:`walls.print_jobs.stalled`)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting")
@@ -81,6 +82,9 @@ class PrintJob(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True, help_text=(
+        "Refreshed while a worker renders the job (walls.print_jobs): a job rendering without it for "
+        "PRINT_STALL_SECONDS is shown stalled, with a retry."))
 
     class Meta:
         ordering = ["-created_at"]

@@ -9,18 +9,28 @@ rendering and is what the Celery task ``walls.tasks.render_print_job`` calls (se
 :data:`RENDER_TASK`). A re-run with the same inputs reuses the stored file; a job whose worker
 died is delivered again by the broker (late acknowledgement), and rendering is idempotent: it
 rewrites the same file. :func:`document_name` and :func:`job_title` name a job's file for people.
+
+**Faults** (docs/deploy.md, "Faults"). A job's file is written beside its final name and renamed
+over it once whole (:func:`_store`), so a full disk leaves no partial file and the previous PDF
+whole; any failure, rendering or writing, marks the job failed with the reason and what to do
+(:func:`failure_reason`). While a worker renders, a heartbeat thread refreshes the job's
+``heartbeat_at``; a job rendering without a heartbeat for ``settings.PRINT_STALL_SECONDS`` (its
+worker was killed) is :func:`stalled`, and the director's page offers a retry (:func:`retry_print`).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
 import logging
+import os
 import re
 import threading
 import unicodedata
 from collections.abc import Callable
+from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
@@ -136,14 +146,47 @@ def request_print(event: Event, kind: str, params: dict | None = None, *, run_no
         return job
     if run_now:
         return run_print_job(job.pk)
+    return _queue(job)
+
+
+def _queue(job: PrintJob) -> PrintJob:
+    """Send ``job`` to be rendered: to a Celery worker, or with Celery eager (the embedded
+    default) to a thread of this process once the transaction commits (in the request when
+    ``PRINT_IN_THREAD`` is False)."""
     if current_app.conf.task_always_eager:  # eager: the embedded default, no worker
-        if not getattr(settings, "PRINT_IN_THREAD", True):
-            return run_print_job(job.pk)
+        if not getattr(settings, "PRINT_IN_THREAD", True):  # in the request: a failure is the job's, not the page's
+            try:
+                return run_print_job(job.pk)
+            except Exception:
+                log.exception("print job %s failed", job.pk)
+                job.refresh_from_db()
+                return job
         job_id = job.pk
         transaction.on_commit(lambda: render_in_thread(job_id))
         return job
     transaction.on_commit(lambda: current_app.send_task(RENDER_TASK, args=[job.pk]))
     return job
+
+
+def stalled(job: PrintJob, now=None) -> bool:
+    """Whether ``job`` is rendering but its worker has not refreshed the heartbeat for
+    ``settings.PRINT_STALL_SECONDS`` (a worker killed mid-job, a machine restarted)."""
+    if job.status != PrintJob.Status.RUNNING:
+        return False
+    beat = job.heartbeat_at or job.created_at
+    return beat < (now or timezone.now()) - timedelta(seconds=settings.PRINT_STALL_SECONDS)
+
+
+def retry_print(job: PrintJob) -> PrintJob:
+    """Render a failed or stalled job again (the director's Retry): back to waiting, its error
+    cleared, queued as :func:`request_print` queues (its file, if any, kept until the new one is
+    whole). A job that is neither is returned as it is. Raises nothing."""
+    if job.status != PrintJob.Status.FAILED and not stalled(job):
+        return job
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.PENDING, error="", progress=0,
+                                              heartbeat_at=timezone.now())
+    job.refresh_from_db()
+    return _queue(job)
 
 
 _THREADS: dict[int, threading.Thread] = {}
@@ -218,30 +261,113 @@ def render(event: Event, kind: str, params: dict, progress: Callable[[int, int],
 
 def run_print_job(job_id: int) -> PrintJob:
     """Render a job's file and store it; safe to run twice (the file is rewritten, status set).
-    ``progress``/``total`` count documents: 0/1 then 1/1, or one step per document of a ZIP."""
+    ``progress``/``total`` count documents: 0/1 then 1/1, or one step per document of a ZIP.
+    While it renders, a thread refreshes the job's heartbeat every
+    ``settings.PRINT_HEARTBEAT_SECONDS``. A failure (rendering, or writing the file: a full disk)
+    marks the job failed with :func:`failure_reason` and is raised again; the job's previous file,
+    if any, stays whole."""
     job = PrintJob.objects.select_related("event").get(pk=job_id)
     if job.status == PrintJob.Status.DONE and job.file and job.file.storage.exists(job.file.name):
         return job
     spec = PRINT_KINDS.get(job.kind)
     total = len(zip_parts(job.kind)) if spec is not None and spec.parts else 1
-    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, progress=0, total=total, error="")
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, progress=0, total=total, error="",
+                                              heartbeat_at=timezone.now())
 
     def progress(done: int, of: int) -> None:
-        PrintJob.objects.filter(pk=job.pk).update(progress=done, total=of)
+        PrintJob.objects.filter(pk=job.pk).update(progress=done, total=of, heartbeat_at=timezone.now())
 
+    beating = _Heartbeat(job.pk)
+    beating.start()
     try:
         data = render(job.event, job.kind, job.params, progress)
+        extension = spec.extension if spec is not None else "pdf"
+        name = f"{job.event.slug}-{job.kind}-s{job.params.get('session', 1)}-{job.params_hash[:10]}.{extension}"
+        stored = _store(job, name, data)
     except Exception as exc:
-        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=str(exc))
+        PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.FAILED, error=failure_reason(exc))
         raise
-    extension = spec.extension if spec is not None else "pdf"
-    name = f"{job.event.slug}-{job.kind}-s{job.params.get('session', 1)}-{job.params_hash[:10]}.{extension}"
-    if job.file:
-        job.file.delete(save=False)
-    job.file.save(name, ContentFile(data), save=False)
+    finally:
+        beating.stop()
+    job.file.name = stored
     job.status, job.progress, job.total, job.finished_at = PrintJob.Status.DONE, total, total, timezone.now()
     job.save(update_fields=["file", "status", "progress", "total", "finished_at"])
     return job
+
+
+class _Heartbeat(threading.Thread):
+    """Refreshes print job ``job_id``'s ``heartbeat_at`` every ``settings.PRINT_HEARTBEAT_SECONDS``
+    until :meth:`stop`; dies with its process, which is what a stalled job shows."""
+
+    def __init__(self, job_id: int):
+        super().__init__(name=f"print-heartbeat-{job_id}", daemon=True)
+        self.job_id, self.stopped = job_id, threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopped.wait(settings.PRINT_HEARTBEAT_SECONDS):
+                PrintJob.objects.filter(pk=self.job_id, status=PrintJob.Status.RUNNING).update(heartbeat_at=timezone.now())
+        except Exception:  # a lost database connection: the job then looks stalled, which is true enough  # noqa: BLE001
+            log.warning("print job %s: heartbeat stopped", self.job_id, exc_info=True)
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join(timeout=5)
+
+
+def _store(job: PrintJob, name: str, data: bytes) -> str:
+    """Write ``data`` as the job's file ``name`` (under ``prints/``) and return the stored name.
+    On a file system storage the bytes go to a temporary file beside the final one, are synced
+    and renamed over it: the job's previous file (same name) stays whole until the new one is,
+    and a write that fails (ENOSPC) removes what it wrote. Another storage saves the new file
+    first and deletes the old one after. Raises OSError."""
+    storage = job.file.storage
+    target = f"prints/{name}"
+    try:
+        path = storage.path(target)
+    except NotImplementedError:  # a remote storage: new file first, the old one removed after
+        old = job.file.name if job.file else None
+        stored = storage.save(target, ContentFile(data))
+        if old and old != stored:
+            storage.delete(old)
+        return stored
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    part = f"{path}.part-{os.getpid()}-{threading.get_ident()}"
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view[:1 << 20]):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(part, path)
+    except BaseException:
+        try:
+            os.remove(part)
+        except FileNotFoundError:
+            pass
+        raise
+    old = job.file.name if job.file else None
+    if old and old != target and storage.exists(old):
+        storage.delete(old)
+    return target
+
+
+def failure_reason(exc: BaseException) -> str:
+    """What the director reads of a failed job: the print disk full or not writable, with what to
+    do, else the error's own message (a refusal names its fix), never empty."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return _("No space left on the print disk (MEDIA_ROOT): free some space, then press Retry. "
+                 "The files printed before are kept whole.")
+    if isinstance(exc, OSError):
+        return _("The file could not be written on the print disk (%(error)s): check MEDIA_ROOT, then press Retry.") % {
+            "error": exc.strerror or exc.__class__.__name__}
+    return str(exc) or _("The rendering failed (%(error)s): press Retry; if it fails again, tell the site's "
+                         "administrator.") % {"error": exc.__class__.__name__}
 
 
 def kind_label(kind: str) -> str:

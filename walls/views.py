@@ -6,9 +6,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import table_access, visibility
@@ -16,7 +18,7 @@ from tournament.access import DIRECTOR, STAFF, event_view
 from tournament.models import Table
 from tournament.services import draw_reserve, set_reserve_tables
 from walls.models import PrintJob, ReserveWall, WallSet
-from walls.print_jobs import document_name, job_title, kind_label, request_batch, request_print
+from walls.print_jobs import document_name, job_title, kind_label, request_batch, request_print, retry_print, stalled
 from walls.print_kinds import PRINT_KINDS, RESERVE_KINDS
 from walls.print_kinds.base import PrintError
 from walls.printing import DEFAULT_TEMPLATE
@@ -63,16 +65,37 @@ def print_request(request, event):
 
 @staff_page
 def print_status(request, event):
-    """The event's latest print jobs and their progress, as JSON for the director's page."""
+    """The event's latest print jobs and their progress, as JSON for the director's page: a job
+    whose worker stopped answering is ``stalled`` (:func:`walls.print_jobs.stalled`), and a failed
+    or stalled one carries its ``retry`` address."""
     jobs = list(event.print_jobs.all()[:50])
     done = sum(1 for j in jobs if j.status == PrintJob.Status.DONE)
-    return JsonResponse({"done": done, "total": len(jobs), "jobs": [
-        {"id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "title": job_title(j), "session": j.params.get("session"),
-         "lang": j.params.get("lang"), "template": j.params.get("template"), "status": j.status,
-         "status_display": j.get_status_display(), "progress": j.progress, "total": j.total, "error": j.error,
-         "download": reverse("print-download", args=[event.slug, j.pk]) if j.status == PrintJob.Status.DONE else None}
-        for j in jobs
-    ]})
+    now = timezone.now()
+    rows = []
+    for j in jobs:
+        stuck = stalled(j, now)
+        rows.append({
+            "id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "title": job_title(j), "session": j.params.get("session"),
+            "lang": j.params.get("lang"), "template": j.params.get("template"), "status": "stalled" if stuck else j.status,
+            "status_display": str(STALLED) if stuck else j.get_status_display(), "progress": j.progress, "total": j.total,
+            "error": str(STALLED_HELP) if stuck else j.error,
+            "download": reverse("print-download", args=[event.slug, j.pk]) if j.status == PrintJob.Status.DONE else None,
+            "retry": reverse("print-retry", args=[event.slug, j.pk]) if stuck or j.status == PrintJob.Status.FAILED else None})
+    return JsonResponse({"done": done, "total": len(jobs), "jobs": rows})
+
+
+STALLED = gettext_lazy("Stalled")
+STALLED_HELP = gettext_lazy("The worker rendering this job stopped answering (restarted or killed): press Retry.")
+
+
+@require_POST
+@staff_page
+def print_retry(request, event, job_id):
+    """Render a failed or stalled job again (:func:`walls.print_jobs.retry_print`) and go back to
+    the page of the form (``next``) or the director's page."""
+    retry_print(get_object_or_404(PrintJob, pk=job_id, event=event))
+    messages.success(request, _("The print job is queued again."))
+    return _back(request, event)
 
 
 @staff_page
