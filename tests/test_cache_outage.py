@@ -169,6 +169,13 @@ def test_an_unreachable_redis_answers_every_operation_as_a_miss(monkeypatch):
     assert dead.clear() is False
 
 
+def test_the_socket_timeouts_are_a_quarter_second_unless_the_cache_url_says_otherwise():
+    default = cache_backend.FailSoftRedisCache("redis://127.0.0.1:6379/1", {})._options
+    assert default["socket_timeout"] == default["socket_connect_timeout"] == 0.25
+    distant = cache_backend.FailSoftRedisCache("redis://10.0.0.10:6379/1", {"OPTIONS": {"socket_timeout": 1.0}})._options
+    assert distant["socket_timeout"] == distant["socket_connect_timeout"] == 1.0
+
+
 def test_a_redis_that_does_not_answer_costs_one_timeout_per_skip_window_and_one_log_line(caplog, monkeypatch):
     """A server that accepts connections and never answers (a hung Redis): the first operation
     waits the socket timeout (0.25 s), the next ones in the skip window do not ask it at all; the

@@ -21,10 +21,10 @@ throttle) already treats a miss as "build it" or "not counted yet".
 
 "Cannot be reached" is the redis client's ConnectionError or TimeoutError (refused, reset,
 Redis still loading its data, no answer within the socket timeouts: :data:`SOCKET_TIMEOUT`
-seconds by default, which a ``?socket_timeout=`` or ``?socket_connect_timeout=`` in
-``CACHE_URL`` overrides). After one, this process does not ask Redis again for
-:data:`SKIP_SECONDS` (a circuit breaker), so a request never waits on a dead server more than
-once per window. The outage is logged as a warning when it starts, then at most once per
+seconds by default, to connect and to answer, which ``?socket_timeout=`` in ``CACHE_URL``
+overrides for both, ``?socket_connect_timeout=`` for connecting). After one, this process does
+not ask Redis again for :data:`SKIP_SECONDS` (a circuit breaker), so a request never waits on a
+dead server more than once per window. The outage is logged as a warning when it starts, then at most once per
 :data:`LOG_EVERY` seconds while it lasts, and once when Redis answers again, naming the server
 (never its password) and how many operations were answered without it.
 """
@@ -130,8 +130,8 @@ class FailSoftRedisCache(RedisCache):
 
     def __init__(self, server, params):
         options = dict(params.get("OPTIONS") or {})
-        options.setdefault("socket_connect_timeout", SOCKET_TIMEOUT)
         options.setdefault("socket_timeout", SOCKET_TIMEOUT)
+        options.setdefault("socket_connect_timeout", options["socket_timeout"])
         super().__init__(server, {**params, "OPTIONS": options})
         self.outage = outage_of(server if isinstance(server, str) else ",".join(server))
 
