@@ -209,6 +209,10 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # django-environ leaves it under a lower-case key, which Django's cache ignores.
 if "key_prefix" in CACHES["default"]:
     CACHES["default"]["KEY_PREFIX"] = CACHES["default"].pop("key_prefix")
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # while Redis cannot be reached, the cache answers as a miss: pages are built from the
+    # database and the request limits let requests through, never a 500 (docs/deploy.md, "Faults")
+    CACHES["default"]["BACKEND"] = "tournament.cache_backend.FailSoftRedisCache"
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
     # the pages' cache keeps a part per team and per player (scoring/reports/cache.py,
     # cached_parts): Django's default of 300 entries would evict them at 64 teams
@@ -278,6 +282,8 @@ PUBLIC_DOWNLOAD_RATE = env("PUBLIC_DOWNLOAD_RATE", default="60/m") or None
 # Pages built for anonymous visitors (tournament.page_cache): at most PUBLIC_PAGE_BUILD_RATE per window
 # from one address; pages already built are served without limit.
 PUBLIC_PAGE_BUILD_RATE = env("PUBLIC_PAGE_BUILD_RATE", default="120/m") or None
+# A limit whose counter the cache cannot give (Redis unreachable) lets the request through.
+RATELIMIT_FAIL_OPEN = True
 TABLE_LOGIN_MAX_AGE = timedelta(hours=env.int("TABLE_LOGIN_MAX_AGE_HOURS", default=12))
 
 LOGGING = {
