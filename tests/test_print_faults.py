@@ -18,6 +18,7 @@ import errno
 import html
 import os
 import re
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -265,3 +266,15 @@ def test_a_render_stopped_at_its_time_limit_is_failed_with_what_to_do(team_event
     assert job.status == PrintJob.Status.FAILED
     row = _row(director_client.get(reverse("director", args=[team_event.slug])).content.decode(), job.pk)
     assert "took too long and was stopped (PRINT_TIME_LIMIT): press Retry" in row and row.endswith("Retry")
+
+
+def test_a_temporary_file_left_by_a_render_killed_mid_write_is_removed_by_the_next_render(team_event, settings):
+    job = request_print(team_event, "labels", {"session": 1})
+    path = Path(settings.MEDIA_ROOT, job.file.name)
+    abandoned, live = Path(f"{path}.part-4242-1"), Path(f"{path}.part-4243-1")
+    abandoned.write_bytes(b"%PDF-1.4 half a file")
+    live.write_bytes(b"%PDF-1.4 being written")
+    stale = time.time() - settings.PRINT_TIME_LIMIT - 60  # older than the task's hard time limit
+    os.utime(abandoned, (stale, stale))
+    print_jobs._store(job, path.name, path.read_bytes())
+    assert not abandoned.exists() and live.exists()  # a file written to lately may be a live render's

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import errno
 import functools
+import glob
 import hashlib
 import json
 import logging
 import os
 import re
 import threading
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -357,8 +359,9 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
     """Write ``data`` as the job's file ``name`` (under ``prints/``) and return the stored name.
     On a file system storage the bytes go to a temporary file beside the final one, are synced
     and renamed over it: the job's previous file (same name) stays whole until the new one is,
-    and a write that fails (ENOSPC) removes what it wrote. Another storage saves the new file
-    first and deletes the old one after. Raises OSError."""
+    and a write that fails (ENOSPC) removes what it wrote; what a render killed mid-write left
+    beside it is removed first (:func:`_remove_abandoned_parts`). Another storage saves the new
+    file first and deletes the old one after. Raises OSError."""
     storage = job.file.storage
     target = f"prints/{name}"
     try:
@@ -370,6 +373,7 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
             storage.delete(old)
         return stored
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    _remove_abandoned_parts(path)
     part = f"{path}.part-{os.getpid()}-{threading.get_ident()}"
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -391,6 +395,20 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
     if old and old != target and storage.exists(old):
         storage.delete(old)
     return target
+
+
+def _remove_abandoned_parts(path: str) -> None:
+    """Delete the temporary files beside ``path`` (``<path>.part-<pid>-<thread>``) that a render
+    killed while writing left behind: those not written to for longer than the print task's hard
+    time limit (``PRINT_TIME_LIMIT`` + 30 s). A live render writes its file in one burst once
+    rendered, so its temporary file is never that old."""
+    cutoff = time.time() - (settings.PRINT_TIME_LIMIT + 30)
+    for part in glob.glob(f"{glob.escape(path)}.part-*"):
+        try:
+            if os.stat(part).st_mtime < cutoff:
+                os.remove(part)
+        except FileNotFoundError:  # another render removed it first
+            pass
 
 
 # Reasons a worker stores as they are (it has no reader's language); job_state shows them in the reader's.
