@@ -45,7 +45,7 @@ from tournament.services import (
     set_public_value,
 )
 from tournament.services import prepare_session as seat_with_walls
-from walls.print_jobs import job_title
+from walls.print_jobs import job_state, job_title
 from walls.print_kinds import SESSION_KINDS
 from walls.printing import DEFAULT_TEMPLATE, PRESETS
 from walls.printing.tilesize import event_tile, stock_problem
@@ -103,7 +103,7 @@ def director(request, event):
     return render(request, "tournament/director.html", {
         "event": event, "sessions": sessions, "is_director": is_director(request.user, event),
         "unseated": [n for n in range(1, event.sessions_planned + 1) if n not in seated],
-        "jobs": [(job, job_title(job)) for job in event.print_jobs.all()[:30]],
+        "jobs": [(job, job_title(job), job_state(job)) for job in event.print_jobs.all()[:30]],
         "sets_to_play": max(0, sets_to_play(event)),
         "audit": event.audit_entries.order_by("-at", "-id")[:AUDIT_ROWS],
         "print_kinds": SESSION_KINDS,

@@ -15,30 +15,38 @@ over it once whole (:func:`_store`), so a full disk leaves no partial file and t
 whole; any failure, rendering or writing, marks the job failed with the reason and what to do
 (:func:`failure_reason`). While a worker renders, a heartbeat thread refreshes the job's
 ``heartbeat_at``; a job rendering without a heartbeat for ``settings.PRINT_STALL_SECONDS`` (its
-worker was killed) is :func:`stalled`, and the director's page offers a retry (:func:`retry_print`).
+worker was killed) is :func:`stalled`; every page that lists jobs shows :func:`job_state`, with a retry
+(:func:`retry_print`) for a failed or stalled one.
 """
 
 from __future__ import annotations
 
 import errno
 import functools
+import glob
 import hashlib
 import json
 import logging
 import os
 import re
 import threading
+import time
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 
 from celery import current_app
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from tournament.i18n import catalogue_text
 from tournament.models import Event, Substitution, Table
 from walls import printing
 from walls.models import PrintJob
@@ -177,16 +185,46 @@ def stalled(job: PrintJob, now=None) -> bool:
     return beat < (now or timezone.now()) - timedelta(seconds=settings.PRINT_STALL_SECONDS)
 
 
+@dataclass(frozen=True)
+class JobState:
+    """What the director reads of a print job, the same on every page that lists it (the director's
+    page, its JSON poll, a set's wall page). ``status``: a :class:`PrintJob.Status` value or
+    ``"stalled"``; ``label``: the status in the active language; ``message``: the job's error, or
+    for a stalled job what to do ("" when all is well); ``retry``: whether it offers Retry
+    (:func:`retry_print`)."""
+
+    status: str
+    label: str
+    message: str
+    retry: bool
+
+
+def job_state(job: PrintJob, now=None) -> JobState:
+    """The :class:`JobState` of ``job`` at ``now`` (default: the current time), in the active
+    language: a job rendering without a heartbeat is shown "Stalled" with what to do; a failed or
+    stalled job offers Retry. An error stored as a msgid (:data:`DISK_FULL`) is translated
+    (:func:`tournament.i18n.catalogue_text`)."""
+    if stalled(job, now):
+        return JobState("stalled", _("Stalled"),
+                        _("The worker rendering this job stopped answering (restarted or killed): press Retry."), True)
+    return JobState(job.status, str(job.get_status_display()), catalogue_text(job.error), job.status == PrintJob.Status.FAILED)
+
+
 def retry_print(job: PrintJob) -> PrintJob:
     """Render a failed or stalled job again (the director's Retry): back to waiting, its error
     cleared, queued as :func:`request_print` queues (its file, if any, kept until the new one is
-    whole). A job that is neither is returned as it is. Raises nothing."""
-    if job.status != PrintJob.Status.FAILED and not stalled(job):
-        return job
-    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.PENDING, error="", progress=0,
-                                              heartbeat_at=timezone.now())
+    whole). The check and the change are one conditional update, so of two Retry presses at once
+    only one queues the job. A job that is neither failed nor stalled (any more) is returned as it
+    is. Raises nothing."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.PRINT_STALL_SECONDS)
+    retryable = (Q(status=PrintJob.Status.FAILED)
+                 | Q(status=PrintJob.Status.RUNNING, heartbeat_at__lt=cutoff)
+                 | Q(status=PrintJob.Status.RUNNING, heartbeat_at=None, created_at__lt=cutoff))
+    claimed = PrintJob.objects.filter(retryable, pk=job.pk).update(status=PrintJob.Status.PENDING, error="", progress=0,
+                                                                   heartbeat_at=now)
     job.refresh_from_db()
-    return _queue(job)
+    return _queue(job) if claimed else job
 
 
 _THREADS: dict[int, threading.Thread] = {}
@@ -321,8 +359,9 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
     """Write ``data`` as the job's file ``name`` (under ``prints/``) and return the stored name.
     On a file system storage the bytes go to a temporary file beside the final one, are synced
     and renamed over it: the job's previous file (same name) stays whole until the new one is,
-    and a write that fails (ENOSPC) removes what it wrote. Another storage saves the new file
-    first and deletes the old one after. Raises OSError."""
+    and a write that fails (ENOSPC) removes what it wrote; what a render killed mid-write left
+    beside it is removed first (:func:`_remove_abandoned_parts`). Another storage saves the new
+    file first and deletes the old one after. Raises OSError."""
     storage = job.file.storage
     target = f"prints/{name}"
     try:
@@ -334,6 +373,7 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
             storage.delete(old)
         return stored
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    _remove_abandoned_parts(path)
     part = f"{path}.part-{os.getpid()}-{threading.get_ident()}"
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -357,12 +397,36 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
     return target
 
 
+def _remove_abandoned_parts(path: str) -> None:
+    """Delete the temporary files beside ``path`` (``<path>.part-<pid>-<thread>``) that a render
+    killed while writing left behind: those not written to for longer than the print task's hard
+    time limit (``PRINT_TIME_LIMIT`` + 30 s). A live render writes its file in one burst once
+    rendered, so its temporary file is never that old."""
+    cutoff = time.time() - (settings.PRINT_TIME_LIMIT + 30)
+    for part in glob.glob(f"{glob.escape(path)}.part-*"):
+        try:
+            if os.stat(part).st_mtime < cutoff:
+                os.remove(part)
+        except FileNotFoundError:  # another render removed it first
+            pass
+
+
+# Reasons a worker stores as they are (it has no reader's language); job_state shows them in the reader's.
+DISK_FULL = gettext_noop("No space left on the print disk (MEDIA_ROOT): free some space, then press Retry. "
+                         "The files printed before are kept whole.")
+TIME_LIMIT = gettext_noop("The rendering took too long and was stopped (PRINT_TIME_LIMIT): press Retry; if it is "
+                          "stopped again, tell the site's administrator.")
+
+
 def failure_reason(exc: BaseException) -> str:
-    """What the director reads of a failed job: the print disk full or not writable, with what to
-    do, else the error's own message (a refusal names its fix), never empty."""
+    """What the director reads of a failed job, never empty: the print disk full (:data:`DISK_FULL`,
+    in English: :func:`job_state` translates it for each reader) or not writable, with what to do;
+    a render stopped at ``settings.PRINT_TIME_LIMIT`` (:data:`TIME_LIMIT`, likewise); else the
+    error's own message (a refusal names its fix)."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return _("No space left on the print disk (MEDIA_ROOT): free some space, then press Retry. "
-                 "The files printed before are kept whole.")
+        return DISK_FULL
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return TIME_LIMIT
     if isinstance(exc, OSError):
         return _("The file could not be written on the print disk (%(error)s): check MEDIA_ROOT, then press Retry.") % {
             "error": exc.strerror or exc.__class__.__name__}

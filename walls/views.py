@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import table_access, visibility
@@ -18,7 +17,7 @@ from tournament.access import DIRECTOR, STAFF, event_view
 from tournament.models import Table
 from tournament.services import draw_reserve, set_reserve_tables
 from walls.models import PrintJob, ReserveWall, WallSet
-from walls.print_jobs import document_name, job_title, kind_label, request_batch, request_print, retry_print, stalled
+from walls.print_jobs import document_name, job_state, job_title, kind_label, request_batch, request_print, retry_print
 from walls.print_kinds import PRINT_KINDS, RESERVE_KINDS
 from walls.print_kinds.base import PrintError
 from walls.printing import DEFAULT_TEMPLATE
@@ -65,27 +64,23 @@ def print_request(request, event):
 
 @staff_page
 def print_status(request, event):
-    """The event's latest print jobs and their progress, as JSON for the director's page: a job
-    whose worker stopped answering is ``stalled`` (:func:`walls.print_jobs.stalled`), and a failed
-    or stalled one carries its ``retry`` address."""
+    """The event's latest print jobs and their progress, as JSON for the director's page: each job's
+    ``status``, ``status_display`` and ``error`` are its :func:`walls.print_jobs.job_state` (a job
+    whose worker stopped answering is ``stalled``), and a failed or stalled one carries its
+    ``retry`` address."""
     jobs = list(event.print_jobs.all()[:50])
     done = sum(1 for j in jobs if j.status == PrintJob.Status.DONE)
     now = timezone.now()
     rows = []
     for j in jobs:
-        stuck = stalled(j, now)
+        state = job_state(j, now)
         rows.append({
             "id": j.pk, "kind": j.kind, "label": kind_label(j.kind), "title": job_title(j), "session": j.params.get("session"),
-            "lang": j.params.get("lang"), "template": j.params.get("template"), "status": "stalled" if stuck else j.status,
-            "status_display": str(STALLED) if stuck else j.get_status_display(), "progress": j.progress, "total": j.total,
-            "error": str(STALLED_HELP) if stuck else j.error,
+            "lang": j.params.get("lang"), "template": j.params.get("template"), "status": state.status,
+            "status_display": state.label, "progress": j.progress, "total": j.total, "error": state.message,
             "download": reverse("print-download", args=[event.slug, j.pk]) if j.status == PrintJob.Status.DONE else None,
-            "retry": reverse("print-retry", args=[event.slug, j.pk]) if stuck or j.status == PrintJob.Status.FAILED else None})
+            "retry": reverse("print-retry", args=[event.slug, j.pk]) if state.retry else None})
     return JsonResponse({"done": done, "total": len(jobs), "jobs": rows})
-
-
-STALLED = gettext_lazy("Stalled")
-STALLED_HELP = gettext_lazy("The worker rendering this job stopped answering (restarted or killed): press Retry.")
 
 
 @require_POST
@@ -143,7 +138,8 @@ def wall_detail(request, event, session, set_no):
     """One wall set pile by pile (tiles with their names): staff always, others once it is public.
     Its reserve walls follow under the same rule (:func:`scoring.visibility.visible_reserve_walls`):
     piles, the tables that play each, reason, who drew it and when; staff get their prints, the
-    director the forms to draw one and to change its tables."""
+    director the forms to draw one and to change its tables. A print job's status is its
+    :func:`walls.print_jobs.job_state`, with Retry when it failed or stalled."""
     wall = get_object_or_404(WallSet, event=event, session_number=session, set_no=set_no)
     viewer = table_access.viewer(request, event)
     if not visibility.can_see_set(viewer, event, session, set_no):
@@ -153,8 +149,9 @@ def wall_detail(request, event, session, set_no):
     drawn = visibility.visible_reserve_walls(viewer, event.reserve_walls.filter(session_number=session, set_no=set_no))
     jobs: dict[int, list] = {}
     if viewer.secrets:
+        now = timezone.now()
         for job in event.print_jobs.filter(kind__in=[k.name for k in RESERVE_KINDS]):
-            jobs.setdefault(job.params.get("reserve"), []).append((job, kind_label(job.kind)))
+            jobs.setdefault(job.params.get("reserve"), []).append((job, kind_label(job.kind), job_state(job, now)))
     reserves = [
         {"reserve": r, "code": SetId(event.slug, session, set_no, r.number).code, "piles": _laid_out(event, r.piles, lang),
          "tables": [t.number for t in r.tables.all()], "table_ids": {t.pk for t in r.tables.all()}, "jobs": jobs.get(r.pk, [])}
