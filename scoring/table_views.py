@@ -39,7 +39,7 @@ from scoring.reports import cached_standings
 from scoring.table_access import can_enter_for, can_read_table, login_table
 from tournament import page_cache
 from tournament.access import DIRECTOR, STAFF, event_view, table_login_url, table_view, visible_or_404
-from tournament.calls import answer_call, call_director, open_calls
+from tournament.calls import CallLimited, answer_call, call_director, open_calls
 from tournament.clock import ClockError, give_table_time, table_clock_state
 from tournament.i18n import seat_label
 from tournament.models import DirectorCall, Event, Table, display_code
@@ -601,13 +601,18 @@ def table_call(request, event, table):
     """The table calls the director (:func:`tournament.calls.call_director`): ``reason`` and
     ``note`` from the table page's form, with its ``request_key`` (a call sent again is stored
     once; while the table's call is open, a repeat of it). Answers the table page with a message,
-    or JSON for the page's offline queue."""
+    or JSON for the page's offline queue: a refusal names its ``field`` (``request_key`` for a key
+    another table used), and a table over its limit of calls is answered 429 with
+    ``Retry-After``."""
     try:
         call = call_director(table, reason=request.POST.get("reason", ""), note=request.POST.get("note", ""),
                              actor=_scorer_actor(request, table), request_key=request.POST.get("request_key") or None)
     except SetupError as exc:
         if wants_json(request):
-            return JsonResponse({"stored": False, "errors": [exc.message]}, status=400)
+            refused = JsonResponse({"stored": False, "field": exc.field, "errors": [exc.message]}, status=exc.status)
+            if isinstance(exc, CallLimited):
+                refused["Retry-After"] = str(exc.retry_after)
+            return refused
         messages.error(request, exc.message)
         return redirect("table", slug=event.slug, table_id=table.pk)
     if getattr(call, "repeated", False):

@@ -8,11 +8,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test import override_settings
 from django.urls import reverse
+from django.utils import translation
 
-from factories import client_for, first_table, login_as_table
-from tournament.calls import REPEAT_SECONDS, answer_call, call_director, open_calls
-from tournament.models import DirectorCall, Room, Table
+from factories import client_for, first_table, in_threads, login_as_table
+from tournament.calls import (CALL_LIMIT, CALL_WINDOW_SECONDS, REPEAT_SECONDS, CallLimited, answer_call, call_director,
+                              open_calls)
+from tournament.models import DirectorCall, Room, Table, TableCallWindow
 from tournament.seating import SetupError
 
 pytestmark = pytest.mark.django_db
@@ -100,14 +104,17 @@ def test_five_hundred_calls_from_one_table_leave_one_open_call_and_a_small_page(
     phone = client_for()
     login_as_table(phone, table)
     url = reverse("table-call", args=[team_event.slug, table.pk])
+    statuses = []
     for n in range(500):
         answer = phone.post(url, {"reason": "other", "note": f"call {n}", "request_key": f"flood-key-{n:05d}"},
                             HTTP_ACCEPT="application/json")
-        assert answer.status_code == 200 and answer.json()["stored"] is True
+        statuses.append(answer.status_code)
+        assert answer.json()["stored"] is (answer.status_code == 200)
+    assert statuses == [200] * CALL_LIMIT + [429] * (500 - CALL_LIMIT)
     assert DirectorCall.objects.count() == 1
     calls = director_client.get(reverse("director-calls", args=[team_event.slug])).content
     assert len(calls) < 20_000 and calls.count(b'class="card call"') == 1
-    assert "already called" in phone.post(url, {"reason": "other", "request_key": "flood-key-99999"}, follow=True).content.decode()
+    assert "Call again after" in phone.post(url, {"reason": "other", "request_key": "flood-key-99999"}, follow=True).content.decode()
 
 
 def test_a_repeat_after_the_quiet_time_is_counted_and_shown_and_an_answered_call_lets_the_table_call_again(
@@ -139,7 +146,8 @@ def test_a_call_with_a_key_another_table_used_is_refused_not_a_server_error(team
     login_as_table(phone, tables[1])
     answer = phone.post(reverse("table-call", args=[team_event.slug, tables[1].pk]),
                         {"reason": "dispute", "request_key": "shared-key-0001"}, HTTP_ACCEPT="application/json")
-    assert answer.status_code == 400 and "another table" in answer.json()["errors"][0]
+    assert answer.status_code == 400 and answer.json()["field"] == "request_key"
+    assert "another table" in answer.json()["errors"][0]
     assert DirectorCall.objects.count() == 1
 
 
@@ -150,3 +158,95 @@ def test_the_database_keeps_one_open_call_per_table(team_event):
     DirectorCall.objects.create(event=team_event, table=table, reason="other")
     with pytest.raises(IntegrityError), transaction.atomic():
         DirectorCall.objects.create(event=team_event, table=table, reason="dispute")
+
+
+def _table(event) -> Table:
+    return Table.objects.select_related("group__session__event").get(pk=first_table(event).pk)
+
+
+def test_a_table_over_its_limit_of_calls_is_told_when_to_call_again(team_event):
+    table = _table(team_event)
+    for n in range(CALL_LIMIT):
+        call_director(table, reason="other", request_key=f"limit-key-{n:04d}")
+    with pytest.raises(CallLimited) as refused:
+        call_director(table, reason="dispute", request_key="limit-key-over")
+    assert refused.value.status == 429 and refused.value.field == "call"
+    assert 0 < refused.value.retry_after <= CALL_WINDOW_SECONDS
+    assert "Call again after" in refused.value.message and f"{CALL_LIMIT} times" in refused.value.message
+    assert TableCallWindow.objects.get(table=table).calls == CALL_LIMIT  # a refused call is not counted
+    assert DirectorCall.objects.get().reason == "other"  # and changes nothing
+    with translation.override("ja"), pytest.raises(CallLimited) as in_japanese:
+        call_director(table, reason="dispute", request_key="limit-key-over")
+    assert "番卓" in in_japanese.value.message and "以降" in in_japanese.value.message
+    TableCallWindow.objects.filter(table=table).update(started_at=refused.value.until - timedelta(seconds=2 * CALL_WINDOW_SECONDS))
+    assert call_director(table, reason="dispute", request_key="limit-key-later").repeated  # the window is over
+
+
+def test_the_limit_of_calls_answers_429_to_the_queue_and_a_message_on_the_page(team_event):
+    table = first_table(team_event)
+    phone = client_for()
+    login_as_table(phone, table)
+    url = reverse("table-call", args=[team_event.slug, table.pk])
+    for n in range(CALL_LIMIT):
+        assert phone.post(url, {"reason": "other", "request_key": f"page-key-{n:04d}"},
+                          HTTP_ACCEPT="application/json").status_code == 200
+    queued = phone.post(url, {"reason": "other", "request_key": "page-key-over"}, HTTP_ACCEPT="application/json")
+    assert queued.status_code == 429 and 0 < int(queued["Retry-After"]) <= CALL_WINDOW_SECONDS
+    assert queued.json()["field"] == "call" and "Call again after" in queued.json()["errors"][0]
+    page = phone.post(url, {"reason": "other", "request_key": "page-key-over-2"}, follow=True)
+    assert page.status_code == 200 and "Call again after" in page.content.decode()
+
+
+def test_a_key_sent_again_is_a_replay_and_not_counted_towards_the_limit(team_event):
+    table = _table(team_event)
+    first = call_director(table, reason="dispute", request_key="replayed-key-01")
+    for _n in range(3 * CALL_LIMIT):
+        assert call_director(table, reason="dispute", request_key="replayed-key-01").pk == first.pk
+    assert TableCallWindow.objects.get(table=table).calls == 1
+
+
+@override_settings(CACHES={"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}})
+def test_the_limit_of_calls_holds_with_a_cache_that_keeps_nothing(team_event):
+    table = _table(team_event)
+    for n in range(CALL_LIMIT):
+        call_director(table, reason="other", request_key=f"nocache-key-{n:04d}")
+    with pytest.raises(CallLimited):
+        call_director(table, reason="other", request_key="nocache-key-over")
+
+
+def test_the_director_answering_lets_a_table_over_its_limit_call_again(team_event):
+    table = _table(team_event)
+    for n in range(CALL_LIMIT):
+        call = call_director(table, reason="other", request_key=f"answered-key-{n:04d}")
+    with pytest.raises(CallLimited):
+        call_director(table, reason="other", request_key="answered-key-over")
+    answer_call(team_event, call.pk, actor="td")
+    fresh = call_director(table, reason="fouled", request_key="answered-key-new")
+    assert fresh.pk != call.pk and not getattr(fresh, "repeated", False)
+    assert [c["reason"] for c in open_calls(team_event)] == ["fouled"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_of_a_table_calling_at_once_leave_one_open_call(team_event):
+    """Real concurrent transactions (PostgreSQL): the second is a repeat of the first's call."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent transactions need PostgreSQL (.ci/run's services half)")
+    table = _table(team_event)
+    keys = iter([f"race-phone-{n:02d}" for n in range(8)])
+    answers, errors = in_threads(lambda: call_director(table, reason="dispute", request_key=next(keys)), 8)
+    assert not errors, errors
+    assert len({a.pk for a in answers}) == 1 and DirectorCall.objects.count() == 1
+    assert TableCallWindow.objects.get(table=table).calls == 8
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_sending_one_key_at_once_store_one_call_and_refuse_the_other_naming_the_key(team_event):
+    """Real concurrent transactions (PostgreSQL): never an IntegrityError (a 500)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent transactions need PostgreSQL (.ci/run's services half)")
+    tables = iter(list(Table.objects.select_related("group__session__event").filter(group__session__event=team_event)
+                       .order_by("number")[:2]))
+    answers, errors = in_threads(lambda: call_director(next(tables), reason="dispute", request_key="race-shared-key"), 2)
+    assert len(answers) == 1 and len(errors) == 1, errors
+    assert isinstance(errors[0], SetupError) and errors[0].field == "request_key"
+    assert DirectorCall.objects.count() == 1

@@ -634,6 +634,17 @@ class DirectorCall(models.Model):
                                                name="one_open_call_per_table")]
 
 
+class TableCallWindow(models.Model):
+    """How many times ``table`` has called the director (:mod:`tournament.calls`) since
+    ``started_at``, its first call of the window: the count the per-table limit of calls reads,
+    kept in the database so the limit holds whatever the cache does. The director answering the
+    table's call starts a new window."""
+
+    table = models.OneToOneField("Table", on_delete=models.CASCADE, related_name="call_window")
+    started_at = models.DateTimeField()
+    calls = models.PositiveIntegerField(default=0)
+
+
 class Substitution(models.Model):
     """A player replaced after Prepare (docs/scoring.md, "Substitutions"): at ``table``'s ``seat``
     of session ``session_number``, ``player_in`` plays the sets listed in ``sets`` (those the
