@@ -127,8 +127,8 @@ def test_a_refusal_met_when_the_connection_returns_is_shown_next_to_its_hand(bro
         wrong = next(p for p in ("1111", "2222", "3333") if p not in queue_table.pins.values())
         _queue_hand(page, third, 8, wrong)
         page.wait_for_function("document.getElementById('queue-count').textContent.includes('1 hand waiting')")
-        context.set_offline(False)
         assert _kept_pins(page) == [wrong]  # waiting: the PIN goes with the hand
+        context.set_offline(False)
         refused = page.locator("#queue-items li.queued-refused")
         refused.wait_for(timeout=20_000)
         assert "not the PIN of the player at seat" in refused.inner_text()
