@@ -125,7 +125,7 @@ def test_an_import_keeps_the_releases_refuses_a_bad_one_and_renews_old_short_tab
     assert "DEADBEEF" not in codes and all(len(code) == LOGIN_CODE_LENGTH for code in codes)
 
 
-# --- docs/export.md, "Ids and request keys"
+# --- docs/deploy.md, "Backups": the backup every 15 minutes, and what a copy beside its original keeps
 
 
 def _keyed_entry(event, key="backup-key-0001"):
@@ -135,6 +135,41 @@ def _keyed_entry(event, key="backup-key-0001"):
     table = first_table(event)
     return submit_result(table, first_set(table), changes={"E": 48, "S": -16, "W": -16, "N": -16}, actor="t",
                          request_key=key, **entering(table, "E"))
+
+
+def test_backup_events_writes_each_event_and_the_accounts_readable_by_their_owner_only(team_event, tmp_path):
+    import stat
+
+    _keyed_entry(team_event)
+    archived = prepared_event(demo_roster(4), name="Old Cup", slug="old-cup", prepare=())
+    Event.objects.filter(pk=archived.pk).update(status=Event.Status.ARCHIVED)
+    folder = tmp_path / "backups"
+    call_command("backup_events", str(folder), "--keep-hours", "48")
+    names = sorted(p.name for p in folder.iterdir() if p.name.startswith(("accounts-", f"event-{team_event.slug}-")))
+    assert [n.rsplit("-", 1)[0] for n in names] == ["accounts", f"event-{team_event.slug}"]
+    assert not any(archived.slug in p.name for p in folder.iterdir())  # an archived event changes no more
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in folder.iterdir())
+    backup = json.loads((folder / names[1]).read_text(encoding="utf-8"))
+    assert backup["walls"]["seed"] == team_event.master_seed  # a restored event still derives its walls
+    assert [h["request_key"] for r in backup["results"] for h in r["history"]] == ["backup-key-0001"]
+    accounts = json.loads((folder / names[0]).read_text(encoding="utf-8"))
+    assert {a["fields"]["username"] for a in accounts if a["model"] == "auth.user"} == {"director"}
+
+
+def test_backup_events_deletes_its_own_old_files_but_the_newest_of_each_and_nothing_else(tmp_path):
+    from datetime import UTC, datetime, timedelta
+
+    from tournament.management.commands.backup_events import expired
+
+    now = datetime(2026, 5, 3, 12, 0, tzinfo=UTC)
+    names = ["event-cup-20260501T120000Z.json", "event-cup-20260503T114500Z.json", "event-cup-20260501T100000Z.json",
+             "event-gone-20260401T000000Z.json", "accounts-20260501T115959Z.json", "accounts-20260503T114500Z.json",
+             "notes.txt", "event-cup-20260501T100000Z.json.tmp", "event-cup-2026.json"]
+    assert expired(names, now, timedelta(hours=48)) == [
+        "accounts-20260501T115959Z.json", "event-cup-20260501T100000Z.json"]  # 48 h and 1 s old; the archived event keeps its last
+    assert expired(names, now, timedelta(0)) == [
+        "accounts-20260501T115959Z.json", "event-cup-20260501T100000Z.json", "event-cup-20260501T120000Z.json"]
 
 
 def test_keys_another_event_holds_are_left_to_it_and_taken_ids_renumbered(team_event, capsys, tmp_path):

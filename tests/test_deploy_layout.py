@@ -3,6 +3,7 @@
 read pool, checked against the project's own URLs; the gunicorn config gives each pool its
 defaults; nginx accepts the configuration the event-day bench builds from the same files."""
 
+import configparser
 import runpy
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from tests.perf.event_day import DEPLOY, nginx_config, pool_for, pool_rules
+from tests.perf.event_day import DEPLOY, ROOT, nginx_config, pool_for, pool_rules
 
 SLUG = "open-2026"
 
@@ -99,3 +100,26 @@ def test_nginx_accepts_the_bench_configuration(tmp_path):
     conf.write_text(nginx_config(tmp_path, proxy=18080, read=18000, write=18001))
     checked = subprocess.run([binary, "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+# --- docs/deploy.md, "Backups": the unit of deploy/systemd/
+
+
+def _unit(name: str) -> configparser.ConfigParser:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # systemd's keys are case-sensitive
+    unit.read_string((DEPLOY / "systemd" / name).read_text(encoding="utf-8"))
+    return unit
+
+
+def test_the_backup_timer_runs_the_documented_backup_every_15_minutes():
+    from tests.test_restore import documented
+
+    timer, service = _unit("dmj-backup.timer"), _unit("dmj-backup.service")
+    assert timer["Timer"]["OnCalendar"] == "*:0/15" and timer["Timer"]["Persistent"] == "true"
+    assert service["Service"]["Type"] == "oneshot" and service["Service"]["User"] == "dmj"
+    (documented_command,) = documented("## Backups", "backup_events")
+    assert service["Service"]["ExecStart"].split() == documented_command
+    cron = [line for line in (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("*/15 * * * * ")]
+    assert len(cron) == 1 and "manage.py backup_events" in cron[0] and "--keep-hours 48" in cron[0]
