@@ -3,14 +3,23 @@
 read pool, checked against the project's own URLs; the gunicorn config gives each pool its
 defaults; nginx accepts the configuration the event-day bench builds from the same files."""
 
+import configparser
+import os
 import runpy
 import shutil
+import signal
+import socket
 import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
-from tests.perf.event_day import DEPLOY, nginx_config, pool_for, pool_rules
+from tests.perf.event_day import DEPLOY, ROOT, nginx_config, pool_for, pool_rules
 
 SLUG = "open-2026"
 
@@ -99,3 +108,210 @@ def test_nginx_accepts_the_bench_configuration(tmp_path):
     conf.write_text(nginx_config(tmp_path, proxy=18080, read=18000, write=18001))
     checked = subprocess.run([binary, "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+# --- docs/deploy.md, "Restarts" and "Backups": the units of deploy/systemd/
+
+
+def _unit(name: str) -> configparser.ConfigParser:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # systemd's keys are case-sensitive
+    unit.read_string((DEPLOY / "systemd" / name).read_text(encoding="utf-8"))
+    return unit
+
+
+@pytest.mark.parametrize("pool, address", [("write", "127.0.0.1:8001"), ("read", "127.0.0.1:8000")])
+def test_a_pools_unit_stops_every_process_it_started_and_listens_on_a_socket_systemd_holds(pool, address, monkeypatch):
+    service, sock = _unit(f"dmj-web-{pool}.service"), _unit(f"dmj-web-{pool}.socket")
+    assert service["Service"]["KillMode"] == "control-group"  # never process or none: no worker outlives its master
+    assert service["Service"]["Restart"] == "always" and service["Service"].get("Type", "simple") in ("simple", "notify")
+    assert f"dmj-web-{pool}.socket" in service["Unit"]["Requires"].split()
+    assert f"dmj-web-{pool}.socket" in service["Unit"]["After"].split()
+    assert sock["Socket"]["ListenStream"] == address and f"DMJ_BIND={address}" in service["Service"]["Environment"].split()
+    assert f"server {address};" in (DEPLOY / "nginx" / "dmj.conf").read_text()
+    command = service["Service"]["ExecStart"].split()
+    assert command[1:] == ["-c", "deploy/gunicorn.conf.py"]  # in the foreground: the unit's main process is the master
+    monkeypatch.setenv("DMJ_POOL", pool)
+    assert not runpy.run_path(str(DEPLOY / "gunicorn.conf.py")).get("daemon")
+
+
+def test_the_backup_timer_runs_the_documented_backup_every_15_minutes():
+    from tests.test_restore import documented
+
+    timer, service = _unit("dmj-backup.timer"), _unit("dmj-backup.service")
+    assert timer["Timer"]["OnCalendar"] == "*:0/15" and timer["Timer"]["Persistent"] == "true"
+    assert service["Service"]["Type"] == "oneshot" and service["Service"]["User"] == "dmj"
+    (documented_command,) = documented("## Backups", "backup_events")
+    assert service["Service"]["ExecStart"].split() == documented_command
+    cron = [line for line in (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("*/15 * * * * ")]
+    assert len(cron) == 1 and "manage.py backup_events" in cron[0] and "--keep-hours 48" in cron[0]
+
+
+SLOW_APP = '''
+import os, time
+
+
+def app(environ, start_response):
+    if environ["PATH_INFO"] == "/slow":
+        time.sleep(float(environ["QUERY_STRING"]))
+    body = str(os.getpid()).encode()
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+    return [body]
+'''
+
+# What systemd does for a socket unit: the listening socket as fd 3, LISTEN_FDS=1 and LISTEN_PID
+# the pid of the process it runs (exec keeps it), then gunicorn as the unit's ExecStart runs it.
+ON_SOCKET = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.environ.update(LISTEN_FDS='1', LISTEN_PID=str(os.getpid())); "
+             "os.execv(sys.executable, [sys.executable, '-m', 'gunicorn', *sys.argv[2:]])")
+
+
+def _gunicorn(tmp_path, port: int, log: str, listening: socket.socket | None = None) -> subprocess.Popen:
+    """gunicorn as the write pool's unit starts it (``-c deploy/gunicorn.conf.py``, one worker
+    here), serving :data:`SLOW_APP`, in a process group of its own (the unit's control group):
+    on ``listening`` handed over as systemd hands its socket, else binding ``DMJ_BIND`` itself."""
+    env = {**os.environ, "DMJ_POOL": "write", "DMJ_BIND": f"127.0.0.1:{port}", "DMJ_WORKERS": "1", "DMJ_THREADS": "4"}
+    args = ["-c", str(DEPLOY / "gunicorn.conf.py"), "--chdir", str(tmp_path), "--log-level", "info", "slowapp:app"]
+    command = ([sys.executable, "-c", ON_SOCKET, str(listening.fileno()), *args] if listening is not None
+               else [sys.executable, "-m", "gunicorn", *args])
+    with open(tmp_path / log, "wb") as out:
+        return subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                pass_fds=(listening.fileno(),) if listening is not None else ())
+
+
+def _get(port: int, path: str = "/", timeout: float = 30) -> tuple[int, str]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as answer:
+        return answer.status, answer.read().decode()
+
+
+def _serving(port: int, within: float = 30) -> tuple[int, str]:
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return _get(port, timeout=5)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def _left_in(group: int) -> list[int]:
+    """The live processes of process group ``group`` (zombies left out: nobody may reap an orphan here)."""
+    left = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[2]) == group:
+            left.append(int(stat.parent.name))
+    return left
+
+
+def _stop_group(group: int, within: float) -> None:
+    """What systemd does with KillMode=control-group once the main process is gone: SIGTERM to
+    every process left, and wait for them (SIGKILL after ``within`` seconds)."""
+    for pid in _left_in(group):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + within
+    while _left_in(group) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in _left_in(group):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _noticed(log: Path, within: float = 20) -> None:
+    """Wait until the worker logging to ``log`` has seen its master die (gunicorn checks once a
+    second), and then stopped taking requests (at once after saying so)."""
+    deadline = time.monotonic() + within
+    while "Parent changed, shutting down" not in log.read_text():
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.05)
+    time.sleep(0.3)
+
+
+def _in_background(call) -> dict:
+    out: dict = {}
+
+    def run():
+        try:
+            out["answer"] = call()
+        except Exception as exc:  # noqa: BLE001
+            out["error"] = exc
+
+    out["thread"] = threading.Thread(target=run, daemon=True)
+    out["thread"].start()
+    return out
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process groups from /proc (Linux)")
+
+
+@needs_proc
+def test_without_the_socket_unit_a_new_master_meets_connection_in_use_while_the_old_worker_finishes(tmp_path):
+    """The fault as found: gunicorn's master killed with SIGKILL, its worker goes on holding the
+    port for the request it serves, and a master started meanwhile on the port gives up."""
+    (tmp_path / "slowapp.py").write_text(SLOW_APP)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    old = _gunicorn(tmp_path, port, "old.log")
+    try:
+        _serving(port)
+        slow = _in_background(lambda: _get(port, "/slow?12"))  # longer than the new master's five tries
+        time.sleep(0.5)
+        os.kill(old.pid, signal.SIGKILL)
+        old.wait()
+        assert _left_in(old.pid), "the worker outlives its master"
+        new = _gunicorn(tmp_path, port, "new.log")
+        assert new.wait(timeout=30) != 0
+        assert "Connection in use" in (tmp_path / "new.log").read_text()
+        _stop_group(old.pid, within=30)  # KillMode=control-group: systemd stops what is left before restarting
+        restarted = _gunicorn(tmp_path, port, "restarted.log")
+        try:
+            assert _serving(port)[0] == 200
+        finally:
+            restarted.terminate()
+            restarted.wait(timeout=30)
+        slow["thread"].join(timeout=30)
+        assert slow.get("answer", (None,))[0] == 200  # the old worker finished the request it held
+    finally:
+        _stop_group(old.pid, within=0)
+
+
+@needs_proc
+def test_on_the_socket_systemd_holds_a_master_killed_with_sigkill_is_replaced_and_no_request_is_refused(tmp_path):
+    """The restart as the units make it: the socket stays with systemd (here: this test), the
+    killed master's service is stopped whole (KillMode=control-group: its worker finishes the
+    request it holds), a request arriving meanwhile waits in the socket's queue, and the new
+    master, handed the same socket, answers it."""
+    (tmp_path / "slowapp.py").write_text(SLOW_APP)
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    listening.listen(2048)
+    port = listening.getsockname()[1]
+    old = _gunicorn(tmp_path, port, "old.log", listening)
+    new = None
+    try:
+        _serving(port)
+        slow = _in_background(lambda: _get(port, "/slow?4"))
+        time.sleep(0.5)
+        os.kill(old.pid, signal.SIGKILL)
+        old.wait()
+        _noticed(tmp_path / "old.log")  # the old worker takes no more requests, and finishes the one it holds
+        stopping = _in_background(lambda: _stop_group(old.pid, within=30))
+        between = _in_background(lambda: _get(port, timeout=60))
+        stopping["thread"].join(timeout=40)
+        assert not _left_in(old.pid) and not between["thread"].join(timeout=0.5) and "answer" not in between
+        new = _gunicorn(tmp_path, port, "new.log", listening)
+        between["thread"].join(timeout=30)
+        status, pid = between["answer"]
+        assert status == 200 and os.getpgid(int(pid)) == new.pid  # answered by the new master's worker
+        slow["thread"].join(timeout=30)
+        assert slow.get("answer", (None,))[0] == 200
+        assert "Connection in use" not in (tmp_path / "new.log").read_text()
+    finally:
+        for process in (old, new):
+            if process is not None:
+                _stop_group(process.pid, within=10)
+        listening.close()

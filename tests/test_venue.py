@@ -337,6 +337,71 @@ def test_a_key_file_is_created_private_from_the_start(tmp_path, monkeypatch):
     assert opened == [0o600] and stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == b"secret"
 
 
+def test_a_write_cut_short_leaves_no_readable_file_to_write_the_key_into(tmp_path, monkeypatch):
+    """A ``.tmp`` left by an earlier write (any mode, even 0644) is never reused: the key goes
+    into a new file made 0600 (``O_EXCL``)."""
+    import stat
+
+    from tournament.venue import write_private
+
+    path = tmp_path / "k.key"
+    left = tmp_path / "k.key.tmp"
+    left.write_bytes(b"half")
+    left.chmod(0o644)
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda p, flags, mode=0o777: opened.append((flags, mode)) or real_open(p, flags, mode))
+    write_private(path, b"secret")
+    assert [(bool(flags & os.O_EXCL), mode) for flags, mode in opened] == [(True, 0o600)]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_bytes() == b"secret" and not left.exists()
+
+
+def test_the_venue_secret_key_file_is_created_0600_from_its_creation(tmp_path, monkeypatch):
+    import stat
+
+    from tournament.management.commands.venue import KEY_FILE, secret_key
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda p, flags, mode=0o777: opened.append((Path(p).name, mode)) or real_open(p, flags, mode))
+    old = os.umask(0)  # a umask that would leave a plain open() readable by everyone
+    try:
+        key = secret_key(tmp_path)
+    finally:
+        os.umask(old)
+    path = tmp_path / KEY_FILE
+    assert opened == [(KEY_FILE + ".tmp", 0o600)]  # created with its mode, not chmod-ed after
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and len(key) > 50
+    assert secret_key(tmp_path) == key  # kept: logins survive a restart
+
+
+@pytest.mark.django_db
+def test_a_venue_secret_key_file_others_may_read_is_made_0600_and_the_director_told(tmp_path, monkeypatch, settings,
+                                                                                    capsys):
+    import stat
+
+    from tournament.management.commands.venue import KEY_FILE, secret_key
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setattr("subprocess.run", lambda *a, **k: subprocess.CompletedProcess(a, 0))  # no collectstatic here
+    settings.BASE_DIR = tmp_path
+    path = tmp_path / KEY_FILE
+    path.write_text("copied-key-" + "x" * 60)
+    path.chmod(0o644)
+    with pytest.MonkeyPatch.context() as refused:
+        refused.setattr(os, "chmod", lambda *a, **k: (_ for _ in ()).throw(PermissionError(1, "Operation not permitted")))
+        with pytest.raises(CommandError, match=r"mode 0644\) and cannot be made 0600 \(Operation not permitted\)"):
+            secret_key(tmp_path)
+    call_command("venue", "--address", "http://192.168.7.20:8000", "--check")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text() == "copied-key-" + "x" * 60  # the same key
+    said = capsys.readouterr().err
+    assert f"{path} could be read by other users (mode 0644): it is now 0600" in said and "delete it" in said
+    said = io.StringIO()
+    call_command("venue", "--address", "http://192.168.7.20:8000", "--check", stderr=said)
+    assert "could be read" not in said.getvalue()  # told once
+
+
 def test_the_fingerprint_is_the_one_a_phone_and_openssl_show(tmp_path):
     import shutil
 

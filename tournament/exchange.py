@@ -6,10 +6,13 @@ without loss.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Prefetch, Q
 from django.db.models.functions import Lower
@@ -27,6 +30,7 @@ from scoring.models import (
 )
 from scoring import par as par_core
 from scoring import visibility
+from scoring.actions.request_keys import KEY as REQUEST_KEY
 from scoring.payments import PAYMENT_RULES, PaymentError
 from scoring.payments.counters import clean_fixed
 from scoring.reports import event_standings
@@ -80,14 +84,39 @@ def read_export_file(path: str, field: str = "file") -> dict:
         raise ExchangeError(f"{field}: {path} is not a readable dmj-event/1 JSON export ({exc})") from exc
 
 
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Read everything inside from one snapshot of the database, so that an export made while
+    tables enter results holds no revision or PIN attempt of a result it does not hold (such a
+    backup could not be imported): a transaction of its own, on PostgreSQL at ``REPEATABLE
+    READ`` (on SQLite it holds the write lock, so a writer waits the export's time). Inside a
+    caller's transaction, the caller's."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def export_event(event: Event, *, include_secret: bool = False) -> dict:
-    """The whole event as a JSON-safe dict (docs/export.md): the director's and staff's export.
+    """The whole event as a JSON-safe dict (docs/export.md): the director's and staff's export,
+    read from one snapshot of the database (:func:`one_snapshot`).
 
     The master seed is included only once revealed or with ``include_secret`` (a full backup:
     the director's export with the master seed); every wall, result and score, the audit log,
     the confirmation attempts (PIN locks) and the event roles (by username) are included, so this
-    export is staff-only: :func:`public_export` is what everyone else gets.
+    export is staff-only: :func:`public_export` is what everyone else gets. Tables and results
+    carry their ``id`` and each revision its device's ``request_key``, so that a restore answers
+    the phones' queued writes as it did before (:func:`restore_event`).
     """
+    with one_snapshot():
+        return _export(event, include_secret)
+
+
+def _export(event: Event, include_secret: bool) -> dict:
     tables_by_id = {}
     sessions = []
     # seats with their players joined, not prefetched: Django prefetches a foreign key's targets as
@@ -100,7 +129,7 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
             for table in group.tables.all():
                 tables_by_id[table.pk] = table
                 tables.append({
-                    "number": table.number, "position": table.position,
+                    "id": table.pk, "number": table.number, "position": table.position,
                     "room": table.room.number if table.room_id else None, "login_code": table.login_code,
                     "seats": {s.seat: s.player.number for s in table.seats.all()},
                 })
@@ -113,13 +142,13 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
     results = []
     for r in HandResult.objects.filter(event=event).select_related("table").prefetch_related("revisions"):
         results.append({
-            "session": r.session_number, "set": r.set_no, "table": r.table.number, "changes": r.changes,
+            "id": r.pk, "session": r.session_number, "set": r.set_no, "table": r.table.number, "changes": r.changes,
             "outcome": r.outcome, "wall_flag": r.wall_flag, "deposit": r.deposit, "status": r.status, "revision": r.revision,
             "entered_by": r.entered_by, "confirmed_by": r.confirmed_by, "created_at": r.created_at.isoformat(),
             "history": [
                 {"revision": h.revision, "action": h.action, "status": h.status, "changes": h.changes,
                  "previous": h.previous, "outcome": h.outcome, "actor": h.actor, "reason": h.reason,
-                 "at": h.at.isoformat()}
+                 "at": h.at.isoformat(), "request_key": h.request_key}
                 for h in r.revisions.all()
             ],
         })
@@ -231,7 +260,11 @@ class Restored:
     several accounts (usernames differing only in case), as in the export
     (``[{"username", "role", "tables"}]``): not attached, for the operator to give by hand;
     ``missing_players``, the players whose linked account (``players[].user``) was not found
-    the same way (``[{"player" (number), "username"}]``)."""
+    the same way (``[{"player" (number), "username"}]``); ``ids_kept``, whether the tables and
+    results kept their exported ids (False: renumbered, as some were taken in this database or
+    the export had none); ``keys_restored``, how many request keys came back, and
+    ``keys_dropped``, how many were left out as already stored in this database (another
+    event's writes: that event keeps answering for them)."""
 
     event: Event
     roles: list = field(default_factory=list)
@@ -239,6 +272,9 @@ class Restored:
     ambiguous_roles: list = field(default_factory=list)
     missing_players: list = field(default_factory=list)
     missing_invitations: list = field(default_factory=list)
+    ids_kept: bool = False
+    keys_restored: int = 0
+    keys_dropped: int = 0
 
 
 def import_event(data: dict, *, slug: str | None = None) -> Event:
@@ -280,8 +316,13 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
     every wall's derivation). The audit log, the confirmation attempts (so a PIN lock stays
     locked) and the roles come back too (older exports: none). A role goes back to the account
     whose username equals the exported one ignoring case, when exactly one does; no account is
-    ever created. Raises ExchangeError for another format, an event that exists, or a seed that
-    is not the committed one (:func:`_checked_seed`).
+    ever created. Tables and results keep their exported ids when none is taken in this database
+    (a fresh one, or the event deleted first), so the addresses a phone holds (its table page,
+    a result's confirmation) still lead to them; each revision keeps its device's request key
+    unless this database holds it already (:func:`_restorable_keys`), so a write a phone sends
+    again after the restore is answered as the replay it is (scoring.actions.request_keys).
+    Raises ExchangeError for another format, an event that exists, a seed that is not the
+    committed one (:func:`_checked_seed`), or a request key that is not one.
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ExchangeError(f"format: expected {FORMAT!r}, got {data.get('format') if isinstance(data, dict) else type(data).__name__!r}")
@@ -339,9 +380,11 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         Group.objects.bulk_create(Group(session=session, number=g["number"])
                                   for s, session in zip(data["sessions"], sessions) for g in s["groups"]))}
     exported_tables = [(s["number"], g["number"], t) for s in data["sessions"] for g in s["groups"] for t in g["tables"]]
+    keep_ids = bool(exported_tables) and _ids_free(Table, [t.get("id") for _, _, t in exported_tables]) and _ids_free(
+        HandResult, [r.get("id") for r in data["results"]])  # older exports: none
     table_rows = {(number, t["number"]): row for (number, _, t), row in zip(exported_tables, Table.objects.bulk_create(
-        Table(group=group_rows[(number, group)], position=t["position"], number=t["number"], room=rooms.get(t["room"]),
-              login_code=_login_code_of(t))
+        Table(id=t["id"] if keep_ids else None, group=group_rows[(number, group)], position=t["position"], number=t["number"],
+              room=rooms.get(t["room"]), login_code=_login_code_of(t))
         for number, group, t in exported_tables))}
     SeatAssignment.objects.bulk_create(
         SeatAssignment(table=table_rows[(number, t["number"])], seat=seat, player=players[player], team=players[player].team)
@@ -355,13 +398,21 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         ReserveWall.tables.through(reservewall=reserve, table=table_rows[(r["session"], n)])
         for r, reserve in zip(reserves, reserve_rows) for n in dict.fromkeys(r.get("tables", [])))
     result_rows = {(r["session"], r["table"], r["set"]): row for r, row in zip(data["results"], _bulk_dated(HandResult, "created_at", [
-        (HandResult(event=event, table=table_rows[(r["session"], r["table"])], session_number=r["session"], set_no=r["set"],
+        (HandResult(id=r["id"] if keep_ids else None, event=event, table=table_rows[(r["session"], r["table"])],
+                    session_number=r["session"], set_no=r["set"],
                     changes=r["changes"], outcome=r["outcome"], wall_flag=_checked_wall_flag(r), deposit=r["deposit"],
                     status=r["status"], revision=r["revision"],
                     entered_by=r["entered_by"], confirmed_by=r["confirmed_by"]), r["created_at"])
         for r in data["results"]]))}
+    if keep_ids and connection.vendor != "sqlite":  # SQLite's AUTOINCREMENT follows the ids inserted
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), [Table, HandResult]):
+                cursor.execute(sql)
+    keys, dropped = _restorable_keys(data["results"])
     _bulk_dated(ResultRevision, "at", [
-        (ResultRevision(result=result_rows[(r["session"], r["table"], r["set"])], **{k: v for k, v in h.items() if k != "at"}), h["at"])
+        (ResultRevision(result=result_rows[(r["session"], r["table"], r["set"])],
+                        **{k: v for k, v in h.items() if k not in ("at", "request_key")},
+                        request_key=h.get("request_key") if h.get("request_key") in keys else None), h["at"])
         for r in data["results"] for h in r["history"]])
     SetScore.objects.bulk_create([
         SetScore(event=event, session_number=s["session"], set_no=s["set"],
@@ -404,7 +455,7 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                              device=c.get("device", ""), address=c.get("address", "")),
          c.get("at"))
         for c in data.get("confirmation_attempts", [])])  # older exports: none
-    restored = Restored(event)
+    restored = Restored(event, ids_kept=keep_ids, keys_restored=len(keys), keys_dropped=dropped)
     roles, invitations = data.get("roles", []), data.get("invitations", [])  # older exports: none
     accounts = _accounts([entry["username"] for entry in roles]
                          + [entry.get("account") or entry["username"] for entry in invitations]
@@ -422,6 +473,41 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                 linked.append(players[p["number"]])
     Player.objects.bulk_update(linked, ["user"])
     return restored
+
+
+def _ids_free(model, ids: list) -> bool:
+    """Whether rows of ``model`` can keep the exported ``ids``: every one given (a whole number
+    from 1; an older export has none), none twice, and none taken in this database (one query
+    per 10,000; none without rows)."""
+    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 < i < 2**63 for i in ids) or len(set(ids)) != len(ids):
+        return False
+    return not any(model.objects.filter(pk__in=ids[start:start + 10000]).exists() for start in range(0, len(ids), 10000))
+
+
+def _restorable_keys(results: list) -> tuple[set[str], int]:
+    """The request keys of the exported ``results``' history (``history[].request_key``, older
+    exports: none) to store again, and how many were left out because this database holds them
+    already (another event's writes, made into this file by hand or by an export edited into
+    another event: that event keeps answering for them, a key being unique; one query per
+    10,000 keys, none without keys). Raises ExchangeError naming the revision for a key that is
+    not 8 to 64 letters, digits and ``._:-`` or is given twice."""
+    keys: dict[str, str] = {}
+    for r in results:
+        for h in r.get("history", []):
+            key = h.get("request_key")
+            if key is None:
+                continue
+            where = f"results (session {r.get('session')}, set {r.get('set')}, table {r.get('table')}).history[revision {h.get('revision')}].request_key"
+            if not (isinstance(key, str) and REQUEST_KEY.fullmatch(key)):
+                raise ExchangeError(f"{where}: {key!r} is not a request key (8 to 64 letters, digits and ._:-): leave it out or null")
+            if key in keys:
+                raise ExchangeError(f"{where}: {key!r} is given twice (also {keys[key]}): a key belongs to one write; leave one out")
+            keys[key] = where
+    wanted = list(keys)
+    used: set[str] = set()
+    for start in range(0, len(wanted), 10000):
+        used.update(ResultRevision.objects.filter(request_key__in=wanted[start:start + 10000]).values_list("request_key", flat=True))
+    return set(wanted) - used, len(used)
 
 
 def _checked_counters(data: dict, fields: dict) -> dict:
@@ -597,9 +683,13 @@ def public_export(event: Event) -> dict:
     codes, no master seed until revealed. Adjustments are public (penalties are announced), the
     director's name left out; a substitution is listed with its released sets only (none
     released: left out), so the public per-player figures follow it and nothing is told about
-    sets still in play; check-ins, the audit log, the confirmation attempts and the roles are
-    left out."""
-    data = export_event(event)
+    sets still in play; check-ins, the audit log, the confirmation attempts, the roles and the
+    devices' request keys are left out. Read from one snapshot (:func:`one_snapshot`)."""
+    with one_snapshot():
+        return _public(export_event(event), event)
+
+
+def _public(data: dict, event: Event) -> dict:
     public = visibility.released_sets(event)
     data["walls"]["sets"] = [w for w in data["walls"]["sets"] if (w["session"], w["set"]) in public]
     data["walls"]["reserves"] = [r for r in data["walls"]["reserves"] if (r["session"], r["set"]) in public]
@@ -619,6 +709,9 @@ def public_export(event: Event) -> dict:
     data.pop("check_ins", None)
     for private in ("audit_log", "confirmation_attempts", "roles", "invitations"):
         data.pop(private, None)
+    for result in data["results"]:
+        for revision in result["history"]:
+            revision.pop("request_key", None)  # a device's own key: a repeat of its write is answered with the result
     for player in data["players"]:
         player.pop("pin", None)
         player.pop("user", None)

@@ -153,9 +153,11 @@ RENEW_DAYS = 30  # a certificate ending sooner is made anew
 
 def write_private(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` readable by this user only: created with mode 0600 (never
-    readable by others, even for an instant), replaced whole."""
+    readable by others, even for an instant: a file left beside it by a write that was cut
+    short, whatever its mode, is removed and a new one made), replaced whole."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(data)
     os.chmod(tmp, 0o600)  # an old file of that name kept its mode

@@ -19,6 +19,18 @@ class Command(BaseCommand):
             raise CommandError(f"nothing imported: {exc}") from exc
         event = restored.event
         self.stdout.write(f"imported {event.slug} ({event.name})")
+        if restored.ids_kept:
+            self.stdout.write("tables and results keep their ids: the addresses phones hold still lead to them")
+        elif event.results.exists():
+            self.stdout.write("tables and results renumbered (some of their ids are taken in this database, or the export "
+                              "has none): a phone's queued "
+                              "writes sent to this event's table pages are refused: its players enter them again")
+        if restored.keys_restored:
+            self.stdout.write(f"request keys restored: {restored.keys_restored} (a write a phone sends again is answered "
+                              "as before, not stored twice)")
+        if restored.keys_dropped:
+            self.stdout.write(f"request keys not restored: {restored.keys_dropped} (this database holds them already: "
+                              "another event's writes, which it keeps answering for)")
         for role in restored.roles:
             self.stdout.write(f"role {role['role']} attached to the account {role['username']}")
         for why, roles in (("no account with that username", restored.missing_roles),

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -63,28 +65,44 @@ from tournament.venue import (
 KEY_FILE = ".venue-secret-key"
 
 
-def secret_key(base_dir: Path) -> str:
+def secret_key(base_dir: Path, say: Callable[[str], object] | None = None) -> str:
     """The secret key the venue server signs sessions with: the environment's ``SECRET_KEY`` when
-    it is not the development key, else the one kept in ``base_dir / KEY_FILE`` (made at first
-    use, readable by this user only)."""
+    it is not the development key, else the one kept in ``base_dir / KEY_FILE``, made at first
+    use readable by this user only from its creation (mode 0600,
+    :func:`tournament.venue.write_private`). A kept file that other users may read (copied,
+    unpacked or made by hand with a wider mode) is made 0600 and ``say`` is told so, with what
+    to do about a key that may have been read; CommandError when its mode cannot be changed (a
+    file of another user)."""
     given = os.environ.get("SECRET_KEY", "")
     if given and given != settings.DEV_SECRET_KEY:
         return given
     path = base_dir / KEY_FILE
     if not path.exists():
         write_private(path, secrets.token_urlsafe(50).encode())
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        try:
+            os.chmod(path, 0o600)
+        except OSError as exc:
+            raise CommandError(f"{path} may be read by other users (mode {mode:04o}) and cannot be made 0600 "
+                               f"({exc.strerror}): make it 0600 with chmod, or delete it for a new key "
+                               "(everyone logs in again)") from None
+        if say is not None:
+            say(f"{path} could be read by other users (mode {mode:04o}): it is now 0600. Whoever read it could sign "
+                "logins for this site: delete it and start again for a new key (everyone logs in again).")
     return path.read_text(encoding="utf-8").strip()
 
 
-def server_environment(address: str, base_dir: Path) -> dict[str, str]:
+def server_environment(address: str, base_dir: Path, say: Callable[[str], object] | None = None) -> dict[str, str]:
     """The environment the venue server runs with: this process's, with DEBUG off, the address's
     host allowed (and the machine's own names, for the director's laptop) and trusted for CSRF,
-    and the secret key of :func:`secret_key`. Values the environment already sets are kept."""
+    and the secret key of :func:`secret_key` (``say``: told when its file had to be made
+    private). Values the environment already sets are kept."""
     parts = urlsplit(address)
     origin = f"{parts.scheme}://{parts.netloc}"
     env = dict(os.environ)
     env["DEBUG"] = "0"
-    env["SECRET_KEY"] = secret_key(base_dir)
+    env["SECRET_KEY"] = secret_key(base_dir, say)
     hosts = [parts.hostname or "", "127.0.0.1", "localhost", "[::1]"]
     env.setdefault("ALLOWED_HOSTS", ",".join(h for h in hosts if h))
     env.setdefault("CSRF_TRUSTED_ORIGINS", origin)
@@ -122,7 +140,7 @@ class Command(BaseCommand):
         if problem:
             raise CommandError(f"--address: {problem}")
         base_dir = Path(settings.BASE_DIR)
-        env = server_environment(address, base_dir)
+        env = server_environment(address, base_dir, say=self.stderr.write)
         tls: list[str] = []
         if urlsplit(address).scheme == "https":
             folder = Path(settings.VENUE_TLS_DIR)
