@@ -162,6 +162,8 @@ def test_a_phones_resend_after_the_documented_restore_is_a_replay_not_a_conflict
     again = phone.post(confirm_url, confirm_form)
     assert again.status_code == 302 and again["Location"] == confirmed["Location"]
     assert ResultRevision.objects.filter(result__event=restored).count() == revisions  # nothing stored twice
+    changed = _api(scorer, results, {**_entry(two), "changes": {"E": 8, "S": 0, "W": -8, "N": 0}}, "api-entry-0002")
+    assert changed.status_code == 422  # the key's request came back with it: another body is still refused
     assert HandResult.objects.get(pk=waiting.json()["id"]).status == "entered"
     go_on = _api(scorer, f"{results}{waiting.json()['id']}/confirm/", {"pin": pin(two, "S")}, "api-confirm-0002")
     assert go_on.status_code == 200 and go_on.json()["status"] == "confirmed"  # and the session goes on

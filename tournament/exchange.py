@@ -148,7 +148,7 @@ def _export(event: Event, include_secret: bool) -> dict:
             "history": [
                 {"revision": h.revision, "action": h.action, "status": h.status, "changes": h.changes,
                  "previous": h.previous, "outcome": h.outcome, "actor": h.actor, "reason": h.reason,
-                 "at": h.at.isoformat(), "request_key": h.request_key}
+                 "at": h.at.isoformat(), "request_key": h.request_key, "request_digest": h.request_digest}
                 for h in r.revisions.all()
             ],
         })
@@ -411,8 +411,10 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
     keys, dropped = _restorable_keys(data["results"])
     _bulk_dated(ResultRevision, "at", [
         (ResultRevision(result=result_rows[(r["session"], r["table"], r["set"])],
-                        **{k: v for k, v in h.items() if k not in ("at", "request_key")},
-                        request_key=h.get("request_key") if h.get("request_key") in keys else None), h["at"])
+                        **{k: v for k, v in h.items() if k not in ("at", "request_key", "request_digest")},
+                        request_key=h.get("request_key") if h.get("request_key") in keys else None,
+                        request_digest=str(h.get("request_digest") or "")[:32] if h.get("request_key") in keys else ""),
+         h["at"])
         for r in data["results"] for h in r["history"]])
     SetScore.objects.bulk_create([
         SetScore(event=event, session_number=s["session"], set_no=s["set"],
