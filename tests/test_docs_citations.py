@@ -86,3 +86,18 @@ def test_docs_rules_headings_are_unique():
 ])
 def test_the_patterns_catch_citations_and_not_colours_or_fragments(text, bad):
     assert bool(list(_offences(text))) is bad
+
+
+TEST_NAME = re.compile(r"`(tests/[\w/]+\.py)::(test_\w+)")
+
+
+def test_every_test_the_docs_name_exists():
+    """A test named in the docs (``tests/x.py::test_y``, as docs/security.md's threat table names
+    its tests) is a function of that file: a renamed test is renamed in the docs too."""
+    missing = []
+    for doc in sorted((ROOT / "docs").rglob("*.md")):
+        for path, name in TEST_NAME.findall(doc.read_text(encoding="utf-8")):
+            source = ROOT / path
+            if not source.exists() or not re.search(rf"^(?:async )?def {name}\(", source.read_text(encoding="utf-8"), re.M):
+                missing.append(f"{doc.relative_to(ROOT)}: {path}::{name}")
+    assert not missing, "\n".join(missing)

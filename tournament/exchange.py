@@ -714,6 +714,7 @@ def _public(data: dict, event: Event) -> dict:
     for result in data["results"]:
         for revision in result["history"]:
             revision.pop("request_key", None)  # a device's own key: a repeat of its write is answered with the result
+            revision.pop("request_digest", None)  # what that keyed write asked: the device's business too
     for player in data["players"]:
         player.pop("pin", None)
         player.pop("user", None)
