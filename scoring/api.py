@@ -446,7 +446,7 @@ class StandingsView(EventFromURL, APIView):
         """The rows, serialised once per content version and scope, with an ETag (a poll with
         nothing new is answered 304: :mod:`tournament.page_cache`)."""
         event = self.get_event()
-        session = int_param(request, "session")
+        session = int_param(request, "session", maximum=event.sessions_planned)
         public = table_access.standings_public(request, event)
         variant = f"{session}:{'public' if public else 'all'}"
 

@@ -51,9 +51,10 @@ def _public(request, event: Event) -> bool:
     return table_access.standings_public(request, event)
 
 
-def _session(request) -> int | None:
-    """``?session=N`` (:func:`tournament.query.int_param`: 400 unless a whole number from 1)."""
-    return int_param(request, "session")
+def _session(request, event: Event) -> int | None:
+    """``?session=N`` (:func:`tournament.query.int_param`: 400 unless a whole number from 1 to
+    the event's sessions)."""
+    return int_param(request, "session", maximum=event.sessions_planned)
 
 
 @result_page
@@ -154,7 +155,8 @@ def players(request, event):
 
     return page_cache.respond(request, event, "players", variant, lambda: render(request, "scoring/players.html", {
         "event": event, "body": page_cache.body(event, "players", variant, "scoring/_players_body.html", context,
-                                                public=public)}), public=public, params=("order",))
+                                                public=public)}), public=public,
+                                  query={"order": order} if order == "score" else None)
 
 
 def _scope(public: bool) -> str:
@@ -301,7 +303,7 @@ def _standings_file(request, event, name: str, content_type: str, build) -> Http
     for one session): ``build(session, public)`` gives its bytes, cached per content version,
     scope and language, with an ETag; the public file rate-limited per address
     (:mod:`tournament.public_downloads`)."""
-    session = _session(request)
+    session = _session(request, event)
     public = table_access.standings_public(request, event)
     variant = f"{session}:{_scope(public)}:{get_language()}"
 

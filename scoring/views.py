@@ -25,7 +25,7 @@ def standings(request, event):
     scores counted were converted with, warning when they mix (:func:`conversion_in_use`).
     Its body is cached per content version, scope and viewer's role, with an ETag
     (:mod:`tournament.page_cache`)."""
-    session = int_param(request, "session")
+    session = int_param(request, "session", maximum=event.sessions_planned)
     public = table_access.standings_public(request, event)
     can_see_all = table_access.viewer(request, event).secrets
     director = is_director(request.user, event)
@@ -43,7 +43,7 @@ def standings(request, event):
     return page_cache.respond(request, event, "standings", variant, lambda: render(request, "scoring/standings.html", {
         "event": event, "body": page_cache.body(event, "standings", variant, "scoring/_standings_body.html", context,
                                                 public=public),
-    }), public=public, params=("session",))
+    }), public=public, query={"session": session} if session else None)
 
 
 @event_view(roles=(DIRECTOR, TABLE), denied=gettext_lazy("log in as the director or with your table's code"))

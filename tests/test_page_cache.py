@@ -606,9 +606,17 @@ def test_a_known_parameter_is_kept_once_and_in_order_and_the_page_is_cached_unde
     assert client.get(f"{url}?order=points&order=score&x=1")["Location"] == f"{url}?order=score"  # the value the view reads
     page = client.get(f"{url}?order=score")
     assert page.status_code == 200 and b"Score" in page.content
+    cache.clear()
+    for n in range(200):  # a value the page ignores is no new page either
+        assert client.get(f"{url}?order=r{n}")["Location"] == url
+    assert _whole_page_keys() == []
     standings = reverse("standings", args=[small.slug])
     assert client.get(f"{standings}?all=1")["Location"] == standings  # "all" is the director's: a visitor's page has none
     assert client.get(f"{standings}?r=1&session=1")["Location"] == f"{standings}?session=1"
+    assert small.sessions_planned == 2
+    beyond = client.get(f"{standings}?session=3")  # no third session: a 400 naming it, nothing cached
+    assert beyond.status_code == 400 and "session" in beyond.content.decode()
+    assert Client().get(reverse("api-standings", args=[small.slug]) + "?session=3").status_code == 400
 
 
 def test_the_director_is_never_redirected_or_limited(small, director, settings):
@@ -625,16 +633,17 @@ def test_one_address_cannot_make_the_site_build_page_after_page_but_built_pages_
     cache.clear()
     settings.PUBLIC_PAGE_BUILD_RATE = "3/m"
     url = reverse("standings", args=[small.slug])
+    players = reverse("players", args=[small.slug])
     hall = Client(REMOTE_ADDR="203.0.113.7")
     assert [hall.get(f"{url}?session={n}").status_code for n in (1, 2)] == [200, 200]
     assert hall.get(url).status_code == 200
-    refused = hall.get(f"{url}?session=3")  # a fourth page to build from this address
+    refused = hall.get(players)  # a fourth page to build from this address
     assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
     assert "try again in" in refused.content.decode()
     for _ in range(50):  # the pages already built: every phone behind the address reads them
         assert hall.get(f"{url}?session=1").status_code == 200
-    assert Client(REMOTE_ADDR="198.51.100.9").get(f"{url}?session=3").status_code == 200  # another address builds it
-    assert hall.get(f"{url}?session=3").status_code == 200  # and then it is served to this one too
+    assert Client(REMOTE_ADDR="198.51.100.9").get(players).status_code == 200  # another address builds it
+    assert hall.get(players).status_code == 200  # and then it is served to this one too
 
 
 def test_a_travellers_etag_follows_what_the_public_sees_not_every_write(half_played):
@@ -660,3 +669,22 @@ def test_a_travellers_etag_follows_what_the_public_sees_not_every_write(half_pla
     changed = phone.get(url, HTTP_IF_NONE_MATCH=tag)
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
     assert phone.get(url, HTTP_IF_NONE_MATCH=changed.headers["ETag"]).status_code == 304
+
+
+def test_past_its_build_limit_an_address_is_served_the_page_as_it_was_not_refused(small, settings):
+    """A hall behind one address, after a change (a renamed team) has outdated every page: past its
+    limit of pages built, it is served each page as it was a moment before, without an ETag."""
+    cache.clear()
+    settings.PUBLIC_PAGE_BUILD_RATE = "2/m"
+    url, players = reverse("standings", args=[small.slug]), reverse("players", args=[small.slug])
+    hall = Client(REMOTE_ADDR="203.0.113.8")
+    old = hall.get(url)
+    assert old.status_code == 200 and hall.get(players).status_code == 200  # the address's two builds
+    team = small.teams.order_by("pk").first()
+    rename_team(team, name="Renamed Sparrows", actor="td")
+    served = hall.get(url)
+    assert served.status_code == 200 and "ETag" not in served and b"Renamed Sparrows" not in _main(served)
+    assert _main(served) == _main(old)
+    assert b"Renamed Sparrows" in _main(Client(REMOTE_ADDR="198.51.100.7").get(url))  # another address builds it
+    fresh = hall.get(url)
+    assert fresh.status_code == 200 and "ETag" in fresh and b"Renamed Sparrows" in _main(fresh)

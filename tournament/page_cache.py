@@ -28,15 +28,18 @@ does), and sent as it is. While one visitor builds a page after a change (a set 
 others are served the page as it was just before (what the public could already see), without
 an ETag, rather than wait (:func:`scoring.reports.cache.cached_or_older`).
 
-**Only the page's own parameters.** A view names the query parameters it reads (``params``); a
-visitor asking with anything else (an unknown parameter, one repeated, another order) is sent
-to the canonical address (302, :func:`canonical_query`), so a loop over ``?r=<n>`` costs a
-redirect, not a page built and stored per address (1,000 such requests once made 2,152
-cache keys). Building a visitor's page is limited per client address
+**Only the page's own parameters.** A view gives the query parameters it read, with the values
+it used (``query``: ``{"order": "score"}``; a default or a value it ignores left out); a visitor
+asking with anything else (an unknown parameter, an ignored value, one repeated, another order)
+is sent to the canonical address (302, :func:`canonical_query`), so a loop over ``?r=<n>`` or
+``?order=<n>`` costs a redirect, not a page built and stored per address (1,000 such requests once
+made 2,152 cache keys); a value out of its range is a 400 (``?session=`` beyond the event's
+sessions: :func:`tournament.query.int_param`). Building a visitor's page is limited per client address
 (``settings.PUBLIC_PAGE_BUILD_RATE``, django-ratelimit counters in the cache): pages already
 built are served to everyone without limit (a venue's phones behind one address read the same
-pages), but one address cannot make the site build page after page (past it: 429 with
-``Retry-After``).
+pages), but one address cannot make the site build page after page: past it, the page as it was
+at an older version is served when there is one (as while another reader builds it), else 429
+with ``Retry-After``.
 
 **ETags.** :func:`respond` reads the version once (pinned for the request:
 :func:`scoring.reports.pinned_version`), makes a weak ETag ``W/"<version>-<digest of name and
@@ -177,14 +180,16 @@ def kept_bytes(request: HttpRequest, event: Event, name: str, build: Callable[[]
                     content_type)
 
 
-def canonical_query(request: HttpRequest, params: tuple[str, ...]) -> str:
-    """The query string of ``request`` as a page reading only ``params`` is cached under: those
-    of ``params`` present, in that order, each with the value the view reads (the last given)."""
-    return urlencode([(name, request.GET[name]) for name in params if name in request.GET])
+def canonical_query(query: dict | None) -> str:
+    """The query string of a page that read ``query`` (parameter → the value it used), as it is
+    cached under: ``"order=score"``, ``""`` for none."""
+    return urlencode([(name, str(value)) for name, value in (query or {}).items()])
 
 
-class _BuildLimited(Exception):
-    """A visitor's address has built too many pages (:func:`_build_slot`): ``response`` is the 429."""
+class _BuildLimited(reports_cache.BuildingElsewhere):
+    """A visitor's address has built too many pages (:func:`_build_slot`): ``response`` is the 429.
+    A kind of :class:`~scoring.reports.cache.BuildingElsewhere`, so the page as it was at an older
+    version is served instead when there is one (:func:`scoring.reports.cache.cached_or_older`)."""
 
     def __init__(self, response: HttpResponse):
         super().__init__("page build limit")
@@ -222,7 +227,11 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
     built: dict[str, HttpResponse] = {}
 
     def compute() -> tuple[bytes, bytes, str] | tuple[str, str] | tuple[()]:
-        _build_slot(request)  # raises past the address's limit: nothing stored
+        try:
+            _build_slot(request)  # past the address's limit: nothing stored, the older page if any
+        except _BuildLimited as limited:
+            built["limited"] = limited.response
+            raise
         event.__dict__[_BUILDING_WHOLE] = True
         try:
             response = build()
@@ -238,11 +247,10 @@ def _whole_page(request: HttpRequest, event: Event, name: str, variant: str, bui
         return response.content, gzipped(response.content), response["Content-Type"]
 
     path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()  # canonical: respond()
-    try:
-        stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}",
-                                                      compute, public=public)
-    except _BuildLimited as limited:
-        return limited.response, False
+    stored, fresh = reports_cache.cached_or_older(event, f"whole-page:{name}:{variant}:{get_language()}:{path}",
+                                                  compute, public=public)
+    if stored is None and "limited" in built:  # never built, and this address may build no more now
+        return built["limited"], False
     if isinstance(stored, tuple) and len(stored) == 3:  # also when this request built it
         plain, packed, content_type = bytes(stored[0]), bytes(stored[1]), str(stored[2])
         return _encoded(request, lambda: plain, lambda: packed, content_type), fresh or "response" in built
@@ -263,20 +271,20 @@ def _matches(request: HttpRequest, tag: str) -> bool:
 
 def respond(request: HttpRequest, event: Event, name: str, variant: str, build: Callable[[], HttpResponse], *,
             html: bool = True, conditional: bool = True, public: bool = False,
-            params: tuple[str, ...] = ()) -> HttpResponse:
+            query: dict | None = None) -> HttpResponse:
     """The response of a read view: ``build()`` (which may use :func:`body` and every cached
     report) with the event's content version pinned, its ETag set, or 304 when the client has it
     already (module docstring). ``html``: an HTML page (no ETag for a personal one);
     ``conditional`` False: never 304 nor ETag (a response that changes with time); ``public``:
     the response shows only what the public sees, so its ETag follows the public version (an
     entry on an unreleased set changes neither: no timing channel, and the phones' polls stay
-    304 through a round's results). A response that is not 200 gets no ETag. ``params``: the
-    query parameters the page reads; a visitor's HTML page asked with any other query is
-    redirected to the canonical address first (:func:`canonical_query`)."""
+    304 through a round's results). A response that is not 200 gets no ETag. ``query``: the
+    query parameters the page read, with the values it used; a visitor's HTML page asked with any
+    other query is redirected to the canonical address first (:func:`canonical_query`)."""
     visitor_page = html and request.method in ("GET", "HEAD") and _visitor(request)
-    if visitor_page and request.META.get("QUERY_STRING", "") != canonical_query(request, params):
-        query = canonical_query(request, params)
-        return HttpResponseRedirect(request.path + (f"?{query}" if query else ""))
+    canonical = canonical_query(query)
+    if visitor_page and request.META.get("QUERY_STRING", "") != canonical:
+        return HttpResponseRedirect(request.path + (f"?{canonical}" if canonical else ""))
     with reports_cache.pinned_version(event):
         tag = None
         if conditional and request.method in ("GET", "HEAD") and not (html and _personal(request)):
