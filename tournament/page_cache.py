@@ -196,17 +196,26 @@ class _BuildLimited(reports_cache.BuildingElsewhere):
         self.response = response
 
 
+def address_wait(request: HttpRequest, group: str, rate: str | None) -> int:
+    """Count one request of the client address in ``group`` against ``rate`` (django-ratelimit's
+    ``"60/m"``, in Django's cache; None: no limit) and return the whole seconds it must wait: 0
+    under the limit, else until the window ends (at least 1). The one per-address counter of
+    public pages and downloads (:mod:`tournament.public_downloads`)."""
+    if not rate:
+        return 0
+    address = client_address(request)
+    usage = get_usage(request, group=group, key=lambda group, req: address, rate=rate, increment=True)
+    if usage is None or not usage["should_limit"]:
+        return 0
+    return max(1, math.ceil(usage["time_left"]))
+
+
 def _build_slot(request: HttpRequest) -> None:
     """Count a page built for a visitor against its address (``settings.PUBLIC_PAGE_BUILD_RATE``);
     raise :class:`_BuildLimited` with the 429 past the limit."""
-    if not settings.PUBLIC_PAGE_BUILD_RATE:
+    wait = address_wait(request, "public-page-build", settings.PUBLIC_PAGE_BUILD_RATE)
+    if not wait:
         return
-    address = client_address(request)
-    usage = get_usage(request, group="public-page-build", key=lambda group, req: address,
-                      rate=settings.PUBLIC_PAGE_BUILD_RATE, increment=True)
-    if usage is None or not usage["should_limit"]:
-        return
-    wait = max(1, math.ceil(usage["time_left"]))
     response = HttpResponse(_("Too many different pages asked from your network: try again in %(seconds)s seconds.")
                             % {"seconds": wait}, content_type="text/plain; charset=utf-8", status=429)
     response["Retry-After"] = str(wait)

@@ -19,20 +19,17 @@ address (django-ratelimit counters in the cache); past it :func:`limited` answer
 from __future__ import annotations
 
 import json
-import math
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
-from django_ratelimit.core import get_usage
 
 from scoring import table_access
 from scoring.reports import cache as reports_cache
 from tournament import page_cache
 from tournament.exchange import public_export
 from tournament.models import Event
-from tournament.permissions import client_address
 
 CACHE_NAME = "public-download"
 
@@ -60,12 +57,9 @@ def limited(request, event: Event, name: str):
     ``Retry-After``). Counts the request. The director and staff are never limited."""
     if not settings.PUBLIC_DOWNLOAD_RATE or table_access.viewer(request, event).secrets:
         return None
-    address = client_address(request)
-    usage = get_usage(request, group=f"{CACHE_NAME}:{name}", key=lambda group, req: address,
-                      rate=settings.PUBLIC_DOWNLOAD_RATE, increment=True)
-    if usage is None or not usage["should_limit"]:
+    wait = page_cache.address_wait(request, f"{CACHE_NAME}:{name}", settings.PUBLIC_DOWNLOAD_RATE)
+    if not wait:
         return None
-    wait = max(1, math.ceil(usage["time_left"]))
     message = _("Too many downloads of this file from your network. It changes only when a set is released: "
                 "try again in %(seconds)s seconds.") % {"seconds": wait}
     if name.endswith(".json"):

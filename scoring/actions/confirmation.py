@@ -32,10 +32,10 @@ from django.utils.translation import gettext as _
 from scoring import visibility
 from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
-from scoring.actions.entry import _check_entry_pin, _prepare, _revision, check_wall, count_of, read_history, set_history, store_attempt
+from scoring.actions.entry import _check_entry_pin, _prepare, _revision, check_wall, read_history, set_history, store_attempt
 from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_set
-from scoring.actions.seats import (Device, PinCounts, account_seat, counts_from, holder_for_pin, pin_count_columns,
+from scoring.actions.seats import (Device, PinCounts, account_seat, count_of, counts_from, holder_for_pin, pin_count_columns,
                                    pin_refusal_message, pin_wait, seat_actor)
 from scoring.models import ConfirmationAttempt, HandResult
 from tournament.i18n import seat_label

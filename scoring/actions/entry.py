@@ -14,7 +14,7 @@ Concurrency: the unique constraint on (table, set) decides between two simultane
 from __future__ import annotations
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, F, Func, JSONField, Q, QuerySet, Subquery
+from django.db.models import Exists, JSONField, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +22,7 @@ from scoring import fan_check, visibility, wall_check
 from scoring.actions import request_keys
 from scoring.actions.describe import NOTE_KEYS, _describe, check_fan
 from scoring.actions.errors import ResultError
-from scoring.actions.seats import (Device, PinCounts, SeatHolder, account_seat, counts_from, pin_count_columns, pin_counts,
+from scoring.actions.seats import (Device, PinCounts, SeatHolder, account_seat, count_of, counts_from, pin_count_columns, pin_counts,
                                    pin_refusal_message, pin_wait, seat_actor)
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from scoring.payments import (
@@ -241,12 +241,6 @@ def find_table(event: Event, number, session_number: int | None = None) -> Table
         else:
             message = _("no table %(number)s in session %(session)s: it has no tables") % {"number": repr(number), "session": session_number}
         raise ResultError("table", message) from None
-
-
-def count_of(queryset: QuerySet) -> Func:
-    """The number of rows of ``queryset`` as a scalar subquery (``SELECT COUNT(id) ...``, 0 for
-    none), to annotate onto another query's row."""
-    return Subquery(queryset.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")[:1])
 
 
 def _checks(previous: bool, count_wrong: bool, keyed: bool) -> PreparedQuery:

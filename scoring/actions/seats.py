@@ -11,7 +11,7 @@ from datetime import datetime
 from datetime import UTC
 
 from django.conf import settings
-from django.db.models import Count, Exists, Max, Subquery
+from django.db.models import Exists, F, Func, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -112,17 +112,24 @@ def pin_count_columns(table_id, device_id) -> dict:
     """The annotations that read a table's :class:`PinCounts` for the device ``device_id`` in the
     row of another query (five scalar subqueries: :func:`counts_from`); ``table_id`` a table's id
     (or an expression), ``device_id`` a string."""
-    wrong = ConfirmationAttempt.objects.filter(table_id=table_id, ok=False, cleared=False).order_by()
+    wrong = ConfirmationAttempt.objects.filter(table_id=table_id, ok=False, cleared=False)
     mine = wrong.filter(device=device_id)
     return {
-        "pin_table_wrong": _count(wrong), "pin_table_last": Subquery(wrong.values("table_id").annotate(m=Max("at")).values("m")[:1]),
-        "pin_device_wrong": _count(mine), "pin_device_last": Subquery(mine.values("table_id").annotate(m=Max("at")).values("m")[:1]),
+        "pin_table_wrong": count_of(wrong), "pin_table_last": _last(wrong),
+        "pin_device_wrong": count_of(mine), "pin_device_last": _last(mine),
         "pin_trusted": Exists(ConfirmationAttempt.objects.filter(table_id=table_id, ok=True, device=device_id).exclude(device="")),
     }
 
 
-def _count(queryset) -> Subquery:
-    return Subquery(queryset.values("table_id").annotate(n=Count("pk")).values("n")[:1])
+def count_of(queryset: QuerySet) -> Func:
+    """The number of rows of ``queryset`` as a scalar subquery (``SELECT COUNT(id) ...``, 0 for
+    none), to annotate onto another query's row."""
+    return Subquery(queryset.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")[:1])
+
+
+def _last(attempts: QuerySet) -> Subquery:
+    """The time of the latest of ``attempts`` as a scalar subquery (NULL for none)."""
+    return Subquery(attempts.order_by("-at").values("at")[:1])
 
 
 def counts_from(row) -> PinCounts:
