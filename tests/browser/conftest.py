@@ -16,6 +16,7 @@ import os
 import secrets
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -202,3 +203,25 @@ def in_own_connection(function, *args, **kwargs):
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(run).result()
+
+
+def once_unlocked(function, *args, attempts: int = 20, **kwargs):
+    """``in_own_connection(function, ...)`` for one atomic piece of work (a delete, a
+    ``bulk_create``), tried again while SQLite's shared-cache test database answers "database
+    table is locked": that lock is not waited for by the busy timeout, and the live server may
+    still be answering a page's last poll when a test cleans up. Each try runs in one
+    transaction, so a refused try leaves nothing behind; any other error is raised at once."""
+    from django.db import OperationalError, transaction
+
+    def atomic():
+        with transaction.atomic():
+            return function(*args, **kwargs)
+
+    for attempt in range(attempts):
+        try:
+            return in_own_connection(atomic)
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == attempts - 1:
+                raise
+            time.sleep(0.25)
+    raise AssertionError("unreachable")

@@ -54,7 +54,8 @@ from pdfcheck import decode_qr, page_text, render_pages
 from walls.setcode import parse_payload
 from playwright.sync_api import expect
 
-from tests.browser.test_rule_sets_at_table import delete_event, in_own_connection
+from tests.browser.conftest import in_own_connection, once_unlocked
+from tests.browser.test_rule_sets_at_table import delete_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -306,4 +307,4 @@ def test_a_director_defends_the_scores_and_players_learn_nothing_early(browser, 
         check_shown_once_released(visitor, demo_site, built, code)
         assert not errors, errors
     finally:
-        in_own_connection(delete_event, SLUG)
+        once_unlocked(delete_event, SLUG)

@@ -58,8 +58,7 @@ from factories import (
 )
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
-from tests.browser.test_rule_sets_at_table import in_own_connection
+from tests.browser.conftest import PHONE, in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -490,7 +489,7 @@ def test_a_director_without_superuser_rights_runs_the_whole_day_through_the_page
         assert not watch.errors, watch.errors
         assert len(watch.requests) > 50, "the requests were not recorded"
     finally:
-        in_own_connection(remove, SLUG, DIRECTOR)
+        once_unlocked(remove, SLUG, DIRECTOR)
 
 
 # --- what the public sees ------------------------------------------------------------------------------------------
@@ -574,5 +573,5 @@ def test_a_draft_is_hidden_and_the_projector_shows_no_unreleased_points(browser,
                 name: int(points.replace("−", "-")) for name, points in released.items()}, data["standings"]
         assert not watch.errors, watch.errors
     finally:
-        in_own_connection(remove, DRAFT)
+        once_unlocked(remove, DRAFT)
         in_own_connection(remove, "", DIRECTOR)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from factories import enter_outcome, login_as_table_in_browser, save_entry, say_who_is_entering, team_roster
-from tests.browser.conftest import PHONE, SCREENSHOTS, in_own_connection
+from tests.browser.conftest import PHONE, SCREENSHOTS, in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -69,4 +69,4 @@ def test_the_director_fixes_a_honba_and_the_table_is_paid_it(director_page, new_
         assert honba == 1
         assert changes == {"E": -4100, "S": 8300, "W": -2100, "N": -2100}
     finally:
-        in_own_connection(delete, slug)
+        once_unlocked(delete, slug)

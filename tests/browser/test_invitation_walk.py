@@ -24,8 +24,7 @@ import pytest
 from factories import console_error
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
-from tests.browser.test_rule_sets_at_table import in_own_connection
+from tests.browser.conftest import PHONE, in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -155,4 +154,4 @@ def test_a_guessed_roster_is_previewed_and_an_existing_account_accepts_its_invit
         shot(director, "08-people-role-held")
         assert not errors, errors
     finally:
-        in_own_connection(clean_up)
+        once_unlocked(clean_up)

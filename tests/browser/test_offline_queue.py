@@ -16,7 +16,7 @@ from factories import demo_roster, enter_outcome, login_as_table_in_browser, pre
 
 from walls.setcode import set_code
 
-from .conftest import PHONE, SCREENSHOTS, in_own_connection, phone_offline
+from .conftest import PHONE, SCREENSHOTS, in_own_connection, once_unlocked, phone_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -195,7 +195,7 @@ def test_a_hand_confirmed_offline_shows_the_score_changes_the_server_then_stores
     exactly those changes."""
     from scoring.models import HandResult
 
-    in_own_connection(lambda: HandResult.objects.filter(table_id=riichi_queue_table.table_id).delete())
+    once_unlocked(lambda: HandResult.objects.filter(table_id=riichi_queue_table.table_id).delete())
     context = browser.new_context(viewport=PHONE)
     context.add_cookies([{"name": "django_language", "value": language, "url": demo_site.url}])
     try:

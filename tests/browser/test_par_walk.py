@@ -15,7 +15,7 @@ import pypdfium2 as pdfium
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, in_own_connection
+from tests.browser.conftest import DESKTOP, PHONE, in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -134,4 +134,4 @@ def test_a_player_reads_a_riichi_par_in_japanese_double_yakuman_and_no_luck(new_
         assert "26" not in east.inner_text().replace("+96000", "")
         section.screenshot(path=str(SCREENSHOTS / "traveller-par-riichi-ja.png"))
     finally:
-        in_own_connection(remove_event, event_id)
+        once_unlocked(remove_event, event_id)

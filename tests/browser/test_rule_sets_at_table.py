@@ -27,7 +27,6 @@ live server does.
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from factories import (
     confirm_with_pin, login_as_table_in_browser, say_who_is_entering, sets_through, standings_rows, team_roster,
 )
 from oracles import ranked, tally, team_set_points
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, in_own_connection, once_unlocked
 from walls.setcode import set_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -287,23 +286,6 @@ class Built:
     typed: dict                     # table number -> {set: {seat: change}}, the other tables' results
 
 
-def in_own_connection(function, *args):
-    """``function(*args)`` run in a thread of its own, hence on a database connection of its own
-    in autocommit, as the live server's: the test's own connection holds the test's transaction,
-    whose writes the live server would not see (and whose locks would stop it on the shared
-    in-memory SQLite database)."""
-    from django.db import connections
-
-    def run():
-        try:
-            return function(*args)
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
-
-
 def delete_event(slug: str) -> None:
     from tournament.models import Event
 
@@ -466,7 +448,7 @@ def test_a_whole_event_runs_at_the_table_scored_from_the_outcomes(family, browse
         check_live_grid(desk, demo_site, built, expected)
         check_standings(desk, demo_site, built, expected)
     finally:
-        in_own_connection(delete_event, slug)
+        once_unlocked(delete_event, slug)
 
 
 def check_live_grid(page, demo_site, built: Built, expected: dict) -> None:

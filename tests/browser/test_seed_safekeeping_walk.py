@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.test_rule_sets_at_table import in_own_connection
+from tests.browser.conftest import in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -108,7 +108,7 @@ def test_delete_with_the_seed_export_then_import_and_reveal_keeps_every_wall_ver
         ok, checked, revealed = in_own_connection(verified, slug)
         assert ok and checked == 16 and revealed == seed
     finally:
-        in_own_connection(wipe, slug)
+        once_unlocked(wipe, slug)
 
 
 def test_an_event_imported_without_its_seed_asks_for_it_at_the_reveal(director_page, demo_site, tmp_path):
@@ -145,4 +145,4 @@ def test_an_event_imported_without_its_seed_asks_for_it_at_the_reveal(director_p
         ok, checked, revealed = in_own_connection(verified, slug)
         assert ok and checked == 16 and revealed == seed
     finally:
-        in_own_connection(wipe, slug)
+        once_unlocked(wipe, slug)

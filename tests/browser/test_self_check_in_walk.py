@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pdfcheck import decode_qr, render_pages
-from tests.browser.conftest import PHONE, SCREENSHOTS, in_own_connection
+from tests.browser.conftest import PHONE, SCREENSHOTS, in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -96,4 +96,4 @@ def test_a_player_checks_in_from_their_card_and_the_directors_page_follows(demo_
         expect(phone.get_by_role("button", name="Check me in")).to_have_count(0)
         assert len(in_own_connection(check_ins)) == 2
     finally:
-        in_own_connection(clean_up)
+        once_unlocked(clean_up)

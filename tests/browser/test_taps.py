@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from factories import login_as_table_in_browser, prepared_event, team_roster
 
-from .conftest import PHONE, in_own_connection
+from .conftest import PHONE, in_own_connection, once_unlocked
 from .test_rule_sets_at_table import FAMILIES
 from walls.setcode import set_code
 
@@ -227,7 +227,7 @@ def test_every_family_s_worked_hands_are_counted(family, browser, demo_site):
             counted[hand.entry["kind"]] = taps.count - once
     finally:
         context.close()
-        in_own_connection(lambda: Event.objects.filter(slug=table.slug).delete())
+        once_unlocked(lambda: Event.objects.filter(slug=table.slug).delete())
     print(f"\n{family.ruleset}: taps per worked hand besides the PINs {counted}")
     assert set(counted) == {"discard", "self_draw", "draw"}
     assert all(n < 12 for n in counted.values()), counted

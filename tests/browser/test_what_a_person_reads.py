@@ -9,14 +9,13 @@ pages are held to the width too, the public ones to the words as well."""
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 
 import pytest
 
 from factories import demo_roster, enter_outcome, login_as_table_in_browser, prepared_event, say_who_is_entering
 
-from .conftest import PHONE, SCREENSHOTS, in_own_connection, phone_offline
+from .conftest import PHONE, SCREENSHOTS, in_own_connection, once_unlocked, phone_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -117,20 +116,13 @@ def _lock(table_id: int, on: bool) -> None:
                 for device in devices for _ in range(settings.CONFIRM_PIN_LIMIT_PER_DEVICE))
         else:
             ConfirmationAttempt.objects.filter(table_id=table_id).update(cleared=True)
-    for attempt in range(5):  # the live server may hold SQLite's table lock for a moment
-        try:
-            in_own_connection(write)
-            return
-        except Exception:  # noqa: BLE001 - OperationalError "database table is locked"
-            if attempt == 4:
-                raise
-            time.sleep(0.5)
+    once_unlocked(write)  # the live server may hold SQLite's table lock for a moment
 
 
 def _clear(table_id: int) -> None:
     from scoring.models import HandResult
 
-    in_own_connection(lambda: HandResult.objects.filter(table_id=table_id).delete())
+    once_unlocked(lambda: HandResult.objects.filter(table_id=table_id).delete())
 
 
 @pytest.mark.parametrize("code", ["riichi-duplicate", "mcr-duplicate"])
