@@ -68,7 +68,7 @@ def entry(request, event):
                                    device=table_access.device_of(request))
         except ResultError as exc:
             form.add_result_error(exc)
-            if exc.status == 429:  # PIN entry locked at the table by wrong PINs
+            if exc.status == 429:  # this device waits after wrong PINs (seats.pin_wait)
                 status = 429
         else:
             messages.success(request, _("Saved: Table %(table)s, set %(set)s: %(changes)s")

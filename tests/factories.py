@@ -347,6 +347,17 @@ def api_key(user) -> str:
     return issue_token(user)
 
 
+def scorer_of_every_table(event: Event, username: str):
+    """A new account (``username``, password ``pw-<username>``) holding the scorer role of
+    ``event`` for every one of its tables, as a venue's scoring script's account does."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username, password=f"pw-{username}")
+    EventRole.objects.create(event=event, user=user, role=EventRole.Role.SCORER).tables.set(
+        Table.objects.filter(group__session__event=event))
+    return user
+
+
 def client_for(user=None, *, token: str | None = None, table: Table | None = None) -> Client:
     """A fresh test client: logged in as ``user`` (a session login, no password check) when
     given; sending ``token`` as its API token (``Authorization: Token ...``) when given; logged in

@@ -22,10 +22,10 @@ from django.test import Client
 
 from scoring.models import HandResult, ResultRevision
 from scoring.actions.entry import submit_result
-from tournament.models import EventRole, Table
+from tournament.models import EventRole
 from walls.models import PrintJob
 
-from factories import api_key, first_set, first_table, pin
+from factories import api_key, first_set, first_table, pin, scorer_of_every_table
 
 ROOT = Path(__file__).resolve().parent.parent
 VISIBILITY_TIMEOUT = 2  # seconds before the restarted worker takes back the killed worker's task
@@ -138,10 +138,8 @@ def _drop_connection_at_insert_into(table_name: str, seen: list):
 
 
 @pytest.fixture
-def scorer_client(team_event, django_user_model):
-    user = django_user_model.objects.create_user("scorer", password="pw-scorer-1")
-    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER).tables.set(
-        Table.objects.filter(group__session__event=team_event))
+def scorer_client(team_event):
+    user = scorer_of_every_table(team_event, "scorer")
     return Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {api_key(user)}")
 
 

@@ -14,21 +14,18 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from factories import api_key, client_for, entering, first_set, first_table, in_threads, pin, table_url
+from factories import api_key, client_for, entering, first_set, first_table, in_threads, pin, scorer_of_every_table, table_url
 from scoring.actions.entry import submit_result
 from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
-from tournament.models import EventRole, Table
+from tournament.models import Table
 
 CHANGES = {"E": 48, "S": -16, "W": -16, "N": -16}
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 
 @pytest.fixture
-def scorer(team_event, django_user_model):
-    user = django_user_model.objects.create_user("keyed-scorer", password="pw-keyed-scorer")
-    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER).tables.set(
-        Table.objects.filter(group__session__event=team_event))
-    return client_for(token=api_key(user))
+def scorer(team_event):
+    return client_for(token=api_key(scorer_of_every_table(team_event, "keyed-scorer")))
 
 
 def _post(client, url, body, key=None):

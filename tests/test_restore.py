@@ -21,7 +21,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from factories import api_key, client_for, entering, first_set, login_as_table, pin, table_url
+from factories import api_key, client_for, entering, first_set, login_as_table, pin, scorer_of_every_table, table_url
 from scoring.models import HandResult, ResultRevision
 from tournament.models import Event, EventRole, Table
 
@@ -79,12 +79,9 @@ def _backup(folder: Path) -> None:
 
 
 @pytest.fixture
-def scorer(team_event, django_user_model):
+def scorer(team_event):
     """A scorer account of every table of the event, and its API client (token)."""
-    user = django_user_model.objects.create_user("restored-scorer", password="pw-restored-scorer")
-    EventRole.objects.create(event=team_event, user=user, role=EventRole.Role.SCORER).tables.set(
-        Table.objects.filter(group__session__event=team_event))
-    return client_for(token=api_key(user))
+    return client_for(token=api_key(scorer_of_every_table(team_event, "restored-scorer")))
 
 
 def _api(client, url, body, key):

@@ -4,7 +4,7 @@ A service refuses an input by raising a :class:`tournament.errors.FieldError` (`
 ``SetupError``, ``WallError``, ``PrintError``); an API view lets it through and the client gets
 the shape of DRF's own validation errors, keyed by the field::
 
-    HTTP 400 (or the error's status: 409 a conflict, 403 a forbidden change, 429 PIN entry locked)
+    HTTP 400 (or the error's status: 409 a conflict, 403 a forbidden change, 429 a PIN or a call to wait for: ``Retry-After``)
     {"changes.E": ["the score changes must add up to 0"]}
 
 A result that collides with a stored one (409) also names it: ``{"set": [...], "existing": 17}``;

@@ -11,7 +11,7 @@ class ResultError(FieldError):
     ``changes.E``, ``fans``, ``hand``, ``entered_by_seat``, ``pin``, ``revision``...),
     ``message`` says what is wrong and how to fix it; ``existing`` is the stored result a
     duplicate collided with; ``status`` the HTTP status an adapter answers with (400, or 409 for
-    a conflict, 403 for a forbidden change, 429 for a table locked by wrong PINs); ``code`` a
+    a conflict, 403 for a forbidden change, 429 for a device held back by wrong PINs); ``code`` a
     name the pages and the API's clients may recognise a refusal by (``""`` unless set);
     ``retry_after`` the seconds to wait before trying again (a 429), answered as ``Retry-After``.
     No refusal ever depends on a wall (docs/security.md, "The wall check")."""
