@@ -6,9 +6,10 @@
 //   refuses a set that is not at this table now before anything is typed; a label of another event
 //   (data-event) is refused here;
 // - the staff's wall-sticker pages (templates/walls/_sticker_scan.html, walls.rebuild_views):
-//   data-prefix="/w/<slug>/" takes a sticker's link (walls.setcode.SetId.slot_url) of this event,
+//   data-prefix="/W/<event number>/ /w/<slug>/" takes a sticker's link (walls.setcode.SetId.slot_url,
+//   either form) of this event,
 //   opened with a trailing slash and data-query appended (check=1 in the check walk); a link of
-//   another event under data-family ("/w/") is refused with data-other-event.
+//   another event under data-family ("/W/ /w/") is refused with data-other-event.
 // Decoding is ZXing-C++ compiled to WebAssembly (static/vendor/zxing-wasm, served with the other
 // static files: nothing is fetched from elsewhere). The live camera needs a secure page (HTTPS, or
 // the laptop itself); on a venue's plain-HTTP address the button says so (data-insecure: ask the
@@ -41,17 +42,27 @@
     box.hidden = !status.textContent;
   }
 
-  var prefix = box.dataset.prefix || '/entry/scan/';
+  var prefixes = (box.dataset.prefix || '/entry/scan/').split(' ');
   var sticker = !!box.dataset.prefix;
+
+  // Where in path the first of words starts, with the word found: [-1, ''] for none.
+  function find(path, words) {
+    for (var i = 0; i < words.length; i++) {
+      var at = path.indexOf(words[i]);
+      if (at >= 0) return [at, words[i]];
+    }
+    return [-1, ''];
+  }
 
   // Open the page a label's or sticker's link names, on this server whatever address it was printed with.
   function open(text) {
     var url = null;
     try { url = new URL(text, window.location.href); } catch (e) { url = null; }
-    var at = url ? url.pathname.indexOf(prefix) : -1;
+    var found = url ? find(url.pathname, prefixes) : [-1, ''];
+    var at = found[0], prefix = found[1];
     if (at < 0) {
       var family = box.dataset.family;
-      say(family && url && url.pathname.indexOf(family) >= 0 ? box.dataset.otherEvent : box.dataset.notLabel);
+      say(family && url && find(url.pathname, family.split(' '))[0] >= 0 ? box.dataset.otherEvent : box.dataset.notLabel);
       return false;
     }
     var path = url.pathname.slice(at);

@@ -53,7 +53,7 @@ def test_stored_stickers_carry_set_seat_and_slot_and_no_tile_of_the_set(team_eve
     payloads = {code for page in render_pages(data, scale=200 / 72) for code in decode_qr(page.image)}
     # each sticker's code is the link of its own slot (rebuild by scan), naming the seat and slot, no tile
     ruleset = team_event.get_ruleset()
-    assert payloads == {set_id.slot_url(team_event.base_url, s.pile.seat, s.label) for s in ruleset.slots()}
+    assert payloads == {set_id.slot_url(team_event.base_url, s.pile.seat, s.label, str(team_event.pk)) for s in ruleset.slots()}
 
 
 def test_same_request_reuses_the_stored_file(team_event):

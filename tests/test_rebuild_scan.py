@@ -216,7 +216,7 @@ def test_scanned_in_the_check_walk_the_slot_page_links_back_at_its_step(world):
     assert 'data-query="check=1"' in text
     plain = main(client.get(slot_path(event, "W-D1")))
     assert f'href="{back}" id="check-seat"' in plain and "data-query" not in plain
-    assert f'data-prefix="/w/{event.slug}/"' in plain
+    assert f'data-prefix="/W/{event.pk}/ /w/{event.slug}/"' in plain
 
 
 # --- everyone else --------------------------------------------------------------------------------
@@ -306,6 +306,22 @@ def test_the_printed_url_without_its_slash_lands_on_the_page(world):
     url = SetId(event.slug, 1, 3).slot_url("http://testserver", "E", "D21")
     response = client_as("staff", world, "mcr-duplicate").get(url, follow=True)
     assert response.status_code == 200 and tile_name(stored_tile(event, "E-D21"), "en") in main(response)
+
+
+def test_the_short_printed_url_opens_the_slot_page_at_once(world):
+    """A sticker's code is the short upper-case URL (walls.setcode.qr_address): it opens the slot
+    page itself, without a redirect (one round trip on a venue's Wi-Fi), for staff the tile and for
+    a player the neutral page, whatever case the phone sends the slot in."""
+    event = world.events["mcr-duplicate"]
+    url = SetId(event.slug, 1, 3).slot_url("http://testserver", "E", "D21", str(event.pk))
+    assert url == f"HTTP://TESTSERVER/W/{event.pk}/{SetId(event.slug, 1, 3).code}/E-D21"
+    path = url.removeprefix("HTTP://TESTSERVER")
+    staff = client_as("staff", world, "mcr-duplicate").get(path)
+    assert staff.status_code == 200 and tile_name(stored_tile(event, "E-D21"), "en") in main(staff)
+    assert client_as("staff", world, "mcr-duplicate").get(path.lower().replace("/w/", "/W/") + "/").status_code == 200
+    neutral = Client().get(path)
+    assert neutral.status_code == 200 and tile_name(stored_tile(event, "E-D21"), "en") not in main(neutral)
+    assert Client().get(f"/W/999999/{SetId(event.slug, 1, 3).code}/E-D21").status_code == 404
 
 
 # --- the check walk ---------------------------------------------------------------------------------

@@ -531,7 +531,7 @@ def test_reserve_stickers_carry_the_reserve_code_and_payload_and_no_tile(event):
     for page in render_pages(data, scale=200 / 72):
         payloads.update(decode_qr(page.image))
     reserve = SetId(event.slug, 1, 7, 1)  # each sticker links its own slot of the reserve wall
-    assert payloads == {reserve.slot_url(event.base_url, s.pile.seat, s.label) for s in event.get_ruleset().slots()}
+    assert payloads == {reserve.slot_url(event.base_url, s.pile.seat, s.label, str(event.pk)) for s in event.get_ruleset().slots()}
     text = _text(data)
     assert text.count("1-07R1-0") >= event.get_ruleset().tile_count and "RESERVE WALL R1 for set 1-07" in text
     assert not re.search(r"\b[1-9][mpsz]\b", text)  # a sticker names no tile

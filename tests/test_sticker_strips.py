@@ -170,8 +170,9 @@ def test_codes_decode_on_every_tile_size(size):
 def test_a_dead_wall_sticker_says_which_tile_is_turned_and_never_what_it_is():
     pdf = _strips("riichi", TILE_SIZES["riichi-21x28"])
     text = " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in open_pdf(pdf))
-    assert re.search(r"X5 1-07-\d Dora indicator", text)
-    assert re.search(r"X1 1-07-\d Replacement 1", text) and re.search(r"X7 1-07-\d Kan-dora 1", text)
+    assert re.search(r"X5 1-07-\d DORA", text)
+    assert re.search(r"X1 1-07-\d R1", text) and re.search(r"X7 1-07-\d K1", text)
+    assert "DORA dora indicator" in text  # the marks' legend at the sheet's foot
 
 
 def test_a_stock_larger_than_the_tile_is_refused_naming_the_stock_the_tile_and_the_fix():

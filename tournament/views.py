@@ -47,6 +47,7 @@ from tournament.services import (
 from tournament.services import prepare_session as seat_with_walls
 from walls.print_jobs import job_state, job_title
 from walls.print_kinds import SESSION_KINDS
+from walls.print_kinds.walls import sticker_paper
 from walls.printing import DEFAULT_TEMPLATE, PRESETS
 from walls.printing.tilesize import event_tile, stock_problem
 from walls.services import WallError
@@ -85,7 +86,9 @@ def event_page(request, event):
 @event_view(roles=(DIRECTOR, STAFF), login=True)
 def director(request, event):
     """The director's page (director and staff): sessions to seat, each session's clock and
-    prints (label stock, sheet language, the session's ZIP), the projector's announcement, print
+    prints (label stock, sheet language, the session's ZIP; what the wall stickers take, copies,
+    stickers and sheets, and a warning when their codes would be too small to scan:
+    :func:`walls.print_kinds.walls.sticker_paper`), the projector's announcement, print
     jobs, verifiable walls, the audit trail."""
     sessions = []
     for session in event.sessions.prefetch_related("groups__tables"):
@@ -97,6 +100,7 @@ def director(request, event):
             "confirmed": results.filter(status=HandResult.Status.CONFIRMED).count(),
             "tables": [t for g in session.groups.all() for t in g.tables.all()],
             "clock": clock_state(session, finished=session_finished(event, session.number)),
+            "paper": sticker_paper(event, session.number, event.default_label_stock or DEFAULT_TEMPLATE),
         })
     seated = set(event.sessions.values_list("number", flat=True))
     tile = event_tile(event.tile_size, event.get_ruleset(), lenient=True)

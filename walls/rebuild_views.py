@@ -1,5 +1,6 @@
 """Rebuilding a set by scan (docs/staff-guide.md, "Rebuilding a set by scan"): the page a wall
-sticker's QR code opens, ``/w/<slug>/<set code>/<seat>-<slot>/`` (:meth:`walls.setcode.SetId.slot_url`),
+sticker's QR code opens, ``/W/<event number>/<set code>/<seat>-<slot>`` (:meth:`walls.setcode.SetId.slot_url`;
+``/w/<slug>/<set code>/<seat>-<slot>/`` on stickers printed by earlier versions),
 and the check walk through a seat's rows, ``/w/<slug>/<set code>/<seat>/check/``.
 
 Staff and the director (:attr:`scoring.visibility.Viewer.secrets`, the roles that see every set)
@@ -19,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -29,6 +31,7 @@ from django.views.decorators.cache import never_cache
 from scoring import table_access
 from tournament import i18n
 from tournament.access import event_view
+from tournament.models import Event
 from tournament.query import int_param
 from walls.models import ReserveWall, WallSet
 from walls.rulesets.layout import Row, dead_wall, row_of, seat_rows
@@ -210,6 +213,15 @@ def sticker_slot(request, event, code, where):
         "row_slots": [(lab, lab == label) for lab in row.labels],
     })
     return render(request, "walls/sticker_slot.html", context)
+
+
+def sticker_short(request, key, code, where):
+    """The short address a wall sticker's QR code holds, ``/W/<event number>/<code>/<where>``:
+    the page of :func:`sticker_slot` for that event (404 for no such event)."""
+    slug = Event.objects.filter(pk=int(key)).values_list("slug", flat=True).first()
+    if slug is None:
+        raise Http404(_("No event has this number: the sticker belongs to another site."))
+    return sticker_slot(request, slug=slug, code=code, where=where)
 
 
 @never_cache

@@ -9,11 +9,18 @@ The QR payload is ``"DMJ1|<event slug>|<session>|<set>|<check>"``; when the even
 address the payload is instead the entry URL ``<base>/entry/scan/<payload-encoded>``, which the
 entry page decodes with :func:`parse_payload` as well.
 
-Each wall sticker's QR code is the URL of its slot, ``<base>/w/<slug>/<code>/<where>`` with
+Each wall sticker's QR code is the URL of its slot, ``<BASE>/W/<event key>/<code>/<where>`` with
 ``where`` the seat and slot (``E-D21``) or the slot alone for a shared pile (``X5``):
-:meth:`SetId.slot_url`, read back by :func:`parse_slot_url`. It names the set, seat and slot and
+:meth:`SetId.slot_url`, read back by :func:`parse_slot_key`. It names the set, seat and slot and
 never a tile (a sticker sits on a tile's back, which everyone sees); only staff's phones are shown
 what tile goes there (docs/staff-guide.md, "Rebuilding a set by scan").
+
+That URL is short and written in QR alphanumeric characters (digits, upper-case letters and
+``$%*+-./:``, 5.5 bits a character against 8 in byte mode): the scheme and host upper-cased
+(:func:`qr_address`; both are case-insensitive), ``W`` and the event's number instead of its slug.
+So a sticker code stays at QR version 4 (33 modules, error correction M: up to 90 such
+characters) with any public address of up to 60 characters, and its modules stay at 0.4 mm or
+more on the smallest tile (docs/printing.md, "Sticker codes").
 
 A reserve wall drawn for a set (docs/walls.md, "Reserve walls") has a code of its own,
 ``"<session>-<set:02>R<reserve>-<check>"`` (e.g. ``"1-07R1-4"``), with the check digit over the
@@ -105,11 +112,27 @@ class SetId:
         """The entry URL that a phone opens when it scans the label (``base_url`` without slash)."""
         return f"{base_url.rstrip('/')}/entry/scan/{quote(self.payload, safe='')}"
 
-    def slot_url(self, base_url: str, seat: str | None, label: str) -> str:
-        """The URL a wall sticker's QR code holds: ``<base>/w/<slug>/<code>/<seat>-<label>``
-        (``.../w/open/1-07-3/E-D21``), or ``.../<label>`` for a shared pile (``X5``). Names the
-        slot, never its tile."""
+    def slot_url(self, base_url: str, seat: str | None, label: str, event_key: str = "") -> str:
+        """The URL a wall sticker's QR code holds. With ``event_key`` (the event's number) the short
+        form ``<BASE>/W/<key>/<code>/<seat>-<label>`` (``HTTPS://MJ.EXAMPLE.ORG/W/12/1-07-3/E-D21``,
+        the base through :func:`qr_address`), else the form naming the slug,
+        ``<base>/w/<slug>/<code>/<seat>-<label>`` (stickers printed by earlier versions). A shared
+        pile's slot is the label alone (``X5``). Names the slot, never its tile."""
+        if event_key:
+            return f"{qr_address(base_url)}/W/{event_key}/{self.code}/{slot_key(seat, label)}"
         return f"{base_url.rstrip('/')}/w/{quote(self.event, safe='')}/{self.code}/{slot_key(seat, label)}"
+
+
+def qr_address(base_url: str) -> str:
+    """``base_url`` without its trailing slash, scheme and host (with the port) upper-cased, so a
+    QR code writes them in alphanumeric mode: ``https://mj.example.org:8443/club`` →
+    ``HTTPS://MJ.EXAMPLE.ORG:8443/club`` (a path is case-sensitive and kept as typed)."""
+    base = base_url.strip().rstrip("/")
+    scheme, sep, rest = base.partition("://")
+    if not sep:
+        return base
+    host, slash, path = rest.partition("/")
+    return f"{scheme.upper()}://{host.upper()}{slash}{path}"
 
 
 def set_code(session: int, set_no: int, reserve: int = 0) -> str:
@@ -142,7 +165,7 @@ def parse_code(event: str, code: str) -> SetId:
 
 
 def parse_slot_key(key: str) -> tuple[str | None, str]:
-    """``"E-D21"`` → ``("E", "D21")``; ``"X5"`` → ``(None, "X5")``. Raises SetCodeError for a
+    """``"E-D21"`` → ``("E", "D21")``; ``"X5"`` → ``(None, "X5")`` (any case). Raises SetCodeError for a
     key that is neither."""
     seat, sep, label = key.strip().upper().rpartition("-")
     if (sep and not seat) or not label.isascii() or not label[:1].isalpha() or not label[1:].isdigit():

@@ -42,7 +42,7 @@ def _reserve_setup(event: Event, reserve=None, lang: str = "en") -> bytes:
 def _reserve_stickers(event: Event, reserve=None, template: str = printing.DEFAULT_TEMPLATE, lang: str = "en") -> bytes:
     row = reserve_wall(event, reserve)
     stickers = sticker_set(SetId(event.slug, row.session_number, row.set_no, row.number), event.name, event.get_ruleset(),
-                           public_address(event))
+                           public_address(event), str(event.pk))
     return render_stickers(event, [stickers], template, lang)
 
 

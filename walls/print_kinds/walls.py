@@ -5,15 +5,23 @@ physical copy of a set (docs/seating.md, "Physical copies and groups sharing the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from reportlab.lib.units import mm as printing_mm
 
 from tournament.models import Event
 from tournament.table_plan import session_plan
 from walls import printing
 from walls.models import WallSet
-from walls.print_kinds.base import PrintKind, event_tile, public_address, render_stickers, set_counters
+from walls.print_kinds.base import PrintError, PrintKind, event_tile, public_address, render_stickers, set_counters
 from walls.printing import i18n as printing_words
 from walls.printing.data import sticker_set
+from walls.printing.stickers import plan_sheets, sticker_layout
+from walls.printing.strips import MIN_MODULE, code_module, strip_sheets
+from walls.printing.templates import TemplateError, label_boxes
+from walls.printing.qr import qr_runs, STICKER_MASK
 from walls.setcode import SetId
 
 
@@ -64,24 +72,78 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
     ]
 
 
-def sticker_sets(event: Event, session_number: int, set_nos=None) -> list:
+def sticker_sets(event: Event, session_number: int, set_nos=None, lang: str = "en") -> list:
     """The :class:`walls.printing.data.StickerSet` values of a session's stored walls, one per
     physical copy (each group sharing the walls needs its own stickers). Built from the set codes
     and the rule set's slots alone: the walls' tiles are never read, since a sticker goes on the
     back of a tile, where every player sees it (docs/rules.md, "Duplicate MCR: building sets and
     wall stickers"; docs/printing.md)."""
     ruleset, base = event.get_ruleset(), public_address(event)
-    first = first_tables(event, session_number)
+    first = first_tables(event, session_number, lang)
     return [
-        sticker_set(SetId(event.slug, session_number, n), event.name, ruleset, base)
+        sticker_set(SetId(event.slug, session_number, n), event.name, ruleset, base, str(event.pk), copy)
         for n in _stored_walls(event, session_number, set_nos).values_list("set_no", flat=True)
-        for _copy in first[n]
+        for copy in first[n]
     ]
+
+
+@dataclass(frozen=True)
+class StickerPaper:
+    """What a session's wall stickers take, told before printing: ``sets`` and physical
+    ``copies`` (every copy a full set of stickers), ``stickers`` (the rule set's tiles × copies),
+    ``sheets`` of the label stock (``per_copy`` sheets a copy on row strips, which never put two
+    copies on one sheet; 0 on grid labels), ``module`` the QR codes' module in mm (None: a stock
+    without codes) and ``problem``, the warning when it is under :data:`MIN_MODULE` mm or the
+    stock cannot be used ("" none)."""
+
+    sets: int
+    copies: int
+    stickers: int
+    sheets: int
+    per_copy: int
+    module: float | None
+    problem: str
+
+
+def sticker_paper(event: Event, session_number: int, template: str) -> StickerPaper | None:
+    """The :class:`StickerPaper` of the stickers of session ``session_number`` on label stock
+    ``template`` (None before its walls are generated). Draws nothing: the sheets are counted by
+    the layout the renderers use (:func:`walls.printing.strips.strip_sheets`,
+    :func:`walls.printing.stickers.plan_sheets`), the code is the longest sticker URL's."""
+    set_nos = list(_stored_walls(event, session_number).values_list("set_no", flat=True))
+    if not set_nos:
+        return None
+    ruleset, copies = event.get_ruleset(), first_tables(event, session_number)
+    count = sum(len(copies[n]) for n in set_nos)
+    try:
+        base = public_address(event)
+    except PrintError as exc:
+        return StickerPaper(len(set_nos), count, count * ruleset.tile_count, 0, 0, None, exc.message)
+    sample = sticker_set(SetId(event.slug, session_number, max(set_nos)), event.name, ruleset, base, str(event.pk))
+    payload = max((sample.slot_payload(s) for unit in sample.units for s in unit.slots), key=len)
+    stock, tile = printing.get_template(template), event_tile(event)
+    try:
+        if stock.strips:
+            per_copy = strip_sheets(sample, ruleset, tile, stock)
+            sheets, module = per_copy * count, code_module(tile, payload)
+        else:
+            per_copy, boxes = 0, label_boxes(stock)
+            sheets = len(plan_sheets([(sample, u) for u in sample.units] * count, stock.per_sheet, stock.columns))
+            lay = sticker_layout(boxes[0][2], boxes[0][3])
+            module = lay.qr[2] / (qr_runs(payload, "M", STICKER_MASK)[0] + 4) / printing_mm if lay.qr else None
+    except TemplateError as exc:
+        return StickerPaper(len(set_nos), count, count * ruleset.tile_count, 0, 0, None, exc.message)
+    problem = ""
+    if module is not None and module < MIN_MODULE - 1e-9:
+        problem = _("The wall stickers' QR codes would have modules of %(module)s mm, under the %(min)s mm a phone reads "
+                    "at close range: choose the row strips, or a shorter public address (a sticker's code now holds "
+                    "%(length)s characters).") % {"module": f"{module:.2f}", "min": MIN_MODULE, "length": len(payload)}
+    return StickerPaper(len(set_nos), count, count * ruleset.tile_count, sheets, per_copy, module, problem)
 
 
 def _wall_stickers(event: Event, session: int = 1, sets=None, template: str = printing.DEFAULT_TEMPLATE,
                    lang: str = "en") -> bytes:
-    return render_stickers(event, sticker_sets(event, session, sets), template, lang)
+    return render_stickers(event, sticker_sets(event, session, sets, lang), template, lang)
 
 
 def _set_labels(event: Event, session: int = 1, sets=None, lang: str = "en") -> bytes:

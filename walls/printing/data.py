@@ -175,6 +175,11 @@ class StickerSet:
     ``event_name`` (printed on the header labels) and ``units``, one :class:`StickerUnit` per
     seat in the rule set's seat order, then one for the shared piles if there are any.
 
+    ``event_key`` (the event's number) makes the stickers' codes the short URL of
+    :meth:`walls.setcode.SetId.slot_url`; ``copy`` names the physical copy the stickers are for
+    (``"Group 2 · Table 6"``, the table that plays it first; "" one copy), printed in the sheets'
+    headings.
+
     Holds no tile, by design (see the module doc); build it with :func:`sticker_set` or
     :func:`sticker_set_of`.
     """
@@ -183,6 +188,8 @@ class StickerSet:
     event_name: str
     units: tuple[StickerUnit, ...]
     entry_url: str | None = None
+    event_key: str = ""
+    copy: str = ""
 
     @property
     def payload(self) -> str:
@@ -194,8 +201,11 @@ class StickerSet:
     def slot_payload(self, slot: StickerSlot) -> str:
         """What one sticker's QR code holds: the URL of its slot on the event's public address
         (:meth:`walls.setcode.SetId.slot_url`, ``.../w/open/1-07-3/E-D21``: the set, seat and
-        slot, never the tile), or without an address the set's bare payload."""
-        return self.set_id.slot_url(self.entry_url, slot.seat, slot.label) if self.entry_url else self.set_id.payload
+        slot, never the tile; the short form with ``event_key``), or without an address the set's
+        bare payload."""
+        if not self.entry_url:
+            return self.set_id.payload
+        return self.set_id.slot_url(self.entry_url, slot.seat, slot.label, self.event_key)
 
     @property
     def slot_count(self) -> int:
@@ -239,11 +249,13 @@ def sticker_units(ruleset: Any) -> tuple[StickerUnit, ...]:
     return tuple(units)
 
 
-def sticker_set(set_id: SetId, event_name: str, ruleset: Any, entry_url: str | None = None) -> StickerSet:
+def sticker_set(set_id: SetId, event_name: str, ruleset: Any, entry_url: str | None = None, event_key: str = "",
+                copy: str = "") -> StickerSet:
     """The stickers of set ``set_id`` of an event played with ``ruleset``, their QR codes linking
-    to ``entry_url`` (the event's public address) when given: needs no wall, since a sticker
-    names no tile (print jobs use this and never read the stored walls)."""
-    return StickerSet(set_id, event_name, sticker_units(ruleset), entry_url)
+    to ``entry_url`` (the event's public address) when given, in the short form with
+    ``event_key``; ``copy`` names the physical copy. Needs no wall, since a sticker names no tile
+    (print jobs use this and never read the stored walls)."""
+    return StickerSet(set_id, event_name, sticker_units(ruleset), entry_url, event_key, copy)
 
 
 def sticker_set_of(pset: PrintableSet) -> StickerSet:

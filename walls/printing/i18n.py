@@ -52,11 +52,24 @@ WORDS = {
     "strip_lower": gettext_noop("lower row"), "strip_upper": gettext_noop("upper row, lift onto the lower row"),
     "part": gettext_noop("part"), "tiles": gettext_noop("Tiles"), "pitch": gettext_noop("pitch"),
     "draw_starts": gettext_noop("first draw"), "cut_hint": gettext_noop(
-        "Cut each strip out along its outline, lay it on its row of face-down tiles (the arrow at the first "
-        "draw), press it down, then cut between the tiles at the marks."),
-    "calibration_strip": gettext_noop("Row strip calibration"), "calibration_hint": gettext_noop(
-        "Print at 100 % (no fit to page). Lay tiles face down on the strip: each mark must fall on a joint between "
-        "two tiles. If not, measure the tile and set the tile size in the event's settings."),
+        "Cut out each sticker along its outline. Stick them left to right as seen from the seat, one on the back "
+        "of each tile of the row the line above names. The black triangle marks stack 1, where drawing starts."),
+    "calibration_strip": gettext_noop("Row strip calibration"),
+    # the scale check on every sticker sheet, and the calibration page's two checks
+    "scale_bar": gettext_noop("Print at 100 % (actual size, no fit to page): this bar measures 100 mm."),
+    "calibration_step1": gettext_noop(
+        "1. Measure the 100 mm bar with a ruler. If it is shorter or longer, the printer scaled the page: print "
+        "again at 100 % (actual size, no fit to page). Do not change the tile size for this."),
+    "calibration_step2": gettext_noop(
+        "2. Only when the bar measures 100 mm: lay tiles face down, one on each numbered sticker. Every sticker must "
+        "lie inside the back of its tile. If not, measure a tile's back and set the tile size in the event's settings."),
+    "row_continues": gettext_noop("the row goes on in part %(part)s"), "row_joins": gettext_noop("after part %(part)s"),
+    "copy": gettext_noop("copy"),
+    # a strip sticker's word: its row, or a dead-wall slot's role mark (legend on the sheet)
+    "sticker_hand": gettext_noop("Hand"), "sticker_flat": gettext_noop("Row"), "sticker_lower": gettext_noop("Lower"),
+    "sticker_upper": gettext_noop("Upper"),
+    "marks_legend": gettext_noop("Dead wall: R1, R2… kong replacements in order · DORA dora indicator · K1, K2… "
+                                 "kan-dora indicators · ura ura-dora"),
     "score_sheet": gettext_noop("Score sheet"), "score_sheets": gettext_noop("Score sheets"),
     "movement": gettext_noop("Movement"), "next": gettext_noop("then to"), "cont": gettext_noop("continued"),
     "laid": gettext_noop("Laid"), "checked": gettext_noop("Checked"), "stuck": gettext_noop("Stickers on"),
@@ -151,6 +164,17 @@ def word(key: str, lang: str) -> str:
     """The word ``key`` in ``lang`` (``word("seating", "ja")`` → ``"席順"``). Raises KeyError
     for an unknown key, ValueError for an unknown language."""
     return translate(WORDS[key], lang)
+
+
+def role_mark(role: str, order: int, lang: str) -> str:
+    """The mark of a dead-wall slot's role (:data:`walls.rulesets.layout.ROLES`) as the set-up
+    sheets and the strip stickers print it: ``R1`` (kong replacement, in order), ``DORA`` (the dora
+    indicator), ``K1`` (kan-dora indicator, in order), ``ura``; ``""`` for no role."""
+    if role == "replacement":
+        return f"R{order}"
+    if role == "kan_indicator":
+        return f"K{order}"
+    return word({"indicator": "dora_mark", "ura": "ura_mark"}[role], lang) if role else ""
 
 
 def numbered(key: str, value: Any, lang: str) -> str:

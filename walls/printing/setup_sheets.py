@@ -34,6 +34,7 @@ from walls.printing.i18n import (
     check_lang,
     numbered,
     reserve_heading,
+    role_mark,
     seat_label,
     seat_name,
     translate,
@@ -144,17 +145,8 @@ def _tile_height(groups: list[tuple[str | None, list[_Band]]], avail: float, usa
 
 
 def _role_mark(slot: DeadSlot | None, lang: str) -> str:
-    """What is printed under a dead-wall tile's slot label: ``R1`` (replacement order), ``DORA``,
-    ``K1`` (kan-dora indicator order), ``ura``."""
-    if slot is None:
-        return ""
-    if slot.role == "replacement":
-        return f"R{slot.order}"
-    if slot.role == "indicator":
-        return word("dora_mark", lang)
-    if slot.role == "kan_indicator":
-        return f"K{slot.order}"
-    return word("ura_mark", lang)
+    """What is printed under a dead-wall tile's slot label (:func:`walls.printing.i18n.role_mark`)."""
+    return role_mark(slot.role, slot.order, lang) if slot is not None else ""
 
 
 def dead_wall_lines(ruleset: Any, lang: str = "en") -> list[str]:

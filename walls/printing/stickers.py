@@ -342,13 +342,12 @@ class _StickerWriter:
             cached = self._codes[sset.set_id] = (code, fit_size(code, self.fs.latin_bold, size, width))
         return cached
 
-    def _word(self, kind: str) -> tuple[tuple[str, float, str, float], ...]:
-        """The pile word of ``kind`` (or a dead slot's role, :func:`slot_word`) in the sheet's
-        language as (font, x offset, run, size) pieces: Latin and CJK runs in their fonts, shrunk
-        to the layout's width, offsets shifted for its alignment. An unknown kind has no word."""
-        cached = self._words.get(kind)
+    def _word(self, text: str) -> tuple[tuple[str, float, str, float], ...]:
+        """The word ``text`` in the sheet's language as (font, x offset, run, size) pieces: Latin
+        and CJK runs in their fonts, shrunk to the layout's width, offsets shifted for its
+        alignment."""
+        cached = self._words.get(text)
         if cached is None:
-            text = slot_word(kind, self.lang)
             _, _, size, width, align = self.lay.word
             pieces = runs(text, self.lang) if text else ()
             total = sum(text_width(run, font, size) for run, font in pieces)
@@ -360,10 +359,12 @@ class _StickerWriter:
             for run, font in pieces:
                 out.append((font, dx, run, size))
                 dx += text_width(run, font, size)
-            cached = self._words[kind] = tuple(out)
+            cached = self._words[text] = tuple(out)
         return cached
 
-    def draw(self, item: _Sticker, x: float, y: float) -> None:
+    def draw(self, item: _Sticker, x: float, y: float, word: str | None = None) -> None:
+        """Draw the sticker of ``item`` with its bottom-left corner at ``(x, y)``; its word is
+        ``word`` when given (a strip's row word), else its pile word or role (:func:`slot_word`)."""
         s = item.slot
         fs, lay, out = self.fs, self.lay, self.out
         ops = ["0 g"]
@@ -382,7 +383,7 @@ class _StickerWriter:
         cx, cb, _, _, _ = lay.code
         ops.append(out.text(fs.latin_bold, code_size, x + cx, y + cb, code))
         wx, wb, _, _, _ = lay.word
-        for font, dx, run, size in self._word(word_key(s)):
+        for font, dx, run, size in self._word(slot_word(word_key(s), self.lang) if word is None else word):
             ops.append(out.text(font, size, x + wx + dx, y + wb, run))
         if lay.qr:
             qx, qy, qs = lay.qr
