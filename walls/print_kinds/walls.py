@@ -21,7 +21,7 @@ from walls.printing.data import sticker_set
 from walls.printing.stickers import plan_sheets, sticker_layout
 from walls.printing.strips import MIN_MODULE, code_module, strip_sheets
 from walls.printing.templates import TemplateError, label_boxes
-from walls.printing.qr import qr_runs, STICKER_MASK
+from walls.printing.qr import STICKER_MASK, qr_runs, sticker_ecc
 from walls.setcode import SetId
 
 
@@ -130,7 +130,7 @@ def sticker_paper(event: Event, session_number: int, template: str) -> StickerPa
             per_copy, boxes = 0, label_boxes(stock)
             sheets = len(plan_sheets([(sample, u) for u in sample.units] * count, stock.per_sheet, stock.columns))
             lay = sticker_layout(boxes[0][2], boxes[0][3])
-            module = lay.qr[2] / (qr_runs(payload, "M", STICKER_MASK)[0] + 4) / printing_mm if lay.qr else None
+            module = lay.qr[2] / (qr_runs(payload, sticker_ecc(payload), STICKER_MASK)[0] + 4) / printing_mm if lay.qr else None
     except TemplateError as exc:
         return StickerPaper(len(set_nos), count, count * ruleset.tile_count, 0, 0, None, exc.message)
     problem = ""

@@ -29,6 +29,20 @@ pattern (any of the eight is a valid QR code) spares the search for the best one
 all of the time spent making a code; tests/test_sticker_strips.py decodes every one."""
 
 
+STICKER_VERSION = 4
+"""The largest QR version (33 modules a side) a wall sticker's code should need: at error
+correction M its URL of up to 90 alphanumeric characters (docs/printing.md, "Sticker codes")."""
+
+
+@lru_cache(maxsize=8192)
+def sticker_ecc(data: str) -> str:
+    """The error correction of a wall sticker's code holding ``data``: ``"M"`` (15 % of the code
+    may be lost) when that fits :data:`STICKER_VERSION`, else ``"L"`` (7 %), which keeps a URL
+    whose address has a lower-case path (written a byte a character) at version 4 up to 80 bytes."""
+    modules, _ = qr_runs(data, "M", STICKER_MASK)
+    return "M" if modules <= 17 + 4 * STICKER_VERSION else "L"
+
+
 @lru_cache(maxsize=8192)
 def qr_runs(data: str, ecc: str = "M", mask: int | None = None) -> tuple[int, tuple[tuple[int, int, int], ...]]:
     """The QR code of ``data`` as ``(modules, runs)``: the side in modules (quiet zone excluded)

@@ -59,7 +59,7 @@ from walls.printing.data import (
 )
 from walls.printing.fonts import fit_size, fonts, mixed_width, runs, text_width
 from walls.printing.i18n import check_lang, numbered, reserve_heading, seat_name, word
-from walls.printing.qr import STICKER_MASK, FormCache
+from walls.printing.qr import STICKER_MASK, FormCache, sticker_ecc
 from walls.printing.rawpdf import ContentWriter
 from walls.printing.templates import (
     LabelTemplate,
@@ -387,7 +387,9 @@ class _StickerWriter:
             ops.append(out.text(font, size, x + wx + dx, y + wb, run))
         if lay.qr:
             qx, qy, qs = lay.qr
-            ops.append(self.forms.qr_op(item.sset.slot_payload(s), x + qx, y + qy, qs, quiet=2, mask=STICKER_MASK))
+            payload = item.sset.slot_payload(s)
+            ops.append(self.forms.qr_op(payload, x + qx, y + qy, qs, quiet=2, ecc=sticker_ecc(payload),
+                                        mask=STICKER_MASK))
         out.emit(ops)
 
 

@@ -44,13 +44,13 @@ from walls.printing.base import draw_fit, finish, new_canvas
 from walls.printing.data import PrintableSet, StickerSet, StickerSlot
 from walls.printing.fonts import fonts, mixed_width, text_width
 from walls.printing.i18n import check_lang, numbered, reserve_heading, role_mark, seat_name, word
-from walls.printing.qr import STICKER_MASK, FormCache, qr_runs
+from walls.printing.qr import STICKER_MASK, FormCache, qr_runs, sticker_ecc
 from walls.printing.stickers import _CAP, _Layout, _Sticker, _StickerWriter
 from walls.printing.templates import LabelTemplate, TemplateError
 from walls.printing.tilesize import TileSize
 from walls.rulesets.layout import Row, rows
 
-MAX_STICKER_HEIGHT = 26.0
+MAX_STICKER_HEIGHT = 24.0
 """Millimetres: a strip's stickers are no taller than this (less on a shorter tile)."""
 
 PAGE_MARGIN = 6.5
@@ -131,10 +131,10 @@ def qr_side(tile: TileSize) -> float:
 
 def code_module(tile: TileSize, payload: str) -> float:
     """Millimetres: the module of the QR code of ``payload`` on a strip sticker of ``tile``
-    (error correction M, :data:`QUIET` modules of quiet zone). A sticker's URL of up to 90 QR
-    alphanumeric characters (:func:`walls.setcode.qr_address`) is version 4, 33 modules: 0.43 mm
-    on every preset tile."""
-    modules, _runs = qr_runs(payload, "M", STICKER_MASK)
+    (error correction :func:`walls.printing.qr.sticker_ecc`, :data:`QUIET` modules of quiet
+    zone). A sticker's URL on any public address of up to 60 characters is version 4, 33 modules:
+    0.43 mm on every preset tile (docs/printing.md, "Sticker codes")."""
+    modules, _runs = qr_runs(payload, sticker_ecc(payload), STICKER_MASK)
     return qr_side(tile) / (modules + 2 * QUIET)
 
 
