@@ -233,7 +233,7 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
         y = _set_header(canv, forms, pset, pw, staff_band(canv, pw, ph, lang), lang, False)
         y = _dead_box(canv, pset.ruleset, y, usable_w, lang)
         notes = _notes_lines(pset, usable_w, lang)
-        floor = MARGIN + 12 * mm + len(notes) * _NOTE_LEADING
+        floor = MARGIN + _footer_height(pset) + 5 * mm + len(notes) * _NOTE_LEADING  # the notes, then the boxes
         tile_h = _tile_height(groups, y - floor - 1, usable_w)  # a point of slack for rounding
         for seat, bands in groups:
             head = True
@@ -435,23 +435,62 @@ def _notes_lines(pset: PrintableSet, width: float, lang: str = "en") -> list[str
     return wrap(notes, _NOTE_SIZE, width, lang) if notes else []
 
 
+COPY_ROW_H: float = 4.6 * mm
+"""Height of one copy's row of boxes to tick in the set-up sheet's footer."""
+COPY_BOX: float = 3.2 * mm
+COPIES_PER_COLUMN = 4
+"""A set of more copies gets its rows of boxes in two columns, copies 1-4 left, 5-8 right."""
+_CODE_W: float = 12 * mm
+"""Room kept at the right of the footer for the set code."""
+
+
+def copy_name(pset: PrintableSet, index: int, lang: str) -> str:
+    """The name copy ``index`` (0-based) of ``pset`` is printed under: the table that plays it
+    first (``"Group 2 · Table 6"``), else ``"Copy 1"`` in ``lang``."""
+    names = pset.copy_names
+    return names[index] or word("copy_n", lang) % {"n": index + 1}
+
+
+def _footer_columns(pset: PrintableSet) -> int:
+    return 1 if pset.copy_count <= COPIES_PER_COLUMN else 2
+
+
+def _footer_height(pset: PrintableSet) -> float:
+    """Height in points of the footer's rows of boxes (one row per copy, in one or two columns)."""
+    rows = -(-pset.copy_count // _footer_columns(pset))
+    return float(rows * COPY_ROW_H)
+
+
 def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str]) -> None:
-    """The rule set's notes, then boxes to tick: laid, checked, stickers on."""
+    """The rule set's notes, then one row of boxes to tick per physical copy of the set: the
+    copy's name (its first table, or "Copy 1"), then laid, checked, stickers on; the set code at
+    the bottom right."""
     fs = fonts()
-    y = MARGIN + 9 * mm + len(notes) * _NOTE_LEADING
+    height = _footer_height(pset)
+    y = MARGIN + height + 2 * mm + len(notes) * _NOTE_LEADING
     for line in notes:
         draw_fit(canv, line, MARGIN, y, pw - 2 * MARGIN, _NOTE_SIZE, lang=lang, min_size=_NOTE_SIZE)
         y -= _NOTE_LEADING
-    y = MARGIN
-    x = MARGIN
+    columns = _footer_columns(pset)
+    rows = -(-pset.copy_count // columns)
+    gap = 3 * mm
+    col_w = (pw - 2 * MARGIN - _CODE_W - (columns - 1) * gap) / columns
+    name_w = col_w * (0.26 if columns == 1 else 0.3)
+    step = (col_w - name_w) / 3
+    size = 7.5 if columns == 1 else 6.5
     canv.setLineWidth(0.6)
-    for key in ("laid", "checked", "stuck"):
-        checkbox(canv, x, y, 3.5 * mm)
-        x += 5 * mm
-        draw_fit(canv, word(key, lang), x, y + 2.5, 45 * mm, 8, lang=lang)
-        x += 47 * mm
+    for index in range(pset.copy_count):
+        column, row = divmod(index, rows)
+        x = MARGIN + column * (col_w + gap)
+        y = MARGIN + (rows - 1 - row) * COPY_ROW_H
+        draw_fit(canv, copy_name(pset, index, lang), x, y + 2.2, name_w - 2 * mm, size, lang=lang, bold=True)
+        x += name_w
+        for key in ("laid", "checked", "stuck"):
+            checkbox(canv, x, y, COPY_BOX)
+            draw_fit(canv, word(key, lang), x + COPY_BOX + 1.2 * mm, y + 2.2, step - COPY_BOX - 2.4 * mm, size, lang=lang)
+            x += step
     canv.setFont(fs.latin, 6)
-    canv.drawRightString(pw - MARGIN, y + 1, pset.set_id.code)
+    canv.drawRightString(pw - MARGIN, MARGIN + 1, pset.set_id.code)
 
 
 def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
