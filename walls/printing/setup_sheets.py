@@ -28,7 +28,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas, wrap
-from walls.printing.data import Placement, PrintableSet, set_units
+from walls.printing.data import Placement, PrintableSet, placements, set_units
 from walls.printing.fonts import fonts, mixed_width
 from walls.printing.i18n import (
     check_lang,
@@ -493,12 +493,55 @@ def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str
     canv.drawRightString(pw - MARGIN, MARGIN + 1, pset.set_id.code)
 
 
-def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
-    """PDF of every tile of ``sets`` sorted by tile, then set, seat and slot.
+def _count(n: int) -> str:
+    """A count as printed: ``8704`` → ``"8,704"``."""
+    return f"{n:,}"
 
-    Each tile opens with its face, names and number of copies; its copies follow as
-    ``set · seat · slot`` lines in four columns per page, under the "STAFF ONLY" band
-    (:func:`staff_band`) of every page. Raises like :func:`render_setup_sheets`.
+
+def pick_totals(sets: Sequence[PrintableSet]) -> tuple[int, int, str, int]:
+    """What the pick list's total line counts: ``(sets, copies, tiles per copy, tiles)``, the
+    physical copies summed over the sets, the tiles per copy as the rule set's tile count
+    (``"136"`` in MCR; several counts joined by ``/`` should the sets' rule sets differ) and the
+    tiles to pick, each set's tile count times its copies (16 MCR sets × 4 copies: 8,704)."""
+    counts = [len(placements(p)) for p in sets]
+    per_copy = "/".join(_count(c) for c in sorted(set(counts)))
+    return (len(sets), sum(p.copy_count for p in sets), per_copy,
+            sum(c * p.copy_count for c, p in zip(counts, sets, strict=True)))
+
+
+def pick_total_text(sets: Sequence[PrintableSet], lang: str) -> str:
+    """The pick list's total line in ``lang``: ``"16 sets, 64 copies, 136 tiles per copy: 8,704
+    tiles in all"``."""
+    n_sets, copies, per_copy, tiles = pick_totals(sets)
+    return word("pick_total", lang) % {"sets": _count(n_sets), "copies": _count(copies), "per_copy": per_copy,
+                                      "tiles": _count(tiles)}
+
+
+def copies_legend(pset: PrintableSet, lang: str) -> str:
+    """One set's line of the pick list's legend: ``"1-07-3: Copy 1: Group 1 · Table 1, Copy 2:
+    Group 2 · Table 5"`` (just ``"1-07-3: Copy 1"`` for one unnamed copy)."""
+    copies = [word("copy_n", lang) % {"n": k + 1} + (f": {name}" if name else "") for k, name in enumerate(pset.copy_names)]
+    return f"{pset.set_id.code}: {', '.join(copies)}"
+
+
+PICK_BOX: float = 7.0
+"""Largest side in points of a pick-list line's box to tick (one per copy of its set)."""
+PICK_BOX_MIN: float = 4.0
+"""Smallest box side: more copies than fit in a line at this size take a second row of boxes."""
+PICK_BOX_GAP: float = 1.8
+
+
+def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
+    """PDF of every tile of ``sets`` sorted by tile, then set, seat and slot, counting the sets'
+    physical copies (:attr:`PrintableSet.copies`).
+
+    Each tile opens with its face, names and the count to pick, ``"12 places × 4 copies = 48
+    tiles"``; its places follow as ``set · seat · slot`` lines in four columns per page, each with
+    one small box to tick per copy of its set, left to right in copy order (the copy numbers over
+    the boxes under each tile's heading). The first page's title line gives the totals
+    (:func:`pick_total_text`: sets, copies, tiles per copy, tiles in all) and a legend names every
+    set's copies (:func:`copies_legend`); the document ends with the totals again. Every page
+    carries the "STAFF ONLY" band (:func:`staff_band`). Raises like :func:`render_setup_sheets`.
     """
     lang = check_lang(lang)
     entries = []
@@ -516,33 +559,64 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     fs = fonts()
     columns = 4
     col_w = (pw - 2 * MARGIN) / columns
-    line_h = 10.5
-    head_h = 30
+    box_x = 73.0  # the boxes' left edge from a column's left edge, after set, seat and slot
+    box_room = col_w - box_x - 4
+    most = max((p.copy_count for p in sets), default=1)
+    per_row = max(1, min(most, int((box_room + PICK_BOX_GAP) / (PICK_BOX_MIN + PICK_BOX_GAP))))
+    box = min(PICK_BOX, (box_room + PICK_BOX_GAP) / per_row - PICK_BOX_GAP)
+    line_h = max(10.5, -(-most // per_row) * (box + PICK_BOX_GAP) + 3.5)
+    head_h = 34
     title_y = ph - MARGIN - BAND_H - 2 * mm - 8  # under the STAFF ONLY band
     top = title_y - 8
     bottom = MARGIN
     page = 1
     col = 0
-    y = top
+    totals = pick_total_text(sets, lang)
 
     def page_title() -> None:
         staff_band(canv, pw, ph, lang)
-        codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
-        draw_fit(canv, f"{word('pick_list', lang)} — {sets[0].event_name if sets else ''} — {numbered('sets', codes, lang)}"
-                 f" — {numbered('page', page, lang)}",
-                 MARGIN, title_y, pw - 2 * MARGIN, 9, lang=lang, bold=True)
+        event = sets[0].event_name if sets else ""
+        if page == 1:  # the totals on the first page's title line
+            text = f"{word('pick_list', lang)} — {event} — {totals} — {numbered('page', page, lang)}"
+        else:
+            codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
+            text = f"{word('pick_list', lang)} — {event} — {numbered('sets', codes, lang)} — {numbered('page', page, lang)}"
+        draw_fit(canv, text, MARGIN, title_y, pw - 2 * MARGIN, 9, lang=lang, bold=True)
+
+    def legend(y: float) -> float:
+        """The first page's legend of every set's copies, from ``y`` down; returns the y under it."""
+        width = pw - 2 * MARGIN
+        draw_fit(canv, word("copies_legend", lang), MARGIN, y - 8, width, 7.5, lang=lang, bold=True)
+        y -= 10
+        for pset in sets:
+            for line in wrap(copies_legend(pset, lang), 6.8, width - 8, lang):
+                draw_fit(canv, line, MARGIN + 4, y - 7, width - 8, 6.8, lang=lang)
+                y -= 8
+        canv.setLineWidth(0.5)
+        canv.line(MARGIN, y - 3, pw - MARGIN, y - 3)
+        return y - 6
 
     def next_column() -> None:
         nonlocal col, y, page
         col += 1
-        y = top
+        y = first_page_top if page == 1 else top  # page 1's columns start under the legend
         if col == columns:
             canv.showPage()
             page += 1
             col = 0
+            y = top
             page_title()
 
+    def boxes(x: float, y: float, count: int) -> None:
+        """``count`` boxes to tick, ``per_row`` a row, their first row's top at ``y``."""
+        canv.setLineWidth(0.6)
+        for k in range(count):
+            row, place = divmod(k, per_row)
+            checkbox(canv, x + box_x + place * (box + PICK_BOX_GAP), y - 1.5 - box - row * (box + PICK_BOX_GAP), box)
+
     page_title()
+    y = legend(top) if sets else top
+    first_page_top = y
     i = 0
     while i < len(entries):
         tile = entries[i][6].tile
@@ -551,6 +625,7 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
             j += 1
         first = True
         for k in range(i, j):
+            pset = entries[k][5]
             need = (head_h if first else 0) + line_h
             if y - need < bottom:
                 next_column()
@@ -560,24 +635,44 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
                     y -= 11
             x = MARGIN + col * col_w
             if first:
-                face_h = head_h - 6
+                face_h = head_h - 10
                 place_tile_face(forms, tile, x, y - face_h - 2, face_h)
                 tx = x + face_h * ASPECT + 4
-                draw_fit(canv, tile_name(tile, lang), tx, y - 10, col_w - (tx - x) - 6, 8.5, lang=lang, bold=True)
-                draw_fit(canv, f"{tile} · {j - i} {word('copies', lang)}", tx, y - 21, col_w - (tx - x) - 6, 8,
-                         lang=lang)
+                places = j - i
+                picked = sum(e[5].copy_count for e in entries[i:j])
+                counts = {e[5].copy_count for e in entries[i:j]}
+                count = (word("places_copies", lang) % {"places": _count(places), "copies": _count(counts.pop()),
+                                                        "tiles": _count(picked)}
+                         if len(counts) == 1 else word("places_tiles", lang) % {"places": _count(places),
+                                                                                 "tiles": _count(picked)})
+                draw_fit(canv, f"{tile_name(tile, lang)} · {tile}", tx, y - 10, col_w - (tx - x) - 6, 8.5, lang=lang,
+                         bold=True)
+                draw_fit(canv, count, tx, y - 20.5, col_w - (tx - x) - 6, 7.5, lang=lang, min_size=5.5)
+                canv.setFont(fs.latin, 4.5)
+                for n in range(min(most, per_row)):  # the copy numbers over the boxes
+                    canv.drawCentredString(x + box_x + n * (box + PICK_BOX_GAP) + box / 2, y - head_h + 1.5, str(n + 1))
                 y -= head_h
                 first = False
             p = entries[k][6]
-            pset = entries[k][5]
             canv.setFont(fs.latin, 8)
             canv.drawString(x + 4, y - 8, pset.set_id.code)
             draw_fit(canv, seat_label(p.seat, lang) if p.seat else "–", x + 38, y - 8, 12, 8, lang=lang, bold=True)
             canv.setFont(fs.latin_bold, 8)
             canv.drawString(x + 52, y - 8, p.label)
-            checkbox(canv, x + col_w - 16, y - 8.5, 7)
+            boxes(x, y, pset.copy_count)
             y -= line_h
         y -= 4
         i = j
+    if sets:  # the totals close the document
+        lines = wrap(f"{word('total', lang)}: {totals}", 8, col_w - 6, lang, bold=True)
+        if y - (len(lines) * 10 + 6) < bottom:
+            next_column()
+        x = MARGIN + col * col_w
+        canv.setLineWidth(0.8)
+        canv.line(x, y - 1, x + col_w - 6, y - 1)
+        y -= 4
+        for line in lines:
+            draw_fit(canv, line, x, y - 8, col_w - 6, 8, lang=lang, bold=True)
+            y -= 10
     canv.showPage()
     return finish(canv, buf)
