@@ -436,10 +436,15 @@ def _notes_lines(pset: PrintableSet, width: float, lang: str = "en") -> list[str
 
 
 COPY_ROW_H: float = 4.6 * mm
-"""Height of one copy's row of boxes to tick in the set-up sheet's footer."""
+"""Height of one copy's row of boxes to tick in the set-up sheet's footer, up to two rows."""
+COPY_ROW_H_TIGHT: float = 3.6 * mm
+"""The rows' height when there are more than two (five copies and more): the tiles keep their room."""
 COPY_BOX: float = 3.2 * mm
-COPIES_PER_COLUMN = 4
-"""A set of more copies gets its rows of boxes in two columns, copies 1-4 left, 5-8 right."""
+"""Side of a box to tick in the footer (:data:`COPY_BOX_TIGHT` in tight rows)."""
+COPY_BOX_TIGHT: float = 2.6 * mm
+COPIES_PER_COLUMN = 2
+"""A set of more copies gets its rows of boxes in two columns: copies 1-2 left and 3-4 right,
+1-4 left and 5-8 right."""
 _CODE_W: float = 12 * mm
 """Room kept at the right of the footer for the set code."""
 
@@ -451,14 +456,17 @@ def copy_name(pset: PrintableSet, index: int, lang: str) -> str:
     return names[index] or word("copy_n", lang) % {"n": index + 1}
 
 
-def _footer_columns(pset: PrintableSet) -> int:
-    return 1 if pset.copy_count <= COPIES_PER_COLUMN else 2
+def _footer_grid(pset: PrintableSet) -> tuple[int, int, float, float]:
+    """The footer's rows of boxes: ``(columns, rows, row height, box side)``, heights in points."""
+    columns = 1 if pset.copy_count <= COPIES_PER_COLUMN else 2
+    rows = -(-pset.copy_count // columns)
+    return (columns, rows, COPY_ROW_H, COPY_BOX) if rows <= 2 else (columns, rows, COPY_ROW_H_TIGHT, COPY_BOX_TIGHT)
 
 
 def _footer_height(pset: PrintableSet) -> float:
     """Height in points of the footer's rows of boxes (one row per copy, in one or two columns)."""
-    rows = -(-pset.copy_count // _footer_columns(pset))
-    return float(rows * COPY_ROW_H)
+    _columns, rows, row_h, _box = _footer_grid(pset)
+    return float(rows * row_h)
 
 
 def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str]) -> None:
@@ -471,8 +479,7 @@ def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str
     for line in notes:
         draw_fit(canv, line, MARGIN, y, pw - 2 * MARGIN, _NOTE_SIZE, lang=lang, min_size=_NOTE_SIZE)
         y -= _NOTE_LEADING
-    columns = _footer_columns(pset)
-    rows = -(-pset.copy_count // columns)
+    columns, rows, row_h, box = _footer_grid(pset)
     gap = 3 * mm
     col_w = (pw - 2 * MARGIN - _CODE_W - (columns - 1) * gap) / columns
     name_w = col_w * (0.26 if columns == 1 else 0.3)
@@ -482,12 +489,13 @@ def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str
     for index in range(pset.copy_count):
         column, row = divmod(index, rows)
         x = MARGIN + column * (col_w + gap)
-        y = MARGIN + (rows - 1 - row) * COPY_ROW_H
-        draw_fit(canv, copy_name(pset, index, lang), x, y + 2.2, name_w - 2 * mm, size, lang=lang, bold=True)
+        y = MARGIN + (rows - 1 - row) * row_h
+        text_y = y + box / 2 - size * 0.35
+        draw_fit(canv, copy_name(pset, index, lang), x, text_y, name_w - 2 * mm, size, lang=lang, bold=True)
         x += name_w
         for key in ("laid", "checked", "stuck"):
-            checkbox(canv, x, y, COPY_BOX)
-            draw_fit(canv, word(key, lang), x + COPY_BOX + 1.2 * mm, y + 2.2, step - COPY_BOX - 2.4 * mm, size, lang=lang)
+            checkbox(canv, x, y, box)
+            draw_fit(canv, word(key, lang), x + box + 1.2 * mm, text_y, step - box - 2.4 * mm, size, lang=lang)
             x += step
     canv.setFont(fs.latin, 6)
     canv.drawRightString(pw - MARGIN, MARGIN + 1, pset.set_id.code)
