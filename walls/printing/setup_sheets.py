@@ -579,6 +579,8 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     bottom = MARGIN
     page = 1
     col = 0
+    y = top
+    first_page_top = top  # page 1's columns start under the legend (set below)
     totals = pick_total_text(sets, lang)
 
     def page_title() -> None:
