@@ -115,9 +115,9 @@ def test_pick_list_sorts_by_tile_then_set_seat_and_slot():
                 expected.append((tile_sort_key(p.tile), pset.set_id.set_no, seat_order[p.seat], p.index,
                                  (pset.set_id.code, p.seat, p.label)))
     assert entries == [e[-1] for e in sorted(expected)]
-    headings = re.findall(r"\n(\S+)\r\n(\w+) · (\d+) 枚", text)
+    headings = re.findall(r"\n(\S+) · (\w+)\r\n(\d+) か所 × 1 部 = (\d+) 枚", text)  # one copy of each set
     assert [h[:2] for h in headings][:3] == [(tile_name(t, "ja"), t) for t in ("1m", "2m", "3m")]
-    assert all(h[2] == "8" for h in headings) and len(headings) == 34
+    assert all(h[2:] == ("8", "8") for h in headings) and len(headings) == 34
     assert "Characters" not in text and "copies" not in text
 
 

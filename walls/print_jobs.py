@@ -68,8 +68,9 @@ log = logging.getLogger(__name__)
 # 5: seating sheets by table and seat, the event's label stock by default, files named for people;
 # 6: a staggered session's copies as its movement needs them, not one per group;
 # 7: the words from the site's catalogues, rule set names and hand-ending rules translated;
-# 8: set-up sheets in laying order with the dead wall's roles and the tile size, STAFF ONLY bands).
-RENDER_VERSION = 8
+# 8: set-up sheets in laying order with the dead wall's roles and the tile size, STAFF ONLY bands;
+# 9: the set-up sheets and the pick list count the physical copies of each set).
+RENDER_VERSION = 9
 
 
 def params_hash(kind: str, params: dict, stamp: str = "") -> str:

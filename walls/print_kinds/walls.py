@@ -54,9 +54,10 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
                    codes: bool = True) -> list:
     """The :class:`walls.printing.PrintableSet` values of a session's stored walls; with
     ``per_copy`` one per physical copy (each group sharing the walls needs its own copy, labelled
-    with the table that plays it first, in the sheet language ``lang``). With ``codes`` (a
-    document that prints the sets' QR codes) they link to the event's public address
-    (:func:`~walls.print_kinds.base.public_address`, which refuses one phones cannot open)."""
+    with the table that plays it first, in the sheet language ``lang``; ``copies`` is then that one
+    name), else one per set, ``copies`` naming all its copies in copy order (:func:`first_tables`).
+    With ``codes`` (a document that prints the sets' QR codes) they link to the event's public
+    address (:func:`~walls.print_kinds.base.public_address`, which refuses one phones cannot open)."""
     ruleset, base = event.get_ruleset(), public_address(event) if codes else None
     tile = event_tile(event).text  # "25 × 34 mm" in the set-up sheet's header
     walls = _stored_walls(event, session_number, set_nos)
@@ -65,10 +66,11 @@ def printable_sets(event: Event, session_number: int, set_nos=None, *, per_copy:
         printing.PrintableSet(
             set_id=SetId(event.slug, session_number, w.set_no), event_name=event.name, ruleset=ruleset,
             piles=w.piles, first_table=copy, commitment=event.commitment, entry_url=base, tile_size=tile,
-            counters=set_counters(event, session_number, w.set_no, lang),
+            counters=set_counters(event, session_number, w.set_no, lang), copies=copies,
         )
         for w in walls
-        for copy in (first[w.set_no] if per_copy else [", ".join(first[w.set_no])])
+        for copy, copies in ([(name, (name,)) for name in first[w.set_no]] if per_copy
+                             else [(", ".join(first[w.set_no]), tuple(first[w.set_no]))])
     ]
 
 

@@ -41,7 +41,11 @@ class PrintableSet:
     shown in the set-up sheet's header when not empty; ``counters`` the honba and riichi sticks
     on the table before the hand, fixed for every table of the set, in the sheet's language
     (``"Honba 0 · Riichi sticks 0"``, :func:`walls.print_kinds.base.set_counters`), shown after the
-    end rule when not empty.
+    end rule when not empty; ``copies`` names the set's physical copies in copy order, each by the
+    table that plays it first (``("Group 1 · Table 1", "Group 2 · Table 5")``,
+    :func:`walls.print_kinds.walls.first_tables`): the set-up sheet prints one row of boxes to tick
+    per copy and the pick list one box per copy on every line; empty means one unnamed copy
+    (:attr:`copy_names`).
     """
 
     set_id: SetId
@@ -53,6 +57,17 @@ class PrintableSet:
     entry_url: str | None = None
     tile_size: str = ""
     counters: str = ""
+    copies: tuple[str, ...] = ()
+
+    @property
+    def copy_count(self) -> int:
+        """How many physical copies of the set are laid: ``len(copies)``, at least 1."""
+        return max(1, len(self.copies))
+
+    @property
+    def copy_names(self) -> tuple[str, ...]:
+        """The copies' names in copy order, ``""`` for an unnamed copy (``copies`` empty: one)."""
+        return self.copies or ("",)
 
     @property
     def label_payload(self) -> str:

@@ -97,6 +97,12 @@ WORDS = {
     "dora_mark": gettext_noop("DORA"), "ura_mark": gettext_noop("ura"),
     "tile_size": gettext_noop("Tile size"),
     "staff_only": gettext_noop("STAFF ONLY — shows every tile: never at a table"),
+    # copies: pick list and set-up sheets
+    "copy_n": gettext_noop("Copy %(n)s"),
+    "places_copies": gettext_noop("%(places)s places × %(copies)s copies = %(tiles)s tiles"),
+    "places_tiles": gettext_noop("%(places)s places = %(tiles)s tiles"),
+    "pick_total": gettext_noop("%(sets)s sets, %(copies)s copies, %(per_copy)s tiles per copy: %(tiles)s tiles in all"),
+    "copies_legend": gettext_noop("One box per copy on every line, left to right:"),
 }  # fmt: skip
 """Key → the word's msgid (English). The site's own msgid wherever a page says the same thing."""
 

@@ -28,7 +28,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from walls.printing.base import checkbox, draw_fit, finish, new_canvas, wrap
-from walls.printing.data import Placement, PrintableSet, set_units
+from walls.printing.data import Placement, PrintableSet, placements, set_units
 from walls.printing.fonts import fonts, mixed_width
 from walls.printing.i18n import (
     check_lang,
@@ -225,7 +225,7 @@ def render_setup_sheets(sets: Sequence[PrintableSet], lang: str = "en", *, page_
         y = _set_header(canv, forms, pset, pw, staff_band(canv, pw, ph, lang), lang, False)
         y = _dead_box(canv, pset.ruleset, y, usable_w, lang)
         notes = _notes_lines(pset, usable_w, lang)
-        floor = MARGIN + 12 * mm + len(notes) * _NOTE_LEADING
+        floor = MARGIN + _footer_height(pset) + 5 * mm + len(notes) * _NOTE_LEADING  # the notes, then the boxes
         tile_h = _tile_height(groups, y - floor - 1, usable_w)  # a point of slack for rounding
         for seat, bands in groups:
             head = True
@@ -427,31 +427,121 @@ def _notes_lines(pset: PrintableSet, width: float, lang: str = "en") -> list[str
     return wrap(notes, _NOTE_SIZE, width, lang) if notes else []
 
 
+COPY_ROW_H: float = 4.6 * mm
+"""Height of one copy's row of boxes to tick in the set-up sheet's footer, up to two rows."""
+COPY_ROW_H_TIGHT: float = 3.6 * mm
+"""The rows' height when there are more than two (five copies and more): the tiles keep their room."""
+COPY_BOX: float = 3.2 * mm
+"""Side of a box to tick in the footer (:data:`COPY_BOX_TIGHT` in tight rows)."""
+COPY_BOX_TIGHT: float = 2.6 * mm
+COPIES_PER_COLUMN = 2
+"""A set of more copies gets its rows of boxes in two columns: copies 1-2 left and 3-4 right,
+1-4 left and 5-8 right."""
+_CODE_W: float = 12 * mm
+"""Room kept at the right of the footer for the set code."""
+
+
+def copy_name(pset: PrintableSet, index: int, lang: str) -> str:
+    """The name copy ``index`` (0-based) of ``pset`` is printed under: the table that plays it
+    first (``"Group 2 · Table 6"``), else ``"Copy 1"`` in ``lang``."""
+    names = pset.copy_names
+    return names[index] or word("copy_n", lang) % {"n": index + 1}
+
+
+def _footer_grid(pset: PrintableSet) -> tuple[int, int, float, float]:
+    """The footer's rows of boxes: ``(columns, rows, row height, box side)``, heights in points."""
+    columns = 1 if pset.copy_count <= COPIES_PER_COLUMN else 2
+    rows = -(-pset.copy_count // columns)
+    return (columns, rows, COPY_ROW_H, COPY_BOX) if rows <= 2 else (columns, rows, COPY_ROW_H_TIGHT, COPY_BOX_TIGHT)
+
+
+def _footer_height(pset: PrintableSet) -> float:
+    """Height in points of the footer's rows of boxes (one row per copy, in one or two columns)."""
+    _columns, rows, row_h, _box = _footer_grid(pset)
+    return float(rows * row_h)
+
+
 def _footer(canv: Any, pset: PrintableSet, pw: float, lang: str, notes: list[str]) -> None:
-    """The rule set's notes, then boxes to tick: laid, checked, stickers on."""
+    """The rule set's notes, then one row of boxes to tick per physical copy of the set: the
+    copy's name (its first table, or "Copy 1"), then laid, checked, stickers on; the set code at
+    the bottom right."""
     fs = fonts()
-    y = MARGIN + 9 * mm + len(notes) * _NOTE_LEADING
+    height = _footer_height(pset)
+    y = MARGIN + height + 2 * mm + len(notes) * _NOTE_LEADING
     for line in notes:
         draw_fit(canv, line, MARGIN, y, pw - 2 * MARGIN, _NOTE_SIZE, lang=lang, min_size=_NOTE_SIZE)
         y -= _NOTE_LEADING
-    y = MARGIN
-    x = MARGIN
+    columns, rows, row_h, box = _footer_grid(pset)
+    gap = 3 * mm
+    col_w = (pw - 2 * MARGIN - _CODE_W - (columns - 1) * gap) / columns
+    name_w = col_w * (0.26 if columns == 1 else 0.3)
+    step = (col_w - name_w) / 3
+    size = 7.5 if columns == 1 else 6.5
     canv.setLineWidth(0.6)
-    for key in ("laid", "checked", "stuck"):
-        checkbox(canv, x, y, 3.5 * mm)
-        x += 5 * mm
-        draw_fit(canv, word(key, lang), x, y + 2.5, 45 * mm, 8, lang=lang)
-        x += 47 * mm
+    for index in range(pset.copy_count):
+        column, row = divmod(index, rows)
+        x = MARGIN + column * (col_w + gap)
+        y = MARGIN + (rows - 1 - row) * row_h
+        text_y = y + box / 2 - size * 0.35
+        draw_fit(canv, copy_name(pset, index, lang), x, text_y, name_w - 2 * mm, size, lang=lang, bold=True)
+        x += name_w
+        for key in ("laid", "checked", "stuck"):
+            checkbox(canv, x, y, box)
+            draw_fit(canv, word(key, lang), x + box + 1.2 * mm, text_y, step - box - 2.4 * mm, size, lang=lang)
+            x += step
     canv.setFont(fs.latin, 6)
-    canv.drawRightString(pw - MARGIN, y + 1, pset.set_id.code)
+    canv.drawRightString(pw - MARGIN, MARGIN + 1, pset.set_id.code)
+
+
+def _count(n: int) -> str:
+    """A count as printed: ``8704`` → ``"8,704"``."""
+    return f"{n:,}"
+
+
+def pick_totals(sets: Sequence[PrintableSet]) -> tuple[int, int, str, int]:
+    """What the pick list's total line counts: ``(sets, copies, tiles per copy, tiles)``, the
+    physical copies summed over the sets, the tiles per copy as the rule set's tile count
+    (``"136"`` in MCR; several counts joined by ``/`` should the sets' rule sets differ) and the
+    tiles to pick, each set's tile count times its copies (16 MCR sets × 4 copies: 8,704)."""
+    counts = [len(placements(p)) for p in sets]
+    per_copy = "/".join(_count(c) for c in sorted(set(counts)))
+    return (len(sets), sum(p.copy_count for p in sets), per_copy,
+            sum(c * p.copy_count for c, p in zip(counts, sets, strict=True)))
+
+
+def pick_total_text(sets: Sequence[PrintableSet], lang: str) -> str:
+    """The pick list's total line in ``lang``: ``"16 sets, 64 copies, 136 tiles per copy: 8,704
+    tiles in all"``."""
+    n_sets, copies, per_copy, tiles = pick_totals(sets)
+    return word("pick_total", lang) % {"sets": _count(n_sets), "copies": _count(copies), "per_copy": per_copy,
+                                      "tiles": _count(tiles)}
+
+
+def copies_legend(pset: PrintableSet, lang: str) -> str:
+    """One set's line of the pick list's legend: ``"1-07-3: Copy 1: Group 1 · Table 1, Copy 2:
+    Group 2 · Table 5"`` (just ``"1-07-3: Copy 1"`` for one unnamed copy)."""
+    copies = [word("copy_n", lang) % {"n": k + 1} + (f": {name}" if name else "") for k, name in enumerate(pset.copy_names)]
+    return f"{pset.set_id.code}: {', '.join(copies)}"
+
+
+PICK_BOX: float = 7.0
+"""Largest side in points of a pick-list line's box to tick (one per copy of its set)."""
+PICK_BOX_MIN: float = 4.0
+"""Smallest box side: more copies than fit in a line at this size take a second row of boxes."""
+PICK_BOX_GAP: float = 1.8
 
 
 def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_size: Any = "A4") -> bytes:
-    """PDF of every tile of ``sets`` sorted by tile, then set, seat and slot.
+    """PDF of every tile of ``sets`` sorted by tile, then set, seat and slot, counting the sets'
+    physical copies (:attr:`PrintableSet.copies`).
 
-    Each tile opens with its face, names and number of copies; its copies follow as
-    ``set · seat · slot`` lines in four columns per page, under the "STAFF ONLY" band
-    (:func:`staff_band`) of every page. Raises like :func:`render_setup_sheets`.
+    Each tile opens with its face, names and the count to pick, ``"12 places × 4 copies = 48
+    tiles"``; its places follow as ``set · seat · slot`` lines in four columns per page, each with
+    one small box to tick per copy of its set, left to right in copy order (the copy numbers over
+    the boxes under each tile's heading). The first page's title line gives the totals
+    (:func:`pick_total_text`: sets, copies, tiles per copy, tiles in all) and a legend names every
+    set's copies (:func:`copies_legend`); the document ends with the totals again. Every page
+    carries the "STAFF ONLY" band (:func:`staff_band`). Raises like :func:`render_setup_sheets`.
     """
     lang = check_lang(lang)
     entries = []
@@ -469,33 +559,66 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
     fs = fonts()
     columns = 4
     col_w = (pw - 2 * MARGIN) / columns
-    line_h = 10.5
-    head_h = 30
+    box_x = 73.0  # the boxes' left edge from a column's left edge, after set, seat and slot
+    box_room = col_w - box_x - 4
+    most = max((p.copy_count for p in sets), default=1)
+    per_row = max(1, min(most, int((box_room + PICK_BOX_GAP) / (PICK_BOX_MIN + PICK_BOX_GAP))))
+    box = min(PICK_BOX, (box_room + PICK_BOX_GAP) / per_row - PICK_BOX_GAP)
+    line_h = max(10.5, -(-most // per_row) * (box + PICK_BOX_GAP) + 3.5)
+    head_h = 34
     title_y = ph - MARGIN - BAND_H - 2 * mm - 8  # under the STAFF ONLY band
     top = title_y - 8
     bottom = MARGIN
     page = 1
     col = 0
     y = top
+    first_page_top = top  # page 1's columns start under the legend (set below)
+    totals = pick_total_text(sets, lang)
 
     def page_title() -> None:
         staff_band(canv, pw, ph, lang)
-        codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
-        draw_fit(canv, f"{word('pick_list', lang)} — {sets[0].event_name if sets else ''} — {numbered('sets', codes, lang)}"
-                 f" — {numbered('page', page, lang)}",
-                 MARGIN, title_y, pw - 2 * MARGIN, 9, lang=lang, bold=True)
+        event = sets[0].event_name if sets else ""
+        if page == 1:  # the totals on the first page's title line
+            text = f"{word('pick_list', lang)} — {event} — {totals} — {numbered('page', page, lang)}"
+        else:
+            codes = ", ".join(p.set_id.code for p in sets[:8]) + (" …" if len(sets) > 8 else "")
+            text = f"{word('pick_list', lang)} — {event} — {numbered('sets', codes, lang)} — {numbered('page', page, lang)}"
+        draw_fit(canv, text, MARGIN, title_y, pw - 2 * MARGIN, 9, lang=lang, bold=True)
+
+    def legend(y: float) -> float:
+        """The first page's legend of every set's copies, from ``y`` down; returns the y under it."""
+        width = pw - 2 * MARGIN
+        draw_fit(canv, word("copies_legend", lang), MARGIN, y - 8, width, 7.5, lang=lang, bold=True)
+        y -= 10
+        for pset in sets:
+            for line in wrap(copies_legend(pset, lang), 6.8, width - 8, lang):
+                draw_fit(canv, line, MARGIN + 4, y - 7, width - 8, 6.8, lang=lang)
+                y -= 8
+        canv.setLineWidth(0.5)
+        canv.line(MARGIN, y - 3, pw - MARGIN, y - 3)
+        return y - 6
 
     def next_column() -> None:
         nonlocal col, y, page
         col += 1
-        y = top
+        y = first_page_top if page == 1 else top  # page 1's columns start under the legend
         if col == columns:
             canv.showPage()
             page += 1
             col = 0
+            y = top
             page_title()
 
+    def boxes(x: float, y: float, count: int) -> None:
+        """``count`` boxes to tick, ``per_row`` a row, their first row's top at ``y``."""
+        canv.setLineWidth(0.6)
+        for k in range(count):
+            row, place = divmod(k, per_row)
+            checkbox(canv, x + box_x + place * (box + PICK_BOX_GAP), y - 1.5 - box - row * (box + PICK_BOX_GAP), box)
+
     page_title()
+    y = legend(top) if sets else top
+    first_page_top = y
     i = 0
     while i < len(entries):
         tile = entries[i][6].tile
@@ -504,6 +627,7 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
             j += 1
         first = True
         for k in range(i, j):
+            pset = entries[k][5]
             need = (head_h if first else 0) + line_h
             if y - need < bottom:
                 next_column()
@@ -513,24 +637,44 @@ def render_pick_list(sets: Sequence[PrintableSet], lang: str = "en", *, page_siz
                     y -= 11
             x = MARGIN + col * col_w
             if first:
-                face_h = head_h - 6
+                face_h = head_h - 10
                 place_tile_face(forms, tile, x, y - face_h - 2, face_h)
                 tx = x + face_h * ASPECT + 4
-                draw_fit(canv, tile_name(tile, lang), tx, y - 10, col_w - (tx - x) - 6, 8.5, lang=lang, bold=True)
-                draw_fit(canv, f"{tile} · {j - i} {word('copies', lang)}", tx, y - 21, col_w - (tx - x) - 6, 8,
-                         lang=lang)
+                places = j - i
+                picked = sum(e[5].copy_count for e in entries[i:j])
+                counts = {e[5].copy_count for e in entries[i:j]}
+                count = (word("places_copies", lang) % {"places": _count(places), "copies": _count(counts.pop()),
+                                                        "tiles": _count(picked)}
+                         if len(counts) == 1 else word("places_tiles", lang) % {"places": _count(places),
+                                                                                 "tiles": _count(picked)})
+                draw_fit(canv, f"{tile_name(tile, lang)} · {tile}", tx, y - 10, col_w - (tx - x) - 6, 8.5, lang=lang,
+                         bold=True)
+                draw_fit(canv, count, tx, y - 20.5, col_w - (tx - x) - 6, 7.5, lang=lang, min_size=5.5)
+                canv.setFont(fs.latin, 4.5)
+                for n in range(min(most, per_row)):  # the copy numbers over the boxes
+                    canv.drawCentredString(x + box_x + n * (box + PICK_BOX_GAP) + box / 2, y - head_h + 1.5, str(n + 1))
                 y -= head_h
                 first = False
             p = entries[k][6]
-            pset = entries[k][5]
             canv.setFont(fs.latin, 8)
             canv.drawString(x + 4, y - 8, pset.set_id.code)
             draw_fit(canv, seat_label(p.seat, lang) if p.seat else "–", x + 38, y - 8, 12, 8, lang=lang, bold=True)
             canv.setFont(fs.latin_bold, 8)
             canv.drawString(x + 52, y - 8, p.label)
-            checkbox(canv, x + col_w - 16, y - 8.5, 7)
+            boxes(x, y, pset.copy_count)
             y -= line_h
         y -= 4
         i = j
+    if sets:  # the totals close the document
+        lines = wrap(f"{word('total', lang)}: {totals}", 8, col_w - 6, lang, bold=True)
+        if y - (len(lines) * 10 + 6) < bottom:
+            next_column()
+        x = MARGIN + col * col_w
+        canv.setLineWidth(0.8)
+        canv.line(x, y - 1, x + col_w - 6, y - 1)
+        y -= 4
+        for line in lines:
+            draw_fit(canv, line, x, y - 8, col_w - 6, 8, lang=lang, bold=True)
+            y -= 10
     canv.showPage()
     return finish(canv, buf)
