@@ -18,7 +18,7 @@ import ctypes
 import io
 import math
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pypdfium2.raw as pdfium_raw
@@ -48,7 +48,7 @@ def _set():
     return sticker_set(SetId("open-2026", 1, 7), "Open 2026", PRESETS[RULESET], ADDRESS, "4821", COPY)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pdf(size: str, stock: str, copies: int = 1) -> bytes:
     from walls.printing.strips import render_sticker_strips
 
@@ -57,7 +57,7 @@ def _pdf(size: str, stock: str, copies: int = 1) -> bytes:
     return render_sticker_strips(sets, PRESETS[RULESET], TILE_SIZES[size], get_template(stock))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=2)  # a few 300 dpi pages at a time
 def _pages(size: str, stock: str):
     return render_pages(_pdf(size, stock), scale=DPI / 72)
 
@@ -256,3 +256,26 @@ def test_seats_a_sheet_and_sheets_a_copy_are_as_documented():
                 seen.setdefault(f"{copy} {name}", set()).add(index)
         assert all(len(sheets_of) == 1 for sheets_of in seen.values())
         assert len(seen) == 8  # 4 seats of 2 copies
+
+
+@pytest.mark.parametrize("ruleset", ["riichi", "riichi-duplicate-dead14", RULESET])
+def test_every_word_on_a_sticker_is_5_pt_or_more(ruleset):
+    """On the smallest stickers (riichi 19 mm tiles), every character inside a sticker's outline,
+    the role marks of a dead wall included (R1, DORA, K1, ura), is set in 5 pt or more."""
+    sset = sticker_set(SetId("open-2026", 1, 7), "Open 2026", PRESETS[ruleset], ADDRESS, "4821")
+    from walls.printing.strips import render_sticker_strips
+
+    pdf = render_sticker_strips([sset], PRESETS[ruleset], TILE_SIZES["riichi-19x26"], get_template("a4-strips"))
+    doc, sizes, marks = open_pdf(pdf), [], set()
+    for index, outlines in enumerate(_outlines(pdf)):
+        text = doc[index].get_textpage()
+        for i in range(text.count_chars()):
+            left, bottom, right, top = (v / MM for v in text.get_charbox(i))
+            x, y = (left + right) / 2, (bottom + top) / 2
+            if text.get_text_range(i, 1).strip() and any(a < x < c and b < y < d for a, b, c, d in outlines):
+                sizes.append(pdfium_raw.FPDFText_GetFontSize(text.raw, i))
+        for a, b, c, d in outlines:
+            marks.update(text.get_text_bounded(left=a * MM, bottom=b * MM, right=c * MM, top=d * MM).split())
+    assert sizes and min(sizes) >= 5.0
+    if ruleset != RULESET:  # the rule sets with a dead wall print its roles' marks
+        assert {"DORA", "R1", "ura"} <= marks

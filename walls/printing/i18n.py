@@ -66,7 +66,7 @@ WORDS = {
     "row_continues": gettext_noop("the row goes on in part %(part)s"), "row_joins": gettext_noop("after part %(part)s"),
     "copy": gettext_noop("copy"),
     # a strip sticker's word: its row, or a dead-wall slot's role mark (legend on the sheet)
-    "sticker_hand": gettext_noop("Hand"), "sticker_flat": gettext_noop("Row"), "sticker_lower": gettext_noop("Lower"),
+    "sticker_hand": gettext_noop("Hand row"), "sticker_flat": gettext_noop("Row"), "sticker_lower": gettext_noop("Lower"),
     "sticker_upper": gettext_noop("Upper"),
     "marks_legend": gettext_noop("Dead wall: R1, R2… kong replacements in order · DORA dora indicator · K1, K2… "
                                  "kan-dora indicators · ura ura-dora"),

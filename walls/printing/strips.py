@@ -177,7 +177,7 @@ def sticker_layout_for(tile: TileSize, widest: float, word_width: float) -> _Lay
 
 def sticker_word(row: Row, slot: StickerSlot, lang: str) -> str:
     """What a strip sticker says beside its set code: a dead-wall slot's role mark
-    (:func:`walls.printing.i18n.role_mark`), else its row: ``Hand``, ``Lower``, ``Upper``, ``Row``."""
+    (:func:`walls.printing.i18n.role_mark`), else its row: ``Hand row``, ``Lower``, ``Upper``, ``Row``."""
     if slot.role:
         return role_mark(slot.role, slot.order, lang)
     return word("sticker_hand" if row.kind == "hand" else f"sticker_{row.level}", lang)
