@@ -32,7 +32,7 @@ class Rebuild:
     slug: str
     code: str  # the set's code, 1-03-x
     sticker: Path  # the photo of the scanned sticker
-    path: str  # the sticker's page on this server: /w/<slug>/<code>/E-D3/
+    path: str  # the sticker's page on this server: /W/<event number>/<code>/E-D3/
     tile: str  # the tile stored at that slot
     names: tuple[str, ...]  # its code, glyph and names in en/ja/zh
     staff: str
@@ -85,12 +85,13 @@ def rebuild(demo_site, browser, django_db_blocker, tmp_path_factory):
         player.save(update_fields=["user"])
         set_id = SetId(event.slug, 1, 3)
         seat, label = SCANNED
-        url = set_id.slot_url(VENUE, seat, label)
-        pdf = render_wall_stickers([sticker_set(set_id, event.name, event.get_ruleset(), VENUE.rstrip("/"))], "a4-24")
+        url = set_id.slot_url(VENUE, seat, label, str(event.pk))  # the short upper-case link a sticker prints
+        pdf = render_wall_stickers([sticker_set(set_id, event.name, event.get_ruleset(), VENUE.rstrip("/"), str(event.pk))],
+                                   "a4-24")
         photo = folder / "sticker.png"
         _sticker_photo(pdf, url).save(photo)
         tile = event.wall_sets.get(session_number=1, set_no=3).piles[f"{seat}-draw"][int(label[1:]) - 1]
-        values = Rebuild(slug=event.slug, code=set_id.code, sticker=photo, path=f"/w/{event.slug}/{set_id.code}/{seat}-{label}/",
+        values = Rebuild(slug=event.slug, code=set_id.code, sticker=photo, path=f"/W/{event.pk}/{set_id.code}/{seat}-{label}/",
                          tile=tile, names=(tile, tile_glyph(tile), *{tile_name(tile, lang) for lang in ("en", "ja", "zh")}),
                          staff=staff.username, player=player_user.username, password=password, table_code=table.login_code)
     yield values

@@ -106,6 +106,11 @@ class StickerPaper:
     module: float | None
     problem: str
 
+    @property
+    def stickers_text(self) -> str:
+        """The stickers as the pick list counts its tiles: ``"8,704"``."""
+        return f"{self.stickers:,}"
+
 
 def sticker_paper(event: Event, session_number: int, template: str) -> StickerPaper | None:
     """The :class:`StickerPaper` of the stickers of session ``session_number`` on label stock
