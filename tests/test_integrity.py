@@ -300,6 +300,9 @@ URLS = {
     "sticker-slot": lambda w: [("get", reverse("sticker-slot", args=[w.event.slug, set_id.code, where]), None)
                                for set_id in (*(SetId(w.event.slug, 1, n) for n in _sets()), SetId(w.event.slug, 1, 1, 1))
                                for where in ("E-D1", "S-H1", "N-D21")],
+    "sticker-short": lambda w: [("get", reverse("sticker-short", args=[w.event.pk, set_id.code, where]), None)
+                                for set_id in (*(SetId(w.event.slug, 1, n) for n in _sets()), SetId(w.event.slug, 1, 1, 1))
+                                for where in ("E-D1", "S-H1", "N-D21")],
     "sticker-check": lambda w: [("get", reverse("sticker-check", args=[w.event.slug, SetId(w.event.slug, 1, n).code, seat])
                                  + "?step=15", None) for n in _sets() for seat in ("E", "W")],
     "api-walls": lambda w: [("get", f"{_api(w)}/walls/", None)],

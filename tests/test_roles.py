@@ -143,6 +143,8 @@ ENDPOINTS = {
     # a wall sticker's page opens for everyone (a neutral page but for staff); its check walk shows tiles: staff only
     "wall sticker page": (lambda w: ("get", reverse("sticker-slot", args=[w.event.slug, SetId(w.event.slug, 1, 16).code, "E-D1"]),
                                      None), set(ROLES)),
+    "wall sticker's printed link": (lambda w: ("get", reverse("sticker-short", args=[w.event.pk, SetId(w.event.slug, 1, 16).code,
+                                                                                    "E-D1"]), None), set(ROLES)),
     "check a built set": (lambda w: ("get", reverse("sticker-check", args=[w.event.slug, SetId(w.event.slug, 1, 16).code, "E"]),
                                      None), {"director", "staff"}),
     "entry form": (lambda w: ("get", reverse("entry", args=[w.event.slug]), None), {"director", "scorer", "table_scorer"}),

@@ -74,12 +74,12 @@ SCALE_BAR = 100.0
 MIN_WORD_SIZE = 5.0
 """Points: the smallest type of a sticker's row word or role mark."""
 
-_HEAD = 3.5 * mm  # the line above a strip
-_GAP = 2.0 * mm  # under a strip, before the next strip's line
-_TOP = 7.0 * mm  # the page heading
-_FOOT = 12.0 * mm  # scale bar, cut hint and legend
-_TEXT_PAD = 0.6 * mm  # between a sticker's edge and its text
-_QR_FOOT = 0.4 * mm  # between a sticker's bottom edge and its code's quiet zone
+_HEAD: float = 3.5 * mm  # the line above a strip
+_GAP: float = 2.0 * mm  # under a strip, before the next strip's line
+_TOP: float = 7.0 * mm  # the page heading
+_FOOT: float = 12.0 * mm  # scale bar, cut hint and legend
+_TEXT_PAD: float = 0.6 * mm  # between a sticker's edge and its text
+_QR_FOOT: float = 0.4 * mm  # between a sticker's bottom edge and its code's quiet zone
 
 
 @dataclass(frozen=True)
