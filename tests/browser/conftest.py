@@ -225,3 +225,16 @@ def once_unlocked(function, *args, attempts: int = 20, **kwargs):
                 raise
             time.sleep(0.25)
     raise AssertionError("unreachable")
+
+
+def download_job(page, has_text: str, timeout: int = 180_000) -> bytes:
+    """The file of the newest print job whose row on the director page holds ``has_text``, once
+    its Download link shows (the page polls the jobs), fetched with the page's login."""
+    from playwright.sync_api import expect
+
+    row = page.locator("#jobs tbody tr").filter(has_text=has_text).first
+    link = row.get_by_role("link", name="Download")
+    expect(link).to_be_visible(timeout=timeout)
+    response = page.request.get(link.evaluate("a => a.href"))
+    assert response.ok, response.status
+    return response.body()

@@ -14,9 +14,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
-from .conftest import SCREENSHOTS, in_own_connection, once_unlocked
+from .conftest import SCREENSHOTS, download_job, in_own_connection, once_unlocked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -50,15 +49,6 @@ def _remove_user(username: str) -> None:
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.filter(username=username).delete()
-
-
-def _download(page, kind_text: str) -> bytes:
-    row = page.locator("#jobs tbody tr").filter(has_text=kind_text).first
-    link = row.get_by_role("link", name="Download")
-    expect(link).to_be_visible(timeout=180_000)
-    response = page.request.get(link.evaluate("a => a.href"))
-    assert response.ok, response.status
-    return response.body()
 
 
 def _render(page, form, choice: str, button: str = "Render") -> None:
@@ -99,7 +89,7 @@ def test_staff_print_a_session_as_the_guide_says_and_the_counts_agree(new_page, 
         calibration_choice, print_label, render, *rest = _bold(steps[1])
         assert print_label == "Print" and render == "Render" and "Download" in rest and "100 mm bar" in rest
         _render(page, form, calibration_choice, render)
-        calibration = pypdfium2.PdfDocument(io.BytesIO(_download(page, calibration_choice)))
+        calibration = pypdfium2.PdfDocument(io.BytesIO(download_job(page, calibration_choice)))
         text = calibration[0].get_textpage().get_text_range()
         assert "this bar measures 100 mm" in text and "Do not change the tile size" in text
         calibration[0].render(scale=1.5).to_pil().save(SCREENSHOTS / "strip-calibration.png")
@@ -107,7 +97,7 @@ def test_staff_print_a_session_as_the_guide_says_and_the_counts_agree(new_page, 
         # 3. Wall stickers: as many sheets as counted, 136 stickers a copy, one copy a sheet
         stickers_choice = _bold(steps[2])[0]
         _render(page, form, stickers_choice)
-        document = pypdfium2.PdfDocument(io.BytesIO(_download(page, stickers_choice)))
+        document = pypdfium2.PdfDocument(io.BytesIO(download_job(page, stickers_choice)))
         assert len(document) == sheets
         outlines, per_copy_sheet = 0, {}
         for index in range(len(document)):
@@ -130,7 +120,7 @@ def test_staff_print_a_session_as_the_guide_says_and_the_counts_agree(new_page, 
         staff_button = _bold(steps[3])[0]
         with page.expect_navigation():
             form.get_by_role("button", name=staff_button, exact=True).click()
-        archive = zipfile.ZipFile(io.BytesIO(_download(page, "staff")))
+        archive = zipfile.ZipFile(io.BytesIO(download_job(page, "staff")))
         names = archive.namelist()
         pick_name = next(n for n in names if "Pick list" in n)
         setup_name = next(n for n in names if "Set-up sheets" in n)
@@ -147,7 +137,7 @@ def test_staff_print_a_session_as_the_guide_says_and_the_counts_agree(new_page, 
         # 5. Set labels: one label per copy
         labels_choice = _bold(steps[4])[0]
         _render(page, form, labels_choice)
-        labels = pypdfium2.PdfDocument(io.BytesIO(_download(page, labels_choice)))
+        labels = pypdfium2.PdfDocument(io.BytesIO(download_job(page, labels_choice)))
         found = [r.text for i in range(len(labels))
                  for r in zxingcpp.read_barcodes(labels[i].render(scale=200 / 72, grayscale=True).to_pil())]
         assert len(found) == copies and len(set(found)) == sets  # a label per copy, the copies of a set alike

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SCREENSHOTS
+from .conftest import SCREENSHOTS, download_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
@@ -21,15 +21,6 @@ def _render(page, kind: str, stock: str) -> None:
     page.select_option("#template-1", stock)
     with page.expect_navigation():
         page.locator("#kind-1").locator("xpath=ancestor::form").get_by_role("button", name="Render").click()
-
-
-def _download(page, has_text: str) -> bytes:
-    row = page.locator("#jobs tbody tr").filter(has_text=has_text).first
-    link = row.get_by_role("link", name="Download")
-    expect(link).to_be_visible(timeout=120_000)
-    response = page.request.get(link.evaluate("a => a.href"))
-    assert response.ok, response.status
-    return response.body()
 
 
 def test_the_director_sets_the_tiles_and_prints_strips_that_fit_them(director_page, demo_site, django_db_blocker):
@@ -58,11 +49,11 @@ def test_the_director_sets_the_tiles_and_prints_strips_that_fit_them(director_pa
         page.screenshot(path=str(SCREENSHOTS / "stickers-refused-stock.png"))
 
         _render(page, "calibration", "a4-strips")
-        calibration = pypdfium2.PdfDocument(io.BytesIO(_download(page, "Calibration")))
+        calibration = pypdfium2.PdfDocument(io.BytesIO(download_job(page, "Calibration")))
         assert "pitch 28 mm" in calibration[0].get_textpage().get_text_range()
 
         _render(page, "stickers", "a4-strips")
-        document = pypdfium2.PdfDocument(io.BytesIO(_download(page, "Wall stickers")))
+        document = pypdfium2.PdfDocument(io.BytesIO(download_job(page, "Wall stickers")))
         first = document[0]
         image = first.render(scale=300 / 72).to_pil()
         image.convert("RGB").resize((image.width // 3, image.height // 3)).save(SCREENSHOTS / "stickers-printed-strips.png")

@@ -18,9 +18,6 @@ root; exit status 1 when a goal is missed).
 from __future__ import annotations
 
 import random
-
-import qrcode
-import qrcode.constants
 import sys
 import time
 from collections.abc import Callable
@@ -31,6 +28,7 @@ from walls.printing import PrintableSet, render_set_labels
 from walls.printing.base import finish, new_canvas
 from walls.printing.data import sticker_set
 from walls.printing.fonts import fonts
+from walls.printing.qr import STICKER_MASK, qr_runs
 from walls.printing.strips import _HEAD, PAGE_MARGIN, _frame, _pages, render_sticker_strips, sticker_word
 from walls.printing.templates import (
     DEFAULT_LABEL_TEMPLATE,
@@ -81,23 +79,12 @@ def render_stickers(sets: list[PrintableSet], lang: str) -> bytes:
 
 
 def _bare_qr(c, data: str, x: float, y: float, size: float) -> None:
-    """A QR code as plain code draws it: the qrcode package's matrix (no cache), one rectangle a
-    run of dark modules."""
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0, mask_pattern=2)
-    code.add_data(data)
-    code.make(fit=True)
-    matrix = code.get_matrix()
-    module = size / (len(matrix) + 4)
-    for r, row in enumerate(matrix):
-        c_ = 0
-        while c_ < len(row):
-            if row[c_]:
-                start = c_
-                while c_ < len(row) and row[c_]:
-                    c_ += 1
-                c.rect(x + (start + 2) * module, y + size - (r + 3) * module, (c_ - start) * module, module, stroke=0, fill=1)
-            else:
-                c_ += 1
+    """A QR code as plain code draws it: its matrix computed afresh (the uncached
+    :func:`walls.printing.qr.qr_runs`), one page rectangle a run of dark modules, no form."""
+    modules, runs = qr_runs.__wrapped__(data, "M", STICKER_MASK)
+    module = size / (modules + 4)
+    for r, start, length in runs:
+        c.rect(x + (start + 2) * module, y + size - (r + 3) * module, length * module, module, stroke=0, fill=1)
 
 
 def bare_loop(sets: list[PrintableSet], lang: str = "ja") -> bytes:
