@@ -279,3 +279,20 @@ def test_every_word_on_a_sticker_is_5_pt_or_more(ruleset):
     assert sizes and min(sizes) >= 5.0
     if ruleset != RULESET:  # the rule sets with a dead wall print its roles' marks
         assert {"DORA", "R1", "ura"} <= marks
+
+
+@pytest.mark.parametrize("stock", STOCKS)
+def test_the_calibration_page_checks_the_printer_before_the_tile_size(stock):
+    """A printer that scales the page (a 96 % "fit to page") is caught by the 100 mm bar, measured
+    first; only then do tiles laid on the numbered stickers judge the tile size."""
+    from walls.printing.strips import render_strip_calibration
+
+    pdf = render_strip_calibration(TILE_SIZES["riichi-19x26"], get_template(stock))
+    bars = [p for p in _paths(pdf)[0] if p[1] and not p[0] and abs((p[4] - p[2]) - SCALE_BAR) < 5 and p[5] - p[3] < 1]
+    assert len(bars) == 1 and abs((bars[0][4] - bars[0][2]) - SCALE_BAR) <= 0.2
+    text = " ".join(open_pdf(pdf)[0].get_textpage().get_text_range().split())
+    first, second = text.index("1. Measure the 100 mm bar"), text.index("2. Only when the bar measures 100 mm")
+    assert first < second and "Do not change the tile size for this" in text[first:second]
+    assert "set the tile size" in text[second:]
+    outlines = [box for box in _outlines(pdf)[0] if box[2] - box[0] > 10 and box[3] - box[1] > 10]  # not the ruler
+    assert len(outlines) == 13 and all(abs((right - left - 2 * 0.35 / MM) - 17) < 0.02 for left, _b, right, _t in outlines)
