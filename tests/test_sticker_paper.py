@@ -96,3 +96,16 @@ def test_a_sticker_code_stays_at_version_4_with_any_address_of_60_characters(add
     modules, _ = qr_runs(url, sticker_ecc(url), 2)
     assert modules <= 33
     assert all(code_module(tile, url) >= MIN_MODULE for tile in TILE_SIZES.values())
+
+
+def test_a_stored_tile_size_that_cannot_be_read_is_named_and_the_page_still_opens(team_event, director_client):
+    """A value written around the settings form (an old import): the director's page opens and
+    says what is wrong with the tile size instead of counting sheets; nothing is changed."""
+    from tournament.models import Event
+
+    Event.objects.filter(pk=team_event.pk).update(tile_size="huge tiles")
+    response = director_client.get(reverse("director", args=[team_event.slug]))
+    assert response.status_code == 200
+    warning = re.search(r'id="sticker-code-warning-1">(.*?)</p>', response.content.decode(), re.S)
+    assert warning and "tile size" in warning[1]
+    assert Event.objects.get(pk=team_event.pk).tile_size == "huge tiles"

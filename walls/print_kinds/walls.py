@@ -21,7 +21,7 @@ from walls.printing.data import sticker_set
 from walls.printing.stickers import plan_sheets, sticker_layout
 from walls.printing.strips import MIN_MODULE, code_module, strip_sheets
 from walls.printing.templates import TemplateError, label_boxes
-from walls.printing.qr import STICKER_MASK, qr_runs, sticker_ecc
+from walls.printing.qr import sticker_module
 from walls.setcode import SetId
 
 
@@ -128,8 +128,8 @@ def sticker_paper(event: Event, session_number: int, template: str) -> StickerPa
         return StickerPaper(len(set_nos), count, count * ruleset.tile_count, 0, 0, None, exc.message)
     sample = sticker_set(SetId(event.slug, session_number, max(set_nos)), event.name, ruleset, base, str(event.pk))
     payload = max((sample.slot_payload(s) for unit in sample.units for s in unit.slots), key=len)
-    stock, tile = printing.get_template(template), event_tile(event)
     try:
+        stock, tile = printing.get_template(template), event_tile(event)
         if stock.strips:
             per_copy = strip_sheets(sample, ruleset, tile, stock)
             sheets, module = per_copy * count, code_module(tile, payload)
@@ -137,8 +137,8 @@ def sticker_paper(event: Event, session_number: int, template: str) -> StickerPa
             per_copy, boxes = 0, label_boxes(stock)
             sheets = len(plan_sheets([(sample, u) for u in sample.units] * count, stock.per_sheet, stock.columns))
             lay = sticker_layout(boxes[0][2], boxes[0][3])
-            module = lay.qr[2] / (qr_runs(payload, sticker_ecc(payload), STICKER_MASK)[0] + 4) / printing_mm if lay.qr else None
-    except TemplateError as exc:
+            module = sticker_module(lay.qr[2] / printing_mm, payload) if lay.qr else None
+    except (TemplateError, PrintError) as exc:  # a stock or stored tile size that cannot be used: say so
         return StickerPaper(len(set_nos), count, count * ruleset.tile_count, 0, 0, None, exc.message)
     problem = ""
     if module is not None and module < MIN_MODULE - 1e-9:

@@ -43,6 +43,14 @@ def sticker_ecc(data: str) -> str:
     return "M" if modules <= 17 + 4 * STICKER_VERSION else "L"
 
 
+def sticker_module(side: float, data: str) -> float:
+    """The module of a wall sticker's code holding ``data`` drawn in a square of ``side`` (any
+    unit; the result is in it) with a quiet zone of 2 modules a side, at the error correction of
+    :func:`sticker_ecc`."""
+    modules, _ = qr_runs(data, sticker_ecc(data), STICKER_MASK)
+    return side / (modules + 4)
+
+
 @lru_cache(maxsize=8192)
 def qr_runs(data: str, ecc: str = "M", mask: int | None = None) -> tuple[int, tuple[tuple[int, int, int], ...]]:
     """The QR code of ``data`` as ``(modules, runs)``: the side in modules (quiet zone excluded)

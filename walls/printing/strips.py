@@ -44,7 +44,7 @@ from walls.printing.base import draw_fit, finish, new_canvas
 from walls.printing.data import PrintableSet, StickerSet, StickerSlot
 from walls.printing.fonts import fonts, mixed_width, text_width
 from walls.printing.i18n import check_lang, numbered, reserve_heading, role_mark, seat_name, word
-from walls.printing.qr import STICKER_MASK, FormCache, qr_runs, sticker_ecc
+from walls.printing.qr import FormCache, sticker_module
 from walls.printing.stickers import _CAP, _Layout, _Sticker, _StickerWriter
 from walls.printing.templates import LabelTemplate, TemplateError
 from walls.printing.tilesize import TileSize
@@ -131,23 +131,10 @@ def qr_side(tile: TileSize) -> float:
 
 def code_module(tile: TileSize, payload: str) -> float:
     """Millimetres: the module of the QR code of ``payload`` on a strip sticker of ``tile``
-    (error correction :func:`walls.printing.qr.sticker_ecc`, :data:`QUIET` modules of quiet
-    zone). A sticker's URL on any public address of up to 60 characters is version 4, 33 modules:
-    0.43 mm on every preset tile (docs/printing.md, "Sticker codes")."""
-    modules, _runs = qr_runs(payload, sticker_ecc(payload), STICKER_MASK)
-    return qr_side(tile) / (modules + 2 * QUIET)
-
-
-def code_problem(tile: TileSize, payload: str) -> str:
-    """Why the sticker codes of ``tile`` holding ``payload`` (the longest of a document) would be
-    hard for a phone to read, in English with the figures and the fix, or ``""`` when their
-    modules are :data:`MIN_MODULE` mm or more."""
-    module = code_module(tile, payload)
-    if module >= MIN_MODULE - 1e-9:
-        return ""
-    return (f"the wall stickers' QR codes would have modules of {module:.2f} mm on tiles of {tile.text}, under the "
-            f"{MIN_MODULE} mm a phone reads: use a shorter public address (now {len(payload)} characters in a "
-            "sticker's code)")
+    (:func:`walls.printing.qr.sticker_module` in the square of :func:`qr_side`). A sticker's URL
+    on any public address of up to 60 characters is version 4, 33 modules: 0.43 mm on every
+    preset tile (docs/printing.md, "Sticker codes")."""
+    return sticker_module(qr_side(tile), payload)
 
 
 def sticker_layout_for(tile: TileSize, widest: float, word_width: float) -> _Layout:
@@ -497,5 +484,5 @@ def render_strip_calibration(tile: TileSize, stock: LabelTemplate, lang: str = "
     return finish(canv, buf)
 
 
-__all__ = ["MAX_STICKER_HEIGHT", "MIN_MODULE", "StripPiece", "code_module", "code_problem", "render_strip_calibration",
+__all__ = ["MAX_STICKER_HEIGHT", "MIN_MODULE", "StripPiece", "code_module", "render_strip_calibration",
            "render_sticker_strips", "scale_bar", "sticker_word", "strip_geometry", "strip_pieces", "strip_sheets"]
