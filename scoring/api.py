@@ -21,13 +21,12 @@ from rest_framework.views import APIView
 from scoring import table_access, visibility
 from scoring.models import HandResult, ResultRevision
 from scoring.payments import widest
-from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
 from scoring.actions import request_keys
 from scoring.actions.confirmation import confirm_result, correct_result, dispute_result
 from scoring.actions.describe import result_notes
 from scoring.actions.entry import find_table, set_history, submit_result
-from tournament import page_cache
+from tournament.cache import Page, cached, kept_bytes
 from tournament.access import DIRECTOR, SCORER, EventFromURL, HasEventRole
 from tournament.middleware import RETRY_AFTER
 from tournament.permissions import is_director
@@ -406,7 +405,7 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
 
 class AdjustmentSerializer(serializers.Serializer):
     """One penalty or adjustment counted on a standings row (docs/scoring.md, "Penalties and
-    adjustments"): read-only, as :func:`scoring.reports.cache.active_adjustments` gives it."""
+    adjustments"): read-only, as :func:`scoring.reports.standing_rows.active_adjustments` gives it."""
 
     amount = serializers.IntegerField(help_text="As given, in unit.")
     unit = serializers.CharField(help_text="mp (converted points) or points (score points).")
@@ -435,6 +434,9 @@ class StandingRowSerializer(serializers.Serializer):
     adjustments = AdjustmentSerializer(many=True, help_text="Each adjustment counted, with its reason.")
 
 
+API_STANDINGS = Page("api-standings", html=False)
+
+
 class StandingsView(EventFromURL, APIView):
     """Public standings of an event (``?session=N`` for one session): released sets only
     (:mod:`scoring.visibility`); the director and staff add ``?all=1`` for every scored set."""
@@ -444,21 +446,21 @@ class StandingsView(EventFromURL, APIView):
     @extend_schema(responses=StandingRowSerializer(many=True))
     def get(self, request, event_slug):
         """The rows, serialised once per content version and scope, with an ETag (a poll with
-        nothing new is answered 304: :mod:`tournament.page_cache`)."""
+        nothing new is answered 304: :class:`tournament.cache.Page`)."""
         event = self.get_event()
         session = int_param(request, "session", maximum=event.sessions_planned)
         public = table_access.standings_public(request, event)
-        variant = f"{session}:{'public' if public else 'all'}"
+        variant = API_STANDINGS.variant(table_access.viewer(request, event), public, session)
 
         def build() -> HttpResponse:
             def rows() -> list:
-                return reports_cache.cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
+                return cached(event, f"api-standings:{variant}", lambda: list(StandingRowSerializer(
                     cached_standings(event, session, public=public), many=True).data), public=public)
 
             if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format == "json":
                 # rendered and compressed once per version (sent compressed to a client that accepts it)
-                return page_cache.kept_bytes(request, event, f"api-standings.json:{variant}",
+                return kept_bytes(request, event, f"api-standings.json:{variant}",
                                              lambda: JSONRenderer().render(rows()), "application/json", public=public)
             return Response(rows())
 
-        return page_cache.respond(request, event, "api-standings", variant, build, html=False, public=public)
+        return API_STANDINGS.respond(request, event, variant, build, public=public)

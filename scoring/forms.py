@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
-from collections import OrderedDict
 
 import uuid
 
@@ -22,6 +20,7 @@ from scoring.payments import MAX_HONBA, MAX_YAKUMAN, PAYMENT_RULES, PaymentError
 from scoring.payments.core import value_error
 from scoring.payments.counters import carried_inputs, counters_words, fixed_summary, read_fixed
 from scoring.wall_check import KINDS as TILE_KINDS
+from tournament.cache import Kept
 from tournament.i18n import seat_label, seat_name
 from tournament.models import Table
 from walls.tiles import tile_label, tile_name
@@ -144,40 +143,17 @@ class ResultForm(forms.Form):
             self.add_error(None, error.message)
 
 
-class _FieldSets:
-    """The set-up fields of the hand forms, kept per process by key (the form class, the
-    language, the rule set, the seats' players and the class's own arguments: see
-    :meth:`HandForm._fields_key`), at most :attr:`SIZE` of them, the least recently used dropped.
-
-    Setting up a hand form's fields (copying the declared fields, then the rule set's choices,
-    ranges and translated messages) cost about a fifth of a result entry from the table page
-    (docs/performance.md, "Entry, pages and bulk writes"). A form only reads its fields once they
-    are set up (validating and rendering read them; the per-form values live on the form), so forms
-    made with the same key share them; the one field a form changes, ``request_key``'s initial
-    value, is copied for each form."""
-
-    SIZE = 512
-
-    def __init__(self):
-        self._kept: OrderedDict[tuple, tuple] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple) -> tuple | None:
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-            return found
-
-    def keep(self, key: tuple, value: tuple) -> None:
-        with self._lock:
-            self._kept[key] = value
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.SIZE:
-                self._kept.popitem(last=False)
-
-
-_FIELD_SETS = _FieldSets()
+#: The set-up fields of the hand forms, kept per process by key (the form class, the
+#: language, the rule set, the seats' players and the class's own arguments: see
+#: :meth:`HandForm._fields_key`), at most 512 of them, the least recently used dropped.
+#:
+#: Setting up a hand form's fields (copying the declared fields, then the rule set's choices,
+#: ranges and translated messages) cost about a fifth of a result entry from the table page
+#: (docs/performance.md, "Entry, pages and bulk writes"). A form only reads its fields once they
+#: are set up (validating and rendering read them; the per-form values live on the form), so forms
+#: made with the same key share them; the one field a form changes, ``request_key``'s initial
+#: value, is copied for each form.
+_FIELD_SETS: Kept[tuple] = Kept(512)
 
 
 class HandForm(forms.Form):
@@ -251,7 +227,7 @@ class HandForm(forms.Form):
         else:
             super().__init__(*args, **kwargs)
             self._build_fields()
-            _FIELD_SETS.keep(key, (ruleset, dict(self.fields)))
+            _FIELD_SETS.put(key, (ruleset, dict(self.fields)))
         # the write's key (scoring.actions.request_keys): new in each form shown, sent again with a repeat of it
         request_key = copy.copy(self.fields["request_key"])
         request_key.initial = uuid.uuid4().hex
@@ -266,7 +242,7 @@ class HandForm(forms.Form):
         """Set up ``self.fields`` (a fresh copy of the declared fields) for this form's rule set,
         seats, players and language. Runs once per process for each :meth:`_fields_key`; the
         fields are then shared, read-only, by the forms made with the same key
-        (:class:`_FieldSets`)."""
+        (:data:`_FIELD_SETS`)."""
         seat_choices = _seat_choices(self.seats, self.players)
         invalid = _("%(value)s is not a seat at this table: choose one of ") + ", ".join(self.seats) + "."
         for name in self.SEAT_LISTS:

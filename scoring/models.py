@@ -122,6 +122,17 @@ class ResultRevision(models.Model):
         ordering = ["result", "id"]
 
 
+class SetScoreQuerySet(models.QuerySet):
+    """Converted scores are inserted and deleted, never updated in place (the kept standings tallies
+    find a changed comparison by its rows' count and largest id: :mod:`scoring.reports.standing_rows`)."""
+
+    def update(self, **kwargs):
+        raise TypeError("SetScore rows are never updated in place: delete the comparison's rows and insert new ones")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise TypeError("SetScore rows are never updated in place: delete the comparison's rows and insert new ones")
+
+
 class SetScore(models.Model):
     """A converted score: one team's (team method) or player's (individual method) result on a set,
     compared with ``datum`` and converted to ``points`` with ``conversion_table``.
@@ -154,9 +165,17 @@ class SetScore(models.Model):
     )
     adjusted = models.BooleanField(default=False, help_text="An artificial adjusted score (Law 87): its version had too few tables.")
 
+    objects = SetScoreQuerySet.as_manager()
+
     class Meta:
         ordering = ["session_number", "set_no"]
         indexes = [models.Index(fields=["event", "session_number", "set_no"])]
+
+    def save(self, *args, **kwargs):
+        """Insert the row; raises TypeError for a row already stored (:class:`SetScoreQuerySet`)."""
+        if not self._state.adding:
+            raise TypeError("SetScore rows are never updated in place: delete the comparison's rows and insert new ones")
+        super().save(*args, **kwargs)
 
 
 class FouledPlay(models.Model):

@@ -30,7 +30,8 @@ from scoring.conversion import ConversionTableError
 from scoring.models import ConversionTable, FouledPlay, HandResult
 from tournament.access import DIRECTOR, event_view
 from tournament.models import Event, Player, Table, Team
-from tournament import page_cache, public_downloads
+from tournament import cache
+from tournament.cache import Page
 from tournament.query import int_param
 from tournament.table_plan import itineraries
 from walls.printing import i18n as printing_words
@@ -63,6 +64,13 @@ def travellers(request, event):
     return render(request, "scoring/travellers.html", {"event": event, "sessions": reports.traveller_index(event)})
 
 
+TRAVELLER = Page("traveller", tables=True)
+PLAYERS = Page("players")
+TEAMS, TEAM, PLAYER = Page("teams"), Page("team"), Page("player")
+STANDINGS_CSV, STANDINGS_XLSX = Page("standings.csv", html=False), Page("standings.xlsx", html=False)
+HAND_RECORDS = Page("hand-records.pdf", html=False)
+
+
 @result_page
 def traveller(request, event, session, set_no):
     """One set's traveller (every table's result, the datum, each converted score) with the hand
@@ -75,17 +83,14 @@ def traveller(request, event, session, set_no):
     if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
         raise Http404(_("no such set in this event"))
     viewer = table_access.viewer(request, event)
-    scope = "all" if viewer.secrets else "public:" + ",".join(map(str, sorted(viewer.tables)))
-    variant = f"{session}:{set_no}:{scope}"
     # What the public sees of a set changes with the public version and, before its release, with
     # the count of tables that have confirmed it: its page and ETag follow those two alone, never
     # the event-wide count of writes (which would show a watcher every entry, confirmation and
     # correction on sets still in play: docs/security.md, "Caches"). One query.
     public = not viewer.secrets and not viewer.tables
-    if public:
-        done = HandResult.objects.filter(event=event, session_number=session, set_no=set_no,
-                                         status=HandResult.Status.CONFIRMED).count()
-        variant += f":{done}"
+    done = HandResult.objects.filter(event=event, session_number=session, set_no=set_no,
+                                     status=HandResult.Status.CONFIRMED).count() if public else None
+    variant = TRAVELLER.variant(viewer, False, session, set_no, *([done] if public else []))
 
     def context() -> dict:
         return {"event": event, "report": reports.traveller_report(event, session, set_no, viewer), "hands": hands,
@@ -98,11 +103,11 @@ def traveller(request, event, session, set_no):
         if viewer.director:  # its forms carry the request's CSRF token
             content = mark_safe(render_to_string("scoring/_traveller_body.html", context(), request=request))  # noqa: S308
         else:
-            content = page_cache.body(event, "traveller", variant, "scoring/_traveller_body.html", context, public=public)
+            content = TRAVELLER.body(event, variant, "scoring/_traveller_body.html", context, public=public)
         return render(request, "scoring/traveller.html", {
             "event": event, "body": content, "report": {"session": session, "set_no": set_no}})
 
-    return page_cache.respond(request, event, "traveller", variant, build, conditional=not viewer.director, public=public)
+    return TRAVELLER.respond(request, event, variant, build, conditional=not viewer.director, public=public)
 
 
 @require_POST
@@ -147,31 +152,28 @@ def players(request, event):
         return redirect("standings", slug=event.slug)
     order = "score" if request.GET.get("order") == "score" else "points"
     public = _public(request, event)
-    variant = f"{order}:{_scope(public)}"
+    variant = PLAYERS.variant(table_access.viewer(request, event), public, order)
 
     def context() -> dict:
         return {"event": event, "rows": reports.player_standings(event, public=public, order=order), "order": order,
                 "public": public}
 
-    return page_cache.respond(request, event, "players", variant, lambda: render(request, "scoring/players.html", {
-        "event": event, "body": page_cache.body(event, "players", variant, "scoring/_players_body.html", context,
-                                                public=public)}), public=public,
-                                  query={"order": order} if order == "score" else None)
+    return PLAYERS.respond(request, event, variant, lambda: render(request, "scoring/players.html", {
+        "event": event, "body": PLAYERS.body(event, variant, "scoring/_players_body.html", context, public=public)}),
+        public=public, query={"order": order} if order == "score" else None)
 
 
-def _scope(public: bool) -> str:
-    """The visibility scope part of a cached page's variant (:mod:`tournament.page_cache`)."""
-    return "public" if public else "all"
-
-
-def _entrant_page(request, event, name: str, public: bool, variant: str, page, context,
+def _entrant_page(request, event, declared: Page, public: bool, args: tuple, page, context,
                   players=None) -> HttpResponse:
     """A team's, a player's or the index page (``scoring/team.html``, ``page()``: its title's
-    values, called only when the page is built): its body cached (``context()`` on a miss;
+    values, called only when the page is built), ``declared`` with the view's ``args``: its body
+    cached (``context()`` on a miss;
     ``public``: under the public version), the logged-in player's next seat
     (:func:`_my_next_seat` among ``players``, a callable; None: not shown) put in per request."""
+    variant = declared.variant(table_access.viewer(request, event), public, *args)
+
     def build():
-        content = page_cache.body(event, name, variant, "scoring/_team_body.html", context, public=public)
+        content = declared.body(event, variant, "scoring/_team_body.html", context, public=public)
         card = ""
         if players is not None and request.user.is_authenticated:
             card = render_to_string("scoring/_next_seat.html", {
@@ -179,7 +181,7 @@ def _entrant_page(request, event, name: str, public: bool, variant: str, page, c
         return render(request, "scoring/team.html", {
             "event": event, "body": mark_safe(content.replace(NEXT_SEAT_MARK, card, 1)), **page()})  # noqa: S308
 
-    return page_cache.respond(request, event, name, variant, build, public=public)
+    return declared.respond(request, event, variant, build, public=public)
 
 
 NEXT_SEAT_MARK = "<!--next-seat-->"
@@ -198,7 +200,7 @@ def teams(request, event):
         return {"event": event, **page, "public": public, "chart": reports.event_chart(event, public=public),
                 "entrants": list(event.teams.all() if team_method else event.players.all())}
 
-    return _entrant_page(request, event, "teams", public, _scope(public), lambda: page, context)
+    return _entrant_page(request, event, TEAMS, public, (), lambda: page, context)
 
 
 @result_page
@@ -218,7 +220,7 @@ def team(request, event, number):
                 "report": reports.team_report(event, found(), public=public),
                 "chart": reports.event_chart(event, public=public, highlight=found().pk)}
 
-    return _entrant_page(request, event, "team", public, f"{number}:{_scope(public)}", page, context,
+    return _entrant_page(request, event, TEAM, public, (number,), page, context,
                          lambda: list(found().players.all()))
 
 
@@ -237,7 +239,7 @@ def player(request, event, number):
                 "report": reports.player_report(event, found(), public=public),
                 "chart": None if team_method else reports.event_chart(event, public=public, highlight=found().pk)}
 
-    return _entrant_page(request, event, "player", public, f"{number}:{_scope(public)}", page, context,
+    return _entrant_page(request, event, PLAYER, public, (number,), page, context,
                          lambda: [found()])
 
 
@@ -298,27 +300,29 @@ def my_results(request, event):
     return redirect("player-results", slug=event.slug, number=mine.number)
 
 
-def _standings_file(request, event, name: str, content_type: str, build) -> HttpResponse:
+def _standings_file(request, event, declared: Page, content_type: str, build) -> HttpResponse:
     """The standings download ``name`` (``standings.csv`` or ``standings.xlsx``; ``?session=N``
     for one session): ``build(session, public)`` gives its bytes, cached per content version,
     scope and language, with an ETag; the public file rate-limited per address
-    (:mod:`tournament.public_downloads`)."""
+    (:func:`tournament.cache.limited`)."""
     session = _session(request, event)
     public = table_access.standings_public(request, event)
-    variant = f"{session}:{_scope(public)}:{get_language()}"
+    viewer = table_access.viewer(request, event)
+    variant = declared.variant(viewer, public, session)
+    name = declared.name
 
     def respond() -> HttpResponse:
-        refused = public_downloads.limited(request, event, name)
+        refused = cache.limited(request, name, viewer)
         if refused is not None:
             return refused
-        body = public_downloads.cached_public(event, f"{name}:{variant}", lambda: build(session, public), public=public)
+        body = cache.cached(event, f"download:{name}:{variant}", lambda: build(session, public), public=public)
         response = HttpResponse(body, content_type=content_type)
         stem, extension = name.rsplit(".", 1)
         suffix = f"-session{session}" if session else ""
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-{stem}{suffix}.{extension}"'
         return response
 
-    return page_cache.respond(request, event, name, variant, respond, html=False, public=public)
+    return declared.respond(request, event, variant, respond, public=public)
 
 
 @result_page
@@ -336,11 +340,11 @@ def hand_records(request, event, session):
     except ValueError:  # a page language the sheets do not print in
         lang = "en"
     public = not viewer.secrets
-    variant = f"{session}:{_scope(public)}:{lang}"
-    name = "hand-records.pdf"
+    variant = HAND_RECORDS.variant(viewer, public, session, lang)
+    name = HAND_RECORDS.name
 
     def respond() -> HttpResponse:
-        refused = public_downloads.limited(request, event, name)
+        refused = cache.limited(request, name, viewer)
         if refused is not None:
             return refused
 
@@ -348,27 +352,27 @@ def hand_records(request, event, session):
             pages = analysis.hand_record_pages(event, session, viewer, lang)
             return render_hand_records(pages, lang) if pages else b""
 
-        body = public_downloads.cached_public(event, f"{name}:{variant}", build, public=public)
+        body = cache.cached(event, f"download:{name}:{variant}", build, public=public)
         if not body:
             raise Http404(_("no set of this session is finished everywhere yet: its hand records appear once it is"))
         response = HttpResponse(body, content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="{event.slug}-hand-records-session{session}.pdf"'
         return response
 
-    return page_cache.respond(request, event, name, variant, respond, html=False, public=public)
+    return HAND_RECORDS.respond(request, event, variant, respond, public=public)
 
 
 @result_page
 def standings_csv(request, event):
     """The standings (``?session=N`` for one session) as CSV (:func:`_standings_file`)."""
-    return _standings_file(request, event, "standings.csv", "text/csv; charset=utf-8",
+    return _standings_file(request, event, STANDINGS_CSV, "text/csv; charset=utf-8",
                            lambda session, public: reports.standings_csv(event, session, public=public).encode())
 
 
 @result_page
 def standings_xlsx(request, event):
     """The standings (``?session=N`` for one session) as an XLSX workbook (:func:`_standings_file`)."""
-    return _standings_file(request, event, "standings.xlsx", XLSX_TYPE,
+    return _standings_file(request, event, STANDINGS_XLSX, XLSX_TYPE,
                            lambda session, public: reports.standings_xlsx(event, session, public=public))
 
 
@@ -432,8 +436,8 @@ def conversion_rescore(request, event):
 def conversion_csv(request, event):
     """A stored version of the event's conversion table as CSV (``?version=N``, optionally
     ``&code=C``; default the current one). Public: players check their converted scores with it;
-    rate-limited per address (:mod:`tournament.public_downloads`)."""
-    refused = public_downloads.limited(request, event, "conversion.csv")
+    rate-limited per address (:func:`tournament.cache.limited`)."""
+    refused = cache.limited(request, "conversion.csv", table_access.viewer(request, event))
     if refused is not None:
         return refused
     table = ConversionTable.objects.current(event)

@@ -20,9 +20,8 @@ from django.conf import settings
 from scoring import visibility
 from scoring.actions.seats import Device
 from tournament.models import Event, Table
-from tournament.permissions import client_address, is_director, roles, scorer_role_table_ids
+from tournament.permissions import TABLE_SESSION_KEY, client_address, is_director, roles, scorer_role_table_ids
 
-TABLE_SESSION_KEY = "table_logins"  # {str(table id): login time, seconds since the epoch}
 DEVICE_SESSION_KEY = "device"  # a random name of this browser, kept in its session
 
 

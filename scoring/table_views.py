@@ -34,10 +34,9 @@ from scoring.actions.errors import ResultError
 from scoring.actions.seats import pin_counts, pin_refusal_message, pin_wait, wrong_pin_devices
 from scoring.forms import CorrectionForm, HandForm, TableEntryForm
 from scoring.models import HandResult, ResultRevision, SetRelease, SetScore
-from scoring.reports import cache as reports_cache
 from scoring.reports import cached_standings
 from scoring.table_access import can_enter_for, can_read_table, login_table
-from tournament import page_cache
+from tournament.cache import Page, cached
 from tournament.access import DIRECTOR, STAFF, event_view, table_login_url, table_view, visible_or_404
 from tournament.calls import CallLimited, answer_call, call_director, open_calls
 from tournament.clock import ClockError, give_table_time, table_clock_state
@@ -561,27 +560,30 @@ def live_state(event: Event, session_number: int) -> dict:
             "scores": board, "private_sets": private_sets}
 
 
+LIVE, LIVE_JSON = Page("live"), Page("live.json", html=False)
+
+
 @event_view(roles=(DIRECTOR,))  # every table's entries, released or not
 def live(request, event):
     """The director's live grid (polls :func:`live_json` every few seconds). Before any session
     is seated: the page with an empty grid of session 1 and what to do (prepare it on the
     director's page). Its body is cached per content version and session (the director's scope:
-    a name no public page uses), with an ETag (:mod:`tournament.page_cache`)."""
+    a scope no public page has), with an ETag (:class:`tournament.cache.Page`)."""
     sessions = list(event.sessions.values_list("number", flat=True))
     session = int_param(request, "session") or (sessions[-1] if sessions else 1)
-    variant = f"{session}:director"
+    variant = LIVE.variant(table_access.viewer(request, event), False, session)
 
     def context() -> dict:
         return {"event": event, "state": cached_live_state(event, session), "sessions": sessions}
 
-    return page_cache.respond(request, event, "live", variant, lambda: render(request, "scoring/live.html", {
+    return LIVE.respond(request, event, variant, lambda: render(request, "scoring/live.html", {
         "event": event, "state": {"session": session}, "sessions": sessions,
-        "body": page_cache.body(event, "live", variant, "scoring/_live_body.html", context)}))
+        "body": LIVE.body(event, variant, "scoring/_live_body.html", context)}))
 
 
 def cached_live_state(event: Event, session_number: int) -> dict:
     """:func:`live_state` cached per content version, session and language (the seats' labels)."""
-    return reports_cache.cached(event, f"live:{session_number}:{get_language()}", lambda: live_state(event, session_number))
+    return cached(event, f"live:{session_number}:{get_language()}", lambda: live_state(event, session_number))
 
 
 @event_view(roles=(DIRECTOR,))
@@ -589,10 +591,10 @@ def live_json(request, event):
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling: cached per
     content version, with an ETag, so a poll with nothing new is answered 304."""
     session = int_param(request, "session") or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
-    variant = f"{session}:director:{get_language()}"
-    return page_cache.respond(request, event, "live.json", variant, lambda: HttpResponse(reports_cache.cached(
+    variant = LIVE_JSON.variant(table_access.viewer(request, event), False, session)
+    return LIVE_JSON.respond(request, event, variant, lambda: HttpResponse(cached(
         event, f"live.json:{variant}", lambda: json.dumps(cached_live_state(event, session)).encode()),
-        content_type="application/json"), html=False)
+        content_type="application/json"))
 
 
 @require_POST

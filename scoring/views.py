@@ -11,11 +11,14 @@ from scoring.actions.entry import submit_result
 from scoring.actions.errors import ResultError
 from scoring.forms import ResultForm
 from scoring.reports import cached_standings, conversion_in_use
-from tournament import page_cache
+from tournament.cache import Page
 from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
 from tournament.permissions import is_director
 from tournament.query import int_param
+
+
+STANDINGS = Page("standings")
 
 
 @event_view()
@@ -23,26 +26,23 @@ def standings(request, event):
     """Public standings (no login): released sets only (:mod:`scoring.visibility`); the director
     and staff add ``?all=1`` for every scored set. Names the conversion table version(s) the
     scores counted were converted with, warning when they mix (:func:`conversion_in_use`).
-    Its body is cached per content version, scope and viewer's role, with an ETag
-    (:mod:`tournament.page_cache`)."""
+    Its body is cached per version, session and scope, with an ETag (:class:`tournament.cache.Page`)."""
     session = int_param(request, "session", maximum=event.sessions_planned)
     public = table_access.standings_public(request, event)
-    can_see_all = table_access.viewer(request, event).secrets
-    director = is_director(request.user, event)
-    variant = f"{session}:{'public' if public else 'all'}:{int(can_see_all)}:{int(director)}"
+    viewer = table_access.viewer(request, event)
+    variant = STANDINGS.variant(viewer, public, session)
 
     def context() -> dict:
         return {
             "event": event, "rows": cached_standings(event, session, public=public), "session": session,
-            "sessions": list(event.sessions.all()), "public": public, "can_see_all": can_see_all,
+            "sessions": list(event.sessions.all()), "public": public, "can_see_all": viewer.secrets,
             "released": len(visibility.released_sets(event)),
             "planned_sets": visibility.planned_sets(event),
-            "conversions": conversion_in_use(event, public=public), "director": director,
+            "conversions": conversion_in_use(event, public=public), "director": viewer.director,
         }
 
-    return page_cache.respond(request, event, "standings", variant, lambda: render(request, "scoring/standings.html", {
-        "event": event, "body": page_cache.body(event, "standings", variant, "scoring/_standings_body.html", context,
-                                                public=public),
+    return STANDINGS.respond(request, event, variant, lambda: render(request, "scoring/standings.html", {
+        "event": event, "body": STANDINGS.body(event, variant, "scoring/_standings_body.html", context, public=public),
     }), public=public, query={"session": session} if session else None)
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from factories import prepared_event, team_roster
 from scoring.adjustments import add_adjustment
-from scoring.reports.cache import cached_standings
+from scoring.reports.standing_rows import cached_standings
 from scoring.result_pages import next_seat
 from tournament.clock import start_clock
 from tournament.event_setup import change_status, delete_event, deletion_refusal, record_final_export, update_settings

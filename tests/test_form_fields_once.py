@@ -1,5 +1,5 @@
 """The hand forms' fields are set up once per process for each rule set, language, table's
-players and form argument (:class:`scoring.forms._FieldSets`), then shared by the forms made
+players and form argument (:data:`scoring.forms._FIELD_SETS`, a :class:`tournament.cache.Kept`), then shared by the forms made
 with the same ones: a form given the kept fields shows and checks exactly what a form set up
 afresh shows and checks, and never another table's players, another language's words or
 another form's choice of seat."""
@@ -12,6 +12,7 @@ from django.utils import translation
 from factories import prepared_event, team_roster
 from scoring import forms as scoring_forms
 from scoring.forms import CorrectionForm, TableEntryForm
+from tournament.cache import Kept
 from tournament.models import Table
 from tournament.table_plan import table_plan
 
@@ -46,7 +47,7 @@ def _checked(form) -> tuple:
 def _afresh(make):
     """``make()`` with nothing kept: the fields set up as if for the first time."""
     saved = scoring_forms._FIELD_SETS
-    scoring_forms._FIELD_SETS = scoring_forms._FieldSets()
+    scoring_forms._FIELD_SETS = Kept(512)
     try:
         return make()
     finally:
@@ -110,9 +111,8 @@ def test_a_language_change_between_two_forms_gives_the_second_its_own_words(tabl
 
 
 def test_no_more_forms_are_kept_than_the_size_and_the_latest_are_the_ones_kept():
-    sets = scoring_forms._FieldSets()
-    sets.SIZE = 3
+    sets = Kept(3)
     for n in range(5):
-        sets.keep((n,), (None, {}))
+        sets.put((n,), (None, {}))
     assert sets.get((0,)) is None and sets.get((1,)) is None
     assert sets.get((2,)) is not None and sets.get((4,)) is not None

@@ -156,7 +156,7 @@ def as_role(role: str, w: World) -> Client:
 def body_text(response) -> str:
     """The response as text: HTML/JSON/CSV as is, XLSX as its sheets' XML, PDF as its text."""
     content = b"".join(response.streaming_content) if response.streaming else response.content
-    if response.get("Content-Encoding") == "gzip":  # sent compressed as kept (tournament.page_cache)
+    if response.get("Content-Encoding") == "gzip":  # sent compressed as kept (tournament.cache)
         content = gzip.decompress(content)
     kind = response.get("Content-Type", "")
     if "spreadsheetml" in kind:

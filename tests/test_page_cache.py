@@ -1,4 +1,4 @@
-"""Pages served from the cache keyed by the event's content version (tournament.page_cache):
+"""Pages served from the cache keyed by the event's content version (tournament.cache):
 query counts that do not grow with the event, 304 answers to a repeated ETag, a director's
 cached page never served to the public, and every director action that changes a page bumping
 the version so the page changes with it."""
@@ -24,7 +24,7 @@ from scoring.adjustments import add_adjustment, undo_adjustment
 from scoring.conversion_versions import save_table_csv
 from scoring.models import Adjustment, ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, event_standings
-from scoring.reports.entrant_reports import forget_kept
+from tournament.cache import forget_kept
 from scoring.visibility import released_sets
 from tests.factories import login_as_table, play_slots, played_event, rolled_back
 from tournament import clock
@@ -356,10 +356,11 @@ def test_a_correction_of_a_released_set_changes_the_public_pages(small):
 
 
 def test_readers_of_a_value_being_built_wait_for_it_instead_of_building_it_again(small, monkeypatch):
+    import contextvars
     import threading
     import time
 
-    from scoring.reports import cache as reports_cache
+    from tournament import cache as reports_cache
 
     built = []
     started = threading.Event()
@@ -371,13 +372,18 @@ def test_readers_of_a_value_being_built_wait_for_it_instead_of_building_it_again
         return ["the rows"]
 
     answers = []
-    pinned = reports_cache.pinned_version(small)  # the threads read no database: the version is pinned here
+    pinned = reports_cache.reading(small)  # the threads read no database: the version is pinned here
     pinned.__enter__()
-    first = threading.Thread(target=lambda: answers.append(reports_cache.cached(small, "slow", slow, public=True)))
+
+    def reader() -> threading.Thread:  # in a copy of this context: the version pinned
+        context = contextvars.copy_context()
+        return threading.Thread(target=lambda: answers.append(context.run(reports_cache.cached, small, "slow", slow,
+                                                                          public=True)))
+
+    first = reader()
     first.start()
     started.wait(5)
-    others = [threading.Thread(target=lambda: answers.append(reports_cache.cached(small, "slow", slow, public=True)))
-              for _ in range(4)]
+    others = [reader() for _ in range(4)]
     for t in others:
         t.start()
     for t in [first, *others]:
@@ -393,7 +399,7 @@ def test_readers_of_a_value_being_built_wait_for_it_instead_of_building_it_again
 
 
 def test_a_part_missing_after_the_parts_were_built_is_built_again_not_waited_for(small):
-    from scoring.reports import cache as reports_cache
+    from tournament import cache as reports_cache
 
     calls = []
 
@@ -454,8 +460,10 @@ def test_a_form_on_a_visitors_page_keeps_a_token_of_each_visitors_own(small):
     from django.template import RequestContext, Template
     from django.test import RequestFactory
 
-    from tournament import page_cache
+    from tournament.cache import Page
 
+    page = Page("form-page")
+    del Page.declared["form-page"]  # a page of this test only
     built = []
 
     def visit():
@@ -467,7 +475,7 @@ def test_a_form_on_a_visitors_page_keeps_a_token_of_each_visitors_own(small):
             built.append(1)
             return HttpResponse(Template("<form>{% csrf_token %}</form>").render(RequestContext(request)))
 
-        response = page_cache.respond(request, small, "form-page", "public", build, public=True)
+        response = page.respond(request, small, "public", build, public=True)
         return request, response
 
     answers = [visit() for _ in range(2)]
@@ -496,7 +504,7 @@ def test_an_unknown_team_or_player_is_404_every_time(small):
 
 def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_it_was_without_an_etag(small,
                                                                                                      monkeypatch):
-    from scoring.reports import cache as reports_cache
+    from tournament import cache as reports_cache
 
     url = reverse("team", args=[small.slug, 1])
     before = Client().get(url)
@@ -504,7 +512,7 @@ def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_i
     old_name = small.teams.get(number=1).name
     rename_team(small.teams.get(number=1), name="Renamed While Busy", actor="director")
     # another reader is building what the team page needs at the new version (the standings)
-    with reports_cache.pinned_version(small):
+    with reports_cache.reading(small):
         busy = reports_cache.cache_key(small, "standings:all:public", public=True) + ":building"
     cache.add(busy, 1, 60)
     older = Client().get(url)
@@ -550,7 +558,7 @@ def test_the_public_export_is_sent_compressed_to_a_client_that_accepts_gzip(smal
 
 
 def test_the_standings_api_is_sent_compressed_as_kept_to_a_client_that_accepts_gzip(small):
-    """The standings JSON is rendered and compressed once per version (page_cache.kept_bytes): a
+    """The standings JSON is rendered and compressed once per version (tournament.cache.kept_bytes): a
     client that accepts gzip gets the compressed bytes, the same JSON once decoded; one that
     does not, the JSON; both with Vary: Accept-Encoding and answered 304 to their ETag."""
     url = reverse("api-standings", args=[small.slug])

@@ -16,7 +16,7 @@ from django.db.models import Count
 from scoring import reports, visibility
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import event_standings
-from scoring.reports.entrant_reports import forget_kept
+from tournament.cache import forget_kept
 from scoring.actions.confirmation import correct_result, dispute_result
 from tournament.demo import build_demo, play_session
 from tournament.models import Event, SeatAssignment, Table
@@ -288,7 +288,7 @@ def test_player_standings_compare_each_player_with_the_same_seat_of_the_same_set
 
 def test_per_player_standings_kept_from_one_release_to_the_next_equal_those_computed_afresh():
     """The per-player ranking is kept in memory and each released set replaces only its own rows
-    (:func:`scoring.reports.cache.kept_tally`): after every slot played, and after a result
+    (:func:`scoring.reports.standing_rows.kept_tally`): after every slot played, and after a result
     corrected, it equals the ranking computed afresh from nothing kept."""
     event = team_event_of("kept-players", teams=8)
     rng = random.Random(11)

@@ -13,7 +13,7 @@ throttle) already treats a miss as "build it" or "not counted yet".
   False).
 - ``add`` answers True, as if the key were new: nothing else can hold a key in a cache that is
   not there. A build lock is then taken at once (every reader builds, none waits:
-  :func:`scoring.reports.cache._single_flight`), and a throttle's first count or check slot is
+  :func:`tournament.cache._single_flight`), and a throttle's first count or check slot is
   this request's, so the table-login throttle and the download and page-build limits let
   requests through (fail open: a right table code logs in).
 - ``incr`` raises ValueError, as for a missing key (which django-ratelimit and

@@ -20,11 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import reports, visibility
-from scoring.reports import cache as reports_cache
+from scoring import reports, table_access, visibility
 from tournament import clock
 from tournament.access import DIRECTOR, event_view
-from tournament import public_downloads
+from tournament import cache
 from tournament.query import int_param
 
 PROJECTOR_ROWS = 10
@@ -88,7 +87,7 @@ def projector_data(event, rows: int = PROJECTOR_ROWS) -> dict:
     are cached per public version (the clock's remaining time changes by itself: read afresh,
     one query)."""
     return {
-        **reports_cache.cached(event, f"projector:{rows}", lambda: _projector_content(event, rows), public=True),
+        **cache.cached(event, f"projector:{rows}", lambda: _projector_content(event, rows), public=True),
         "clock": clock.projector_clock(event, lambda number: visibility.session_finished(event, number)),
         "updated": timezone.now().isoformat(),
     }
@@ -118,11 +117,11 @@ def projector(request, event):
 @event_view()
 def projector_json(request, event):
     """:func:`projector_data` as JSON (the projector page polls it every 10 s); rate-limited per
-    address (:mod:`tournament.public_downloads`); its standings are cached already."""
-    refused = public_downloads.limited(request, event, "projector.json")
+    address (:func:`tournament.cache.limited`); its standings are cached already."""
+    refused = cache.limited(request, "projector.json", table_access.viewer(request, event))
     if refused is not None:
         return refused
-    with reports_cache.pinned_version(event):
+    with cache.reading(event):
         response = JsonResponse(projector_data(event, _rows(request)), json_dumps_params={"ensure_ascii": False})
     response["Cache-Control"] = "no-store"  # the clock counts down between changes: never a 304
     return response

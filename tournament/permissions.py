@@ -78,6 +78,11 @@ def looks_like_code(code: str) -> bool:
     return 0 < len(code) <= 16 and all(c in LOGIN_CODE_ALPHABET for c in code)
 
 
+#: the session key of a browser's table logins, ``{str(table id): login time, seconds since the epoch}``
+#: (:mod:`scoring.table_access`); the cache reads it to tell a visitor from a table
+TABLE_SESSION_KEY = "table_logins"
+
+
 def client_address(request) -> str:
     """The client's address, read the way the login rate limit (django-axes) reads it: the
     proxy's ``X-Real-IP`` first when ``BEHIND_PROXY``, else the peer address."""

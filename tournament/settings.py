@@ -207,6 +207,9 @@ PRINT_TIME_LIMIT = env.int("PRINT_TIME_LIMIT", default=600)
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # A CACHE_URL's "?key_prefix=NAME" (installations or test runs sharing one Redis, docs/deploy.md):
 # django-environ leaves it under a lower-case key, which Django's cache ignores.
+# The release every cache key starts with (tournament.cache.release): by default a digest of the
+# application's code and templates, so a deploy never serves pages built by the code before it.
+RELEASE = env("RELEASE", default="")
 if "key_prefix" in CACHES["default"]:
     CACHES["default"]["KEY_PREFIX"] = CACHES["default"].pop("key_prefix")
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
@@ -214,7 +217,7 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     # database and the request limits let requests through, never a 500 (docs/deploy.md, "Faults")
     CACHES["default"]["BACKEND"] = "tournament.cache_backend.FailSoftRedisCache"
 if CACHES["default"]["BACKEND"].endswith("LocMemCache"):
-    # the pages' cache keeps a part per team and per player (scoring/reports/cache.py,
+    # the pages' cache keeps a part per team and per player (scoring/reports/standing_rows.py,
     # cached_parts): Django's default of 300 entries would evict them at 64 teams
     CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 50_000)
 
@@ -273,13 +276,13 @@ TABLE_LOGIN_RATE_PER_ADDRESS = env("TABLE_LOGIN_RATE_PER_ADDRESS", default="10/1
 TABLE_LOGIN_SLOW_SECONDS = env.int("TABLE_LOGIN_SLOW_SECONDS", default=3)
 TABLE_LOGIN_RATE_TOTAL = env("TABLE_LOGIN_RATE_TOTAL", default="1000/10m") or None
 TABLE_LOGIN_SLOW_TOTAL_PER_SECOND = env.int("TABLE_LOGIN_SLOW_TOTAL_PER_SECOND", default=5)
-# Public downloads (tournament.public_downloads: the public export, standings CSV/XLSX, the
+# Public downloads (tournament.cache.limited: the public export, standings CSV/XLSX, the
 # conversion CSV, the projector's JSON): each cached per release state, and fetched at most
 # PUBLIC_DOWNLOAD_RATE times per window from one address by anyone but the director and staff
 # (django-ratelimit rate; beyond it 429 with Retry-After; blank: no limit). Counters live in the
 # default cache (CACHE_URL), like the table-login throttle's.
 PUBLIC_DOWNLOAD_RATE = env("PUBLIC_DOWNLOAD_RATE", default="60/m") or None
-# Pages built for anonymous visitors (tournament.page_cache): at most PUBLIC_PAGE_BUILD_RATE per window
+# Pages built for anonymous visitors (tournament.cache): at most PUBLIC_PAGE_BUILD_RATE per window
 # from one address; pages already built are served without limit.
 PUBLIC_PAGE_BUILD_RATE = env("PUBLIC_PAGE_BUILD_RATE", default="120/m") or None
 # A limit whose counter the cache cannot give (Redis unreachable) lets the request through.

@@ -29,7 +29,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/invitations/", people_views.invitations, name="invitations"),
     # Django's language switch without the CSRF check: the language form on every page then holds
-    # no token, and a visitor's page is the same bytes for every visitor (tournament.page_cache);
+    # no token, and a visitor's page is the same bytes for every visitor (tournament.cache);
     # a forged request can only change the language a browser shows (docs/security.md)
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("events/new/", views.new_event, name="new-event"),

@@ -1,5 +1,6 @@
 """Pages of the tournament app: the event list, the public event page and the director's page."""
 
+import json
 from dataclasses import asdict
 from pathlib import Path
 
@@ -8,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
@@ -30,8 +32,8 @@ from tournament.venue import (
 from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
 from tournament.event_setup import DELETABLE, record_final_export
-from tournament import page_cache, public_downloads
-from tournament.exchange import export_event
+from tournament import cache
+from tournament.exchange import export_event, public_export
 from tournament.forms import CUSTOM, EventForm
 from tournament.i18n import catalogue_text
 from tournament.models import Event, EventRole, Table
@@ -148,30 +150,33 @@ def event_export(request, event):
     """The event as JSON: complete for the director and staff, redacted for everyone else
     (:func:`tournament.exchange.public_export`). The director's or staff's download of a finished
     or archived event is its final export (:func:`tournament.event_setup.record_final_export`),
-    which allows deleting the event. The public export is cached per content version, with an
-    ETag (:mod:`tournament.page_cache`), and rate-limited per address
-    (:mod:`tournament.public_downloads`)."""
-    full = table_access.viewer(request, event).secrets
-    if full:
+    which allows deleting the event. The public export is kept per public version as compact
+    JSON bytes and their gzip (about a tenth: sent to a client that accepts it), with an ETag,
+    and rate-limited per address (:mod:`tournament.cache`)."""
+    viewer = table_access.viewer(request, event)
+    if viewer.secrets:
         if event.status in DELETABLE and is_staff_or_director(request.user, event):
             record_final_export(event, actor=request.user.get_username())
         response = JsonResponse(export_event(event), json_dumps_params={"ensure_ascii": False, "indent": 1})
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
         return response
 
-    compressed = page_cache.accepts_gzip(request)
-
-    def public() -> HttpResponse:
-        refused = public_downloads.limited(request, event, "export.json")
+    def build() -> HttpResponse:
+        refused = cache.limited(request, "export.json", viewer)
         if refused is not None:
             return refused
-        response = public_downloads.public_export_response(request, event)  # compressed to a client that accepts it
+        response = cache.kept_bytes(request, event, "download:export.json", lambda: json.dumps(
+            public_export(event), ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder).encode(),
+            "application/json", public=True)
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
         return response
 
     # each encoding is its own representation, with its own ETag
-    return page_cache.respond(request, event, "export.json", "public-gzip" if compressed else "public", public, html=False,
-                              public=True)
+    return PUBLIC_EXPORT.respond(request, event, PUBLIC_EXPORT.variant(viewer, True, int(cache.accepts_gzip(request))),
+                                 build, public=True)
+
+
+PUBLIC_EXPORT = cache.Page("export.json", html=False)
 
 
 @event_view(roles=(DIRECTOR,), login=True)

@@ -14,7 +14,8 @@ group, has a confirmed result on it. Until then a set's results, or a swing in t
 would tell players who have not played it yet what its wall holds. ``public=False`` (the
 event's director and staff) counts every comparison already scored.
 
-Modules by concern: :mod:`~scoring.reports.cache` (score state, cache, standings rows),
+Modules by concern: :mod:`~scoring.reports.standing_rows` (score state, standings rows, ranking
+rules; values are kept in :mod:`tournament.cache`),
 :mod:`~scoring.reports.scopes` (complete comparisons of an event or an export),
 :mod:`~scoring.reports.entrant_reports` (per-player standings, team and player pages),
 :mod:`~scoring.reports.travellers`, :mod:`~scoring.reports.chart` and
@@ -22,16 +23,12 @@ Modules by concern: :mod:`~scoring.reports.cache` (score state, cache, standings
 """
 
 from scoring.comparisons import SeatResult, TableSeats, complete_scopes, seat_comparisons, team_comparisons
-from scoring.reports.cache import (
-    CACHE_PREFIX,
-    CACHE_SECONDS,
+from scoring.reports.standing_rows import (
     KEPT_TALLIES,
     cached_standings,
     conversion_in_use,
     event_standings,
     ranking_rules,
-    content_version,
-    pinned_version,
     score_state,
 )
 from scoring.reports.chart import CHART_COLOURS, CHART_TOP, event_chart, line_chart, running_totals
@@ -41,9 +38,9 @@ from scoring.reports.spreadsheets import FORMULA_STARTS, spreadsheet_text, stand
 from scoring.reports.travellers import hand_record, traveller_index, traveller_report
 
 __all__ = [
-    "CACHE_PREFIX", "CACHE_SECONDS", "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
+    "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
     "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "conversion_in_use", "event_chart", "event_scopes",
     "event_standings", "export_scopes", "hand_record", "line_chart", "player_report", "player_standings",
-    "pinned_version", "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
-    "content_version", "team_comparisons", "team_report", "traveller_index", "traveller_report",
+    "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
+    "team_comparisons", "team_report", "traveller_index", "traveller_report",
 ]

@@ -8,7 +8,8 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable
 
-from scoring.reports.cache import cached, entrant_field, entrants, set_scores, sit_outs
+from scoring.reports.standing_rows import entrant_field, entrants, set_scores, sit_outs
+from tournament.cache import cached
 from scoring.standings import sit_out_credit
 from tournament.models import Event
 
@@ -27,7 +28,7 @@ def running_totals(event: Event, *, public: bool = True) -> dict:
     standings would show after that set: the points so far plus the sit-out credit
     (:func:`scoring.standings.sit_out_credit`) of the sets sat out so far at the average so far,
     so the last value equals the standings' points. ``public``: only sets finished everywhere.
-    Computed once per content version (:func:`~scoring.reports.cache.cached`)."""
+    Computed once per content version (:func:`~tournament.cache.cached`)."""
     return cached(event, f"running:{int(public)}", lambda: _running_totals(event, public), public=public)
 
 

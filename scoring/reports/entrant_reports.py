@@ -8,19 +8,16 @@ docs/rules.md, "Duplicate MCR: individual event", converted with the event's cur
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 
 from scoring.reports.analysis import against_par, par_words
 from scoring.comparisons import converted_scores
 from scoring.models import ConversionTable
-from scoring.reports.cache import (
+from scoring.reports.standing_rows import (
     TALLIES_LOCK,
     active_adjustments,
     adjustments_in,
-    cached_parts,
     cached_standings,
-    forget_tallies,
     kept_tally,
     ranking_rules,
     released,
@@ -29,50 +26,18 @@ from scoring.reports.cache import (
 )
 from scoring.reports.scopes import session_scopes
 from scoring.standings import ConvertedScore, RankingRules, StandingRow
+from tournament.cache import Kept, cached_parts
 from tournament.models import Event, Player, Team
 
 
 KEPT_SESSIONS = 64
 
 
-class _KeptSessions:
-    """The per-seat rows of each session this process computed, ``{(event uid, pk, session,
-    token): rows}`` (token: what they depend on: the session's score state, the conversion table,
-    the datum method and comparison), the least recently used dropped beyond
-    :data:`KEPT_SESSIONS`. In memory, like the standings tallies: after a change only the
-    sessions whose score state changed are computed again, and nothing is unpickled."""
-
-    def __init__(self):
-        self._kept: OrderedDict[tuple, list[dict]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple) -> list[dict] | None:
-        with self.lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
-        return None
-
-    def put(self, key: tuple, rows: list[dict]) -> None:
-        with self.lock:
-            self._kept[key] = rows
-            self._kept.move_to_end(key)
-            while len(self._kept) > KEPT_SESSIONS:
-                self._kept.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self._kept.clear()
-
-
-_SESSIONS = _KeptSessions()
-
-
-def forget_kept() -> None:
-    """Drop what this process keeps in memory (per-session seat rows, standings tallies): for
-    tests that count the queries of a first computation."""
-    _SESSIONS.clear()
-    forget_tallies()
+#: the per-seat rows of each session this process computed, ``{(event uid, pk, session, token):
+#: rows}`` (token: what they depend on: the session's score state, the conversion table, the datum
+#: method and comparison): after a change only the sessions whose score state changed are
+#: computed again, and nothing is unpickled
+_SESSIONS: Kept[list[dict]] = Kept(KEPT_SESSIONS)
 
 
 def _session_seat_rows(event: Event, session_number: int, token: tuple, table) -> list[dict]:
@@ -103,7 +68,7 @@ def _seat_results(event: Event, public: bool, player: int | None = None) -> list
     "score_change", "datum", "difference", "points"}]`` by session, set, table and seat, converted
     with the event's current conversion table; ``player`` (a pk): that player's rows only.
     Cached once per content version, whole and per player
-    (:func:`~scoring.reports.cache.cached_parts`); computing it after a change reads the score
+    (:func:`~tournament.cache.cached_parts`); computing it after a change reads the score
     state (one query) and computes again only the sessions whose state changed
     (:func:`_session_seat_rows`)."""
 
@@ -139,7 +104,7 @@ def player_standings(event: Event, *, public: bool = True, order: str = "points"
     "score_total", "sets_played", "positive_sets", "difference_total", "substitute",
     "sit_out_sets", "sit_out_points", "adjustment_points", "adjustment_score"}``; ``rank``
     follows the event's tie-breaks on the seat comparison under the event's entrant policy
-    (:func:`~scoring.reports.cache.ranking_rules`): substitute players (of a substitute team,
+    (:func:`~scoring.reports.standing_rows.ranking_rules`): substitute players (of a substitute team,
     or substitutes of an individual event) are listed after the ranked players with rank None;
     a player who sat out (in a team event: whose team sat out) is credited as the policy says,
     ``points`` including ``sit_out_points``. ``order``: ``"points"`` (default) or ``"score"``
@@ -207,7 +172,7 @@ def _player_standings_parts(event: Event, public: bool) -> dict[str, list[dict]]
 
 def _player_rules(event: Event, players: dict[int, Player], scored_sets: list[tuple[int, int]]) -> RankingRules:
     """The ranking rules of the per-player standings: the event's entrant policy
-    (:func:`~scoring.reports.cache.ranking_rules`) carried over to players; in a team event a
+    (:func:`~scoring.reports.standing_rows.ranking_rules`) carried over to players; in a team event a
     team's sit-out is each of its members'. ``players``: ``{pk: Player}`` by number (team
     loaded). The event's tie-breaks apply; an individual event's adjustments count as in its
     standings (a team's adjustment is the team's, not its members')."""

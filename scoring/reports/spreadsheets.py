@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.styles import Font
 
-from scoring.reports.cache import cached_standings
+from scoring.reports.standing_rows import cached_standings
 from scoring.reports.entrant_reports import player_standings
 from tournament.models import Event
 

@@ -1,5 +1,5 @@
 """A visitor downloads the public export in Debian's Chromium: the server sends it compressed
-(gzip, as it keeps it: tournament.public_downloads.public_export_response) and the file the visitor
+(gzip, as it keeps it: tournament.views.event_export) and the file the visitor
 gets is the event's JSON, the same as a client that does not accept gzip is sent, not gzip bytes.
 A second download at the same public version is answered from the browser's copy (304).
 Screenshot: $EXPORT_SHOTS (default /tmp/export-shots/).

@@ -8,7 +8,7 @@ a transaction that is rolled back at the end, so the database is left as it was.
   and its JSON serialisation, every time);
 - *cached*: the same N requests through the view (test client, each from its own address so the
   rate limit does not answer them): the first builds the export, the others read it from the
-  cache under the public state's key (:mod:`tournament.public_downloads`);
+  cache under the public state's key (:mod:`tournament.cache`);
 - *after a release change*: the first request after the state changes (a miss) and the next (a hit).
 
 The ratio uncached / cached per request is the figure to read; times depend on the machine.

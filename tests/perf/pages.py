@@ -24,7 +24,7 @@ the rounds' ratios (the machine's speed changes in stretches; both sizes see the
 Times depend on the machine; its core count is printed.
 
 The clients send ``Accept-Encoding: gzip, deflate, br``, as every browser and phone does (what
-changes with it: the public export is sent compressed, :func:`tournament.public_downloads.public_export_response`);
+changes with it: the public export is sent compressed, :func:`tournament.views.event_export`);
 ``bytes`` is what the page's answer holds, as sent.
 """
 

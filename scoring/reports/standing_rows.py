@@ -1,45 +1,29 @@
-"""The version-keyed cache and the standings rows.
-
-**Caching.** Every cached value is keyed by the event's *content version*
-(:meth:`tournament.models.Event.content_version`: one query), which every write that changes
-what a page shows bumps in its own transaction (an audited action, a result stored, a set
-rescored or released, a check-in...). A reader reads the version first and the data after, so
-a value cached under a version is never older than it, and a stale value is never read: no
-signal, no digest of the data. Values live in Django's cache (shared by every process), each
-computed once per version and scope (public or every scored set). A value built from what the
-public sees only is keyed by the event's *public version* instead (``public=True``), which
-results of sets still in play leave alone (:meth:`tournament.models.Event.changed`), so public
-pages are built once per release or director's action, not once per entry. Within one request
-both versions are read once and *pinned* (:func:`pinned_version`), so the several values a page
-reads cost that one query together. A missing value is built by one reader at a time among
-every process (:func:`_single_flight`).
-
-Standings are also kept incrementally in each process
-(:class:`scoring.standings.IncrementalStandings`): after a change only the comparisons whose
-score state (:func:`score_state`: rows and largest id per comparison, one query) changed are
-read and replaced, so the first standings after a confirmed result cost the size of its set,
-not of the event.
+"""The standings rows and what they are built from: the score state, the stored converted scores,
+the ranking rules.
 
 **Standings rows** are built by one function for both readers: :func:`event_standings`
-(uncached: the export and the demo) and :func:`cached_standings` (pages and the API), under
-the event's entrant policy (:func:`ranking_rules`): substitutes are listed but never ranked, and
-a sit-out is credited as the policy says (docs/seating.md); the director's active adjustments
+(uncached: the export and the demo) and :func:`cached_standings` (pages and the API, kept in the
+cache under the event's version: :mod:`tournament.cache`), under the event's entrant policy
+(:func:`ranking_rules`): substitutes are listed but never ranked, and a sit-out is credited as
+the policy says (docs/seating.md); the director's active adjustments
 (:func:`active_adjustments`, docs/scoring.md "Penalties and adjustments") and the event's
 tie-breaks (``Event.tie_breaks``) are applied there too, the one place ranking rules are built.
-An adjustment, a tie-break or an entrant changed is an audited action, so it bumps the version
-like a result. :func:`conversion_in_use` names the conversion table versions the stored scores
-were converted with.
+:func:`conversion_in_use` names the conversion table versions the stored scores were converted
+with.
+
+Standings are also kept incrementally in each process
+(:class:`scoring.standings.IncrementalStandings` in a :class:`tournament.cache.Kept`): after a
+change only the comparisons whose score state (:func:`score_state`: rows and largest id per
+comparison, one query) changed are read and replaced. That is right because a stored converted
+score is never updated in place: a rescore deletes a comparison's rows and inserts new ones
+(:class:`scoring.models.SetScore` refuses an update), so its largest id changes with it.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 
-from django.core.cache import cache
 from django.db.models import Count, Max, QuerySet
 
 from scoring import visibility
@@ -53,14 +37,13 @@ from scoring.standings import (
     standings,
     tie_break_codes,
 )
+from tournament.cache import Kept, cached
 from tournament.models import Event
 
-CACHE_PREFIX = "scoring-reports"
-CACHE_SECONDS = 6 * 3600
 KEPT_TALLIES = 16
 
 
-# --- content version and caching -----------------------------------------------------------------
+# --- score state ----------------------------------------------------------------------------------
 
 def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, int | None], tuple[int, int]]:
     """The event's score state: ``{(session, set_no, group id or None): (rows, largest row id)}``
@@ -73,166 +56,6 @@ def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, i
     rows = (scores.values("session_number", "set_no", "group_id")
             .annotate(n=Count("id"), last=Max("id")).order_by())
     return {(r["session_number"], r["set_no"], r["group_id"]): (r["n"], r["last"]) for r in rows}
-
-
-_PINNED = "_pinned_content_version"
-
-
-def content_version(event: Event, *, public: bool = False) -> int:
-    """The event's content version (``public``: its public version, which only a change of
-    what the public sees bumps): the one pinned for this request (:func:`pinned_version`), or
-    read now (:meth:`~tournament.models.Event.content_version`, one query)."""
-    pinned = event.__dict__.get(_PINNED)
-    if pinned is not None:
-        return pinned[1 if public else 0]
-    return event.content_version(public=public)
-
-
-@contextmanager
-def pinned_version(event: Event) -> Iterator[tuple[int, int]]:
-    """Read ``event``'s content version and public version once (one query) and use them for
-    every cached value read inside the block (one page's request, which writes nothing); yields
-    ``(version, public version)``. A nested block keeps the outer versions."""
-    if event.__dict__.get(_PINNED) is not None:
-        yield event.__dict__[_PINNED]
-        return
-    event.__dict__[_PINNED] = versions = event.content_versions()
-    try:
-        yield versions
-    finally:
-        event.__dict__.pop(_PINNED, None)
-
-
-def cache_key(event: Event, name: str, *, public: bool = False) -> str:
-    """The cache key of the value ``name`` of ``event`` at its content version
-    (:func:`content_version`; ``public``: at its public version, for a value built from what
-    the public sees only: released sets, the roster, the director's settings). The primary key
-    is part of it with the uid: an event deleted and restored from its export keeps its uid but
-    starts its version again."""
-    version = f"p{content_version(event, public=True)}" if public else f"v{content_version(event)}"
-    return f"{CACHE_PREFIX}:{event.uid}:{event.pk}:{version}:{name}"
-
-
-#: how long a reader waits for another process computing the same value (seconds) before it
-#: computes it itself
-WAIT_FOR_OTHERS = 10.0
-_POLL = 0.02
-_POLL_MAX = 0.1
-#: what a ``read`` of :func:`_single_flight` answers for "built already, but not there: build it"
-REBUILD = object()
-
-
-class BuildingElsewhere(Exception):
-    """Raised inside :func:`cached_or_older` when a value it needs is being built by another
-    reader: the caller serves the older value instead of waiting."""
-
-
-_IMPATIENT = "_impatient_reader"
-
-
-def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], object], impatient: bool = False):
-    """``read()`` (None: missing), else compute it once among every process sharing the cache:
-    the first reader takes a short lock in the cache (``cache.add``) and runs ``compute()``
-    (which stores what it built); the others wait for its value (polling ``read()``) instead of
-    each building the same thing (the burst of phones after a set is released), and build it
-    themselves only if it is still missing after :data:`WAIT_FOR_OTHERS` seconds (polling every
-    20 ms at first, then less often, up to every 100 ms), or at once
-    when ``read()`` answers :data:`REBUILD` (built, but not what this reader needs).
-    ``impatient``: raise :class:`BuildingElsewhere` instead of waiting."""
-    value = read()
-    if value is REBUILD:
-        return compute()
-    if value is not None:
-        return value
-    lock = f"{key}:building"
-    if cache.add(lock, 1, int(WAIT_FOR_OTHERS) + 5):
-        try:
-            return compute()
-        finally:
-            cache.delete(lock)
-    if impatient:
-        raise BuildingElsewhere(key)
-    deadline = time.monotonic() + WAIT_FOR_OTHERS
-    pause = _POLL
-    while time.monotonic() < deadline:
-        time.sleep(pause)
-        pause = min(pause * 1.25, _POLL_MAX)  # a long build is not polled 50 times a second by every waiting thread
-        value = read()
-        if value is REBUILD:
-            break
-        if value is not None:
-            return value
-    return compute()
-
-
-def cached(event: Event, name: str, compute: Callable[[], object], *, public: bool = False):
-    """The value ``name`` of ``event`` at its content version (``public``: its public version,
-    :func:`cache_key`): from Django's cache, or ``compute()`` (never None) stored there for
-    :data:`CACHE_SECONDS`, computed by one reader at a time (:func:`_single_flight`). The
-    version is read before ``compute`` reads the data, so the value is never older than its
-    key."""
-    key = cache_key(event, name, public=public)
-
-    def build():
-        value = compute()
-        cache.set(key, value, CACHE_SECONDS)
-        return value
-
-    return _single_flight(key, lambda: cache.get(key), build, bool(event.__dict__.get(_IMPATIENT)))
-
-
-def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, public: bool = False) -> tuple[object, bool]:
-    """``(value, fresh)``: the value of :func:`cached` (``fresh`` True); but while another reader
-    builds it, or anything its ``compute()`` needs, the value this event last had under the
-    same name at an older version, if one is still cached (``fresh`` False), instead of waiting.
-    For whole pages that everyone may see (:mod:`tournament.page_cache`): after a set's release
-    the phones keep reading the page as it was a moment before (what the public could already
-    see) while one of them builds the new one. Nothing older is ever served for a value that
-    was never built."""
-    key = cache_key(event, name, public=public)
-    value = cache.get(key)
-    if value is not None:  # the usual read: one GET, no older value fetched for nothing
-        return value, True
-    latest = f"{CACHE_PREFIX}:{event.uid}:{event.pk}:latest:{'p' if public else 'v'}:{name}"
-    older_key = cache.get(latest)
-    older = cache.get(older_key) if older_key and older_key != key else None
-    if older is not None:
-        event.__dict__[_IMPATIENT] = True
-    try:
-        value = cached(event, name, compute, public=public)
-    except BuildingElsewhere:
-        return older, False
-    finally:
-        event.__dict__.pop(_IMPATIENT, None)
-    if older_key != key:
-        cache.set(latest, key, CACHE_SECONDS)
-    return value, True
-
-
-def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default=None, *,
-                 public: bool = False):
-    """One part of the value ``name`` of ``event`` at its content version (``public`` as in
-    :func:`cached`): ``compute()`` builds every part at once (``{part: value}``, e.g. one per
-    team and one for the whole list), stored under a key each, so a page that shows one team's
-    rows reads those rows, not the event's. ``default`` when ``compute`` has no such part. One
-    reader at a time computes (:func:`_single_flight`); the parts are stored with a marker, so
-    a reader of a part that is missing once they are built (evicted, or one ``compute`` does not
-    build) computes them again rather than wait."""
-    prefix = cache_key(event, name, public=public)
-    done = f"{prefix}:*built*"
-
-    def read():
-        found = cache.get_many([f"{prefix}:{part}", done])
-        if f"{prefix}:{part}" in found:
-            return (found[f"{prefix}:{part}"],)
-        return REBUILD if done in found else None
-
-    def build():
-        parts = compute()
-        cache.set_many({**{f"{prefix}:{k}": v for k, v in parts.items()}, done: True}, CACHE_SECONDS)
-        return (parts.get(part, default),)
-
-    return _single_flight(prefix, read, build, bool(event.__dict__.get(_IMPATIENT)))[0]
 
 
 def released(event: Event, public: bool) -> frozenset[tuple[int, int]] | None:
@@ -446,39 +269,10 @@ def event_standings(event: Event, session_number: int | None = None, *, public: 
     counted = adjustments_in(active_adjustments(event), session_number)
     rules = _rules_of(event, listed, (r[1] for r in per_set), average_over, counted)
     return _standing_rows(standings(per_set, rules), listed, counted)
-class _Tallies:
-    """The incremental standings this process keeps per event and session: ``{key: (state,
-    IncrementalStandings)}``, the least recently used dropped beyond :data:`KEPT_TALLIES`. Kept in
-    memory, not in the shared cache: pickling a 160,000-result tally costs about a second, while
-    every process can bring its own copy up to date from the score state alone."""
-
-    def __init__(self):
-        self._kept: OrderedDict[str, tuple[dict, IncrementalStandings]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: str) -> tuple[dict, IncrementalStandings]:
-        if key in self._kept:
-            self._kept.move_to_end(key)
-            return self._kept[key]
-        return {}, IncrementalStandings()
-
-    def put(self, key: str, state: dict, tally: IncrementalStandings) -> None:
-        self._kept[key] = (state, tally)
-        self._kept.move_to_end(key)
-        while len(self._kept) > KEPT_TALLIES:
-            self._kept.popitem(last=False)
-
-
-_TALLIES = _Tallies()
+#: the incremental standings this process keeps, ``{name: (state, IncrementalStandings)}``
+_TALLIES: Kept[tuple[dict, IncrementalStandings]] = Kept(KEPT_TALLIES)
 #: held while a kept tally is brought up to date and read (:func:`kept_tally`)
 TALLIES_LOCK = _TALLIES.lock
-
-
-def forget_tallies() -> None:
-    """Drop this process's kept standings tallies (tests that count a first computation's
-    queries)."""
-    with _TALLIES.lock:
-        _TALLIES._kept.clear()
 
 
 def kept_tally(name: str, state: Mapping, results_of: Callable[[set], Mapping[Hashable, Mapping]]) -> IncrementalStandings:
@@ -487,13 +281,13 @@ def kept_tally(name: str, state: Mapping, results_of: Callable[[set], Mapping[Ha
     state changed, appeared or went are replaced by ``results_of(those keys)`` (``{set key:
     {entrant: (ConvertedScore, score change)}}``; a key left out is removed), the others kept.
     The caller holds :data:`TALLIES_LOCK` while it reads the tally."""
-    kept, tally = _TALLIES.get(name)
+    kept, tally = _TALLIES.get(name) or ({}, IncrementalStandings())
     changed = {k for k, v in state.items() if kept.get(k) != v} | {k for k in kept if k not in state}
     if changed:
         fresh = results_of(changed)
         for key in changed:
             tally.replace_set(key, fresh.get(key, {}))
-    _TALLIES.put(name, dict(state), tally)
+    _TALLIES.put(name, (dict(state), tally))
     return tally
 
 
@@ -535,7 +329,7 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
         elsewhere = _average_elsewhere(event, session_number)
         counted = adjustments_in(active_adjustments(event), session_number)
         listed = entrant_list(event)
-        with _TALLIES.lock:
+        with TALLIES_LOCK:
             tally = _up_to_date(event, name, state)
             average_over = _up_to_date(event, f"standings:all:{scope}", whole).totals() if elsewhere else None
             ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over, counted))
