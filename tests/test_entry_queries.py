@@ -4,9 +4,7 @@ fails a test without timing anything (the CPU figures are the benchmark's: ``pyt
 bench entry``).
 
 What is counted: every statement the code sends except transaction control (BEGIN, COMMIT,
-ROLLBACK, SAVEPOINT, RELEASE SAVEPOINT; on PostgreSQL the deferred key checks run in the version
-bump's statement, ahead of it: :meth:`tournament.models.Event.changed`), captured with
-``CaptureQueriesContext``:
+ROLLBACK, SAVEPOINT, RELEASE SAVEPOINT), captured with ``CaptureQueriesContext``:
 
 - the service call (:func:`~scoring.actions.entry.submit_result`,
   :func:`~scoring.actions.confirmation.confirm_result`): at most 6 — the table plan read with
@@ -30,7 +28,7 @@ from scoring.actions.confirmation import confirm_result
 from scoring.actions.entry import submit_result
 from scoring.models import HandResult, SetScore
 from tournament.api_tokens import issue_token
-from tournament.models import KEY_CHECKS_NOW, EventRole, Table
+from tournament.models import EventRole, Table
 from tournament.seating import seat_session
 from tournament.services import create_event, import_roster
 from tournament.table_plan import table_plan
@@ -47,7 +45,7 @@ SERVICE_COMPLETING = 20  # the same 5 before the bump, then the set scored for t
 
 def statements(captured) -> list[str]:
     """The SQL of ``captured`` (a CaptureQueriesContext) without transaction control."""
-    return [q["sql"].removeprefix(f"{KEY_CHECKS_NOW}; ") for q in captured.captured_queries
+    return [q["sql"] for q in captured.captured_queries
             if not q["sql"].lstrip().upper().startswith(CONTROL)]
 
 

@@ -231,10 +231,10 @@ class Event(models.Model):
         :func:`scoring.visibility.released_now`, for a write that touched one set's results
         only; a result of an unreleased set is never public, docs/security.md). Raises
         TypeError for anything else. The UPDATE is written in SQL, not compiled by the ORM
-        (every entry and confirmation bumps the version). On PostgreSQL the transaction's
-        deferred foreign-key checks run just before it, in the same round trip (:func:`_bump`),
-        so that the COMMIT that follows, during which the version row stays locked for every
-        other write, is short.
+        (every entry and confirmation bumps the version). It leaves the constraints' modes as
+        declared: the deferred foreign-key checks of the rows the transaction wrote run at COMMIT,
+        as Django's deletions and bulk writes expect (docs/performance.md, "Entry, pages and
+        bulk writes", on the ``SET CONSTRAINTS`` it no longer sends).
 
         Lock order: the version row is the last lock a write takes, so call it at the end of the
         write's transaction (two writes never wait for each other's version row while holding a
@@ -251,7 +251,8 @@ class Event(models.Model):
         sql = (f"UPDATE {meta.db_table} SET {number} = {number} + 1, "  # noqa: S608 - names from the model
                f"{public_number} = {public_number} + ({step_sql}) WHERE {event_id} = %s")
         with connection.cursor() as cursor:
-            if _bump(connection, cursor, sql, (*step_params, self.pk)):
+            cursor.execute(sql, (*step_params, self.pk))
+            if cursor.rowcount:
                 return
         EventVersion.objects.bulk_create([EventVersion(event_id=self.pk, number=0)], ignore_conflicts=True)
         with connection.cursor() as cursor:
@@ -284,32 +285,6 @@ class Event(models.Model):
     @property
     def needs_public_value(self) -> bool:
         return bool(self.public_value_source) and not self.public_value
-
-
-#: run before the version bump on PostgreSQL (:meth:`Event.changed`): the foreign keys of the rows
-#: the transaction wrote are checked now, not at COMMIT. Every write of the event waits for the
-#: version row until the transaction holding it ends, and a set rescored at once had made each
-#: COMMIT check hundreds of keys (0.1 to 0.25 s) while the others queued behind it
-#: (docs/performance.md).
-KEY_CHECKS_NOW = "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED"
-
-
-def _bump(connection, cursor, sql: str, params: tuple) -> int:
-    """Run the version bump ``sql`` with ``params`` on ``cursor`` and return the rows it
-    updated, the foreign-key checks (:data:`KEY_CHECKS_NOW`) first on PostgreSQL: in the same
-    round trip where the driver binds parameters on the client (Django's default with psycopg 3;
-    the three statements then come back as three results, the UPDATE's last), else apart."""
-    if connection.vendor != "postgresql":
-        cursor.execute(sql, params)
-        return cursor.rowcount
-    if connection.features.uses_server_side_binding:  # one statement per call there
-        cursor.execute(KEY_CHECKS_NOW)
-        cursor.execute(sql, params)
-        return cursor.rowcount
-    cursor.execute(f"{KEY_CHECKS_NOW}; {sql}", params)
-    while cursor.nextset():  # to the UPDATE's result
-        pass
-    return cursor.rowcount
 
 
 class EventVersion(models.Model):

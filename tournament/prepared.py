@@ -15,6 +15,17 @@ placeholder does not come out as exactly one parameter value per use (a value th
 into the SQL text, or turns into something else), the query is not prepared and every call
 builds the queryset as usual, so the answer is right either way. The result is always a list
 (the queryset evaluated), never a queryset to filter further.
+
+A compiled query that locks rows (``select_for_update``) raises
+``TransactionManagementError`` when run outside a transaction, as the ORM does (on databases
+with row locks: not on SQLite, where the ORM leaves the lock out).
+
+This uses private parts of Django's ORM (the compiler's internals, the related populators,
+``ModelState``) as they are in the Django series :data:`TESTED_DJANGO`, whose answers
+``tests/test_prepared_sql.py`` checks against the ORM's for every prepared statement of the
+application. Under any other Django (or when those parts cannot be imported) nothing is
+prepared: every call builds the queryset, ``create``s or ``save``s as usual, so an upgrade
+is slower, never wrong.
 """
 
 from __future__ import annotations
@@ -25,16 +36,30 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import django
 from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import DatabaseError, IntegrityError, connections, router, transaction
+from django.db.transaction import TransactionManagementError
 from django.db.models import Model, QuerySet, signals
-from django.db.models.base import ModelState
-from django.db.models.query import (FlatValuesListIterable, ModelIterable, ValuesIterable, ValuesListIterable,
-                                     get_related_populators)
-from django.db.models.query_utils import DeferredAttribute
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.constants import OnConflict
-from django.db.models.sql import InsertQuery, UpdateQuery
+
+#: the Django series whose private ORM parts this module was written against and tested with
+TESTED_DJANGO = (5, 2)
+
+try:  # private parts of the ORM: under another Django they may be gone or mean something else
+    from django.db.models.base import ModelState
+    from django.db.models.constants import OnConflict
+    from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+    from django.db.models.query import (FlatValuesListIterable, ModelIterable, ValuesIterable, ValuesListIterable,
+                                         get_related_populators)
+    from django.db.models.query_utils import DeferredAttribute
+    from django.db.models.sql import InsertQuery, UpdateQuery
+except ImportError:  # pragma: no cover - another Django: nothing is prepared (module docstring)
+    _IMPORTED = False
+else:
+    _IMPORTED = True
+
+#: whether statements are prepared at all: only under :data:`TESTED_DJANGO` (module docstring)
+ENABLED = _IMPORTED and django.VERSION[:2] == TESTED_DJANGO
 
 #: placeholder values standing for whole-number arguments while compiling: within a small integer
 #: field's range (the ORM refuses out-of-range values of a field before they reach the SQL) and
@@ -119,11 +144,16 @@ class PreparedQuery:
         if {s[0] for s in slots if s is not None} != set(range(len(kinds))) or any(str(p) in sql for p in placeholders) \
                 or any(s is not None and s[1] is not None and s[1] not in _INTEGER_BITS for s in slots):  # a wrapper it does not know
             return None
-        return _Compiled(queryset, compiler, sql, tuple(params), slots, _Rows.of(queryset, compiler))
+        return _Compiled(queryset, compiler, sql, tuple(params), slots, _Rows.of(queryset, compiler),
+                         locks=bool(queryset.query.select_for_update))
 
     def __call__(self, *args: int | str) -> list:
+        """``list(build(*args))``: the compiled statement run with ``args`` when the query is
+        prepared, else the queryset built and evaluated. Raises what the queryset raises
+        (``TransactionManagementError`` for a locking query outside a transaction, on a database
+        with row locks; what the database raises)."""
         kinds = tuple(type(a) for a in args)
-        if any(kind not in (int, str) for kind in kinds) or any(isinstance(a, int) and not -_INT32 < a < _INT32 for a in args):
+        if not ENABLED or any(kind not in (int, str) for kind in kinds) or any(isinstance(a, int) and not -_INT32 < a < _INT32 for a in args):
             # another type, or a number the ORM refuses for the field (an empty answer, not a database error)
             return list(self._build(*args))
         alias = router.db_for_read(self.model)
@@ -131,6 +161,9 @@ class PreparedQuery:
         found = _once(self._compiled, self._lock, (alias, connection.vendor, kinds), lambda: self._compile(kinds))
         if found is None:
             return list(self._build(*args))
+        if found.locks and connection.get_autocommit() and connection.features.has_select_for_update \
+                and connection.features.supports_transactions:  # as SQLCompiler.as_sql checks it
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = []
         for slot, compiled in zip(found.slots, found.params, strict=True):
             if slot is None:
@@ -166,6 +199,8 @@ class _Compiled:
     rows: _Rows | None = None
     #: connection id → (connection, converters): see :func:`_converters`
     converters: dict = field(default_factory=dict)
+    #: whether the query locks rows (``select_for_update``): refused outside a transaction
+    locks: bool = False
 
 
 #: the descriptors ``Model.__init__`` sets a field through that only store the value (on a new
@@ -424,7 +459,7 @@ class PreparedInsert:
         connection = connections[alias]
         values_now = [f.pre_save(obj, True) for f in self.fields]  # fills auto_now(_add) on obj, as save() does
         found = None
-        if not _has_save_receivers(self.model) and not any(hasattr(v, "resolve_expression") for v in values_now):
+        if ENABLED and not _has_save_receivers(self.model) and not any(hasattr(v, "resolve_expression") for v in values_now):
             # (an expression or a database default is SQL of its own: left to the ORM)
             found = _once(self._compiled, self._lock, (alias, connection.vendor), lambda: self._compile(copy.copy(obj), alias))  # compiling sets auto_now fields: not on obj
         if found is None:
@@ -457,12 +492,17 @@ class PreparedUpdate:
     instance, as ``save`` sets them. Raises ``DatabaseError`` when no row was updated (the row is
     gone), as ``save(update_fields=...)`` does. Falls back to that ``save`` when the model has
     save receivers or a field's value is None or SQL of its own (an expression): the ORM writes
-    those into the statement's text."""
+    those into the statement's text. The columns are set in the model's field order, as ``save``
+    sets them. Raises ``FieldDoesNotExist`` (a name the model lacks) or ``ValueError`` (a field
+    without a column of the model's own table) when made."""
 
     def __init__(self, model: type[Model], fields: tuple[str, ...]):
         self.model = model
         self.field_names = tuple(fields)
-        self.fields = tuple(model._meta.get_field(name) for name in fields)
+        named = {model._meta.get_field(name) for name in fields}  # raises FieldDoesNotExist for a name it lacks
+        self.fields = tuple(f for f in model._meta.local_concrete_fields if f in named)  # in the model's order, as save() writes them
+        if len(self.fields) != len(named):
+            raise ValueError(f"not columns of {model.__name__}'s own table: {sorted(f.name for f in named - set(self.fields))}")
         self._compiled: dict[tuple[str, str], str | None] = {}
         self._lock = threading.Lock()
 
@@ -482,7 +522,7 @@ class PreparedUpdate:
         connection = connections[alias]
         values = [f.pre_save(obj, False) for f in self.fields]
         sql = None
-        if not _has_save_receivers(self.model) and not any(v is None or hasattr(v, "resolve_expression") for v in values):
+        if ENABLED and not _has_save_receivers(self.model) and not any(v is None or hasattr(v, "resolve_expression") for v in values):
             sql = _once(self._compiled, self._lock, (alias, connection.vendor), lambda: self._compile(alias, obj, values))
         if sql is None:
             obj.save(update_fields=self.field_names, using=alias)

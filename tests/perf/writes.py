@@ -39,9 +39,7 @@ _INSERT = re.compile(r'^\s*INSERT INTO\s+("?[\w]+"?)', re.IGNORECASE)
 def statements(queries: list[str]) -> int:
     """How many statements ``queries`` (SQL texts, in order) are, a run of consecutive INSERTs into
     one table counted once: one bulk insert, split by SQLite into batches of at most 999
-    parameters (Django's limit there), is one statement on PostgreSQL. The deferred key checks
-    run ahead of the version bump on PostgreSQL, in the same statement (:meth:`tournament.models.Event.changed`),
-    are transaction control: that statement counts as the bump."""
+    parameters (Django's limit there), is one statement on PostgreSQL."""
     count, last = 0, None
     for sql in queries:
         match = _INSERT.match(sql)
