@@ -5,9 +5,7 @@ Who may call what: :class:`tournament.access.HasEventRole`. A service's refusal
 status (:mod:`tournament.api_errors`)."""
 
 import copy
-import logging
 
-from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -224,7 +222,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "with every repeat of it: the write is stored at most once, and a repeat is answered 200 with the result as "
         "stored and Idempotent-Replayed: true. A key used for another write is refused (422, request_key). After "
         "a database fault the answer says whether it was stored (503 with stored false or null: send it again)."))
-logger = logging.getLogger("tournament.database")
 
 
 _RESULT_OF_EVENT = PreparedQuery(HandResult, lambda event_id, result_id: HandResult.objects.filter(
@@ -319,20 +316,12 @@ class ResultViewSet(EventFromURL, mixins.ListModelMixin, mixins.RetrieveModelMix
         the result as stored (200, replayed) or 503 with ``stored`` false (not stored) or null
         (unknown), and ``Retry-After``; sending it again with the key is safe either way."""
         key = request_keys.key_of(self.request)
-        pids = {request_keys.backend_pid()}
-        try:
-            result = write(key)
-        except (OperationalError, InterfaceError) as exc:
-            if not key:
-                raise  # DatabaseUnavailableMiddleware answers, without a claim it cannot make
-            logger.error("database unavailable during %s %s: %s", self.request.method, self.request.path, exc, exc_info=exc)
-            event = self.get_event()
-            known = request_keys.after_fault(key, pids, belongs=lambda r: table_access.sees_result(self.request, event, r))
-            if not known.stored:
-                response = Response({"detail": known.message(), "stored": known.stored}, status=503)
-                response["Retry-After"] = str(RETRY_AFTER)
-                return response
-            result = known.result
+        result, known = table_access.keyed_write(self.request, key, lambda: write(key), lambda r: table_access.sees_result(
+            self.request, self.get_event(), r))
+        if known is not None and not known.stored:
+            response = Response({"detail": known.message(), "stored": known.stored}, status=503)
+            response["Retry-After"] = str(RETRY_AFTER)
+            return response
         replay = getattr(result, "replayed", False)
         response = Response(self.get_serializer(result).data, status=status.HTTP_200_OK if replay else created)
         if replay:

@@ -12,12 +12,15 @@ are answered here, since they need the request's table logins.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from scoring import visibility
+from scoring.actions import request_keys
 from scoring.actions.seats import Device
 from tournament.models import Event, Table
 from tournament.permissions import TABLE_SESSION_KEY, client_address, is_director, roles, scorer_role_table_ids
@@ -156,3 +159,30 @@ def standings_public(request, event: Event) -> bool:
     everyone, the director included, since standings are projected and printed for the hall;
     the director and staff ask for every scored set with ``?all=1``."""
     return not (request.GET.get("all") == "1" and viewer(request, event).secrets)
+
+
+logger = logging.getLogger("tournament.database")
+
+
+def keyed_write(request, key: str | None, write, belongs, *, raise_unknown: bool = False):
+    """``(write(), None)`` for a write of the table page or the API (a service call storing a
+    result); when the database connection fails during it and the request carried a request key
+    ``key``, ``(the result as stored or None, what is known)`` (:class:`scoring.actions.request_keys.AfterFault`,
+    asked of the key with ``belongs``, the caller's visibility rule: a key never shows another
+    table's result). Without a key the fault is raised on to
+    :class:`tournament.middleware.DatabaseUnavailableMiddleware`, which answers without a claim it
+    cannot make; so is an unknown outcome with ``raise_unknown`` (the page then says that sending
+    it again is safe: ``request.fault_message``). The one answer to a database fault during a
+    write."""
+    pids = {request_keys.backend_pid()}
+    try:
+        return write(), None
+    except (OperationalError, InterfaceError) as exc:
+        if not key:
+            raise
+        logger.error("database unavailable during %s %s: %s", request.method, request.path, exc, exc_info=exc)
+        known = request_keys.after_fault(key, pids, belongs=belongs)
+        if known.stored is None and raise_unknown:
+            request.fault_message = known.message()
+            raise
+        return known.result, known

@@ -5,13 +5,11 @@ history, and the director's live grid. Each write calls one function of :mod:`sc
 from __future__ import annotations
 
 import json
-import logging
 import uuid
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import InterfaceError, OperationalError
 from django.db.models import Exists, OuterRef
 from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
@@ -54,28 +52,14 @@ from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload, set_code
 
 
-logger = logging.getLogger("tournament.database")
 
 
 def _write_or_fault(request, key: str | None, write, table: Table):
-    """``(result, None)`` from ``write()`` (a service call), or, when the database connection
-    fails during it and the form carried a request key, what is known
-    (:func:`scoring.actions.request_keys.after_fault`, only a result of ``table``):
-    ``(the result as stored, message)`` or ``(None, message)`` when it was not stored. Without a key, or when the database cannot be
-    asked, the fault goes on to :class:`tournament.middleware.DatabaseUnavailableMiddleware`,
-    which then says that sending it again is safe when a key was sent (``request.fault_message``)."""
-    pids = {request_keys.backend_pid()}
-    try:
-        return write(), None
-    except (OperationalError, InterfaceError) as exc:
-        if not key:
-            raise
-        logger.error("database unavailable during %s %s: %s", request.method, request.path, exc, exc_info=exc)
-        known = request_keys.after_fault(key, pids, belongs=lambda r: r.table_id == table.pk)
-        if known.stored is None:
-            request.fault_message = known.message()
-            raise
-        return known.result, known.message()
+    """``(result, None)`` from ``write()`` (a service call), or after a database fault during it
+    what is known of a result of ``table`` (:func:`scoring.table_access.keyed_write`): ``(the
+    result as stored, message)`` or ``(None, message)`` when it was not stored."""
+    result, known = table_access.keyed_write(request, key, write, lambda r: r.table_id == table.pk, raise_unknown=True)
+    return result, known.message() if known is not None else None
 
 
 def wants_json(request) -> bool:
