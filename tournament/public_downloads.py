@@ -41,15 +41,23 @@ def cached_public(event: Event, name: str, build, *, public: bool = True) -> byt
     return reports_cache.cached(event, f"{CACHE_NAME}:{name}", build, public=public)
 
 
+def public_export_bytes(event: Event) -> bytes:
+    """The public export (:func:`tournament.exchange.public_export`) as the UTF-8 JSON the download
+    sends: compact, no indentation or spaces after separators (a machine's file: indenting it cost
+    four times its serialisation at 256 teams, docs/performance.md). Built uncached; the download
+    keeps it (:func:`public_export_response`)."""
+    return json.dumps(public_export(event), ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder).encode()
+
+
 def public_export_response(request, event: Event) -> HttpResponse:
     """The public export (:func:`tournament.exchange.public_export`) as the JSON bytes the
     download sends, built once per public state, or their gzip to a client that accepts it
     (every browser and phone: :func:`tournament.page_cache.kept_bytes`). The export grows with
-    the event (about 6 MB of JSON at 256 teams), the compressed one about a tenth of it: each
+    the event (about 4 MB of JSON at 256 teams), the compressed one about a tenth of it: each
     download then reads and sends its compressed size, and the proxy never compresses it again
     (docs/performance.md). ``Vary: Accept-Encoding``; no ``Content-Disposition`` (the caller's)."""
-    return page_cache.kept_bytes(request, event, f"{CACHE_NAME}:export.json", lambda: json.dumps(
-        public_export(event), ensure_ascii=False, indent=1, cls=DjangoJSONEncoder).encode(), "application/json", public=True)
+    return page_cache.kept_bytes(request, event, f"{CACHE_NAME}:export.json", lambda: public_export_bytes(event),
+                                 "application/json", public=True)
 
 
 def limited(request, event: Event, name: str):
