@@ -28,13 +28,17 @@ import pytest
 from django.contrib import admin as django_admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.conf import settings
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from knox.crypto import hash_token
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.test import APIRequestFactory
 
 from scoring.actions.entry import submit_result
-from tournament import api_tokens
+from tournament import api_tokens, tasks
 from tournament.admin import GuardedAdmin
 from tournament.event_setup import change_status, deletion_refusal, record_final_export
 from tournament.models import ApiToken, AuditEntry, Event, EventRole, Player, Table, Team
@@ -291,11 +295,54 @@ def test_token_auth_works_with_the_key_and_a_revoked_token_gets_401(world):
     assert entries.count() == 1 and entries.get().detail["prefix"] == key[:15] and entries.get().detail["user"] == "scorer"
 
 
-def test_an_expired_token_gets_401(world):
+def test_an_expired_token_gets_401_and_the_periodic_task_deletes_it(world):
     key = api_tokens.issue_token(world.scorer, days=1)
-    ApiToken.objects.filter(user=world.scorer).update(expiry=timezone.now() - timedelta(seconds=1))
-    assert client_for(token=key).get(f"/api/events/{world.event.slug}/results/").status_code == 401
-    assert not ApiToken.objects.filter(user=world.scorer).exists()  # knox deletes it
+    live = api_tokens.issue_token(world.scorer, days=1)
+    ApiToken.objects.filter(token_key=key[:15]).update(expiry=timezone.now() - timedelta(seconds=1))
+    answer = client_for(token=key).get(f"/api/events/{world.event.slug}/results/")
+    assert answer.status_code == 401 and answer.json()["detail"] == "Invalid token."
+    assert ApiToken.objects.filter(token_key=key[:15]).exists()  # refused, not deleted by the request
+    assert client_for(token=live).get(f"/api/events/{world.event.slug}/results/").status_code == 200  # nor is it by another's
+    assert ApiToken.objects.filter(token_key=key[:15]).exists()
+    assert tasks.delete_expired_api_tokens.delay().get() == 1  # the beat's task (eager here)
+    assert list(ApiToken.objects.filter(user=world.scorer).values_list("token_key", flat=True)) == [live[:15]]
+    assert settings.CELERY_BEAT_SCHEDULE["delete-expired-api-tokens"]["task"] == tasks.delete_expired_api_tokens.name
+
+
+def _authenticate(key: str):
+    request = APIRequestFactory().get("/api/", HTTP_AUTHORIZATION=f"Token {key}")
+    return api_tokens.TokenAuthentication().authenticate(request)
+
+
+def test_authentication_is_one_indexed_query_and_a_last_used_update_at_most(world):
+    key = api_tokens.issue_token(world.scorer, days=1)
+    for _ in range(3):  # other tokens of the account, expired: knox read and deleted them on every request
+        api_tokens.issue_token(world.scorer, days=1)
+    ApiToken.objects.exclude(token_key=key[:15]).update(expiry=timezone.now() - timedelta(days=1))
+    with CaptureQueriesContext(connection) as first:
+        user, token = _authenticate(key)
+    assert user == world.scorer and token.token_key == key[:15]
+    assert len(first) == 2 and first.captured_queries[1]["sql"].startswith("UPDATE")  # last_used, the first time
+    with CaptureQueriesContext(connection) as again:
+        assert _authenticate(key)[0] == world.scorer
+    assert len(again) == 1 and '"token_key" =' in again.captured_queries[0]["sql"]  # within a minute: no write
+    assert ApiToken.objects.filter(user=world.scorer).count() == 4  # nothing deleted
+    assert any(field.name == "token_key" and field.db_index for field in ApiToken._meta.fields)
+
+
+def test_a_wrong_key_with_the_right_prefix_a_malformed_key_and_an_inactive_account_are_refused(world):
+    key = api_tokens.issue_token(world.scorer, days=1)
+    wrong = key[:15] + ("0" if key[15] != "0" else "1") + key[16:]
+    for refused, message in ((wrong, "Invalid token."), ("zz" + key[2:], "Invalid token."), ("ü" * 64, "Invalid token.")):
+        with CaptureQueriesContext(connection) as queries, pytest.raises(AuthenticationFailed) as failed:
+            _authenticate(refused)
+        assert str(failed.value.detail) == message and len(queries) <= 1
+    world.scorer.is_active = False
+    world.scorer.save(update_fields=["is_active"])
+    with pytest.raises(AuthenticationFailed) as failed:
+        _authenticate(key)
+    assert str(failed.value.detail) == "User inactive or deleted."
+    assert ApiToken.objects.get(token_key=key[:15]).last_used is None  # a refused request is no use
 
 
 def test_who_may_create_a_token_for_whom(world):

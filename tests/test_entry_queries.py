@@ -144,8 +144,8 @@ def test_the_confirmation_completing_a_comparison_scores_it_in_a_bounded_number_
     assert SetScore.objects.filter(event=event, set_no=set_no, group=table.group).count() == tables  # one team a table
 
 
-API_ENTRY = 5 + 6  # token (2 reads), the event, the caller's roles with their scorer tables, the table with its plan; the service
-API_CONFIRM = 5 + 6  # token (2), the event, roles with scorer tables, the result with its history (one read; at the caller's own table: seen); the service
+API_ENTRY = 4 + 6  # token (1 read: by its prefix, its user joined), the event, the caller's roles with their scorer tables, the table with its plan; the service
+API_CONFIRM = 4 + 6  # token (1), the event, roles with scorer tables, the result with its history (one read; at the caller's own table: seen); the service
 
 
 def _after_commit(sql: list[str]) -> list[str]:

@@ -132,7 +132,7 @@ def test_the_public_export_is_built_once_per_public_version(client, team_event):
     import random
 
     url = reverse("event-export", args=[team_event.slug])
-    with mock.patch("tournament.views.public_export", wraps=exchange.public_export) as built:
+    with mock.patch("tournament.exchange.public_export", wraps=exchange.public_export) as built:
         first = client.get(url, REMOTE_ADDR="10.20.0.1")
         for n in range(4):
             again = client.get(url, REMOTE_ADDR=f"10.20.0.{n + 2}")

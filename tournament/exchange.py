@@ -13,8 +13,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -117,42 +118,14 @@ def export_event(event: Event, *, include_secret: bool = False) -> dict:
 
 
 def _export(event: Event, include_secret: bool) -> dict:
-    tables_by_id = {}
-    sessions = []
-    # seats with their players joined, not prefetched: Django prefetches a foreign key's targets as
-    # one OR of equalities, which SQLite refuses beyond 1,000 players ("Expression tree is too large")
-    seats = Prefetch("groups__tables__seats", queryset=SeatAssignment.objects.select_related("player"))
-    for session in event.sessions.prefetch_related(seats).order_by("number"):
-        groups = []
-        for group in session.groups.all():
-            tables = []
-            for table in group.tables.all():
-                tables_by_id[table.pk] = table
-                tables.append({
-                    "id": table.pk, "number": table.number, "position": table.position,
-                    "room": table.room.number if table.room_id else None, "login_code": table.login_code,
-                    "seats": {s.seat: s.player.number for s in table.seats.all()},
-                })
-            groups.append({"number": group.number, "tables": tables})
-        sessions.append({
-            "number": session.number, "regrouping_method": session.regrouping_method,
-            "repeat_meetings": session.repeat_meetings, "repeat_lower_bound": session.repeat_lower_bound,
-            "groups": groups,
-        })
-    results = []
-    for r in HandResult.objects.filter(event=event).select_related("table").prefetch_related("revisions"):
-        results.append({
-            "id": r.pk, "session": r.session_number, "set": r.set_no, "table": r.table.number, "changes": r.changes,
-            "outcome": r.outcome, "wall_flag": r.wall_flag, "deposit": r.deposit, "status": r.status, "revision": r.revision,
-            "entered_by": r.entered_by, "confirmed_by": r.confirmed_by, "created_at": r.created_at.isoformat(),
-            "history": [
-                {"revision": h.revision, "action": h.action, "status": h.status, "changes": h.changes,
-                 "previous": h.previous, "outcome": h.outcome, "actor": h.actor, "reason": h.reason,
-                 "at": h.at.isoformat(), "request_key": h.request_key, "request_digest": h.request_digest}
-                for h in r.revisions.all()
-            ],
-        })
+    # Read as rows (values), not model instances: at 256 teams and 8 sessions the export holds
+    # 2,048 tables, 8,192 seats and results and some 40,000 scores, and building an instance per row
+    # (and a queryset per prefetched relation) cost most of its time (docs/performance.md).
+    rooms = list(event.rooms.all())
+    sessions = _sessions(event, {r.pk: r.number for r in rooms})
+    results = _results(event)
     tables = list(event.conversion_tables.order_by("code", "version"))
+    conversion = {t.pk: {"code": t.code, "version": t.version} for t in tables}
     return {
         "format": FORMAT,
         "exported_at": timezone.now().isoformat(),
@@ -178,7 +151,7 @@ def _export(event: Event, include_secret: bool) -> dict:
                 for r in event.reserve_walls.prefetch_related("tables").order_by("session_number", "set_no", "number")
             ],
         },
-        "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity} for r in event.rooms.all()],
+        "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity} for r in rooms],
         "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute, "withdrawn": t.withdrawn}
                   for t in event.teams.all()],
         "players": [
@@ -190,15 +163,7 @@ def _export(event: Event, include_secret: bool) -> dict:
         ],
         "sessions": sessions,
         "results": results,
-        "scores": [
-            {"session": s.session_number, "set": s.set_no, "group": s.group.number if s.group_id else None,
-             "team": s.team.number if s.team_id else None, "player": s.player.number if s.player_id else None,
-             "score_change": s.score_change, "datum": s.datum, "difference": s.difference, "points": s.points,
-             "conversion_table": {"code": s.conversion_table.code, "version": s.conversion_table.version},
-             "version": s.version, "adjusted": s.adjusted}
-            for s in SetScore.objects.filter(event=event).select_related("group", "team", "player", "conversion_table")
-            .order_by("session_number", "set_no", "group__number", "team__number", "player__number")
-        ],
+        "scores": _scores(event, conversion),
         "released": [[s, n] for s, n in sorted(visibility.released_sets(event))],
         "standings": [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=False)],
         "fouled": [
@@ -250,6 +215,73 @@ def _export(event: Event, include_secret: bool) -> dict:
             .prefetch_related("tables__group__session").order_by("id")
         ],
     }
+
+
+def _sessions(event: Event, room_numbers: dict[int, int]) -> list[dict]:
+    """The export's ``sessions``: each with its groups, their tables and each table's seats
+    (``{seat letter: player number}``), in number order; ``room_numbers`` maps a room's id to its
+    number. Five queries whatever the event's size (the seats' players joined, never prefetched:
+    SQLite refuses an OR of more than 1,000 equalities)."""
+    tables_of: dict[int, list[dict]] = {}
+    seats_of: dict[int, dict] = {}
+    for table_id, seat, player in (SeatAssignment.objects.filter(table__group__session__event=event)
+                                   .order_by("id").values_list("table_id", "seat", "player__number")):
+        seats_of.setdefault(table_id, {})[seat] = player
+    for pk, group_id, number, position, room_id, login_code in (
+            Table.objects.filter(group__session__event=event).order_by("number")
+            .values_list("pk", "group_id", "number", "position", "room_id", "login_code")):
+        tables_of.setdefault(group_id, []).append({
+            "id": pk, "number": number, "position": position, "room": room_numbers.get(room_id),
+            "login_code": login_code, "seats": seats_of.get(pk, {}),
+        })
+    groups_of: dict[int, list[dict]] = {}
+    for pk, session_id, number in (Group.objects.filter(session__event=event).order_by("number")
+                                   .values_list("pk", "session_id", "number")):
+        groups_of.setdefault(session_id, []).append({"number": number, "tables": tables_of.get(pk, [])})
+    return [
+        {"number": s.number, "regrouping_method": s.regrouping_method, "repeat_meetings": s.repeat_meetings,
+         "repeat_lower_bound": s.repeat_lower_bound, "groups": groups_of.get(s.pk, [])}
+        for s in event.sessions.order_by("number")
+    ]
+
+
+def _results(event: Event) -> list[dict]:
+    """The export's ``results``, each with its ``history`` (every revision, oldest first), in the
+    results' order (session, set, table number). Two queries."""
+    history: dict[int, list[dict]] = {}
+    for h in (ResultRevision.objects.filter(result__event=event).order_by("result", "id")
+              .values("result_id", "revision", "action", "status", "changes", "previous", "outcome", "actor", "reason",
+                      "at", "request_key", "request_digest")):
+        history.setdefault(h.pop("result_id"), []).append(h | {"at": h["at"].isoformat()})
+    return [
+        {"id": r["pk"], "session": r["session_number"], "set": r["set_no"], "table": r["table__number"],
+         "changes": r["changes"], "outcome": r["outcome"], "wall_flag": r["wall_flag"], "deposit": r["deposit"],
+         "status": r["status"], "revision": r["revision"], "entered_by": r["entered_by"],
+         "confirmed_by": r["confirmed_by"], "created_at": r["created_at"].isoformat(), "history": history.get(r["pk"], [])}
+        for r in HandResult.objects.filter(event=event).values(
+            "pk", "session_number", "set_no", "table__number", "changes", "outcome", "wall_flag", "deposit", "status",
+            "revision", "entered_by", "confirmed_by", "created_at")
+    ]
+
+
+def _scores(event: Event, conversion: dict[int, dict]) -> list[dict]:
+    """The export's ``scores`` (every stored set score), ordered by session, set, group, team and
+    player number; ``conversion`` maps a conversion table's id to its ``{"code", "version"}`` (the
+    event's tables; any other a score names is read too). One query, two with such a table."""
+    rows = list(SetScore.objects.filter(event=event)
+                .order_by("session_number", "set_no", "group__number", "team__number", "player__number")
+                .values_list("session_number", "set_no", "group__number", "team__number", "player__number",
+                             "score_change", "datum", "difference", "points", "conversion_table_id", "version", "adjusted"))
+    missing = {row[9] for row in rows} - conversion.keys()
+    if missing:
+        conversion = conversion | {pk: {"code": code, "version": version} for pk, code, version in
+                                   ConversionTable.objects.filter(pk__in=missing).values_list("pk", "code", "version")}
+    return [
+        {"session": session, "set": set_no, "group": group, "team": team, "player": player, "score_change": change,
+         "datum": datum, "difference": difference, "points": points, "conversion_table": dict(conversion[table_id]),
+         "version": version, "adjusted": adjusted}
+        for (session, set_no, group, team, player, change, datum, difference, points, table_id, version, adjusted) in rows
+    ]
 
 
 @dataclass
@@ -690,6 +722,13 @@ def public_export(event: Event) -> dict:
     with one_snapshot():
         return _public(export_event(event), event)
 
+
+
+def public_export_bytes(event: Event) -> bytes:
+    """:func:`public_export` as the UTF-8 JSON the download sends: compact, no indentation or spaces
+    after separators (a machine's file: indenting it cost four times its serialisation at 256
+    teams, docs/performance.md). Built uncached; the download keeps it (:mod:`tournament.cache`)."""
+    return json.dumps(public_export(event), ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder).encode()
 
 def _public(data: dict, event: Event) -> dict:
     public = visibility.released_sets(event)

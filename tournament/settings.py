@@ -193,6 +193,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"
+# Celery beat (a worker started with --beat on one machine, docs/deploy.md): expired API tokens
+# are deleted hourly (tournament.tasks), not by the request that presents one.
+CELERY_BEAT_SCHEDULE = {
+    "delete-expired-api-tokens": {"task": "tournament.delete_expired_api_tokens", "schedule": 3600.0},
+}
 # Without a broker (Celery eager), render print jobs in a background thread of the web process,
 # so "Print everything" returns at once and its progress moves (walls/print_jobs.py,
 # docs/printing.md); False renders them in the request (tests/conftest.py turns it off).

@@ -1,6 +1,5 @@
 """Pages of the tournament app: the event list, the public event page and the director's page."""
 
-import json
 from dataclasses import asdict
 from pathlib import Path
 
@@ -9,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.decorators import login_required
-from django.core.serializers.json import DjangoJSONEncoder
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpResponse, JsonResponse
@@ -33,7 +31,7 @@ from tournament.access import DIRECTOR, STAFF, event_view, visible_events
 from tournament.clock import clock_state
 from tournament.event_setup import DELETABLE, record_final_export
 from tournament import cache
-from tournament.exchange import export_event, public_export
+from tournament.exchange import export_event, public_export_bytes
 from tournament.forms import CUSTOM, EventForm
 from tournament.i18n import catalogue_text
 from tournament.models import Event, EventRole, Table
@@ -165,9 +163,8 @@ def event_export(request, event):
         refused = cache.limited(request, "export.json", viewer)
         if refused is not None:
             return refused
-        response = cache.kept_bytes(request, event, "download:export.json", lambda: json.dumps(
-            public_export(event), ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder).encode(),
-            "application/json", public=True)
+        response = cache.kept_bytes(request, event, "download:export.json", lambda: public_export_bytes(event),
+                                    "application/json", public=True)
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.json"'
         return response
 

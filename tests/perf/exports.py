@@ -12,26 +12,30 @@ a transaction that is rolled back at the end, so the database is left as it was.
 - *after a release change*: the first request after the state changes (a miss) and the next (a hit).
 
 The ratio uncached / cached per request is the figure to read; times depend on the machine.
+
+Then *build at 256 teams*: the public export built uncached, as the download's JSON bytes
+(:func:`tournament.exchange.public_export_bytes`), of a 256-team event with 8 sessions
+played and released (:func:`tests.factories.played_event`, as ``bench pages`` builds it), the
+median of :data:`BUILDS` builds and its statements, against the goal :data:`BUILD_GOAL_S`
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import time
 from collections.abc import Callable
 
 from django.core.cache import cache
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import play_slots
+from tests.factories import play_slots, played_event
 from tests.perf.loadtest import roster_csv
-from tournament.exchange import public_export
 from tournament.entrants import rename_team
+from tournament.exchange import public_export_bytes
 from tournament.services import create_event, import_roster, prepare_session
 
 
@@ -44,7 +48,8 @@ def _timed(fn: Callable[[], object]) -> float:
 def bench_export(write: Callable[[str], object], teams: int = 64, requests: int = 20) -> dict:
     """Time ``requests`` public-export downloads uncached and cached (module docstring); ``write``
     each figure as a line. Returns ``{'teams', 'bytes', 'uncached_ms', 'cached_ms',
-    'first_ms', 'miss_ms', 'ratio'}`` (medians per request, milliseconds)."""
+    'first_ms', 'miss_ms', 'hit_ms', 'ratio'}`` (medians per request, milliseconds) and 'build', the
+    figures of :func:`bench_build`."""
     figures = {}
     with transaction.atomic():
         stamp = f"bench-export-{int(time.time())}"
@@ -54,8 +59,7 @@ def bench_export(write: Callable[[str], object], teams: int = 64, requests: int 
         play_slots(event, random.Random(7), actor="bench")
         url = reverse("event-export", args=[event.slug])
 
-        uncached = [_timed(lambda: json.dumps(public_export(event), ensure_ascii=False, indent=1, cls=DjangoJSONEncoder))
-                    for _ in range(requests)]
+        uncached = [_timed(lambda: public_export_bytes(event)) for _ in range(requests)]
         cache.clear()
         client = Client()
         first = _timed(lambda: client.get(url, REMOTE_ADDR="198.51.100.1"))
@@ -77,4 +81,38 @@ def bench_export(write: Callable[[str], object], teams: int = 64, requests: int 
     write(f"  cached (after):    {figures['cached_ms']:.1f} ms per request (median); the first {figures['first_ms']:.1f} ms")
     write(f"  after a change:    {figures['miss_ms']:.1f} ms (rebuilt), then {figures['hit_ms']:.1f} ms")
     write(f"  ratio uncached / cached: {figures['ratio']:.1f}x")
+    figures["build"] = bench_build(write)
+    return figures
+
+
+BUILD_TEAMS = 256
+BUILD_SESSIONS = 8
+BUILDS = 5
+BUILD_GOAL_S = 1.0
+
+
+def bench_build(write: Callable[[str], object]) -> dict:
+    """Time building the public export's JSON bytes, uncached, at :data:`BUILD_TEAMS` teams
+    (module docstring); ``write`` each figure as a line. Returns ``{'teams', 'sessions', 'bytes',
+    'build_s' (median of BUILDS), 'queries'}``."""
+    with transaction.atomic():
+        started = time.perf_counter()
+        event = played_event(BUILD_TEAMS, BUILD_SESSIONS, slug=f"bench-export-build-{int(time.time())}")
+        write(f"built {BUILD_TEAMS} teams, {BUILD_SESSIONS} sessions played in {time.perf_counter() - started:.0f} s")
+        statements = []
+
+        def count(execute, sql, params, many, context):
+            statements.append(sql)
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(count):
+            size = len(public_export_bytes(event))
+        builds = [_timed(lambda: public_export_bytes(event)) for _ in range(BUILDS)]
+        transaction.set_rollback(True)
+    figures = {"teams": BUILD_TEAMS, "sessions": BUILD_SESSIONS, "bytes": size,
+               "build_s": statistics.median(builds), "queries": len(statements)}
+    met = "ok" if figures["build_s"] <= BUILD_GOAL_S else "MISSED"
+    write(f"public export build at {BUILD_TEAMS} teams ({BUILD_SESSIONS} sessions, uncached, JSON bytes): "
+          f"{figures['build_s']:.3f} s (median of {BUILDS}), {figures['queries']} statements, "
+          f"{size / 1e6:.2f} MB; goal <= {BUILD_GOAL_S:.0f} s: {met}")
     return figures
