@@ -3,6 +3,9 @@ and 1,000 phones reading pages, open loop, against the production layout (nginx 
 gunicorn pools, docs/deploy.md "Reserved capacity for result entry") on PostgreSQL. A benchmark
 that prints what it measured beside a baseline of the same run, never a timed unit test.
 
+**The event** starts with :data:`PLAYED_BEFORE` sessions played (results stored in bulk with
+their hands, every set released: :func:`tests.perf.played.played_event`).
+
 **The day it simulates** (real seconds from the start of a run; every arrival is on a schedule
 drawn before the run and sent at its time whether or not earlier requests were answered):
 
@@ -16,7 +19,11 @@ drawn before the run and sent at its time whether or not earlier requests were a
   (30) of the round's end.
 - *Break* (``break_seconds``, 30): phones poll, one page per phone every ``phone_break_interval``
   seconds (60) on average, mostly the standings. ``projectors`` projectors (2) poll
-  ``projector.json`` every 10 s throughout.
+  ``projector.json`` every 10 s throughout, and the director's session (logged in through the
+  login page) the live grid every ``director_interval`` seconds (5).
+
+Outside the round end a phone's page is the standings, its team's or player's page, the
+traveller of a set released before the run, the players list or (rarely) the export download.
 
 Each entry (``POST /api/events/<slug>/results/`` with the table's scorer's token) is confirmed
 2 to 6 s after its answer by a seated player's PIN (``POST .../results/<id>/confirm/``). A phone
@@ -30,7 +37,9 @@ previous hand, and the same set at the table the wall comes from. The *baseline*
 same servers.
 
 **Failures**: an entry or confirmation fails unless answered 201 (entry) or 200 (confirm) within
-``timeout`` seconds (10); a page read fails unless answered 200 or 304 within it. Goals
+``timeout`` seconds (10); a page read fails unless answered 200 or 304 within it. After the runs
+every stored result of the sessions played is checked against what was sent
+(:meth:`DayEvent.check_stored`); a mismatch is a failure. Goals
 (:data:`GOAL_ENTRY_P99_MS`, :data:`GOAL_PAGE_P99_MS`): no failed entry or confirmation, entry p99
 under 150 ms, page p99 under 250 ms. ``find_max`` looks for the highest ``scale`` that meets them.
 
