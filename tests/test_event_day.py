@@ -79,9 +79,22 @@ def test_every_phone_reads_its_pages_at_the_round_end():
     phone_reads = [a for a in reads if a.phone >= 0]
     assert len(phone_reads) == 8 * 3
     assert {a.url for a in phone_reads if a.phone == 4} == {"/e/day/standings/", "/e/day/teams/2/", "/e/day/players/5/"}
-    projector = [a for a in reads if a.phone < 0]
+    projector = [a for a in reads if a.phone < 0 and a.phone != event_day.DIRECTOR]
     assert projector and all(a.url == "/e/day/projector.json" for a in projector)
     assert all(a.at < day.length for a in projector)
+    director = [a.at for a in reads if a.phone == event_day.DIRECTOR]
+    assert director and all(a.url == "/e/day/director/live/" for a in reads if a.phone == event_day.DIRECTOR)
+    assert all(later - earlier == pytest.approx(day.director_interval) for earlier, later in zip(director, director[1:]))
+
+
+def test_phones_read_travellers_of_released_sets_the_players_list_and_the_export():
+    stub = StubEvent(16, 64)
+    stub.released = [(1, 3), (2, 7)]
+    day = Day(tables=16, phones=200, projectors=0, phone_play_interval=5, phone_break_interval=5)
+    urls = {a.url for a in schedule(day, stub, phones=True) if not a.hand and a.phone >= 0}
+    assert {"/e/day/standings/", "/e/day/standings/players/", "/e/day/export.json"} <= urls
+    travellers = {url for url in urls if "/travellers/" in url}
+    assert travellers == {"/e/day/travellers/1/3/", "/e/day/travellers/2/7/"}
 
 
 def test_the_goals_fail_on_a_failed_entry_or_a_slow_p99():

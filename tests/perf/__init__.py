@@ -14,6 +14,8 @@ module             measures                                    run with
 ``event_day``      256 tables and 1,000 phones, open loop,     ``python manage.py bench event-day``
                    nginx + two gunicorn pools + PostgreSQL     (PostgreSQL: ``DATABASE_URL``)
 ``loadtest``       result entry by 50 concurrent scorers       ``python manage.py loadtest``
+``played``         shared: the entry body, events played in    (used by ``entry``, ``pages``,
+                   bulk, held-back sets to release             ``event_day``)
 =================  ==========================================  =====================================
 
 Every benchmark prints its figures beside a baseline measured in the same run. The modules are

@@ -3,6 +3,9 @@ and 1,000 phones reading pages, open loop, against the production layout (nginx 
 gunicorn pools, docs/deploy.md "Reserved capacity for result entry") on PostgreSQL. A benchmark
 that prints what it measured beside a baseline of the same run, never a timed unit test.
 
+**The event** starts with :data:`PLAYED_BEFORE` sessions played (results stored in bulk with
+their hands, every set released: :func:`tests.perf.played.played_event`).
+
 **The day it simulates** (real seconds from the start of a run; every arrival is on a schedule
 drawn before the run and sent at its time whether or not earlier requests were answered):
 
@@ -16,7 +19,11 @@ drawn before the run and sent at its time whether or not earlier requests were a
   (30) of the round's end.
 - *Break* (``break_seconds``, 30): phones poll, one page per phone every ``phone_break_interval``
   seconds (60) on average, mostly the standings. ``projectors`` projectors (2) poll
-  ``projector.json`` every 10 s throughout.
+  ``projector.json`` every 10 s throughout, and the director's session (logged in through the
+  login page) the live grid every ``director_interval`` seconds (5).
+
+Outside the round end a phone's page is the standings, its team's or player's page, the
+traveller of a set released before the run, the players list or (rarely) the export download.
 
 Each entry (``POST /api/events/<slug>/results/`` with the table's scorer's token) is confirmed
 2 to 6 s after its answer by a seated player's PIN (``POST .../results/<id>/confirm/``). A phone
@@ -30,7 +37,9 @@ previous hand, and the same set at the table the wall comes from. The *baseline*
 same servers.
 
 **Failures**: an entry or confirmation fails unless answered 201 (entry) or 200 (confirm) within
-``timeout`` seconds (10); a page read fails unless answered 200 or 304 within it. Goals
+``timeout`` seconds (10); a page read fails unless answered 200 or 304 within it. After the runs
+every stored result of the sessions played is checked against what was sent
+(:meth:`DayEvent.check_stored`); a mismatch is a failure. Goals
 (:data:`GOAL_ENTRY_P99_MS`, :data:`GOAL_PAGE_P99_MS`): no failed entry or confirmation, entry p99
 under 150 ms, page p99 under 250 ms. ``find_max`` looks for the highest ``scale`` that meets them.
 
@@ -71,13 +80,15 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from scoring.models import HandResult
+from scoring.visibility import released_sets
 from tournament.api_tokens import issue_token
 from tournament.demo import plausible_outcome
 from tournament.models import EventRole, Player
-from tournament.services import create_event, import_roster, prepare_session
+from tournament.services import prepare_session
 from tournament.table_plan import session_plan
 
-from tests.perf.loadtest import free_port, percentile, roster_csv, stop, wait_ready
+from tests.perf.loadtest import free_port, percentile, stop, wait_ready
+from tests.perf.played import entry_body, played_event
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -90,6 +101,10 @@ TABLES_PER_SCORER = 8
 # A PostgreSQL backend's process title: "postgres: [cluster: ]<user> <database> <client> <state>".
 BACKEND_TITLE = re.compile(r"postgres: (?:\S+: )?(\S+) (\S+) (?:\S*\(\d+\)|\[local\])")
 SESSIONS_PLANNED = 60
+#: sessions already played when the simulation starts (results stored in bulk, sets released)
+PLAYED_BEFORE = 3
+#: the phone number of the director's session polling the live grid (projectors are -1, -2, ...)
+DIRECTOR = -1000
 
 
 # --- routing: the production map, read from deploy/nginx/dmj-pools.conf -------------------------
@@ -137,17 +152,30 @@ class Hand:
 
 
 class DayEvent:
-    """The simulated event: ``tables`` teams of four on ``tables`` tables a session, one scorer
-    (event role and API token) per :data:`TABLES_PER_SCORER` tables, sessions prepared as hands
-    are needed. :meth:`next_hand` gives a table's next set in play order (the next session's
-    first once a session is used up)."""
+    """The simulated event: ``tables`` teams of four on ``tables`` tables a session, its first
+    :data:`PLAYED_BEFORE` sessions already played (:func:`tests.perf.played.played_event`: every
+    result stored with its hand, every set released), one scorer (event role and API token) per
+    :data:`TABLES_PER_SCORER` tables, a director (who polls the live grid), further sessions
+    prepared as hands are needed. :meth:`next_hand` gives a table's next set in play order (the
+    next session's first once a session is used up). What the bench sent and was answered is
+    kept (:attr:`given`, :attr:`entered`, :attr:`confirmed`) for :meth:`check_stored`."""
 
     def __init__(self, tables: int, seed: int = 27):
         stamp = f"eventday-{int(time.time())}-{secrets.token_hex(2)}"
-        self.event = create_event(name=f"Event day {stamp}", slug=stamp, sessions=SESSIONS_PLANNED)
+        self.event = played_event(tables, PLAYED_BEFORE, slug=stamp, sessions=SESSIONS_PLANNED, seed=seed)
         self.seats = tuple(self.event.get_ruleset().seats)
-        import_roster(self.event, roster_csv(tables, len(self.seats)))
         self.tables = tables
+        #: (session, set) of the sets public at the start: the travellers the phones read
+        self.released = sorted(released_sets(self.event))
+        self.director_password = secrets.token_urlsafe(16)
+        get_user_model().objects.create_user(f"{stamp}-director", password=self.director_password)
+        EventRole.objects.create(event=self.event, user=get_user_model().objects.get(username=f"{stamp}-director"),
+                                 role=EventRole.Role.DIRECTOR)
+        #: every hand given to a table, by (session, table, set); the ids of the entries answered 201
+        #: by the same key, and the keys of the confirmations answered 200
+        self.given: dict[tuple[int, int, int], Hand] = {}
+        self.entered: dict[tuple[int, int, int], int] = {}
+        self.confirmed: set[tuple[int, int, int]] = set()
         self.rng = random.Random(seed)
         users = get_user_model().objects
         self.roles, self.tokens = [], []
@@ -158,7 +186,7 @@ class DayEvent:
         self.queues: dict[int, list[Hand]] = {n: [] for n in range(1, tables + 1)}
         #: hands given to each table so far, over every run of the bench (:func:`schedule`)
         self.handed: Counter = Counter()
-        self.prepared = 0
+        self.prepared = PLAYED_BEFORE
         players = Player.objects.filter(event=self.event).select_related("team").order_by("number")
         self.people = [(p.number, p.team.number) for p in players]
 
@@ -185,16 +213,49 @@ class DayEvent:
         while not self.queues[table]:
             self._prepare_next()
         self.handed[table] += 1
-        return self.queues[table].pop(0)
+        hand = self.queues[table].pop(0)
+        self.given[(hand.session, hand.table, hand.set_no)] = hand
+        return hand
 
     def count_stored(self) -> tuple[int, int]:
         """(results stored, results stored as confirmed)."""
         results = HandResult.objects.filter(event=self.event)
         return results.count(), results.filter(status=HandResult.Status.CONFIRMED).count()
 
+    def check_stored(self) -> tuple[int, list[str]]:
+        """Every result stored in the sessions the bench played, checked against what it sent:
+        the hand's outcome (kind, winners, discarder, fans) at its table and set, the id the
+        entry was answered with, confirmed when its confirmation was answered 200; and every
+        entry answered 201 stored. Returns ``(results checked, mismatches)``."""
+        stored = (HandResult.objects.filter(event=self.event, session_number__gt=PLAYED_BEFORE)
+                  .values_list("pk", "session_number", "table__number", "set_no", "outcome", "status"))
+        checked, wrong, seen = 0, [], set()
+        for pk, session, table, set_no, outcome, status in stored:
+            checked += 1
+            key = (session, table, set_no)
+            seen.add(key)
+            hand = self.given.get(key)
+            if hand is None:
+                wrong.append(f"result {pk} (session {session}, table {table}, set {set_no}): never sent")
+            elif _outcome_key(outcome) != _outcome_key(hand.outcome):
+                wrong.append(f"result {pk} (session {session}, table {table}, set {set_no}): stored {outcome}, sent {hand.outcome}")
+            elif key in self.entered and self.entered[key] != pk:
+                wrong.append(f"result {pk} (session {session}, table {table}, set {set_no}): answered as {self.entered[key]}")
+            elif key in self.confirmed and status != HandResult.Status.CONFIRMED:
+                wrong.append(f"result {pk} (session {session}, table {table}, set {set_no}): confirmed, stored {status}")
+        wrong += [f"entry {key} answered 201 as {pk}: not stored" for key, pk in self.entered.items() if key not in seen]
+        return checked, wrong
+
     def delete(self) -> None:
-        get_user_model().objects.filter(username__startswith=f"{self.event.slug}-scorer-").delete()
+        get_user_model().objects.filter(username__startswith=f"{self.event.slug}-").delete()
         self.event.delete()
+
+
+def _outcome_key(outcome: dict | None) -> tuple:
+    """What a result's outcome says of the hand, as sent and as stored (the stored one is the
+    payment rule's reading of it, with its defaults)."""
+    outcome = outcome or {}
+    return (outcome.get("kind"), list(outcome.get("winners") or []), outcome.get("discarder"), list(outcome.get("fans") or []))
 
 
 # --- the schedule ---------------------------------------------------------------------------------
@@ -217,6 +278,7 @@ class Day:
     phone_burst_seconds: float = 30.0
     phone_break_interval: float = 60.0
     projector_interval: float = 10.0
+    director_interval: float = 5.0
     confirm_delay: tuple[float, float] = (2.0, 6.0)
     timeout: float = 10.0
     seed: int = 27
@@ -274,21 +336,33 @@ def schedule(day: Day, event: DayEvent, *, phones: bool) -> list[Arrival]:
         n = round(day.phones * day.scale)
         end_of_burst = play + burst
 
+        released = getattr(event, "released", ())
+
         def page(phone: int, kind: str) -> str:
             player, team = people[phone % len(people)]
+            if kind == "traveller":  # the traveller of a released set
+                session, set_no = rng.choice(released)
+                return f"/e/{slug}/travellers/{session}/{set_no}/"
             return {"standings": f"/e/{slug}/standings/", "team": f"/e/{slug}/teams/{team}/",
-                    "player": f"/e/{slug}/players/{player}/"}[kind]
+                    "player": f"/e/{slug}/players/{player}/", "players": f"/e/{slug}/standings/players/",
+                    "export": f"/e/{slug}/export.json"}[kind]
 
+        kinds = ("standings", "team", "player", "traveller", "players", "export") if released else ("standings", "team", "player")
+        play_weights, break_weights = (1, 1, 1, 1, 0.5, 0.05)[:len(kinds)], (3, 1, 1, 1, 0.5, 0.05)[:len(kinds)]
         for phone in range(n):
             for at in _poisson(rng, 1 / day.phone_play_interval, 0.0, play):
-                out.append(Arrival(at, url=page(phone, rng.choice(("standings", "team", "player"))), phone=phone))
+                out.append(Arrival(at, url=page(phone, rng.choices(kinds, play_weights)[0]), phone=phone))
             at = play + rng.uniform(0, day.phone_burst_seconds)
             for kind in ("standings", "team", "player"):
                 out.append(Arrival(at, url=page(phone, kind), phone=phone))
                 at += rng.uniform(3, 8)
             for at in _poisson(rng, 1 / day.phone_break_interval, end_of_burst, day.length):
-                out.append(Arrival(at, url=page(phone, rng.choices(("standings", "team", "player"), (3, 1, 1))[0]),
-                                   phone=phone))
+                out.append(Arrival(at, url=page(phone, rng.choices(kinds, break_weights)[0]), phone=phone))
+        if day.director_interval:  # the director's logged-in session polls the live grid
+            at = rng.uniform(0, day.director_interval)
+            while at < day.length:
+                out.append(Arrival(at, url=f"/e/{slug}/director/live/", phone=DIRECTOR))
+                at += day.director_interval
         for projector in range(max(1, round(day.projectors * day.scale)) if day.projectors else 0):
             at = rng.uniform(0, day.projector_interval)
             while at < day.length:
@@ -635,10 +709,12 @@ def _unchunk(data: bytes) -> bytes:
         at = end + 2 + size + 2
 
 
-async def _drive(day: Day, slug: str, arrivals: list[Arrival], layout: Layout, out: Figures) -> None:
+async def _drive(day: Day, event: DayEvent, arrivals: list[Arrival], layout: Layout, out: Figures,
+                 director_cookies: dict[str, str] | None = None) -> None:
     rules = pool_rules()
+    slug = event.event.slug
     etags: dict[tuple[int, str], str] = {}
-    cookies: dict[int, dict[str, str]] = {}
+    cookies: dict[int, dict[str, str]] = {DIRECTOR: dict(director_cookies or {})}
     rng = random.Random(day.seed + 7)
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task] = set()
@@ -672,23 +748,24 @@ async def _drive(day: Day, slug: str, arrivals: list[Arrival], layout: Layout, o
     async def write(hand: Hand) -> None:
         path = f"/api/events/{slug}/results/"
         headers = {"Authorization": f"Token {hand.token}"}
-        body = {"session_number": hand.session, "table": hand.table, "set_no": hand.set_no, "outcome": hand.outcome}
-        ms, answer = await timed("POST", path, body=body, headers=headers)
+        key = (hand.session, hand.table, hand.set_no)
+        ms, answer = await timed("POST", path, body=entry_body(*key, hand.outcome), headers=headers)
         if isinstance(answer, str) or answer.status != 201:
             out.fail("entry", failure(answer))
             return
         out.entry.append(ms)
-        result = json.loads(answer.body)["id"]
+        result = event.entered[key] = json.loads(answer.body)["id"]
         await asyncio.sleep(rng.uniform(*day.confirm_delay))
         ms, answer = await timed("POST", f"{path}{result}/confirm/", body={"pin": hand.pin}, headers=headers)
         if isinstance(answer, str) or answer.status != 200:
             out.fail("confirm", failure(answer))
             return
+        event.confirmed.add(key)
         out.confirm.append(ms)
 
     async def read(phone: int, url: str) -> None:
         etag = etags.get((phone, url))
-        headers = {"If-None-Match": etag} if etag else {}
+        headers = {"Accept-Encoding": "gzip, deflate, br"} | ({"If-None-Match": etag} if etag else {})
         if cookies.get(phone):  # a phone's browser keeps the cookies it was given (the CSRF cookie)
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies[phone].items())
         ms, answer = await timed("GET", url, headers=headers)
@@ -723,17 +800,22 @@ def warm_up(event: DayEvent, layout: Layout, hands: int = 12, reads: int = 16) -
     ``hands`` entries and confirmations one at a time, and ``reads`` page reads of every kind."""
     rules, slug = pool_rules(), event.event.slug
     person, team = event.people[0]
-    pages = [f"/e/{slug}/standings/", f"/e/{slug}/teams/{team}/", f"/e/{slug}/players/{person}/", f"/e/{slug}/projector.json"]
+    session, set_no = event.released[0]
+    pages = [f"/e/{slug}/standings/", f"/e/{slug}/teams/{team}/", f"/e/{slug}/players/{person}/", f"/e/{slug}/projector.json",
+             f"/e/{slug}/travellers/{session}/{set_no}/", f"/e/{slug}/standings/players/", f"/e/{slug}/export.json"]
     with httpx.Client(timeout=60) as client:
         for n in range(hands):
             hand = event.next_hand(n % event.tables + 1)
+            key = (hand.session, hand.table, hand.set_no)
             path = f"/api/events/{slug}/results/"
             headers = {"Authorization": f"Token {hand.token}"}
-            body = {"session_number": hand.session, "table": hand.table, "set_no": hand.set_no, "outcome": hand.outcome}
-            answer = client.post(layout.base_url("POST", path, rules) + path, json=body, headers=headers)
+            answer = client.post(layout.base_url("POST", path, rules) + path, json=entry_body(*key, hand.outcome), headers=headers)
             if answer.status_code == 201:
+                event.entered[key] = answer.json()["id"]
                 confirm = f"{path}{answer.json()['id']}/confirm/"
-                client.post(layout.base_url("POST", confirm, rules) + confirm, json={"pin": hand.pin}, headers=headers)
+                if client.post(layout.base_url("POST", confirm, rules) + confirm, json={"pin": hand.pin},
+                               headers=headers).status_code == 200:
+                    event.confirmed.add(key)
         for n in range(reads):
             page = pages[n % len(pages)]
             client.get(layout.base_url("GET", page, rules) + page)
@@ -755,7 +837,21 @@ def settle(layout: Layout, *, quiet: float = 0.2, longest: float = 120.0) -> flo
     return time.monotonic() - began
 
 
-def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: str) -> Figures:
+def director_login(event: DayEvent, layout: Layout) -> dict[str, str]:
+    """The cookies of the director's session, logged in through the login page as a browser does
+    (its CSRF cookie and token, then the form's POST). Raises RuntimeError when it fails."""
+    rules, path = pool_rules(), "/accounts/login/"
+    with httpx.Client(timeout=60, base_url=layout.base_url("GET", path, rules)) as client:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', client.get(path).text)
+        answer = client.post(path, data={"username": f"{event.event.slug}-director", "password": event.director_password,
+                                         "csrfmiddlewaretoken": token.group(1) if token else ""})
+        if answer.status_code != 302 or "sessionid" not in client.cookies:
+            raise RuntimeError(f"the director's login failed: {answer.status_code}")
+        return dict(client.cookies.items())
+
+
+def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: str,
+             director_cookies: dict[str, str] | None = None) -> Figures:
     """Draw the schedule, send it, and return what was measured (stored results counted after)."""
     arrivals = schedule(day, event, phones=phones)
     settle(layout)
@@ -774,7 +870,7 @@ def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     try:
-        asyncio.run(_drive(day, event.event.slug, arrivals, layout, out))
+        asyncio.run(_drive(day, event, arrivals, layout, out, director_cookies))
     finally:
         done.set()
         sampler.join()
@@ -839,8 +935,8 @@ def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -
             lines.append(f"  {c.label}: {miss}")
         for sample in c.samples:
             lines.append(f"  {c.label} sample failure: {sample}")
-    lines.append(f"goals: no failed entry or confirmation, entry p99 < {GOAL_ENTRY_P99_MS:.0f} ms, "
-                 f"page p99 < {GOAL_PAGE_P99_MS:.0f} ms")
+    lines.append(f"goals: 0 failed entries (and confirmations), every stored result checked (0 mismatched), "
+                 f"entry p99 < {GOAL_ENTRY_P99_MS:.0f} ms, page p99 < {GOAL_PAGE_P99_MS:.0f} ms")
     return lines
 
 
@@ -874,6 +970,7 @@ def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tupl
     say(f"layout: {layout.describe()}")
     try:
         warm_up(event, layout)
+        director = director_login(event, layout)
         baseline_day = replace(day, scale=1.0 if find_max else day.scale)
         say(f"baseline (writers only, scale {baseline_day.scale:g}): {baseline_day.length - baseline_day.break_seconds:.0f} s...")
         baseline = run_once(replace(baseline_day, break_seconds=0.0), event, layout, phones=False,
@@ -883,7 +980,7 @@ def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tupl
         def attempt(scale: float) -> bool:
             at = replace(day, scale=scale)
             say(f"with phones, scale {scale:g} ({round(at.phones * scale)} phones): {at.length:.0f} s...")
-            figures = run_once(at, event, layout, phones=True, label=f"x{scale:g}")
+            figures = run_once(at, event, layout, phones=True, label=f"x{scale:g}", director_cookies=director)
             loaded.append(figures)
             say(f"  entry p99 {figures.p('entry', 99):.0f} ms, page p99 {figures.p('page', 99):.0f} ms, "
                 f"failed {figures.failed}: " + ("met" if not figures.misses() else "not met"))
@@ -904,6 +1001,10 @@ def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tupl
                     break
                 scale = following
         lines = report(day, layout, baseline, loaded)
+        checked, wrong = event.check_stored()
+        lines.append(f"stored results checked against what was sent (sessions {PLAYED_BEFORE + 1}+, every run and the "
+                     f"warm-up): {checked} checked, {len(wrong)} mismatched: " + ("met" if not wrong else "NOT met"))
+        lines += [f"  mismatch: {w}" for w in wrong[:10]]
         if find_max:
             lines.append(f"highest multiple meeting the goals: {best:g}" if best else
                          "no multiple tried meets the goals (lowest tried: x"

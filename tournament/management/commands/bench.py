@@ -97,6 +97,7 @@ class Command(BaseCommand):
             if connection.vendor != "postgresql":
                 raise CommandError("DATABASE_URL: the event-day simulation runs against PostgreSQL, e.g. "
                                    "DATABASE_URL=postgres://postgres@127.0.0.1:5432/dmj_bench (a scratch database)")
+        if connection.vendor == "postgresql":
             ensure_database()
         call_command("migrate", interactive=False, verbosity=0)  # the walls bench stores sets
         for name in names or BENCHES:
