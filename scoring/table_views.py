@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.shortcuts import get_object_or_404, redirect, render
@@ -47,14 +49,14 @@ from tournament.permissions import (
     normalise_code,
 )
 from tournament.query import int_param
-from tournament.table_plan import session_plan, table_plan
+from tournament.table_plan import SessionPlan, session_plan, table_plan
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload, set_code
 
 
 
 
-def _write_or_fault(request, key: str | None, write, table: Table):
+def _write_or_fault(request: HttpRequest, key: str | None, write: Callable[[], Any], table: Table) -> tuple[Any, str | None]:
     """``(result, None)`` from ``write()`` (a service call), or after a database fault during it
     what is known of a result of ``table`` (:func:`scoring.table_access.keyed_write`): ``(the
     result as stored, message)`` or ``(None, message)`` when it was not stored."""
@@ -62,7 +64,7 @@ def _write_or_fault(request, key: str | None, write, table: Table):
     return result, known.message() if known is not None else None
 
 
-def wants_json(request) -> bool:
+def wants_json(request: HttpRequest) -> bool:
     """Whether the request is the table page's offline queue sending a write (``static/offline.js``,
     ``Accept: application/json``): it is answered ``{"stored": ..., ...}`` instead of a page."""
     return "application/json" in request.headers.get("Accept", "")
@@ -83,7 +85,7 @@ def answered_keys(table: Table, refused: str | None = None) -> list[str]:
 
 
 @never_cache
-def service_worker(request):
+def service_worker(request: HttpRequest) -> HttpResponse:
     """The table page's service worker (``templates/scoring/sw.js``, Workbox from the static files):
     the table page and its static files are kept on the phone, so the page reloads without a
     connection and the hands typed meanwhile wait in its queue (docs/player-guide.md). Served at
@@ -95,7 +97,7 @@ def service_worker(request):
     return response
 
 
-def _int_or_none(value):
+def _int_or_none(value: Any) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -114,7 +116,7 @@ def find_table(normalised: str, event: Event | None) -> Table | None:
     return tables.first()
 
 
-def _too_many(request, context, wait: int | None):
+def _too_many(request: HttpRequest, context: dict[str, Any], wait: int | None) -> HttpResponse:
     """The 429 answer of a throttled table login, with ``Retry-After`` (:mod:`scoring.login_throttle`)."""
     wait = wait or max(1, int(settings.TABLE_LOGIN_SLOW_SECONDS))
     too_many = _("Too many wrong table codes were tried from this network, so codes are checked one at a time. "
@@ -126,7 +128,7 @@ def _too_many(request, context, wait: int | None):
 
 
 @event_view(optional=True)
-def table_login(request, event, code=None):
+def table_login(request: HttpRequest, event: Event | None, code: str | None = None) -> HttpResponse:
     """Log this browser in as the scorer of a table, by the code printed on its score sheet.
 
     Only a POST logs in (with the CSRF token of this page): a GET, even of a login link with the
@@ -169,7 +171,7 @@ def table_login(request, event, code=None):
     return redirect(target)
 
 
-def scan(request, payload):
+def scan(request: HttpRequest, payload: str) -> HttpResponse:
     """Open the entry page for a scanned set label or sticker (QR payload or entry URL): the table
     of that event and session this browser scores for (table login or scorer role), else the
     login. The set is opened only where it is now: a set the movement has not brought to the
@@ -227,7 +229,8 @@ def _set_code(event: Event, table: Table, set_no: int, reserves: dict[int, int])
     return set_id.code
 
 
-def _table_context(request, event, table, form, plan, director):
+def _table_context(request: HttpRequest, event: Event, table: Table, form: Any, plan: SessionPlan,
+                   director: bool) -> dict[str, Any]:
     """Everything the table page shows, from the table plan ``plan`` read once for the request
     (:mod:`tournament.table_plan`), in a fixed number of queries whatever the number of sets."""
     players = plan.holders(table)
@@ -244,7 +247,7 @@ def _table_context(request, event, table, form, plan, director):
     waiting = sets_not_arrived(plan, table, pending)  # still at the table before
     ready = [s for s in pending if s not in waiting]
     # the picker's default: a set the table can play now, else none ("choose the set"), never a later round's
-    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready or [None])[0]
+    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready[0] if ready else None)
     # wrong PINs: how long this device waits before a PIN is checked; the director sees every device
     pins = pin_counts(table, None if director else table_access.device_of(request))
     pin_wait_seconds = 0 if director else pin_wait(pins, timezone.now())
@@ -278,12 +281,12 @@ def _table_context(request, event, table, form, plan, director):
     }
 
 
-def _scorer_actor(request, table: Table) -> str:
+def _scorer_actor(request: HttpRequest, table: Table) -> str:
     return request.user.get_username() if request.user.is_authenticated else f"scorer {table}"
 
 
 @table_view()
-def table_page(request, event, table):
+def table_page(request: HttpRequest, event: Event, table: Table) -> HttpResponse:
     """The scorer's page: seated players, results waiting for confirmation, the sets in play
     order with their state, and the entry form (:class:`scoring.forms.TableEntryForm` →
     :func:`scoring.actions.entry.submit_result`), which asks who is entering and that player's own PIN
@@ -334,7 +337,7 @@ def table_page(request, event, table):
 
 @require_POST
 @table_view(denied=gettext_lazy("Log in with this table's code."))
-def table_confirm(request, event, table, result_id):
+def table_confirm(request: HttpRequest, event: Event, table: Table, result_id: int) -> HttpResponse:
     """Confirm a result with a seated player's PIN (or as the director); ``revision`` is the
     revision the page showed, so a result changed meanwhile is not confirmed unseen. The director
     unlocks a result's PIN confirmation here too (``action=unlock``)."""
@@ -376,7 +379,7 @@ REVISION_ACTIONS = {"enter": gettext_lazy("entered"), "confirm": gettext_lazy("c
                     "correct": gettext_lazy("corrected"), "dispute": gettext_lazy("disputed")}
 
 
-def _history(result: HandResult, ruleset) -> list[dict]:
+def _history(result: HandResult, ruleset: Any) -> list[dict[str, Any]]:
     """The result's revisions for people: ``{"revision", "action" (words), "actor", "at",
     "words" (the hand as a sentence after the revision), "before" (the sentence before a
     correction, else ""), "reason", "flags"}``, oldest first."""
@@ -396,7 +399,7 @@ def _history(result: HandResult, ruleset) -> list[dict]:
 
 
 @event_view()
-def result_detail(request, event, result_id):
+def result_detail(request: HttpRequest, event: Event, result_id: int) -> HttpResponse:
     """A result with its full history, each revision a sentence. The director and the scorers of
     its table (a scorer role bound to the table, or this browser's table login) change it:
     dispute it, or correct it with the table page's hand fields (:class:`scoring.forms.CorrectionForm`,
@@ -443,7 +446,7 @@ def result_detail(request, event, result_id):
             else:
                 raise ResultError("__all__", _("check the marked fields of the correction"))
             if written is None:  # not stored after a fault: the form stays filled in, with the same key
-                raise ResultError("__all__", fault, status=503)
+                raise ResultError("__all__", fault or "", status=503)
             if fault:
                 messages.success(request, fault)
             return redirect("result", slug=event.slug, result_id=result.pk)
@@ -465,7 +468,7 @@ def result_detail(request, event, result_id):
     }, status=error.status if error else 200)
 
 
-def live_state(event: Event, session_number: int) -> dict:
+def live_state(event: Event, session_number: int) -> dict[str, Any]:
     """Grid data for the director's live page.
 
     ``{"session", "sets": [1..n], "counts": {"entered", "confirmed", "disputed", "missing",
@@ -483,8 +486,9 @@ def live_state(event: Event, session_number: int) -> dict:
     when it is behind the furthest table of its group by a whole block of sets or more. Five
     queries whatever the size of the field (the table plan's three, the results, the scores).
     """
-    plan = session_plan(event, session_number)
-    tables = plan.tables if plan else []
+    found = session_plan(event, session_number)
+    tables = found.tables if found else []
+    plan = cast(SessionPlan, found)  # read only for its tables: none when the session is not seated
     results = HandResult.objects.filter(event=event, session_number=session_number).values(
         "table_id", "set_no", "status", "pk", "outcome", "wall_flag")
     state = {(r["table_id"], r["set_no"]): r for r in results}
@@ -503,7 +507,7 @@ def live_state(event: Event, session_number: int) -> dict:
     for t in tables:
         lead[t.group_id] = max(lead.get(t.group_id, 0), done[t.pk])
 
-    def key_and_name(player):
+    def key_and_name(player: Any) -> tuple[int, str]:
         """The scored entrant at a seat: the team (team method) or the player holding it."""
         if team_method:
             return player.team_id, player.team.name if player.team_id else ""
@@ -548,7 +552,7 @@ LIVE, LIVE_JSON = Page("live"), Page("live.json", html=False)
 
 
 @event_view(roles=(DIRECTOR,))  # every table's entries, released or not
-def live(request, event):
+def live(request: HttpRequest, event: Event) -> HttpResponse:
     """The director's live grid (polls :func:`live_json` every few seconds). Before any session
     is seated: the page with an empty grid of session 1 and what to do (prepare it on the
     director's page). Its body is cached per content version and session (the director's scope:
@@ -557,7 +561,7 @@ def live(request, event):
     session = int_param(request, "session") or (sessions[-1] if sessions else 1)
     variant = LIVE.variant(table_access.viewer(request, event), False, session)
 
-    def context() -> dict:
+    def context() -> dict[str, Any]:
         return {"event": event, "state": cached_live_state(event, session), "sessions": sessions}
 
     return LIVE.respond(request, event, variant, lambda: render(request, "scoring/live.html", {
@@ -565,13 +569,13 @@ def live(request, event):
         "body": LIVE.body(event, variant, "scoring/_live_body.html", context)}))
 
 
-def cached_live_state(event: Event, session_number: int) -> dict:
+def cached_live_state(event: Event, session_number: int) -> dict[str, Any]:
     """:func:`live_state` cached per content version, session and language (the seats' labels)."""
     return cached(event, f"live:{session_number}:{get_language()}", lambda: live_state(event, session_number))
 
 
 @event_view(roles=(DIRECTOR,))
-def live_json(request, event):
+def live_json(request: HttpRequest, event: Event) -> HttpResponse:
     """The live grid's data (:func:`live_state`) as JSON, for the live page's polling: cached per
     content version, with an ETag, so a poll with nothing new is answered 304."""
     session = int_param(request, "session") or (event.sessions.order_by("-number").values_list("number", flat=True).first() or 1)
@@ -583,7 +587,7 @@ def live_json(request, event):
 
 @require_POST
 @table_view(denied=gettext_lazy("Log in with this table's code."))
-def table_call(request, event, table):
+def table_call(request: HttpRequest, event: Event, table: Table) -> HttpResponse:
     """The table calls the director (:func:`tournament.calls.call_director`): ``reason`` and
     ``note`` from the table page's form, with its ``request_key`` (a call sent again is stored
     once; while the table's call is open, a repeat of it). Answers the table page with a message,
@@ -614,7 +618,7 @@ def table_call(request, event, table):
 
 
 @event_view(roles=(DIRECTOR, STAFF))
-def director_calls(request, event):
+def director_calls(request: HttpRequest, event: Event) -> HttpResponse:
     """The calls from the tables that nobody has answered yet, oldest first, with the table, its
     room and the reason (:func:`tournament.calls.open_calls`); the page polls
     :func:`director_calls_json` every few seconds and says when a new call comes in. The director
@@ -623,14 +627,14 @@ def director_calls(request, event):
 
 
 @event_view(roles=(DIRECTOR, STAFF))
-def director_calls_json(request, event):
+def director_calls_json(request: HttpRequest, event: Event) -> HttpResponse:
     """The open calls (:func:`tournament.calls.open_calls`) as JSON, for the calls page's polling."""
     return JsonResponse({"calls": open_calls(event)})
 
 
 @require_POST
 @event_view(roles=(DIRECTOR, STAFF))
-def director_call_answer(request, event, call_id):
+def director_call_answer(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
     """Mark a call answered (:func:`tournament.calls.answer_call`) and go back to the calls page."""
     try:
         call = answer_call(event, call_id, actor=request.user.get_username())
@@ -642,7 +646,7 @@ def director_call_answer(request, event, call_id):
 
 
 @table_view(denied=gettext_lazy("Log in with this table's code."))
-def table_clock_json(request, event, table):
+def table_clock_json(request: HttpRequest, event: Event, table: Table) -> HttpResponse:
     """The clock the table plays to (:func:`tournament.clock.table_clock_state`: its session's
     clock and the table's own extra time) as JSON, for the table page's countdown to poll."""
     return JsonResponse(table_clock_state(table))
@@ -650,7 +654,7 @@ def table_clock_json(request, event, table):
 
 @require_POST
 @table_view()
-def table_extra_time(request, event, table):
+def table_extra_time(request: HttpRequest, event: Event, table: Table) -> HttpResponse:
     """The director gives this table alone ``minutes`` more (:func:`tournament.clock.give_table_time`)
     and comes back to the table's page."""
     if not is_director(request.user, event):

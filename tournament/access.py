@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -41,9 +42,10 @@ from tournament.prepared import PreparedQuery
 from tournament.permissions import roles as held_roles
 from tournament.permissions import scorer_role_table_ids
 
-DIRECTOR = EventRole.Role.DIRECTOR
-STAFF = EventRole.Role.STAFF
-SCORER = EventRole.Role.SCORER
+# (str at run time: TextChoices members; typed so, as mypy without the Django plugin reads them as tuples)
+DIRECTOR = cast(str, EventRole.Role.DIRECTOR)
+STAFF = cast(str, EventRole.Role.STAFF)
+SCORER = cast(str, EventRole.Role.SCORER)
 TABLE = "table"  # scores at one of the event's tables: a scorer role bound to it, or a table login
 
 

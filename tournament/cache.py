@@ -192,7 +192,7 @@ class BuildingElsewhere(Exception):
     reader: the caller serves the older value instead of waiting."""
 
 
-def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], object]):
+def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], Any]) -> Any:
     """``read()`` (None: missing), else compute it once among every process sharing the cache:
     the first reader takes a short lock in the cache (``cache.add``) and runs ``compute()`` (which
     stores what it built); the others poll ``read()`` (every 20 ms at first, up to every 100 ms)
@@ -231,7 +231,7 @@ def cached(event: Event, name: str, compute: Callable[[], Any], *, public: bool 
     ``compute()`` (never None) stored there for :data:`CACHE_SECONDS`, by one reader at a time."""
     key = cache_key(event, name, public=public)
 
-    def build():
+    def build() -> Any:
         value = compute()
         cache.set(key, value, CACHE_SECONDS)
         return value
@@ -266,8 +266,8 @@ def cached_or_older(event: Event, name: str, compute: Callable[[], object], *,
     return value, True
 
 
-def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default=None, *,
-                 public: bool = False):
+def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default: object = None, *,
+                 public: bool = False) -> Any:
     """One part of the value ``name`` (``public`` as in :func:`cached`): ``compute()`` builds every
     part at once (``{part: value}``, e.g. one per team and one for the whole list), stored under
     a key each, so a page that shows one team's rows reads those rows, not the event's.
@@ -276,13 +276,13 @@ def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mappi
     prefix = cache_key(event, name, public=public)
     done = f"{prefix}:*built*"
 
-    def read():
+    def read() -> object:
         found = cache.get_many([f"{prefix}:{part}", done])
         if f"{prefix}:{part}" in found:
             return (found[f"{prefix}:{part}"],)
         return REBUILD if done in found else None
 
-    def build():
+    def build() -> tuple[object]:
         parts = compute()
         cache.set_many({**{f"{prefix}:{k}": v for k, v in parts.items()}, done: True}, CACHE_SECONDS)
         return (parts.get(part, default),)
@@ -301,7 +301,7 @@ class Kept(Generic[V]):
     unpickle it from the shared cache (a 160,000-result standings tally pickles in about a
     second). ``lock`` may be held by a caller across a read and an update."""
 
-    every: ClassVar[list[Kept]] = []
+    every: ClassVar[list[Kept[Any]]] = []
 
     def __init__(self, size: int):
         self.size = size
@@ -377,7 +377,7 @@ def kept_bytes(request: HttpRequest, event: Event, name: str, build: Callable[[]
                     content_type)
 
 
-def canonical_query(query: dict | None) -> str:
+def canonical_query(query: dict[str, object] | None) -> str:
     """The query string of a page that read ``query`` (parameter → the value it used):
     ``"order=score"``, ``""`` for none."""
     return urlencode([(name, str(value)) for name, value in (query or {}).items()])
@@ -425,7 +425,7 @@ def _personal(request: HttpRequest) -> bool:
     return bool(len(get_messages(request)))
 
 
-def _table_logins(request: HttpRequest) -> dict:
+def _table_logins(request: HttpRequest) -> dict[str, Any]:
     session = getattr(request, "session", None)
     return (session.get(TABLE_SESSION_KEY) or {}) if session is not None else {}
 
@@ -479,7 +479,7 @@ class Page:
         arguments ``args``: ``"<args>:<scope>:<language>"``."""
         return ":".join([*map(str, args), self.scope(viewer, public), get_language() or ""])
 
-    def body(self, event: Event, variant: str, template: str, context: Callable[[], dict], *,
+    def body(self, event: Event, variant: str, template: str, context: Callable[[], dict[str, Any]], *,
              public: bool = False) -> SafeString:
         """``template`` rendered with ``context()`` (called only on a miss), kept under ``variant``
         at the event's version (``public``: its public version); rendered without the request, so
@@ -511,7 +511,7 @@ class Page:
         older version, served while another reader builds this one."""
         built: dict[str, HttpResponse] = {}
 
-        def compute() -> tuple:
+        def compute() -> tuple[Any, ...]:
             try:
                 _build_slot(request)
             except _BuildLimited as limited:
@@ -544,7 +544,7 @@ class Page:
         return HttpResponse(html.replace(_CSRF_HOLE, get_token(request)), content_type=content_type), fresh
 
     def respond(self, request: HttpRequest, event: Event, variant: str, build: Callable[[], HttpResponse], *,
-                public: bool = False, query: dict | None = None, conditional: bool = True) -> HttpResponse:
+                public: bool = False, query: dict[str, object] | None = None, conditional: bool = True) -> HttpResponse:
         """The response of the view: ``build()`` (which may use :meth:`body` and every cached
         value) with the event's versions pinned (:func:`reading`), its ETag set, or 304 when the
         client has it (``get_conditional_response``). ``public``: the response shows only what

@@ -186,7 +186,7 @@ class SessionPlan:
         held = self.holders(table, set_no)
         return [(seat, held[seat]) for seat in self.seats if seat in held]
 
-    def holder_for_pin(self, table: Table, pin: str, *, set_no: int | None = None,
+    def holder_for_pin(self, table: Table, pin: str | None, *, set_no: int | None = None,
                        exclude_seat: str | None = None) -> tuple[str, Player] | None:
         """``(seat, Player)`` of the seat of ``table`` whose holder on ``set_no`` (None: now) has PIN
         ``pin``, other than ``exclude_seat``; None for no such seat or an empty PIN."""

@@ -68,7 +68,7 @@ def prevalent_wind(event: Event, set_no: int) -> str:
     return prevalent_of(set_no, len(event.get_ruleset().seats))
 
 
-def check_fan(event: Event, set_no: int, outcome: dict, hand_text: str) -> dict:
+def check_fan(event: Event, set_no: int, outcome: dict | None, hand_text: str) -> dict:
     """Count the fan of the winning hand ``hand_text`` (notation of :mod:`scoring.fan_check`)
     with PyMahjongGB and return ``outcome`` with ``hand`` and, when the counted fan differs from
     the entered one, a ``flags`` entry ``{"check": "fan", "entered", "counted", "fans",

@@ -13,6 +13,8 @@ Concurrency: the unique constraint on (table, set) decides between two simultane
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, JSONField, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -110,7 +112,7 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
             raise ResultError("outcome", _("give kind (discard, self_draw or draw), winners, discarder and fans"))
         try:
             given = {key: value for key, value in outcome.items() if key not in NOTE_KEYS}
-            if fixed is not None and rule is not None:
+            if fixed is not None and rule is not None and set_ref is not None:
                 given = apply_fixed(given, fixed, rule, _("set %(session)s-%(set)s") % {"session": set_ref[0], "set": set_ref[1]})
             hand = HandOutcome.from_dict(given)
             settled = settle(ruleset.payment_rule, seats, hand, min_fan=ruleset.min_fan)
@@ -156,7 +158,7 @@ def read_winning_tile(outcome: dict | None) -> str | None:
     if tile not in wall_check.KINDS:
         raise ResultError("winning_tile", _("%(tile)s is not a tile kind: give one of 1m-9m, 1p-9p, 1s-9s or 1z-7z (East South "
                                             "West North White Green Red), or leave the winning tile out") % {"tile": repr(value)})
-    if outcome.get("kind") == "draw":
+    if isinstance(outcome, dict) and outcome.get("kind") == "draw":
         raise ResultError("winning_tile", _("a drawn hand has no winning tile: clear the winning tile"))
     return tile
 
@@ -250,8 +252,8 @@ def _checks(previous: bool, count_wrong: bool, keyed: bool) -> PreparedQuery:
     (when ``previous``), the device's id (when ``count_wrong``), the request key (when ``keyed``),
     then the sets of the table's earlier blocks."""
 
-    def build(table_id: int, *rest) -> QuerySet:
-        rest = list(rest)
+    def build(table_id: int, *given) -> QuerySet:
+        rest = list(given)
         asked: dict = {}
         if previous:
             session_id, group, position, set_no = rest[:4]
@@ -361,8 +363,7 @@ def sets_not_arrived(plan: SessionPlan, table: Table, sets: list[int]) -> set[in
     (that table has not entered it: :meth:`tournament.table_plan.SessionPlan.previous_play`), so an
     entry of them at the table would be refused for now. One query (none when no set of ``sets``
     comes from another table)."""
-    before = {s: plan.previous_play(table, s) for s in sets}
-    before = {s: p for s, p in before.items() if p is not None}
+    before = {s: p for s in sets if (p := plan.previous_play(table, s)) is not None}
     if not before:
         return set()
     wanted = Q()
@@ -385,8 +386,9 @@ def store_attempt(table: Table, result: HandResult | None, seat: str, *, ok: boo
     ``actor`` cut to the field's 150 characters, typed on ``device``. Wrong ones count towards the
     device's and the table's limits (:func:`~scoring.actions.seats.pin_wait`)."""
     device = device or Device()
-    return _INSERT_ATTEMPT(table=table, result=result, seat=seat, ok=ok, actor=(actor or "")[:150],
-                           device=device.id[:40], address=device.address[:64])
+    return cast(ConfirmationAttempt, _INSERT_ATTEMPT(  # never None: conflicts are not ignored
+        table=table, result=result, seat=seat, ok=ok, actor=(actor or "")[:150], device=device.id[:40],
+        address=device.address[:64]))
 
 
 def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "",
@@ -394,11 +396,11 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
     """Store the history row of ``result`` as it is now, with the write's ``request_key`` and the
     digest of what it asked (``asked``: :func:`~scoring.actions.request_keys.digest`; one
     INSERT), and return it."""
-    return _INSERT_REVISION(
+    return cast(ResultRevision, _INSERT_REVISION(  # never None: conflicts are not ignored
         result=result, revision=result.revision, action=action, status=result.status, changes=result.changes,
         previous=previous, outcome=result.outcome, actor=actor, reason=reason, request_key=request_key,
         request_digest=asked if request_key else "",
-    )
+    ))
 
 
 def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
@@ -520,7 +522,7 @@ def submit_result(table: Table, set_no: int, *, changes: dict | None = None, out
             result.event.changed(public=visibility.released_now(result.event, result.session_number, set_no))
     if refusal is not None:
         raise refusal
-    return result
+    return cast(HandResult, result)  # stored here, or a repeat or a conflict raised above
 
 
 def _own_seat(plan: SessionPlan, table: Table, set_no: int, actor: str, entered_by_seat: str | None) -> str | None:

@@ -45,7 +45,7 @@ def account_seat(plan: SessionPlan, table: Table, set_no: int, actor: str) -> Se
                  if player.user_id and player.user.get_username() == actor), None)
 
 
-def holder_for_pin(plan: SessionPlan, table: Table, pin: str, exclude_seat: str | None = None,
+def holder_for_pin(plan: SessionPlan, table: Table, pin: str | None, exclude_seat: str | None = None,
                    set_no: int | None = None) -> SeatHolder | None:
     """The seat of ``table`` whose holder on ``set_no`` (the table plan ``plan``; None: now) has PIN
     ``pin`` (other than ``exclude_seat``, the seat that entered the result), or None; None for an

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from django.db.models import Count, Max, QuerySet
 
@@ -230,7 +231,7 @@ def _standing_rows(ranking: Iterable[StandingRow], listed: list[tuple[int, str, 
     ``listed``: :func:`entrant_list`; ``adjustments``: those counted (:func:`adjustments_in`),
     listed on their entrant's row as ``[{"amount", "unit", "mp", "score", "session",
     "reason"}]``."""
-    names = {pk: (name, substitute) for pk, name, substitute in listed}
+    names: dict[Hashable, tuple[str, bool]] = {pk: (name, substitute) for pk, name, substitute in listed}
     notes: dict = {}
     for a in adjustments:
         notes.setdefault(a["key"], []).append({k: a[k] for k in ("amount", "unit", "mp", "score", "session", "reason")})
@@ -275,7 +276,7 @@ _TALLIES: Kept[tuple[dict, IncrementalStandings]] = Kept(KEPT_TALLIES)
 TALLIES_LOCK = _TALLIES.lock
 
 
-def kept_tally(name: str, state: Mapping, results_of: Callable[[set], Mapping[Hashable, Mapping]]) -> IncrementalStandings:
+def kept_tally(name: str, state: Mapping, results_of: Callable[[set], Mapping[Any, Mapping]]) -> IncrementalStandings:
     """The process's kept :class:`~scoring.standings.IncrementalStandings` ``name`` brought to
     ``state`` (``{set key: anything that changes when that set's results do}``): the sets whose
     state changed, appeared or went are replaced by ``results_of(those keys)`` (``{set key:
