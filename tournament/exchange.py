@@ -723,12 +723,12 @@ def public_export(event: Event) -> dict:
         return _public(export_event(event), event)
 
 
-
 def public_export_bytes(event: Event) -> bytes:
     """:func:`public_export` as the UTF-8 JSON the download sends: compact, no indentation or spaces
     after separators (a machine's file: indenting it cost four times its serialisation at 256
     teams, docs/performance.md). Built uncached; the download keeps it (:mod:`tournament.cache`)."""
     return json.dumps(public_export(event), ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder).encode()
+
 
 def _public(data: dict, event: Event) -> dict:
     public = visibility.released_sets(event)
