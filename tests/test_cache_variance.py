@@ -146,3 +146,24 @@ def test_a_public_viewer_after_the_director_staff_and_a_table_sees_what_they_see
     # and the walk means something: someone else was shown more than the visitor
     if name != "export.json":
         assert any(seen != alone for seen in others), name
+
+
+def test_a_deploy_never_serves_what_the_code_before_it_kept(half_played, settings):
+    """Every key starts with the release (a digest of the code unless RELEASE names it): a value kept
+    by the code before a deploy is built again by the code after it, not read."""
+    from tournament import cache as kept
+
+    built = []
+    settings.RELEASE = "before"
+    kept.release.cache_clear()
+    try:
+        assert kept.cached(half_played, "value", lambda: built.append(1) or "old code's") == "old code's"
+        assert kept.cached(half_played, "value", lambda: built.append(1) or "old code's") == "old code's"
+        settings.RELEASE = "after"
+        kept.release.cache_clear()
+        assert kept.cached(half_played, "value", lambda: built.append(1) or "new code's") == "new code's"
+        assert len(built) == 2
+    finally:
+        kept.release.cache_clear()
+    settings.RELEASE = ""
+    assert len(kept.release()) == 12  # the code's own digest when none is named
