@@ -40,7 +40,7 @@ CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 SERVICE_ENTRY = 6  # the table's row locked, the checks (movement, wrong PINs), the result, its revision, the PIN's attempt, the version
 SERVICE_CONFIRM = 6  # the plan with the scope's lock, the result locked with its counts, the attempt, the result, its revision, the version
-SERVICE_COMPLETING = 20  # the same 5 before the bump, then the set scored for the group (conversion table, versions played (2), the scope's tables, its plans (3), results; delete, insert) and the release checked (4), the bump
+SERVICE_COMPLETING = 10  # the same 5, then the group's comparison rescored: its seats, results, versions played and conversion table read with the session's lock (1), its scores deleted (1) and inserted (1), the set released if complete (1); the bump
 
 
 def statements(captured) -> list[str]:
@@ -140,11 +140,14 @@ def test_the_confirmation_completing_a_comparison_scores_it_in_a_bounded_number_
     sql = statements(captured)
     assert len(sql) == SERVICE_COMPLETING, "\n".join(q[:150] for q in sql)
     assert sql[-1].startswith("UPDATE") and "eventversion" in sql[-1]
+    assert [q.split()[0] for q in sql[5:9]] == ["SELECT", "DELETE", "INSERT", "INSERT"] and "scoring_setrelease" in sql[8]
+    assert "FOR UPDATE" in sql[5] or connection.vendor == "sqlite"  # the session's lock, before the release counts
     tables = Table.objects.filter(group=table.group).count()
     assert SetScore.objects.filter(event=event, set_no=set_no, group=table.group).count() == tables  # one team a table
 
 
 API_ENTRY = 4 + 6  # token (1 read: by its prefix, its user joined), the event, the caller's roles with their scorer tables, the table with its plan; the service
+API_COMPLETING = 4 + SERVICE_COMPLETING  # the same look-ups; the service completing the comparison
 API_CONFIRM = 4 + 6  # token (1), the event, roles with scorer tables, the result with its history (one read; at the caller's own table: seen); the service
 
 
@@ -202,3 +205,27 @@ def test_table_page_entry_and_confirmation_cost_the_same_at_every_size(sized, cl
         sql = statements(captured)
         assert len(sql) == pinned, sql
         assert _after_commit(sql) == []
+
+
+def test_the_api_confirmation_completing_a_comparison_costs_the_same_at_every_size(sized):
+    """The confirmation that completes its group's comparison through the API (one in four on the
+    day): the look-ups, the service with the group rescored, nothing after the commit."""
+    event, scorer = sized
+    table = _table(event)
+    set_no = _first_set(table)
+    _others_confirmed(table, set_no)
+    api = client_for(token=issue_token(scorer))
+    api.get(reverse("result-list", args=[event.slug]))  # the token's first use records it
+    response = api.post(reverse("result-list", args=[event.slug]), {
+        "table": table.number, "set_no": set_no, "changes": CHANGES, "entered_by_seat": "E",
+        "entry_pin": _pin(table, "E")}, content_type="application/json")
+    assert response.status_code == 201, response.content
+    url, pin = reverse("result-confirm", args=[event.slug, response.json()["id"]]), _pin(table, "S")
+    with CaptureQueriesContext(connection) as confirm:
+        response = api.post(url, {"pin": pin}, content_type="application/json")
+    assert response.status_code == 200, response.content
+    sql = statements(confirm)
+    assert len(sql) == API_COMPLETING, "\n".join(q[:150] for q in sql)
+    assert _after_commit(sql) == []
+    assert SetScore.objects.filter(event=event, set_no=set_no, group=table.group).count() == \
+        Table.objects.filter(group=table.group).count()

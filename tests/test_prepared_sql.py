@@ -32,7 +32,7 @@ from tournament.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
 
 #: the modules defining the application's prepared statements
 MODULES = ("tournament.access", "tournament.table_plan", "tournament.permissions", "tournament.models",
-           "scoring.visibility", "scoring.actions.confirmation", "scoring.actions.entry", "scoring.api")
+           "scoring.visibility", "scoring.actions.confirmation", "scoring.actions.entry", "scoring.actions.rescoring", "scoring.api")
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KINDS = (PreparedQuery, PreparedInsert, PreparedUpdate)
 CHANGES = {"E": 34, "S": -18, "W": -8, "N": -8}
@@ -103,6 +103,9 @@ def _query_cases(w) -> dict[tuple, list[tuple]]:
             (result.pk, table.pk, session.pk if field else group.pk, "phone:two", "key-12345678"),
             (result.pk, table.pk, session.pk if field else group.pk, "", "another-key-1")] for field in (False, True)},
         **checks,
+        **{("scoring.actions.rescoring", "_SCOPE_SEATS", field): [
+            (event.pk, 1, result.set_no, session.pk if field else group.pk),
+            (event.pk, 1, result.set_no + 1, session.pk if field else group.pk)] for field in (False, True)},
         ("scoring.actions.entry", "_HISTORY"): [(result.pk,)],
         ("scoring.actions.entry", "_LOCK_TABLE"): [(table.pk,)],
         ("scoring.api", "_RESULT_OF_EVENT"): [(event.pk, result.pk), (event.pk + 1, result.pk)],
@@ -238,7 +241,7 @@ def test_a_locking_prepared_query_outside_a_transaction_refuses_as_the_orm_does(
     TransactionManagementError where the ORM's queryset raises it (databases with row locks),
     and runs where the ORM runs it (SQLite, which has none: the lock is left out)."""
     locking = {key: p for key, p in _defined().items() if isinstance(p, PreparedQuery)}
-    args_of = {"_PLAN_SEATS": (1, 1), "_LOCKED": (1, 1, 1, "phone:one"), "_LOCK_TABLE": (1,)}
+    args_of = {"_PLAN_SEATS": (1, 1), "_LOCKED": (1, 1, 1, "phone:one"), "_LOCK_TABLE": (1,), "_SCOPE_SEATS": (1, 1, 1, 1)}
     seen = set()
     for key, prepared in locking.items():
         if key[1] not in args_of:

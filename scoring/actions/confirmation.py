@@ -34,7 +34,7 @@ from scoring.actions import request_keys
 from scoring.actions.describe import _describe, result_notes
 from scoring.actions.entry import _check_entry_pin, _prepare, _revision, check_wall, read_history, set_history, store_attempt
 from scoring.actions.errors import ResultError
-from scoring.actions.rescoring import rescore_set
+from scoring.actions.rescoring import rescore_scope
 from scoring.actions.seats import (Device, PinCounts, account_seat, count_of, counts_from, holder_for_pin, pin_count_columns,
                                    pin_refusal_message, pin_wait, seat_actor)
 from scoring.models import ConfirmationAttempt, HandResult
@@ -153,14 +153,15 @@ def _keep_history(given: HandResult, locked: HandResult, revision) -> None:
 
 
 def _rescore_if_complete(lock: Locked, was_confirmed: bool, now_confirmed: bool) -> None:
-    """Rescore the result's set (:func:`scoring.actions.rescoring.rescore_set`, which bumps the
-    event's version last) when its comparison was complete before the change or is complete
-    after it: only then can a converted score or a release change (an incomplete comparison has
-    no converted scores). Otherwise only the version is bumped (:meth:`tournament.models.Event.changed`:
+    """Rescore the result's comparison on its set (:func:`scoring.actions.rescoring.rescore_scope`:
+    what :func:`~scoring.actions.rescoring.rescore_set` stores for the group, read in one
+    statement under the locks this write holds; it bumps the event's version last) when the
+    comparison was complete before the change or is complete after it: only then can a
+    converted score or a release change (an incomplete comparison has no converted scores). Otherwise only the version is bumped (:meth:`tournament.models.Event.changed`:
     the live grid shows every state), the last statement of the write."""
     result = lock.result
     if lock.complete(was_confirmed) or lock.complete(now_confirmed):
-        rescore_set(result.event, result.session_number, result.set_no, result.table.group_id)
+        rescore_scope(result.table, result.set_no, lock.scope_tables)
     else:  # an incomplete comparison: its set cannot be released yet; the UPDATE checks it all the same
         result.event.changed(public=visibility.released_now(result.event, result.session_number, result.set_no))
 
