@@ -23,6 +23,7 @@ a confirmation given for revision *n* is refused once a correction made revision
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import OuterRef, Q, QuerySet
@@ -37,7 +38,7 @@ from scoring.actions.errors import ResultError
 from scoring.actions.rescoring import rescore_scope
 from scoring.actions.seats import (Device, PinCounts, account_seat, count_of, counts_from, holder_for_pin, pin_count_columns,
                                    pin_refusal_message, pin_wait, seat_actor)
-from scoring.models import ConfirmationAttempt, HandResult
+from scoring.models import ConfirmationAttempt, HandResult, ResultRevision
 from tournament.i18n import seat_label
 from tournament.models import Event, Group, Session, Table
 from tournament.prepared import PreparedQuery, PreparedUpdate
@@ -57,7 +58,7 @@ class Locked:
     pins: PinCounts
     scope_tables: int
     others_confirmed: int
-    key_found: dict
+    key_found: dict[str, Any]
 
     def repeat(self, action: str, asked: str = "") -> HandResult | None:
         """The result as stored now when this write is a repeat of ``action`` with the same request
@@ -138,7 +139,7 @@ def _lock(result: HandResult, request_key: str | None = None, device: Device | N
     return Locked(locked, plan, counts_from(locked), locked.scope_tables or 0, locked.others_confirmed or 0, key_found)
 
 
-def _keep_history(given: HandResult, locked: HandResult, revision) -> None:
+def _keep_history(given: HandResult, locked: HandResult, revision: ResultRevision) -> None:
     """When the caller read ``given`` with its history (``prefetch_related("revisions")``, as the
     API does) and nothing changed it before the lock, give the ``locked`` row that history and the
     new ``revision`` (the answer needs no read after the commit); when it changed, read the
@@ -313,8 +314,8 @@ def dispute_result(result: HandResult, *, actor: str, reason: str, director: boo
     return result
 
 
-def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict | None = None,
-                   outcome: dict | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
+def correct_result(result: HandResult, *, actor: str, reason: str, director: bool, changes: dict[str, Any] | None = None,
+                   outcome: dict[str, Any] | None = None, deposit: int | None = None, entered_by_seat: str | None = None,
                    entry_pin: str | None = None, plan: SessionPlan | None = None,
                    request_key: str | None = None, device: Device | None = None) -> HandResult:
     """Change a stored result, keeping the old one in the history. ``plan``: the table's plan when

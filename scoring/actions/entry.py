@@ -13,7 +13,7 @@ Concurrency: the unique constraint on (table, set) decides between two simultane
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, JSONField, Q, QuerySet, Subquery
@@ -44,7 +44,7 @@ from tournament.table_plan import SessionPlan, table_plan
 from walls.models import ReserveWall, WallSet
 
 
-def _clean_changes(changes: dict, ranges: InputRanges) -> dict[str, int]:
+def _clean_changes(changes: dict[str, Any], ranges: InputRanges) -> dict[str, int]:
     """Typed score changes ``{seat: points}`` as ints, each within the rule set's range
     (``ranges.changes`` either way: :mod:`scoring.payments.ranges`). ResultError ``changes``
     for no mapping, ``changes.<seat>`` for an unknown or missing seat, a value that is no whole
@@ -69,7 +69,7 @@ def _clean_changes(changes: dict, ranges: InputRanges) -> dict[str, int]:
     return cleaned
 
 
-def _read_deposit(ranges: InputRanges, deposit) -> int:
+def _read_deposit(ranges: InputRanges, deposit: object) -> int:
     """A typed deposit within the rule set's range; ResultError ``deposit`` naming the range."""
     try:
         return ranges.read_deposit(deposit)
@@ -77,8 +77,8 @@ def _read_deposit(ranges: InputRanges, deposit) -> int:
         raise ResultError("deposit", str(exc)) from exc
 
 
-def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
-                    deposit: int | None = None, set_ref: tuple[int, int] | None = None) -> tuple[dict[str, int], dict | None, int]:
+def compute_changes(event: Event, *, changes: dict[str, Any] | None, outcome: dict[str, Any] | None,
+                    deposit: int | None = None, set_ref: tuple[int, int] | None = None) -> tuple[dict[str, int], dict[str, Any] | None, int]:
     """Validate typed ``changes`` or compute them from ``outcome`` with the rule set's payment rule.
 
     ``outcome``: what :meth:`scoring.payments.HandOutcome.from_dict` reads (``kind``, ``winners``,
@@ -146,7 +146,7 @@ def compute_changes(event: Event, *, changes: dict | None, outcome: dict | None,
     return cleaned, stored, deposit
 
 
-def read_winning_tile(outcome: dict | None) -> str | None:
+def read_winning_tile(outcome: dict[str, Any] | None) -> str | None:
     """The winning tile given with ``outcome`` (``outcome["winning_tile"]``), as one of the 34
     kinds of :data:`scoring.wall_check.KINDS` (a red five ``0p`` is read as its five ``5p``);
     None when not given (missing, None or blank). Raises ResultError (``winning_tile``) for any
@@ -178,7 +178,7 @@ def played_wall(table: Table, set_no: int) -> dict[str, list[str]] | None:
     return reserve_piles or piles
 
 
-def check_wall(table: Table, set_no: int, stored: dict | None) -> dict | None:
+def check_wall(table: Table, set_no: int, stored: dict[str, Any] | None) -> dict[str, Any] | None:
     """The wall flag of an entry or correction (``HandResult.wall_flag``): ``{"problems": [...]}``
     when the winning tile or winning hand of the outcome ``stored`` (its notes ``winning_tile``
     and ``hand``) does not fit the wall ``table`` played as ``set_no`` (:func:`played_wall`,
@@ -202,7 +202,8 @@ def check_wall(table: Table, set_no: int, stored: dict | None) -> dict | None:
     return {"problems": [p.to_dict() for p in problems]} if problems else None
 
 
-def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by_seat) -> tuple[dict[str, int], dict | None, int]:
+def _prepare(table: Table, set_no: int, *, changes: dict[str, Any] | None, outcome: dict[str, Any] | None,
+             deposit: int | None, entered_by_seat: str | None) -> tuple[dict[str, int], dict[str, Any] | None, int]:
     """Validated score changes, the outcome JSON to store (outcome plus notes) and the deposit.
     Not checked against the wall: the caller keeps that apart (:func:`check_wall`)."""
     event = table.group.session.event
@@ -227,7 +228,7 @@ def _prepare(table: Table, set_no: int, *, changes, outcome, deposit, entered_by
     return cleaned, stored, deposit
 
 
-def find_table(event: Event, number, session_number: int | None = None) -> Table:
+def find_table(event: Event, number: Any, session_number: int | None = None) -> Table:
     """The table with event-wide ``number`` in ``session_number`` (default: the latest seated
     session). Raises ResultError (``table``) naming the tables that exist."""
     if session_number is None:
@@ -252,9 +253,9 @@ def _checks(previous: bool, count_wrong: bool, keyed: bool) -> PreparedQuery:
     (when ``previous``), the device's id (when ``count_wrong``), the request key (when ``keyed``),
     then the sets of the table's earlier blocks."""
 
-    def build(table_id: int, *given) -> QuerySet:
+    def build(table_id: int, *given: Any) -> QuerySet:
         rest = list(given)
-        asked: dict = {}
+        asked: dict[str, Any] = {}
         if previous:
             session_id, group, position, set_no = rest[:4]
             del rest[:4]
@@ -295,7 +296,7 @@ def _check_set_at_table(plan: SessionPlan, table: Table, set_no: int, *, at_the_
     previous = plan.previous_play(table, set_no) if at_the_table else None
     if not (earlier or previous is not None or count_wrong or request_key):
         return PinCounts(), None
-    args: list = [table.pk]
+    args: list[Any] = [table.pk]
     if previous is not None:
         args += [table.group.session_id, previous.group, previous.position, set_no]
     if count_wrong:
@@ -391,7 +392,7 @@ def store_attempt(table: Table, result: HandResult | None, seat: str, *, ok: boo
         address=device.address[:64]))
 
 
-def _revision(result: HandResult, action: str, actor: str, previous=None, reason: str = "",
+def _revision(result: HandResult, action: str, actor: str, previous: dict[str, Any] | None = None, reason: str = "",
               request_key: str | None = None, asked: str = "") -> ResultRevision:
     """Store the history row of ``result`` as it is now, with the write's ``request_key`` and the
     digest of what it asked (``asked``: :func:`~scoring.actions.request_keys.digest`; one
@@ -403,7 +404,7 @@ def _revision(result: HandResult, action: str, actor: str, previous=None, reason
     ))
 
 
-def submit_result(table: Table, set_no: int, *, changes: dict | None = None, outcome: dict | None = None,
+def submit_result(table: Table, set_no: int, *, changes: dict[str, Any] | None = None, outcome: dict[str, Any] | None = None,
                   deposit: int | None = None, actor: str, entered_by_seat: str | None = None,
                   entry_pin: str | None = None, plan: SessionPlan | None = None,
                   request_key: str | None = None, director: bool = False, device: Device | None = None) -> HandResult:

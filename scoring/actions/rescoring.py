@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from functools import lru_cache
+from typing import Any, cast
 
 from django.db import connection, transaction
 from django.db.models import Exists, F, JSONField, OuterRef, QuerySet, Subquery, TextField
@@ -98,7 +99,7 @@ def play_versions(event: Event, session_number: int, set_no: int) -> dict[int, s
         reservewall__event=event, reservewall__session_number=session_number, reservewall__set_no=set_no,
     ).values_list("table_id", "reservewall__number")
     fouled = FouledPlay.objects.filter(event=event, session_number=session_number, set_no=set_no).values_list("table_id", "version")
-    return version_labels(reserves, fouled)
+    return cast(dict[int, str], version_labels(reserves, fouled))  # keyed by the tables' ids
 
 
 # --- one comparison rescored inside a result's write ------------------------------------------------
@@ -183,7 +184,7 @@ def rescore_scope(table: Table, set_no: int, scope_tables: int) -> int:
     if not rows or len(tables) != scope_tables or rows[0].conversion_id is None:
         return rescore_set(event, session_number, set_no, table.group_id)
     seated: dict[int, dict[str, tuple[int, int | None]]] = defaultdict(dict)
-    changes: dict[int, dict] = {}
+    changes: dict[int, dict[str, Any]] = {}
     reserves, fouled = [], []
     for row in rows:
         seated[row.table_id][row.seat] = (row.player_id, row.player_team)
@@ -193,7 +194,7 @@ def rescore_scope(table: Table, set_no: int, scope_tables: int) -> int:
             reserves.append((row.table_id, row.reserve))
         if row.fouled is not None:
             fouled.append((row.table_id, row.fouled))
-    subs: dict[int, list] = defaultdict(list)
+    subs: dict[int, list[Any]] = defaultdict(list)
     if any(row.substituted for row in rows):
         for table_id, seat, sets, holder, team in Substitution.objects.filter(table_id__in=list(tables)).order_by("id").values_list(
                 "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
@@ -224,7 +225,7 @@ _SCORE_COLUMNS = ("event", "session_number", "set_no", "group", "team", "player"
                   "points", "conversion_table", "version", "adjusted")
 
 
-def _replace_scores(event_id: int, session_number: int, set_no: int, group_id: int | None, rows: list[tuple]) -> None:
+def _replace_scores(event_id: int, session_number: int, set_no: int, group_id: int | None, rows: list[tuple[Any, ...]]) -> None:
     """Delete the converted scores of one comparison (``group_id`` None: the whole field's) and
     insert ``rows`` (tuples of :data:`_SCORE_COLUMNS`' values) in their place: one DELETE and,
     when there are rows, one INSERT, written in SQL (every completing confirmation sends them;
