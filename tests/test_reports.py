@@ -24,6 +24,7 @@ from tournament.services import prepare_session
 
 from factories import individual_roster, play_slots, prepared_event, rolled_back, team_roster
 from oracles import convert, datum_of, ranked, tally
+from entrant_parity import assert_entrant_pages_match
 
 pytestmark = pytest.mark.django_db
 
@@ -402,3 +403,11 @@ def test_standings_csv_and_xlsx_contain_the_standings(demo):
                                                r["positive_sets"]] for r in standings]
     players = list(book["Players"].iter_rows(values_only=True))
     assert [row[1] for row in players[1:]] == [r["name"] for r in reports.player_standings(demo)]
+
+
+def test_the_team_and_player_pages_read_their_own_rows_as_the_whole_event_gives_them(demo, solo):
+    """Team and individual events: the members, the player rows and the chart lines of each
+    entrant's page equal the whole-event values (a short chart: the highlighted line beyond the
+    top ones)."""
+    assert_entrant_pages_match(demo)
+    assert_entrant_pages_match(solo, top=5)

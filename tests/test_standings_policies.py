@@ -39,6 +39,7 @@ from scoring.conversion import ConversionTableError
 from scoring.conversion_versions import save_table_csv, save_table_version
 from scoring.models import ConversionTable, HandResult, SetScore
 from scoring.reports import cached_standings, conversion_in_use, event_standings, player_standings
+from entrant_parity import assert_entrant_pages_match
 from scoring.actions.confirmation import correct_result
 from scoring.standings import ConvertedScore, IncrementalStandings, RankingRules, sit_out_credit, standings
 from tournament.exchange import export_event, public_export
@@ -476,6 +477,7 @@ def test_individual_player_standings_apply_the_sit_out_credit_as_the_event_stand
         assert (player_rows[away]["points"], player_rows[away]["sit_out_points"], player_rows[away]["sit_out_sets"]) \
             == (event_rows[away]["points"], event_rows[away]["sit_out_points"], per_session)
     assert {k: r["rank"] for k, r in player_rows.items()} == {k: r["rank"] for k, r in event_rows.items()}
+    assert_entrant_pages_match(event, top=2)
 
 
 # === conversion table versions =====================================================================================
@@ -558,3 +560,11 @@ def test_the_standings_name_the_version_and_warn_when_scores_mix_versions(played
     assert rescore_link not in page
     page = client_for(event.roles.get().user).get(reverse("standings", args=[event.slug])).content.decode()
     assert rescore_link in page
+
+
+def test_the_team_and_player_pages_read_their_own_rows_as_the_whole_event_gives_them(substitutes_event, sit_out_event):
+    """A team's and a player's page (members, player row, the chart's lines) read their own rows,
+    not the event's: the same figures, order and chart as the whole-event values, with
+    substitutes and sit-outs."""
+    assert_entrant_pages_match(substitutes_event)
+    assert_entrant_pages_match(sit_out_event, top=2)

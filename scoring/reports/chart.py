@@ -5,11 +5,12 @@ the server (no script). ``public`` (the default): only released sets count
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Hashable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable
 
-from scoring.reports.standing_rows import entrant_field, entrants, set_scores, sit_outs
-from tournament.cache import cached
+from scoring.models import SetScore
+from scoring.reports.standing_rows import cached_score_state, entrant_field, entrants, sit_outs
+from tournament.cache import Kept, cached
 from scoring.standings import sit_out_credit
 from tournament.models import Event
 
@@ -32,32 +33,89 @@ def running_totals(event: Event, *, public: bool = True) -> dict:
     return cached(event, f"running:{int(public)}", lambda: _running_totals(event, public), public=public)
 
 
-def _running_totals(event: Event, public: bool) -> dict:
-    scores = set_scores(event, public)
+#: each event's per-set gains this process keeps, ``{(uid, pk, public): (state, {(session, set_no):
+#: {entrant: points}}, {entrant: [points, sets played]})}``: after a release only that set's rows
+#: are read (:func:`_gains`)
+_GAINS: Kept[tuple[dict, dict, dict]] = Kept(16)
+
+
+def _gains(event: Event, public: bool) -> tuple[list[tuple[int, int]], dict, dict]:
+    """``(sets, gains, totals)``: the scored sets ``[(session, set_no)]`` in order (released only
+    if ``public``), ``{set: {entrant: points}}`` and ``{entrant: (points, sets played)}``, kept in
+    this process and brought up to date by the score state
+    (:func:`~scoring.reports.standing_rows.cached_score_state`): the
+    sets whose state changed are read again (one query), the others kept. Copies: the caller
+    may keep them."""
+    state: dict[tuple[int, int], list] = defaultdict(list)
+    for key, value in cached_score_state(event, public=public).items():
+        state[(key[0], key[1])].append(value)
+    state = {k: tuple(sorted(v)) for k, v in state.items()}
     field = entrant_field(event)
-    sets = sorted({(s["session_number"], s["set_no"]) for s in scores})
-    index = {key: i for i, key in enumerate(sets)}
-    gains: dict[int, list[int]] = defaultdict(lambda: [0] * len(sets))
-    played: dict[int, list[bool]] = defaultdict(lambda: [False] * len(sets))
-    for s in scores:
-        at = index[(s["session_number"], s["set_no"])]
-        gains[s[field]][at] += s["points"]
-        played[s[field]][at] = True
-    listed = list(entrants(event))
-    away = sit_outs(event, [e.pk for e in listed]) if event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE else {}
+    with _GAINS.lock:
+        kept, gains, totals = _GAINS.get((event.uid, event.pk, public)) or ({}, {}, {})
+        changed = {k for k, v in state.items() if kept.get(k) != v} | {k for k in kept if k not in state}
+        if changed:  # on copies: a failed read leaves the kept ones as they were
+            gains, totals = dict(gains), {k: list(v) for k, v in totals.items()}
+            for key in changed:
+                for entrant, points in gains.pop(key, {}).items():
+                    totals[entrant][0] -= points
+                    totals[entrant][1] -= 1
+                    if not totals[entrant][1]:
+                        del totals[entrant]
+            fresh: dict[tuple[int, int], dict] = defaultdict(dict)
+            rows = SetScore.objects.filter(event=event, session_number__in={k[0] for k in changed if k in state},
+                                           set_no__in={k[1] for k in changed if k in state})
+            for session, set_no, entrant, points in rows.values_list("session_number", "set_no", field, "points"):
+                if (session, set_no) in changed and (session, set_no) in state:
+                    fresh[(session, set_no)][entrant] = fresh[(session, set_no)].get(entrant, 0) + points
+            for key, found in fresh.items():
+                gains[key] = found
+                for entrant, points in found.items():
+                    total = totals.setdefault(entrant, [0, 0])
+                    total[0] += points
+                    total[1] += 1
+            _GAINS.put((event.uid, event.pk, public), (state, gains, totals))
+        sets = sorted(k for k in gains if gains[k])
+        return sets, {k: gains[k] for k in sets}, {k: tuple(v) for k, v in totals.items()}
+
+
+def _ordered(event: Event, public: bool, wanted: Callable[[list[int]], set] | None = None) -> dict:
+    """:func:`running_totals`; ``wanted``: given every entrant's key in the series' order, the keys
+    whose values to compute (None: all): the others are left out of ``series`` and counted in
+    ``entrants``. The order comes from each entrant's final total alone, so a chart of a few
+    lines costs those lines and a sort of the entrants, not every entrant's every set."""
+    sets, gains, totals = _gains(event, public)
+    listed = list(entrants(event).values_list("pk", "name", "number"))
+    away = sit_outs(event, [pk for pk, _n, _m in listed]) if event.entrant_policy == Event.EntrantPolicy.SIT_OUT_AVERAGE else {}
+    per_session = Counter(session for session, _ in sets)
+    final = {}
+    for pk, _name, _number in listed:
+        if pk in totals:
+            points, played = totals[pk]
+            sat_out = sum(n for session, n in per_session.items() if pk in away.get(session, ()))
+            final[pk] = points + sit_out_credit(points, played, sat_out)
+    order = sorted((row for row in listed if row[0] in final), key=lambda row: (-final[row[0]], row[1]))
+    keys = [pk for pk, _n, _m in order]
+    chosen = set(keys) if wanted is None else wanted(keys)
     series = []
-    for entrant in listed:
-        if entrant.pk not in gains:
+    for pk, name, number in order:
+        if pk not in chosen:
             continue
         values, total, sets_played, sat_out = [], 0, 0, 0
-        for (session, _), gain, was_there in zip(sets, gains[entrant.pk], played[entrant.pk]):
-            total += gain
-            sets_played += was_there
-            sat_out += entrant.pk in away.get(session, ())
+        for key in sets:
+            gain = gains[key].get(pk)
+            if gain is not None:
+                total += gain
+                sets_played += 1
+            sat_out += pk in away.get(key[0], ())
             values.append(total + sit_out_credit(total, sets_played, sat_out))
-        series.append({"key": entrant.pk, "name": entrant.name, "number": entrant.number, "values": values})
-    series.sort(key=lambda s: (-s["values"][-1], s["name"]))
-    return {"sets": sets, "series": series}
+        series.append({"key": pk, "name": name, "number": number, "values": values})
+    return {"sets": sets, "series": series, "entrants": len(keys)}
+
+
+def _running_totals(event: Event, public: bool) -> dict:
+    totals = _ordered(event, public)
+    return {"sets": totals["sets"], "series": totals["series"]}
 
 
 def _nice_step(span: float, ticks: int = 6) -> float:
@@ -122,13 +180,11 @@ def event_chart(event: Event, *, public: bool = True, highlight: Hashable | None
 
 
 def _event_chart(event: Event, public: bool, highlight: Hashable | None, top: int) -> dict | None:
-    totals = running_totals(event, public=public)
+    totals = _ordered(event, public, lambda keys: set(keys[:top]) | ({highlight} & set(keys[top:])))
     if not totals["sets"]:
         return None
-    series = totals["series"]
-    if len(series) > top:
-        series = series[:top] + [s for s in series[top:] if s["key"] == highlight]
+    series = totals["series"]  # the top ones in order, then the highlighted one wherever it stands
     labels = [f"{session}-{set_no}" for session, set_no in totals["sets"]]
     chart = line_chart(labels, series, highlight=highlight)
-    chart["shown"], chart["entrants"] = len(series), len(totals["series"])
+    chart["shown"], chart["entrants"] = len(series), totals["entrants"]
     return chart

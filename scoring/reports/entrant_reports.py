@@ -9,6 +9,7 @@ docs/rules.md, "Duplicate MCR: individual event", converted with the event's cur
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from scoring.reports.analysis import against_par, par_words
 from scoring.comparisons import converted_scores
@@ -16,49 +17,77 @@ from scoring.models import ConversionTable
 from scoring.reports.standing_rows import (
     TALLIES_LOCK,
     active_adjustments,
+    cached_score_state,
     adjustments_in,
     cached_standings,
     kept_tally,
     ranking_rules,
     released,
-    score_state,
     set_scores,
 )
-from scoring.reports.scopes import session_scopes
-from scoring.standings import ConvertedScore, RankingRules, StandingRow
-from tournament.cache import Kept, cached_parts
+from scoring.reports.scopes import set_scopes
+from scoring.standings import ConvertedScore, RankingRules, StandingRow, standings
+from tournament.cache import Kept, cached, cached_parts
 from tournament.models import Event, Player, Team
 
 
-KEPT_SESSIONS = 64
+KEPT_SETS = 1024
 
 
-#: the per-seat rows of each session this process computed, ``{(event uid, pk, session, token):
-#: rows}`` (token: what they depend on: the session's score state, the conversion table, the datum
-#: method and comparison): after a change only the sessions whose score state changed are
-#: computed again, and nothing is unpickled
-_SESSIONS: Kept[list[dict]] = Kept(KEPT_SESSIONS)
+#: the per-seat rows of each set this process computed, ``{(event uid, pk, session, set_no,
+#: token): (rows, {player pk: [rows]})}`` (token: what they depend on: the set's score state, the
+#: conversion table, the datum method and comparison): after a release only the released set is
+#: computed (:func:`~scoring.reports.scopes.set_scopes`), and nothing is unpickled
+_SETS: Kept[tuple[list[dict], dict[int, list[dict]]]] = Kept(KEPT_SETS)
 
 
-def _session_seat_rows(event: Event, session_number: int, token: tuple, table) -> list[dict]:
-    """The per-seat comparison rows of one session's complete comparisons (released or not),
-    from this process's memory when ``token`` is unchanged, else computed (four queries:
-    :func:`~scoring.reports.scopes.session_scopes`)."""
-    key = (event.uid, event.pk, session_number, token)
-    found = _SESSIONS.get(key)
+def _set_seat_rows(event: Event, session_number: int, set_no: int, token: tuple,
+                   table) -> tuple[list[dict], dict[int, list[dict]]]:
+    """``(rows, {player pk: their rows})``: the per-seat comparison rows of one set's complete
+    comparisons (released or not) by table and seat, from this process's memory when ``token``
+    is unchanged, else computed (four queries: :func:`~scoring.reports.scopes.set_scopes`)."""
+    key = (event.uid, event.pk, session_number, set_no, token)
+    found = _SETS.get(key)
     if found is not None:
         return found
     out = []
-    for (session, set_no, group), rows in session_scopes(event, session_number).items():
+    for (session, set_no_, group), rows in set_scopes(event, session_number, set_no).items():
         at = {r.player: r for r in rows}
         for score in converted_scores(rows, table, event.datum_method, by_team=False):
             row = at[score.key]
-            out.append({"session": session, "set_no": set_no, "group": group, "seat": score.seat,
+            out.append({"session": session, "set_no": set_no_, "group": group, "seat": score.seat,
                         "table": row.table, "player": score.key, "team": row.team,
                         "score_change": score.score_change, "datum": score.converted.datum,
                         "difference": score.converted.difference, "points": score.converted.points})
-    out.sort(key=lambda r: (r["set_no"], r["table"], r["seat"]))
-    _SESSIONS.put(key, out)
+    out.sort(key=lambda r: (r["table"], r["seat"]))
+    by_player: dict[int, list[dict]] = defaultdict(list)
+    for r in out:
+        by_player[r["player"]].append(r)
+    found = (out, dict(by_player))
+    _SETS.put(key, found)
+    return found
+
+
+def _scored_sets(event: Event, public: bool) -> list[tuple[tuple[int, int], list[dict], dict[int, list[dict]]]]:
+    """``[((session, set_no), rows, {player pk: rows})]`` of every set with a complete comparison
+    (released sets only if ``public``), in play order: :func:`_set_seat_rows` of each, so after a
+    release only that set is computed. Reads the score state (one query), the current
+    conversion table and (``public``) the released sets (cached under the version)."""
+    table_row = ConversionTable.objects.current(event)
+    table = table_row.as_table()
+    state = cached_score_state(event, public=public)
+    finished = released(event, public)
+    by_set: dict[tuple[int, int], list] = defaultdict(list)
+    for k, v in state.items():
+        by_set[(k[0], k[1])].append((k, v))
+    out = []
+    for key in sorted(by_set):
+        if finished is not None and key not in finished:
+            continue
+        rows, by_player = _set_seat_rows(event, key[0], key[1], (table_row.pk, event.datum_method, event.comparison,
+                                                                 tuple(sorted(by_set[key]))), table)
+        if rows:
+            out.append((key, rows, by_player))
     return out
 
 
@@ -66,32 +95,14 @@ def _seat_results(event: Event, public: bool, player: int | None = None) -> list
     """Every player's per-seat comparison on every complete comparison (released sets only if
     ``public``): ``[{"session", "set_no", "group", "seat", "table", "player", "team",
     "score_change", "datum", "difference", "points"}]`` by session, set, table and seat, converted
-    with the event's current conversion table; ``player`` (a pk): that player's rows only.
-    Cached once per content version, whole and per player
-    (:func:`~tournament.cache.cached_parts`); computing it after a change reads the score
-    state (one query) and computes again only the sessions whose state changed
-    (:func:`_session_seat_rows`)."""
-
-    def compute() -> dict[str, list[dict]]:
-        table_row = ConversionTable.objects.current(event)
-        table = table_row.as_table()
-        state = score_state(event)
-        finished = released(event, public)
-        out = []
-        for session in sorted({k[0] for k in state}):
-            token = (table_row.pk, event.datum_method, event.comparison,
-                     tuple(sorted((k, v) for k, v in state.items() if k[0] == session)))
-            rows = _session_seat_rows(event, session, token, table)
-            out += rows if finished is None else [r for r in rows if (r["session"], r["set_no"]) in finished]
-        parts: dict[str, list[dict]] = {"all": out}
-        for pk in Player.objects.filter(event=event).values_list("pk", flat=True):
-            parts[f"player:{pk}"] = []
-        for r in out:
-            parts.setdefault(f"player:{r['player']}", []).append(r)
-        return parts
-
-    return cached_parts(event, f"seats:{int(public)}", "all" if player is None else f"player:{player}", compute, [],
-                        public=public)
+    with the event's current conversion table; ``player`` (a pk): that player's rows only (read
+    from the kept sets, not the event's rows). The whole list is cached once per content
+    version; computing it after a change reads the score state (one query) and computes again
+    only the sets whose state changed (:func:`_scored_sets`)."""
+    if player is not None:
+        return [r for _key, _rows, by_player in _scored_sets(event, public) for r in by_player.get(player, ())]
+    return cached(event, f"seats:{int(public)}", lambda: [r for _key, rows, _p in _scored_sets(event, public) for r in rows],
+                  public=public)
 
 
 def player_standings(event: Event, *, public: bool = True, order: str = "points", team_number: int | None = None,
@@ -170,21 +181,64 @@ def _player_standings_parts(event: Event, public: bool) -> dict[str, list[dict]]
     return parts
 
 
-def _player_rules(event: Event, players: dict[int, Player], scored_sets: list[tuple[int, int]]) -> RankingRules:
+def _player_rules(event: Event, players: dict[int, Player], scored_sets: list[tuple[int, int]], *,
+                  every: bool = True) -> RankingRules:
     """The ranking rules of the per-player standings: the event's entrant policy
     (:func:`~scoring.reports.standing_rows.ranking_rules`) carried over to players; in a team event a
     team's sit-out is each of its members'. ``players``: ``{pk: Player}`` by number (team
-    loaded). The event's tie-breaks apply; an individual event's adjustments count as in its
+    loaded); ``every`` False: ``players`` are some of the event's (a team's page), the rules
+    restricted to them (the event's entrants read by number: one query). The event's tie-breaks apply; an individual event's adjustments count as in its
     standings (a team's adjustment is the team's, not its members')."""
     substitutes = [pk for pk, p in players.items() if p.substitute]
     if event.method == Event.Method.INDIVIDUAL:
-        return ranking_rules(event, list(players), substitutes, scored_sets,
-                             adjustments=adjustments_in(active_adjustments(event), None))
-    teams = sorted({p.team.number: p.team_id for p in players.values() if p.team}.items())
-    team_rules = ranking_rules(event, [pk for _, pk in teams], (), scored_sets)
+        keys = list(players) if every else list(Player.objects.filter(event=event).order_by("number")
+                                                .values_list("pk", flat=True))
+        rules = ranking_rules(event, keys, substitutes, scored_sets,
+                              adjustments=adjustments_in(active_adjustments(event), None))
+        if every:
+            return rules
+        return replace(rules, sat_out={k: n for k, n in rules.sat_out.items() if k in players},
+                       adjustments={k: a for k, a in rules.adjustments.items() if k in players})
+    if every:
+        team_keys = [pk for _, pk in sorted({p.team.number: p.team_id for p in players.values() if p.team}.items())]
+    else:
+        team_keys = list(Team.objects.filter(event=event, players__isnull=False).order_by("number")
+                         .values_list("pk", flat=True).distinct())
+    team_rules = ranking_rules(event, team_keys, (), scored_sets)
     sat_out = {pk: team_rules.sat_out[p.team_id] for pk, p in players.items() if p.team_id in team_rules.sat_out}
     return RankingRules(unranked=frozenset(substitutes), sat_out=sat_out, sit_out_average=team_rules.sit_out_average,
                         tie_breaks=team_rules.tie_breaks)
+
+
+def _member_rows(event: Event, public: bool, members: list[Player]) -> list[dict]:
+    """The rows :func:`player_standings` gives ``members`` (a team's players, or one player, by
+    number, team loaded), in the same order among themselves (the ranked, then substitutes, then
+    those who have played nothing yet, then those with no set; substitutes with no set left
+    out), with the same figures, but without the event-wide ``rank`` and ``tied`` (which need
+    every player ranked): computed from the members' own seat rows in the kept sets
+    (:func:`_scored_sets`), so a team's or player's page costs its own rows, not the event's.
+    The ranking rules are the event's (:func:`_player_rules`) restricted to the members."""
+    sets = _scored_sets(event, public)
+    players = {p.pk: p for p in members}
+    per_set, differences = [], defaultdict(float)
+    for key, _rows, by_player in sets:
+        for pk in players:
+            for r in by_player.get(pk, ()):
+                differences[pk] += r["difference"]
+                per_set.append((pk, key, ConvertedScore(r["difference"], r["datum"], r["points"]), r["score_change"]))
+    rules = _player_rules(event, players, [key for key, _rows, _p in sets], every=False)
+    ranked = standings(per_set, rules)
+
+    def line(row: StandingRow, substitute: bool) -> dict:
+        player = players[row.key]
+        figures = {k: v for k, v in row.figures().items() if k not in ("rank", "tied")}
+        return {**figures, "player": player.pk, "number": player.number, "name": player.name,
+                "team": player.team.name if player.team else "", "team_number": player.team.number if player.team else None,
+                "difference_total": differences.get(row.key, 0.0), "substitute": substitute}
+
+    out = [line(row, players[row.key].substitute) for row in ranked]
+    seen = {r["player"] for r in out}
+    return out + [line(StandingRow.unscored(p.pk), False) for p in players.values() if p.pk not in seen and not p.substitute]
 
 
 def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
@@ -194,7 +248,7 @@ def team_report(event: Event, team: Team, *, public: bool = True) -> dict:
     points so far). ``public``: only sets finished everywhere. Reads the team's own rows (its
     members' cached part, its SetScore rows), not the event's."""
     row = next((r for r in cached_standings(event, public=public) if r["key"] == team.pk), None)
-    members = player_standings(event, public=public, team_number=team.number)
+    members = _member_rows(event, public, list(team.players.select_related("team").order_by("number")))
     sets = _with_running(
         {"session": s["session_number"], "set_no": s["set_no"], "group": s["group__number"],
          "score_change": s["score_change"], "datum": s["datum"], "difference": s["difference"], "points": s["points"],
@@ -212,7 +266,7 @@ def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
     and ``par_words`` (:func:`scoring.reports.analysis.par_words`: what the page says about par).
     In an individual event the points are the stored converted scores; in a team event they are
     the per-player comparison (extra information). Reads the player's own cached rows."""
-    row = next(iter(player_standings(event, public=public, player=player.pk)), None)
+    row = next(iter(_member_rows(event, public, [player])), None)
     standing = None
     if event.method == Event.Method.INDIVIDUAL:
         standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)

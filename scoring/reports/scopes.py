@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from scoring.comparisons import SeatResult, TableSeats, complete_scopes
 from scoring.models import HandResult
-from tournament.models import Event
+from tournament.models import Event, SeatAssignment, Substitution, Table
 from tournament.seats import seat_holders
 from tournament.table_plan import event_plans, session_plan
 
@@ -51,6 +51,29 @@ def session_scopes(event: Event, session_number: int) -> dict[tuple[int, int, in
         return {}
     results = HandResult.objects.filter(event=event, session_number=session_number, status=HandResult.Status.CONFIRMED)
     return _plan_scopes(event, {session_number: plan}, results)
+
+
+def set_scopes(event: Event, session_number: int, set_no: int) -> dict[tuple[int, int, int | None], list[SeatResult]]:
+    """:func:`session_scopes` of one set: the complete comparisons ``{(session, set_no, group
+    number or None): [SeatResult]}`` of set ``set_no`` of session ``session_number``,
+    substitutions applied. Four queries, each reading plain values (the session's tables, seats
+    and substitutions, the set's confirmed results), no model instances: the cost of one set
+    after its release, not of the session."""
+    where = {"group__session__event": event, "group__session__number": session_number}
+    seated: dict[int, dict[str, tuple]] = {}
+    for table_id, seat, player_id, team_id in SeatAssignment.objects.filter(
+            **{f"table__{k}": v for k, v in where.items()}).values_list("table_id", "seat", "player_id", "player__team_id"):
+        seated.setdefault(table_id, {})[seat] = (player_id, team_id)
+    tables = {pk: TableSeats(session_number, group, number, seated.get(pk, {}))
+              for pk, group, number in Table.objects.filter(**where).values_list("pk", "group__number", "number")}
+    changes: dict[int, list] = {}
+    for table_id, seat, sets, player_id, team_id in Substitution.objects.filter(
+            **{f"table__{k}": v for k, v in where.items()}).order_by("id").values_list(
+            "table_id", "seat", "sets", "player_in_id", "player_in__team_id"):
+        changes.setdefault(table_id, []).append((seat, list(sets), (player_id, team_id)))
+    rows = list(HandResult.objects.filter(event=event, session_number=session_number, set_no=set_no,
+                                          status=HandResult.Status.CONFIRMED).values_list("table_id", "set_no", "changes"))
+    return _scopes_with_substitutions(tables, rows, changes, event.comparison == Event.Comparison.FIELD)
 
 
 def _plan_scopes(event: Event, plans: Mapping, results) -> dict[tuple[int, int, int | None], list[SeatResult]]:

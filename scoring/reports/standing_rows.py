@@ -59,6 +59,14 @@ def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, i
     return {(r["session_number"], r["set_no"], r["group_id"]): (r["n"], r["last"]) for r in rows}
 
 
+def cached_score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, int | None], tuple[int, int]]:
+    """:func:`score_state` kept under the event's version (``public``: its public version, which
+    every change of a released set's scores bumps): the first reader after a release reads it
+    (one query), and the standings, the per-player rows and the chart it feeds share it.
+    Callers must not change it."""
+    return cached(event, f"score-state:{int(public)}", lambda: score_state(event, public=public), public=public)
+
+
 def released(event: Event, public: bool) -> frozenset[tuple[int, int]] | None:
     """The released sets ``{(session, set_no)}`` when ``public`` (cached under the version),
     else None (every scored set counts)."""
@@ -325,7 +333,7 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
     name = f"standings:{session_number or 'all'}:{scope}"
 
     def compute() -> list[dict]:
-        whole = score_state(event, public=public)
+        whole = cached_score_state(event, public=public)
         state = whole if session_number is None else {k: v for k, v in whole.items() if k[0] == session_number}
         elsewhere = _average_elsewhere(event, session_number)
         counted = adjustments_in(active_adjustments(event), session_number)
