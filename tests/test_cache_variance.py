@@ -167,3 +167,18 @@ def test_a_deploy_never_serves_what_the_code_before_it_kept(half_played, setting
         kept.release.cache_clear()
     settings.RELEASE = ""
     assert len(kept.release()) == 12  # the code's own digest when none is named
+
+
+def test_a_stored_converted_score_is_never_updated_in_place(half_played):
+    """The kept standings tallies find a changed comparison by its rows' count and largest id, so a
+    rescore deletes and inserts; the model refuses an update (scoring.models.SetScore)."""
+    from scoring.models import SetScore
+
+    score = SetScore.objects.filter(event=half_played).first()
+    score.points += 1
+    with pytest.raises(TypeError, match="never updated in place"):
+        score.save()
+    with pytest.raises(TypeError, match="never updated in place"):
+        SetScore.objects.filter(pk=score.pk).update(points=0)
+    with pytest.raises(TypeError, match="never updated in place"):
+        SetScore.objects.bulk_update([score], ["points"])
