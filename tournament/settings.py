@@ -288,8 +288,11 @@ TABLE_LOGIN_SLOW_TOTAL_PER_SECOND = env.int("TABLE_LOGIN_SLOW_TOTAL_PER_SECOND",
 # default cache (CACHE_URL), like the table-login throttle's.
 PUBLIC_DOWNLOAD_RATE = env("PUBLIC_DOWNLOAD_RATE", default="60/m") or None
 # Pages built for anonymous visitors (tournament.cache): at most PUBLIC_PAGE_BUILD_RATE per window
-# from one address; pages already built are served without limit.
-PUBLIC_PAGE_BUILD_RATE = env("PUBLIC_PAGE_BUILD_RATE", default="120/m") or None
+# from one address; pages already built are served without limit. A hall's phones share one
+# address behind the venue's router and, after a release, ask for every team's and player's page
+# at once (256 teams: some 1,400 pages), so the limit only paces one address: the pages it can have
+# built are the event's own (canonical queries), once per public version.
+PUBLIC_PAGE_BUILD_RATE = env("PUBLIC_PAGE_BUILD_RATE", default="2000/m") or None
 # A limit whose counter the cache cannot give (Redis unreachable) lets the request through.
 RATELIMIT_FAIL_OPEN = True
 TABLE_LOGIN_MAX_AGE = timedelta(hours=env.int("TABLE_LOGIN_MAX_AGE_HOURS", default=12))
