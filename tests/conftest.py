@@ -2,6 +2,7 @@
 worker was started for the run (``DMJ_REAL_WORKER=1``, as .ci/run does)."""
 
 import os
+import random
 
 import pytest
 from hypothesis import HealthCheck
@@ -188,3 +189,22 @@ def _no_language_left_active(request):
         from django.utils import translation
 
         translation.deactivate()
+
+
+@pytest.fixture
+def half_played(db, director):
+    """Session 1 played everywhere; session 2 prepared and played by group 1 only: its sets are
+    scored in group 1 but not released (the cache's secrecy tests)."""
+    from scoring.models import SetScore
+    from tests.factories import play_slots, played_event
+    from tournament.models import EventRole
+    from tournament.services import prepare_session
+
+    event = played_event(8, 1, slug="half-played")
+    event.sessions_planned = 2
+    event.save(update_fields=["sessions_planned"])
+    prepare_session(event, 2)
+    play_slots(event, random.Random(3), session=2, groups=[1])
+    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
+    assert SetScore.objects.filter(event=event, session_number=2).exists()
+    return event

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 from urllib.parse import urlencode
 
 import pypdfium2
@@ -25,10 +24,9 @@ import scoring.table_views  # noqa: F401
 import scoring.views  # noqa: F401
 import tournament.views  # noqa: F401
 from scoring.visibility import Viewer
-from tests.factories import login_as_table, play_slots, played_event
+from tests.factories import login_as_table
 from tournament.cache import Page
 from tournament.models import EventRole, Table
-from tournament.services import prepare_session
 
 pytestmark = pytest.mark.django_db
 
@@ -73,17 +71,6 @@ def test_a_declared_variance_keeps_director_staff_table_and_visitor_apart(name):
         assert every["table"] != every["visitor"]
     # the director's and staff's public scope is theirs too (their own links and forms)
     assert page.variant(DIRECTOR, True, 2) not in (every["visitor"], every["director"])
-
-
-@pytest.fixture
-def half_played(db, director):
-    event = played_event(8, 1, slug="variance")
-    event.sessions_planned = 2
-    event.save(update_fields=["sessions_planned"])
-    prepare_session(event, 2)
-    play_slots(event, random.Random(3), session=2, groups=[1])
-    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    return event
 
 
 def _seen(response) -> object:

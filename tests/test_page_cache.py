@@ -22,7 +22,7 @@ from scoring.actions.confirmation import confirm_result, correct_result
 from scoring.actions.entry import submit_result
 from scoring.adjustments import add_adjustment, undo_adjustment
 from scoring.conversion_versions import save_table_csv
-from scoring.models import Adjustment, ConversionTable, HandResult, SetScore
+from scoring.models import Adjustment, ConversionTable, HandResult
 from scoring.reports import cached_standings, event_standings
 from tournament.cache import forget_kept
 from scoring.visibility import released_sets
@@ -144,20 +144,6 @@ def test_a_logged_in_page_gets_no_etag(small, director):
 
 
 # --- secrecy: a director's cached page never reaches the public -----------------------------------
-
-
-@pytest.fixture
-def half_played(db, director):
-    """Session 1 played everywhere; session 2 prepared and played by group 1 only: its sets are
-    scored in group 1 but not released."""
-    event = played_event(8, 1, slug="half-played")
-    event.sessions_planned = 2
-    event.save(update_fields=["sessions_planned"])
-    prepare_session(event, 2)
-    play_slots(event, random.Random(3), session=2, groups=[1])
-    EventRole.objects.create(event=event, user=director, role=EventRole.Role.DIRECTOR)
-    assert SetScore.objects.filter(event=event, session_number=2).exists()
-    return event
 
 
 def test_the_public_never_gets_the_directors_cached_standings(half_played, director):
