@@ -34,7 +34,7 @@ from scoring import visibility
 from scoring.actions.request_keys import KEY as REQUEST_KEY
 from scoring.payments import PAYMENT_RULES, PaymentError
 from scoring.payments.counters import clean_fixed
-from scoring.reports import cached_standings
+from scoring.reports import event_standings
 from tournament.models import (
     LOGIN_CODE_LENGTH,
     AuditEntry,
@@ -165,7 +165,7 @@ def _export(event: Event, include_secret: bool) -> dict:
         "results": results,
         "scores": _scores(event, conversion),
         "released": [[s, n] for s, n in sorted(visibility.released_sets(event))],
-        "standings": [{k: v for k, v in row.items() if k != "key"} for row in cached_standings(event, public=False)],
+        "standings": [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=False)],
         "fouled": [
             {"session": f.session_number, "set": f.set_no, "table": f.table.number, "version": f.version,
              "reason": f.reason, "marked_by": f.marked_by, "marked_at": f.marked_at.isoformat()}
@@ -737,7 +737,7 @@ def _public(data: dict, event: Event) -> dict:
     data["results"] = [r for r in data["results"] if (r["session"], r["set"]) in public]
     data["scores"] = [s for s in data["scores"] if (s["session"], s["set"]) in public]
     data["fouled"] = [f for f in data["fouled"] if (f["session"], f["set"]) in public]
-    data["standings"] = [{k: v for k, v in row.items() if k != "key"} for row in cached_standings(event, public=True)]
+    data["standings"] = [{k: v for k, v in row.items() if k != "key"} for row in event_standings(event, public=True)]
     for adjustment in data["adjustments"]:
         adjustment.pop("actor", None)
         adjustment.pop("undone_by", None)
