@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
 from scoring.models import HandResult, SetRelease
-from tournament.models import Event, EventRole, Session, Table
+from tournament.models import Event, EventRole, Group, Session, Table
 from tournament.permissions import roles, scorer_role_table_ids
 from tournament.prepared import PreparedQuery
 
@@ -133,11 +134,29 @@ def event_finished(event: Event) -> bool:
     return sets_to_play(event) <= 0
 
 
-def _complete(event: Event, session_number: int, set_no: int) -> bool:
-    tables = Table.objects.filter(group__session__event=event, group__session__number=session_number).count()
-    confirmed = HandResult.objects.filter(event=event, session_number=session_number, set_no=set_no,
-                                          status=HandResult.Status.CONFIRMED).count()
-    return bool(tables) and confirmed == tables
+def release_complete_set(event_id: int, session_id: int, session_number: int, set_no: int) -> bool:
+    """Release set ``set_no`` of session ``session_number`` (primary key ``session_id``) of the event
+    ``event_id`` when it is not released yet and every table of the session has a confirmed result
+    on it: the release rule, in one statement (an INSERT of its :class:`~scoring.models.SetRelease`
+    guarded by that condition). Returns whether it released the set now. The caller holds the
+    session row's lock, so the last confirmations of two groups, committed at the same time,
+    cannot each miss the other's."""
+    release, result, table, group = SetRelease._meta, HandResult._meta, Table._meta, Group._meta
+    r = {n: release.get_field(n).column for n in ("event", "session_number", "set_no", "released_at")}
+    h = {n: result.get_field(n).column for n in ("event", "session_number", "set_no", "status")}
+    tables = (f"FROM {table.db_table} INNER JOIN {group.db_table} ON {table.db_table}.{table.get_field('group').column}"
+              f" = {group.db_table}.{group.pk.column} WHERE {group.db_table}.{group.get_field('session').column} = %s")
+    sql = (f"INSERT INTO {release.db_table} ({r['event']}, {r['session_number']}, {r['set_no']}, {r['released_at']}) "  # noqa: S608 - names from the models
+           f"SELECT %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM {release.db_table} WHERE {r['event']} = %s"
+           f" AND {r['session_number']} = %s AND {r['set_no']} = %s)"
+           f" AND (SELECT COUNT(*) {tables}) = (SELECT COUNT(*) FROM {result.db_table}"
+           f" WHERE {h['event']} = %s AND {h['session_number']} = %s AND {h['set_no']} = %s AND {h['status']} = %s)"
+           f" AND EXISTS (SELECT 1 {tables})")
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (event_id, session_number, set_no, now, event_id, session_number, set_no, session_id,
+                             event_id, session_number, set_no, HandResult.Status.CONFIRMED, session_id))
+        return cursor.rowcount > 0
 
 
 @transaction.atomic
@@ -151,11 +170,8 @@ def release_if_finished(event: Event, session_number: int, set_no: int) -> bool:
     """
     if is_public(event, session_number, set_no):
         return True
-    list(Session.objects.select_for_update().filter(event=event, number=session_number).values_list("pk", flat=True))
-    if not _complete(event, session_number, set_no):
-        return False
-    SetRelease.objects.get_or_create(event=event, session_number=session_number, set_no=set_no)
-    return True
+    locked = list(Session.objects.select_for_update().filter(event=event, number=session_number).values_list("pk", flat=True))
+    return bool(locked) and release_complete_set(event.pk, locked[0], session_number, set_no)
 
 
 @transaction.atomic

@@ -11,12 +11,11 @@ from typing import Any, cast
 
 from django.db import connection, transaction
 from django.db.models import Exists, F, JSONField, OuterRef, QuerySet, Subquery, TextField
-from django.utils import timezone
 
 from scoring import visibility
 from scoring.comparisons import TableSeats, complete_scopes, version_labels, versioned_scores
 from scoring.conversion import ConversionTable as PlainTable
-from scoring.models import ConversionTable, FouledPlay, HandResult, SetRelease, SetScore
+from scoring.models import ConversionTable, FouledPlay, HandResult, SetScore
 from tournament.models import Event, Group, SeatAssignment, Substitution, Table
 from tournament.prepared import PreparedQuery
 from tournament.seats import seat_holders
@@ -169,7 +168,7 @@ def rescore_scope(table: Table, set_no: int, scope_tables: int) -> int:
     group's comparison), the substitutions when a table has one, the scope's scores deleted in
     one statement and the new ones inserted in one (:func:`_replace_scores`), the set released
     in one statement when every table of the session has a confirmed result on it
-    (:func:`_release_if_complete`; a release is never withdrawn), the version bumped last
+    (:func:`scoring.visibility.release_complete_set`; a release is never withdrawn), the version bumped last
     (public when the set is released: :func:`scoring.visibility.released_now`). Falls back to
     :func:`rescore_set` when the read does not find a seated table for each of
     ``scope_tables`` or the event has no current conversion table. Runs in the caller's
@@ -216,7 +215,7 @@ def rescore_scope(table: Table, set_no: int, scope_tables: int) -> int:
                            score.converted.difference, score.converted.points, first.conversion_id, score.version,
                            score.adjusted))
     _replace_scores(event.pk, session_number, set_no, scope_group, stored)
-    _release_if_complete(event.pk, session.pk, session_number, set_no)
+    visibility.release_complete_set(event.pk, session.pk, session_number, set_no)  # the caller holds the session's lock
     event.changed(public=visibility.released_now(event, session_number, set_no))  # the last lock of the write
     return len(stored)
 
@@ -242,26 +241,3 @@ def _replace_scores(event_id: int, session_number: int, set_no: int, group_id: i
             cursor.execute(f"INSERT INTO {meta.db_table} ({', '.join(column[n] for n in _SCORE_COLUMNS)}) "  # noqa: S608
                            f"VALUES {', '.join([one] * len(rows))}", [v for row in rows for v in row])
 
-
-def _release_if_complete(event_id: int, session_id: int, session_number: int, set_no: int) -> None:
-    """Release the set (insert its :class:`~scoring.models.SetRelease`) when it is not released
-    yet and every table of its session has a confirmed result on it
-    (:func:`scoring.visibility.release_if_finished`'s rule), in one statement. The caller holds
-    the session's lock, so two groups' last confirmations cannot both miss each other's."""
-    release, result, table, group = SetRelease._meta, HandResult._meta, Table._meta, Group._meta
-    r = {n: release.get_field(n).column for n in ("event", "session_number", "set_no", "released_at")}
-    h = {n: result.get_field(n).column for n in ("event", "session_number", "set_no", "status")}
-    sql = (f"INSERT INTO {release.db_table} ({r['event']}, {r['session_number']}, {r['set_no']}, {r['released_at']}) "  # noqa: S608 - names from the models
-           f"SELECT %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM {release.db_table} WHERE {r['event']} = %s"
-           f" AND {r['session_number']} = %s AND {r['set_no']} = %s)"
-           f" AND (SELECT COUNT(*) FROM {table.db_table} INNER JOIN {group.db_table}"
-           f" ON {table.db_table}.{table.get_field('group').column} = {group.db_table}.{group.pk.column}"
-           f" WHERE {group.db_table}.{group.get_field('session').column} = %s) = (SELECT COUNT(*) FROM {result.db_table}"
-           f" WHERE {h['event']} = %s AND {h['session_number']} = %s AND {h['set_no']} = %s AND {h['status']} = %s)"
-           f" AND EXISTS (SELECT 1 FROM {table.db_table} INNER JOIN {group.db_table}"
-           f" ON {table.db_table}.{table.get_field('group').column} = {group.db_table}.{group.pk.column}"
-           f" WHERE {group.db_table}.{group.get_field('session').column} = %s)")
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(sql, (event_id, session_number, set_no, now, event_id, session_number, set_no, session_id,
-                             event_id, session_number, set_no, HandResult.Status.CONFIRMED, session_id))
