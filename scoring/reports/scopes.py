@@ -15,7 +15,7 @@ from scoring.comparisons import SeatResult, TableSeats, complete_scopes
 from scoring.models import HandResult
 from tournament.models import Event, SeatAssignment, Substitution, Table
 from tournament.seats import seat_holders
-from tournament.table_plan import event_plans, session_plan
+from tournament.table_plan import event_plans
 
 
 def _scopes_with_substitutions(tables: Mapping[Hashable, TableSeats], results: Iterable[tuple[Hashable, int, Mapping]],
@@ -43,18 +43,8 @@ def event_scopes(event: Event) -> dict[tuple[int, int, int | None], list[SeatRes
     return _plan_scopes(event, event_plans(event), results)
 
 
-def session_scopes(event: Event, session_number: int) -> dict[tuple[int, int, int | None], list[SeatResult]]:
-    """:func:`event_scopes` of one session (its comparisons only: every comparison is inside one
-    session). Four queries (the session's plan and its confirmed results)."""
-    plan = session_plan(event, session_number)
-    if plan is None:
-        return {}
-    results = HandResult.objects.filter(event=event, session_number=session_number, status=HandResult.Status.CONFIRMED)
-    return _plan_scopes(event, {session_number: plan}, results)
-
-
 def set_scopes(event: Event, session_number: int, set_no: int) -> dict[tuple[int, int, int | None], list[SeatResult]]:
-    """:func:`session_scopes` of one set: the complete comparisons ``{(session, set_no, group
+    """:func:`event_scopes` of one set: the complete comparisons ``{(session, set_no, group
     number or None): [SeatResult]}`` of set ``set_no`` of session ``session_number``,
     substitutions applied. Four queries, each reading plain values (the session's tables, seats
     and substitutions, the set's confirmed results), no model instances: the cost of one set
