@@ -41,6 +41,10 @@ def display_code(code: str) -> str:
     return "-".join(code[i:i + 5] for i in range(0, len(code), 5))
 
 
+def _secret_key():
+    return secrets.token_hex(32)
+
+
 def _pin():
     return f"{secrets.randbelow(10000):04d}"
 
@@ -380,6 +384,62 @@ class Invitation(models.Model):
         return f"{self.username} → {self.role} ({self.status})"
 
 
+class Venue(models.Model):
+    """A club that plays the event's walls (docs/director-guide.md, "An event in several clubs"):
+    every venue plays the same committed walls, each on its own schedule (:class:`VenueSession`),
+    with its own rooms, entrants and groups, and directors limited to it (:class:`VenueRole`).
+    An event without venues is played in one place, as before. ``bundle_key`` signs the results
+    bundles of a venue that plays offline (hex, 32 bytes; secret: the central director and the
+    venue's package hold it)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="venues")
+    number = models.PositiveSmallIntegerField()
+    code = models.SlugField(_("code"), max_length=20, help_text=_("A short name for files and addresses, e.g. 'osaka'."))
+    name = models.CharField(_("venue"), max_length=100)
+    country = models.CharField(_("country"), max_length=3, blank=True, default="",
+                               help_text=_("ISO 3166 code of the venue's country, e.g. JPN; blank: none."))
+    offline = models.BooleanField(_("plays offline (venue package and results bundle)"), default=False)
+    bundle_key = models.CharField(max_length=64, default=_secret_key, editable=False)
+
+    class Meta:
+        ordering = ["number"]
+        unique_together = [("event", "number"), ("event", "code")]
+
+    def __str__(self):
+        return self.name
+
+
+class VenueSession(models.Model):
+    """When a venue plays one session: its time window (the venue's own, in UTC). The last venue to
+    finish a set holds it back for every venue (:mod:`scoring.visibility`)."""
+
+    venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="schedule")
+    session_number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(_("starts"))
+    ends_at = models.DateTimeField(_("ends"))
+
+    class Meta:
+        ordering = ["venue", "session_number"]
+        unique_together = [("venue", "session_number")]
+
+
+class VenueRole(models.Model):
+    """A user's role limited to one venue: its director or staff. Apart from the event's own
+    roles (:class:`EventRole`): a venue role never sees another venue's results, walls still in
+    play or field scores before their release (docs/security.md, "Venues")."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", _("Venue director")
+        STAFF = "staff", _("Venue staff")
+
+    venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="venue_roles")
+    role = models.CharField(max_length=10, choices=Role.choices)
+
+    class Meta:
+        unique_together = [("venue", "user", "role")]
+
+
 class Room(models.Model):
     """A room of the venue; ``capacity`` is how many tables it holds (docs/rules.md, "Duplicate MCR: rooms and separation": one table a room)."""
 
@@ -387,6 +447,7 @@ class Room(models.Model):
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=100)
     capacity = models.PositiveSmallIntegerField(default=1)
+    venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, null=True, blank=True, related_name="rooms")
 
     class Meta:
         ordering = ["number"]
@@ -405,6 +466,7 @@ class Team(models.Model):
     name = models.CharField(_("team"), max_length=100)
     substitute = models.BooleanField(_("substitute (not ranked)"), default=False)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, null=True, blank=True, related_name="teams")
 
     class Meta:
         ordering = ["number"]
@@ -431,6 +493,8 @@ class Player(models.Model):
         help_text="Set by a substitution 'for good': the player who takes this one's place in later sessions.",
     )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True, default="")
+    venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, null=True, blank=True, related_name="players")
 
     class Meta:
         ordering = ["number"]
@@ -485,8 +549,12 @@ class Session(models.Model):
 
 
 class Group(models.Model):
+    """A group of a session: tables compared with each other (docs/rules.md). In an event of
+    several clubs every group is at one ``venue``."""
+
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="groups")
     number = models.PositiveSmallIntegerField()
+    venue = models.ForeignKey(Venue, on_delete=models.RESTRICT, null=True, blank=True, related_name="groups")
 
     class Meta:
         ordering = ["number"]
