@@ -3,7 +3,7 @@ and the director's conversion table editor, included from tournament/urls.py."""
 
 from django.urls import path
 
-from scoring import result_pages
+from scoring import result_pages, venue_views
 
 urlpatterns = [
     path("e/<slug:slug>/travellers/", result_pages.travellers, name="travellers"),
@@ -18,6 +18,8 @@ urlpatterns = [
     path("e/<slug:slug>/players/<int:number>/", result_pages.player, name="player-results"),
     path("e/<slug:slug>/entrants/<int:key>/", result_pages.entrant, name="entrant"),
     path("e/<slug:slug>/me/", result_pages.my_results, name="my-results"),
+    path("e/<slug:slug>/director/venues/", venue_views.venues, name="venues"),
+    path("e/<slug:slug>/venues/<slug:code>/standings/", venue_views.venue_standings_page, name="venue-standings"),
     path("e/<slug:slug>/conversion.csv", result_pages.conversion_csv, name="conversion-csv"),
     path("e/<slug:slug>/director/conversion/", result_pages.conversion, name="conversion"),
     path("e/<slug:slug>/director/conversion/rescore/", result_pages.conversion_rescore, name="conversion-rescore"),

@@ -10,6 +10,12 @@ else decides. The rule (docs/rules.md, "Secrecy in duplicate play"; docs/securit
   its share of every standings are visible to everyone.
 - Until then only the event's **director and staff** (and superusers) see it. A **table** sees
   its own entry (the table's scorer, a scorer role bound to the table, a player seated there).
+- An event played in several clubs (:class:`tournament.models.Venue`) is one field: a set is
+  public only once every table of its session, **in every venue**, has a confirmed result on it,
+  however many hours apart the clubs play. A venue's director and staff are not the event's:
+  they see their own venue's tables' entries, as a table does, and its provisional standings
+  (:mod:`scoring.reports.venues`), never another venue's results, walls still in play or field
+  scores before the release.
 - A release is stored (:class:`scoring.models.SetRelease`) and never withdrawn. A later
   correction or dispute (the director's alone) does not hide the set again: every table has
   played it, so nothing is left to protect, and what players have seen cannot be unseen. The
@@ -44,7 +50,7 @@ class Viewer:
     ``secrets``: the event's director or staff (or a superuser): sees every set at once.
     ``director``: the event's director. ``tables``: primary keys of the tables whose own entries
     this viewer sees before the set is public (a table login, a scorer role bound to tables, the
-    tables a linked player sits at).
+    tables a linked player sits at, the tables of a venue where the user is director or staff).
     """
 
     secrets: bool = False
@@ -70,7 +76,8 @@ def viewer_for(user, event: Event, table_ids=()) -> Viewer:
     tables = set(table_ids) | scorer_role_table_ids(user, event)
     if getattr(user, "is_authenticated", False):
         seated = Q(seats__player__user=user) | Q(substitutions__player_in__user=user)  # a substitute's table too
-        tables |= set(Table.objects.filter(seated, group__session__event=event).values_list("pk", flat=True))
+        at_venue = Q(group__venue__roles__user=user)  # a venue's director and staff: its tables (docs/security.md, "Venues")
+        tables |= set(Table.objects.filter(seated | at_venue, group__session__event=event).values_list("pk", flat=True))
     return Viewer(secrets=bool(held & SECRET_ROLES), director=EventRole.Role.DIRECTOR in held, tables=frozenset(tables))
 
 

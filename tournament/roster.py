@@ -29,15 +29,21 @@ class RosterError(FieldError):
 
 @dataclass(frozen=True)
 class RosterEntry:
-    """One roster line: ``team`` (blank in individual events) and ``player`` name."""
+    """One roster line: ``team`` (blank in individual events) and ``player`` name; ``venue``, the
+    code of the club the entrant plays at (blank: the event is played in one place) and
+    ``country`` (ISO 3166 alpha-3, blank: none), both optional columns."""
 
     team: str
     player: str
+    venue: str = ""
+    country: str = ""
 
 
 #: Header names accepted for each column (compared after strip and lower-case).
 TEAM_HEADERS = frozenset({"team", "team name", "チーム", "チーム名", "队", "队伍", "隊", "隊伍"})
 PLAYER_HEADERS = frozenset({"player", "player name", "name", "選手", "選手名", "氏名", "名前", "选手", "姓名"})
+VENUE_HEADERS = frozenset({"venue", "club", "会場", "クラブ", "场地", "赛场", "俱乐部"})
+COUNTRY_HEADERS = frozenset({"country", "国", "国名", "国家"})
 
 
 
@@ -264,6 +270,8 @@ def _delimiter(text: str) -> str:
 def parse_roster(text: str) -> list[RosterEntry]:
     """Read a roster: a header line naming a player column ("player", "name", 選手, 氏名,
     名前...) and, for team events, a team column ("team", チーム...), then one line per player.
+    Optional columns: "venue" (the code of the club the entrant plays at, read in lower case) and
+    "country" (read in upper case).
     Comma, semicolon or tab separated; blank lines skipped; names stripped.
 
     Returns entries in file order. Raises RosterError naming the line for a missing header,
@@ -277,13 +285,16 @@ def parse_roster(text: str) -> list[RosterEntry]:
     names = [cell.strip().lower() for cell in header]
     player_col = next((i for i, name in enumerate(names) if name in PLAYER_HEADERS), None)
     team_col = next((i for i, name in enumerate(names) if name in TEAM_HEADERS), None)
+    venue_col = next((i for i, name in enumerate(names) if name in VENUE_HEADERS), None)
+    country_col = next((i for i, name in enumerate(names) if name in COUNTRY_HEADERS), None)
     if player_col is None:
         raise RosterError("roster", _("line %(line)s: the first line must be a header with a 'player' column (and 'team' for "
                                       "team events), found %(found)s") % {"line": header_line, "found": ", ".join(header)})
     entries, seen = [], set()
     for line_no, row in rows[1:]:
         player = row[player_col].strip() if player_col < len(row) else ""
-        team = row[team_col].strip() if team_col is not None and team_col < len(row) else ""
+        team, venue, country = (row[col].strip() if col is not None and col < len(row) else ""
+                                for col in (team_col, venue_col, country_col))
         if not player:
             raise RosterError("roster", _("line %(line)s: the player name is empty") % {"line": line_no})
         if (team, player) in seen:
@@ -293,7 +304,7 @@ def parse_roster(text: str) -> list[RosterEntry]:
             raise RosterError("roster", _("line %(line)s: %(player)s of no team appears twice")
                               % {"line": line_no, "player": repr(player)})
         seen.add((team, player))
-        entries.append(RosterEntry(team, player))
+        entries.append(RosterEntry(team, player, venue.lower(), country.upper()))
     if not entries:
         raise RosterError("roster", _("no players: add one line per player under the header"))
     return entries

@@ -27,6 +27,7 @@ from tournament.models import (
     Substitution,
     Table,
     Team,
+    Venue,
 )
 from tournament.movement import (
     MovementError,
@@ -95,11 +96,17 @@ def import_roster(event: Event, text: str, *, actor: object = "roster import") -
             if len(members) != seats:
                 raise SetupError("roster", _("team %(team)s has %(count)s players; every team needs exactly %(seats)s (one per seat)")
                                  % {"team": repr(team), "count": len(members), "seats": seats})
-        error = entrant_policy_error(event, len(teams))
-        if error is not None:
-            raise error
-        rows = Team.objects.bulk_create(Team(event=event, number=t, name=name) for t, name in enumerate(teams, start=1))
-        players = [Player(event=event, team=team, member=m, name=player)
+        team_venue = {team: {entry.venue for entry in entries if entry.team == team} for team in teams}
+        for team, codes in team_venue.items():
+            if len(codes) > 1:
+                raise SetupError("roster", _("team %(team)s is listed at venues %(venues)s: a team plays at one venue")
+                                 % {"team": repr(team), "venues": ", ".join(sorted(codes))})
+        venue_of = _roster_venues(event, [(team, codes.pop()) for team, codes in team_venue.items()])
+        rows = Team.objects.bulk_create(Team(event=event, number=t, name=name, venue=venue_of[name])
+                                        for t, name in enumerate(teams, start=1))
+        countries = {(entry.team, entry.player): entry.country for entry in entries}
+        players = [Player(event=event, team=team, member=m, name=player, venue=team.venue,
+                          country=countries[(team.name, player)])
                    for team, members in zip(rows, teams.values()) for m, player in enumerate(members)]
         for number, player in enumerate(players, start=1):
             player.number = number
@@ -107,14 +114,43 @@ def import_roster(event: Event, text: str, *, actor: object = "roster import") -
         Player.objects.bulk_create(players)
         event.log("roster-imported", actor, teams=len(rows), players=len(players))  # the version row last
         return len(players)
-    error = entrant_policy_error(event, len(entries))
-    if error is not None:
-        raise error
-    players = [Player(event=event, number=number, name=entry.player) for number, entry in enumerate(entries, start=1)]
+    venue_of = _roster_venues(event, [(entry.player, entry.venue) for entry in entries])
+    players = [Player(event=event, number=number, name=entry.player, venue=venue_of[entry.player], country=entry.country)
+               for number, entry in enumerate(entries, start=1)]
     Player.unique_pins(players, set())
     Player.objects.bulk_create(players)
     event.log("roster-imported", actor, players=len(players))  # the version row last
     return len(players)
+
+
+def _roster_venues(event: Event, entrants: list[tuple[str, str]]) -> dict[str, Venue | None]:
+    """The venue of each roster entrant, by name (``entrants``: ``(name, venue code)``): None for
+    all when the event has no venues. Raises SetupError (field "roster") for a code that is not one
+    of the event's venues, an entrant without one in an event of several clubs, or a venue whose
+    entrants do not fill its groups under the "as-is" policy (:func:`entrant_policy_error`:
+    every venue seats its own groups)."""
+    venues = {v.code: v for v in event.venues.all()}
+    if not venues:
+        named = sorted({code for _name, code in entrants if code})
+        if named:
+            raise SetupError("roster", _("the roster names venues (%(venues)s) but this event has none: add them under "
+                                         "Venues first, or leave the 'venue' column out") % {"venues": ", ".join(named)})
+        error = entrant_policy_error(event, len(entrants))
+        if error is not None:
+            raise error
+        return {name: None for name, _code in entrants}
+    found: dict[str, Venue | None] = {}
+    for name, code in entrants:
+        if code not in venues:
+            raise SetupError("roster", _("%(entrant)s: %(venue)s is not a venue of this event; the 'venue' column takes one "
+                                         "of %(codes)s") % {"entrant": repr(name), "venue": repr(code),
+                                                              "codes": ", ".join(sorted(venues))})
+        found[name] = venues[code]
+    for venue in venues.values():
+        error = entrant_policy_error(event, sum(1 for v in found.values() if v == venue))
+        if error is not None:
+            raise SetupError("roster", f"{venue.name}: {error.message}")
+    return found
 
 
 def _replacement_ids(event: Event) -> set[int]:
@@ -283,42 +319,76 @@ def _free_team_name(event: Event, name: str) -> str:
 
 def _grouping_plan(event: Event, entrants: list) -> dict:
     """The groups of every planned session, computed once (at the first seating) and stored, so
-    later sessions keep to one plan: :func:`tournament.regrouping.regroup` with the event's sit-outs."""
+    later sessions keep to one plan: :func:`tournament.regrouping.regroup` with the event's sit-outs.
+    In an event of several clubs each venue's entrants are grouped among themselves (a group plays
+    in one room of one club); ``venues`` lists each group's venue id, per session."""
     plan = event.grouping_plan
     if plan and len(plan["sessions"]) == event.sessions_planned and plan["entrants"] == len(entrants):
         return plan
-    group_size = _group_size(event)
-    policy = event.entrant_policy
-    sit_outs = None
-    if len(entrants) % group_size:
-        if policy in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
-            sit_outs = sit_out_schedule(len(entrants), group_size, event.sessions_planned)
-        else:
-            error = entrant_policy_error(event, len(entrants), "entrants")
-            if error is not None:
-                raise error
-    result = regroup(len(entrants), group_size, event.sessions_planned, seed=int(event.uid[:8], 16), sit_outs=sit_outs)
-    sessions = [[list(g) for g in groups] for groups in result.sessions]
-    if event.method == Event.Method.INDIVIDUAL:
-        sessions = [[list(g) for g in groups] for groups in balance_seats(sessions, len(event.get_ruleset().seats))]
-    plan = {"entrants": len(entrants), "sessions": sessions, "method": result.method, "repeats": result.repeats,
-            "lower_bound": result.lower_bound, "sit_outs": [list(s) for s in (sit_outs or [()] * event.sessions_planned)],
+    blocks: dict[int | None, list[int]] = {}
+    for index, entrant in enumerate(entrants):
+        blocks.setdefault(entrant.venue_id, []).append(index)
+    if None in blocks and len(blocks) > 1:
+        raise SetupError("entrants", _("%(entrant)s has no venue: every entrant of an event in several clubs plays at one "
+                                       "(set it in the roster's 'venue' column)") % {"entrant": entrants[blocks[None][0]]})
+    sessions: list[list[list[int]]] = [[] for _s in range(event.sessions_planned)]
+    venues: list[list[int | None]] = [[] for _s in range(event.sessions_planned)]
+    sit_outs: list[list[int]] = [[] for _s in range(event.sessions_planned)]
+    methods, repeats, lower_bound = [], 0, 0
+    for venue_id in sorted(blocks, key=lambda v: (v is not None, v)):
+        indices = blocks[venue_id]
+        block = _block_plan(event, len(indices))
+        for s in range(event.sessions_planned):
+            sessions[s] += [[indices[i] for i in group] for group in block["sessions"][s]]
+            venues[s] += [venue_id] * len(block["sessions"][s])
+            sit_outs[s] += [indices[i] for i in block["sit_outs"][s]]
+        methods.append(block["method"])
+        repeats += block["repeats"]
+        lower_bound += block["lower_bound"]
+    plan = {"entrants": len(entrants), "sessions": sessions, "method": ", ".join(dict.fromkeys(methods)),
+            "repeats": repeats, "lower_bound": lower_bound, "sit_outs": sit_outs, "venues": venues,
             "entrant_ids": [e.pk for e in entrants]}
     event.grouping_plan = plan
     event.save(update_fields=["grouping_plan"])
     return plan
 
 
-def _rooms_for(event: Event, n_groups: int) -> tuple[list[Room], bool]:
+def _block_plan(event: Event, n_entrants: int) -> dict:
+    """The groups of ``n_entrants`` grouped among themselves (the event's, or one venue's), as
+    entrant indices 0..n-1: ``sessions``, ``sit_outs`` per session, the regrouping's ``method``,
+    ``repeats`` and ``lower_bound``. Raises SetupError when they do not fill the groups under the
+    "as-is" policy (:func:`entrant_policy_error`)."""
+    group_size = _group_size(event)
+    sit_outs = None
+    if n_entrants % group_size:
+        if event.entrant_policy in (Event.EntrantPolicy.SIT_OUT_AVERAGE, Event.EntrantPolicy.SIT_OUT_DATUM):
+            sit_outs = sit_out_schedule(n_entrants, group_size, event.sessions_planned)
+        else:
+            error = entrant_policy_error(event, n_entrants, "entrants")
+            if error is not None:
+                raise error
+    result = regroup(n_entrants, group_size, event.sessions_planned, seed=int(event.uid[:8], 16), sit_outs=sit_outs)
+    sessions = [[list(g) for g in groups] for groups in result.sessions]
+    if event.method == Event.Method.INDIVIDUAL:
+        sessions = [[list(g) for g in groups] for groups in balance_seats(sessions, len(event.get_ruleset().seats))]
+    return {"sessions": sessions, "method": result.method, "repeats": result.repeats, "lower_bound": result.lower_bound,
+            "sit_outs": [list(s) for s in (sit_outs or [()] * event.sessions_planned)]}
+
+
+def _rooms_for(event: Event, n_groups: int, venue: Venue | None = None) -> tuple[list[Room], bool]:
     """The room of each event-wide table and whether the groups play staggered: the event's rooms
     if the director set them up (with their capacities), placed by
     :func:`tournament.movement.place_tables` (staggering the groups only when the rooms need it),
-    otherwise one room per table (docs/rules.md, "Duplicate MCR: rooms and separation")."""
+    otherwise one room per table (docs/rules.md, "Duplicate MCR: rooms and separation"). In an
+    event of several clubs, the rooms of ``venue`` for its groups."""
     ruleset = event.get_ruleset()
     total_tables = len(ruleset.seats) * n_groups
-    rooms = list(event.rooms.order_by("number"))
+    rooms = list(event.rooms.filter(venue=venue).order_by("number"))
     if not rooms:  # docs/rules.md, "Duplicate MCR: rooms and separation": every table in a room of its own, table k in room k
-        return Room.objects.bulk_create(Room(event=event, number=k, name=f"Room {k}") for k in range(1, total_tables + 1)), False
+        first = max(event.rooms.values_list("number", flat=True), default=0)
+        prefix = f"{venue.name} " if venue is not None else ""
+        return Room.objects.bulk_create(Room(event=event, venue=venue, number=first + k, name=f"{prefix}Room {k}")
+                                        for k in range(1, total_tables + 1)), False
     if len(rooms) >= total_tables and all(r.capacity == 1 for r in rooms):
         return rooms[:total_tables], False  # a room each: no two tables can clash
     try:
@@ -367,13 +437,20 @@ def seat_session(event: Event, session_number: int, *, actor: str = "prepare") -
         raise SetupError("ruleset", str(exc)) from exc
     plan = _grouping_plan(event, entrants)
     groups = plan["sessions"][session_number - 1]
-    rooms, staggered = _rooms_for(event, len(groups))
+    group_venues = (plan.get("venues") or [[None] * len(groups)] * session_number)[session_number - 1]
+    venues = {v.pk: v for v in event.venues.all()}
+    rooms, staggered = [], False
+    for venue_id in dict.fromkeys(group_venues):
+        venue_rooms, venue_staggered = _rooms_for(event, group_venues.count(venue_id), venues.get(venue_id))
+        rooms += venue_rooms
+        staggered = staggered or venue_staggered
     session = Session.objects.create(
         event=event, number=session_number, regrouping_method=plan["method"],
         repeat_meetings=plan["repeats"], repeat_lower_bound=plan["lower_bound"], staggered=staggered,
     )
     seats = ruleset.seats
-    group_rows = Group.objects.bulk_create(Group(session=session, number=g) for g in range(1, len(groups) + 1))
+    group_rows = Group.objects.bulk_create(Group(session=session, number=g, venue_id=group_venues[g - 1])
+                                           for g in range(1, len(groups) + 1))
     table_rows = Table.objects.bulk_create(
         Table(group=group, position=position, number=g * n + position + 1, room=rooms[g * n + position])
         for g, group in enumerate(group_rows) for position in range(n))
