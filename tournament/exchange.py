@@ -50,6 +50,8 @@ from tournament.models import (
     Substitution,
     Table,
     Team,
+    Venue,
+    VenueSession,
     new_login_code,
 )
 from walls.derivation import DerivationError
@@ -122,7 +124,9 @@ def _export(event: Event, include_secret: bool) -> dict:
     # 2,048 tables, 8,192 seats and results and some 40,000 scores, and building an instance per row
     # (and a queryset per prefetched relation) cost most of its time (docs/performance.md).
     rooms = list(event.rooms.all())
-    sessions = _sessions(event, {r.pk: r.number for r in rooms})
+    venues = list(event.venues.prefetch_related("schedule"))
+    venue_codes = {v.pk: v.code for v in venues}
+    sessions = _sessions(event, {r.pk: r.number for r in rooms}, venue_codes)
     results = _results(event)
     tables = list(event.conversion_tables.order_by("code", "version"))
     conversion = {t.pk: {"code": t.code, "version": t.version} for t in tables}
@@ -151,14 +155,24 @@ def _export(event: Event, include_secret: bool) -> dict:
                 for r in event.reserve_walls.prefetch_related("tables").order_by("session_number", "set_no", "number")
             ],
         },
-        "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity} for r in rooms],
-        "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute, "withdrawn": t.withdrawn}
+        "venues": [
+            {"number": v.number, "code": v.code, "name": v.name, "country": v.country, "offline": v.offline,
+             "bundle_key": v.bundle_key, "package_made_at": v.package_made_at.isoformat() if v.package_made_at else None,
+             "schedule": [{"session": w.session_number, "starts_at": w.starts_at.isoformat(), "ends_at": w.ends_at.isoformat()}
+                          for w in v.schedule.all()]}
+            for v in venues
+        ],
+        "rooms": [{"number": r.number, "name": r.name, "capacity": r.capacity, "venue": venue_codes.get(r.venue_id)}
+                  for r in rooms],
+        "teams": [{"number": t.number, "name": t.name, "substitute": t.substitute, "withdrawn": t.withdrawn,
+                   "venue": venue_codes.get(t.venue_id)}
                   for t in event.teams.all()],
         "players": [
             {"number": p.number, "name": p.name, "team": p.team.number if p.team_id else None, "member": p.member,
              "pin": p.pin, "substitute": p.substitute, "withdrawn": p.withdrawn,
              "replaced_by": p.replaced_by.number if p.replaced_by_id else None,
-             "user": p.user.get_username() if p.user_id else None}
+             "user": p.user.get_username() if p.user_id else None, "country": p.country,
+             "venue": venue_codes.get(p.venue_id)}
             for p in event.players.select_related("team", "replaced_by", "user")
         ],
         "sessions": sessions,
@@ -217,10 +231,11 @@ def _export(event: Event, include_secret: bool) -> dict:
     }
 
 
-def _sessions(event: Event, room_numbers: dict[int, int]) -> list[dict]:
-    """The export's ``sessions``: each with its groups, their tables and each table's seats
-    (``{seat letter: player number}``), in number order; ``room_numbers`` maps a room's id to its
-    number. Five queries whatever the event's size (the seats' players joined, never prefetched:
+def _sessions(event: Event, room_numbers: dict[int, int], venue_codes: dict[int, str]) -> list[dict]:
+    """The export's ``sessions``: each with its groups (and the code of the venue a group plays
+    at, None in an event played in one place), their tables and each table's seats (``{seat letter:
+    player number}``), in number order; ``room_numbers`` maps a room's id to its number,
+    ``venue_codes`` a venue's id to its code. Five queries whatever the event's size (the seats' players joined, never prefetched:
     SQLite refuses an OR of more than 1,000 equalities)."""
     tables_of: dict[int, list[dict]] = {}
     seats_of: dict[int, dict] = {}
@@ -235,9 +250,10 @@ def _sessions(event: Event, room_numbers: dict[int, int]) -> list[dict]:
             "login_code": login_code, "seats": seats_of.get(pk, {}),
         })
     groups_of: dict[int, list[dict]] = {}
-    for pk, session_id, number in (Group.objects.filter(session__event=event).order_by("number")
-                                   .values_list("pk", "session_id", "number")):
-        groups_of.setdefault(session_id, []).append({"number": number, "tables": tables_of.get(pk, [])})
+    for pk, session_id, number, venue_id in (Group.objects.filter(session__event=event).order_by("number")
+                                             .values_list("pk", "session_id", "number", "venue_id")):
+        groups_of.setdefault(session_id, []).append({"number": number, "venue": venue_codes.get(venue_id),
+                                                     "tables": tables_of.get(pk, [])})
     return [
         {"number": s.number, "regrouping_method": s.regrouping_method, "repeat_meetings": s.repeat_meetings,
          "repeat_lower_bound": s.repeat_lower_bound, "groups": groups_of.get(s.pk, [])}
@@ -387,13 +403,17 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         WallSet(event=event, session_number=w["session"], set_no=w["set"], piles=w["piles"], par=_checked_par(w, i))
         for i, w in enumerate(walls["sets"])
     ])
-    rooms = {r["number"]: row for r, row in zip(data["rooms"], Room.objects.bulk_create(Room(event=event, **r) for r in data["rooms"]))}
+    venues = _restore_venues(event, data.get("venues", []))  # older exports: none
+    rooms = {r["number"]: row for r, row in zip(data["rooms"], Room.objects.bulk_create(
+        Room(event=event, number=r["number"], name=r["name"], capacity=r["capacity"], venue=_venue_of(venues, r, "rooms"))
+        for r in data["rooms"]))}
     teams = {t["number"]: row for t, row in zip(data["teams"], Team.objects.bulk_create(
         Team(event=event, number=t["number"], name=t["name"], substitute=t.get("substitute", False),
-             withdrawn=t.get("withdrawn", False))
+             withdrawn=t.get("withdrawn", False), venue=_venue_of(venues, t, "teams"))
         for t in data["teams"]))}
     new_players = [Player(event=event, number=p["number"], name=p["name"], member=p["member"], pin=p["pin"],
-                          team=teams.get(p["team"]), substitute=p.get("substitute", False), withdrawn=p.get("withdrawn", False))
+                          team=teams.get(p["team"]), substitute=p.get("substitute", False), withdrawn=p.get("withdrawn", False),
+                          country=str(p.get("country") or "")[:3], venue=_venue_of(venues, p, "players"))
                    for p in data["players"]]
     Player.unique_pins(new_players, set())  # as Player.save does, one by one in the export's order
     players = {p["number"]: row for p, row in zip(data["players"], Player.objects.bulk_create(new_players))}
@@ -409,7 +429,7 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
         for s in data["sessions"])
     group_rows = {(s["number"], g["number"]): row for s, g, row in zip(
         [s for s in data["sessions"] for _ in s["groups"]], [g for s in data["sessions"] for g in s["groups"]],
-        Group.objects.bulk_create(Group(session=session, number=g["number"])
+        Group.objects.bulk_create(Group(session=session, number=g["number"], venue=_venue_of(venues, g, "sessions.groups"))
                                   for s, session in zip(data["sessions"], sessions) for g in s["groups"]))}
     exported_tables = [(s["number"], g["number"], t) for s in data["sessions"] for g in s["groups"] for t in g["tables"]]
     keep_ids = bool(exported_tables) and _ids_free(Table, [t.get("id") for _, _, t in exported_tables]) and _ids_free(
@@ -507,6 +527,30 @@ def restore_event(data: dict, *, slug: str | None = None) -> Restored:
                 linked.append(players[p["number"]])
     Player.objects.bulk_update(linked, ["user"])
     return restored
+
+
+def _restore_venues(event: Event, venues: list) -> dict[str, Venue]:
+    """The export's ``venues`` stored for ``event`` (with their schedules), by code."""
+    rows = Venue.objects.bulk_create(
+        Venue(event=event, number=v["number"], code=v["code"], name=v["name"], country=v.get("country", ""),
+              offline=v.get("offline", False), bundle_key=v.get("bundle_key") or Venue._meta.get_field("bundle_key").default(),
+              package_made_at=v.get("package_made_at"))
+        for v in venues)
+    VenueSession.objects.bulk_create(
+        VenueSession(venue=row, session_number=w["session"], starts_at=w["starts_at"], ends_at=w["ends_at"])
+        for v, row in zip(venues, rows) for w in v.get("schedule", []))
+    return {row.code: row for row in rows}
+
+
+def _venue_of(venues: dict[str, Venue], entry: dict, where: str) -> Venue | None:
+    """The venue ``entry`` (a room, team, player or group of the export) names by code; raises
+    ExchangeError naming ``where`` for a code the export's ``venues`` do not hold."""
+    code = entry.get("venue")
+    if code is None:
+        return None
+    if code not in venues:
+        raise ExchangeError(f"{where}: venue {code!r} is not in the export's venues: export the event again")
+    return venues[code]
 
 
 def _ids_free(model, ids: list) -> bool:
@@ -757,6 +801,8 @@ def _public(data: dict, event: Event) -> dict:
     for player in data["players"]:
         player.pop("pin", None)
         player.pop("user", None)
+    for venue in data.get("venues", []):
+        venue.pop("bundle_key", None)  # signs the venue's results bundles (docs/security.md, "Venues")
     for session in data["sessions"]:
         for group in session["groups"]:
             for table in group["tables"]:

@@ -400,6 +400,9 @@ class Venue(models.Model):
                                help_text=_("ISO 3166 code of the venue's country, e.g. JPN; blank: none."))
     offline = models.BooleanField(_("plays offline (venue package and results bundle)"), default=False)
     bundle_key = models.CharField(max_length=64, default=_secret_key, editable=False)
+    #: set on a venue's own laptop only: when the central site made the package this copy of the
+    #: event was imported from (its standings are the venue's, provisional)
+    package_made_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["number"]
@@ -407,6 +410,29 @@ class Venue(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class VenueBundle(models.Model):
+    """A results bundle uploaded for an offline venue, and what its merge did: queued, then merged
+    (``report``: counts of new, newer, same and older results, sets rescored) or refused
+    (``report["error"]`` names the venue, table and set). Kept as the receipt of every upload."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        MERGED = "merged", _("Merged")
+        REFUSED = "refused", _("Refused")
+
+    venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="bundles")
+    digest = models.CharField(max_length=64)
+    data = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    report = models.JSONField(default=dict, blank=True)
+    uploaded_by = models.CharField(max_length=150)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-uploaded_at", "-id"]
 
 
 class VenueSession(models.Model):
