@@ -83,3 +83,92 @@ def test_a_bad_file_is_refused_naming_the_line_the_column_and_the_fix(text, line
 
 def test_an_empty_line_is_skipped():
     assert read_results(HEADER + "\n1,Ann,JPN,3,4,,\n\n") == [ResultRow(1, "Ann", "JPN", 3, 4)]
+
+
+# The download /e/<slug>/results/federation.csv ----------------------------------------------
+
+
+def _download(event, client=None) -> str:
+    from django.test import Client
+    from django.urls import reverse
+
+    response = (client or Client()).get(reverse("federation-csv", args=[event.slug]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert f'filename="{event.slug}-federation.csv"' in response["Content-Disposition"]
+    return response.content.decode("utf-8")
+
+
+def _public_standings(event) -> list[dict]:
+    from scoring.reports import event_standings
+
+    return [row for row in event_standings(event, public=True) if row["rank"] is not None]
+
+
+@pytest.mark.django_db
+def test_a_team_events_file_has_each_player_with_the_teams_public_place_and_score(half_played, director):
+    from django.test import Client
+
+    from tournament.models import Player
+
+    Player.objects.filter(event=half_played, team__number=1).update(country="JPN")
+    director_client = Client()
+    director_client.force_login(director)
+    rows = read_results(_download(half_played))
+    assert read_results(_download(half_played, director_client)) == rows  # the public file for everyone
+    standings = _public_standings(half_played)
+    assert standings and rows
+    expected = []
+    for row in standings:
+        team = half_played.teams.get(pk=row["key"])
+        for player in team.players.filter(withdrawn=False).order_by("member", "number"):
+            expected.append((row["rank"], player.name, team.name, row["points"], row["sets_played"]))
+    assert [(r.place, r.name, r.team, r.score, r.sets) for r in rows] == expected
+    assert {r.country for r in rows if r.team == half_played.teams.get(number=1).name} == {"JPN"}
+    assert {r.country for r in rows if r.team != half_played.teams.get(number=1).name} == {""}
+    assert {r.venue for r in rows} == {""}  # one place
+
+
+@pytest.mark.django_db
+def test_the_file_says_nothing_about_a_set_still_in_play(half_played):
+    from django.core.cache import cache
+
+    from scoring.actions.rescoring import rescore_set
+    from scoring.models import HandResult, SetScore
+    from scoring.reports import event_standings
+
+    before = _download(half_played)
+    secret = HandResult.objects.filter(event=half_played, session_number=2, status=HandResult.Status.CONFIRMED).first()
+    scores = SetScore.objects.filter(event=half_played, session_number=2, set_no=secret.set_no)
+    assert scores.exists()  # scored in its group, not released
+    every = event_standings(half_played, public=False)
+    # a result of a set not yet released changes, and its converted scores with it
+    HandResult.objects.filter(pk=secret.pk).update(changes={seat: -change for seat, change in secret.changes.items()})
+    rescore_set(half_played, 2, secret.set_no)
+    assert event_standings(half_played, public=False) != every  # the director's view moved
+    cache.clear()
+    assert _download(half_played) == before
+
+
+@pytest.mark.django_db
+def test_an_individual_events_file_ranks_players_with_their_country_and_venue(director):
+    import random
+
+    from tests.factories import individual_roster, play_slots, prepared_event
+    from tournament.models import Event, Venue
+
+    event = prepared_event(individual_roster(16), name="Solo", slug="solo-federation", method=Event.Method.INDIVIDUAL)
+    play_slots(event, random.Random(5))
+    osaka = Venue.objects.create(event=event, number=1, code="osaka", name="Osaka, Umeda")
+    Venue.objects.create(event=event, number=2, code="lyon", name="=Lyon")
+    event.players.filter(number=1).update(country="FRA", name="=Dupont, \"Jo\"", venue=osaka)
+    text = _download(event)
+    assert "\"'=Dupont, \"\"Jo\"\"\"" in text  # neutralised against formula injection
+    rows = read_results(text)
+    standings = _public_standings(event)
+    assert len(rows) == len(standings) == 16 and any(r.sets for r in rows)
+    assert [(r.place, r.score, r.sets) for r in rows] == [(s["rank"], s["points"], s["sets_played"]) for s in standings]
+    assert [r.name for r in rows] == [s["name"] for s in standings]
+    first = next(r for r in rows if r.name == '=Dupont, "Jo"')
+    assert (first.country, first.venue, first.team) == ("FRA", "Osaka, Umeda", "")
+    assert {r.venue for r in rows if r is not first} == {""}  # players of no venue
