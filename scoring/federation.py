@@ -4,8 +4,8 @@ public standings is :mod:`scoring.reports.federation_rows` (docs/scoring.md, "Th
 results file").
 
 No federation publishes a specification, so the file is ours, written and read here. CSV text,
-UTF-8, comma separated, quoted where needed (``"``, doubled inside), lines ending in CR LF (RFC 4180); a
-header row of fixed English column names, then one row per player:
+UTF-8, comma separated, quoted where needed (``"``, doubled inside), lines ending in CR LF
+(RFC 4180); a header row of fixed English column names, then one row per player:
 
 ========  ==================================================================================
 column    value

@@ -172,3 +172,13 @@ def test_an_individual_events_file_ranks_players_with_their_country_and_venue(di
     first = next(r for r in rows if r.name == '=Dupont, "Jo"')
     assert (first.country, first.venue, first.team) == ("FRA", "Osaka, Umeda", "")
     assert {r.venue for r in rows if r is not first} == {""}  # players of no venue
+
+
+@pytest.mark.parametrize(("language", "words"), [("ja", "行目"), ("zh-hans", "第 2 行")])
+def test_the_readers_errors_come_in_the_directors_language(language, words):
+    from django.utils import translation
+
+    with translation.override(language), pytest.raises(FederationFileError) as raised:
+        read_results(HEADER + "1,Ann,jpn,3,4,,\n")
+    assert words in raised.value.message and "ISO 3166" in raised.value.message
+    assert "write three capital letters" not in raised.value.message
