@@ -69,6 +69,7 @@ PLAYERS = Page("players")
 TEAMS, TEAM, PLAYER = Page("teams"), Page("team"), Page("player")
 STANDINGS_CSV, STANDINGS_XLSX = Page("standings.csv", html=False), Page("standings.xlsx", html=False)
 HAND_RECORDS = Page("hand-records.pdf", html=False)
+FEDERATION_CSV = Page("federation.csv", html=False)
 
 
 @result_page
@@ -374,6 +375,29 @@ def standings_xlsx(request, event):
     """The standings (``?session=N`` for one session) as an XLSX workbook (:func:`_standings_file`)."""
     return _standings_file(request, event, STANDINGS_XLSX, XLSX_TYPE,
                            lambda session, public: reports.standings_xlsx(event, session, public=public))
+
+
+@result_page
+def federation_csv(request, event):
+    """The federation results file (CSV, one row per player: docs/scoring.md, "The federation
+    results file"; :func:`scoring.reports.federation_csv`): public standings only, for every
+    viewer, director included (it is for the federation). Cached per public version, with an
+    ETag; rate-limited per address."""
+    viewer = table_access.viewer(request, event)
+    variant = FEDERATION_CSV.variant(viewer, True)
+    name = FEDERATION_CSV.name
+
+    def respond() -> HttpResponse:
+        refused = cache.limited(request, name, viewer)
+        if refused is not None:
+            return refused
+        body = cache.cached(event, f"download:{name}:{variant}", lambda: reports.federation_csv(event).encode(),
+                            public=True)
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}-federation.csv"'
+        return response
+
+    return FEDERATION_CSV.respond(request, event, variant, respond, public=True)
 
 
 class ConversionForm(forms.Form):

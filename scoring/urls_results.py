@@ -13,6 +13,7 @@ urlpatterns = [
     path("e/<slug:slug>/standings/players/", result_pages.players, name="players"),
     path("e/<slug:slug>/standings.csv", result_pages.standings_csv, name="standings-csv"),
     path("e/<slug:slug>/standings.xlsx", result_pages.standings_xlsx, name="standings-xlsx"),
+    path("e/<slug:slug>/results/federation.csv", result_pages.federation_csv, name="federation-csv"),
     path("e/<slug:slug>/teams/", result_pages.teams, name="teams"),
     path("e/<slug:slug>/teams/<int:number>/", result_pages.team, name="team"),
     path("e/<slug:slug>/players/<int:number>/", result_pages.player, name="player-results"),

@@ -278,6 +278,7 @@ URLS = {
     "players": lambda w: [("get", reverse("players", args=[w.event.slug]) + q, None) for q in ("", "?order=score")],
     "standings-csv": lambda w: [("get", reverse("standings-csv", args=[w.event.slug]) + q, None) for q in ("", "?all=1")],
     "standings-xlsx": lambda w: [("get", reverse("standings-xlsx", args=[w.event.slug]) + q, None) for q in ("", "?all=1")],
+    "federation-csv": lambda w: [("get", reverse("federation-csv", args=[w.event.slug]), None)],
     "teams": lambda w: [("get", reverse("teams", args=[w.event.slug]), None)],
     "team": lambda w: [("get", reverse("team", args=[w.event.slug, w.team1.number]), None)],
     "player-results": lambda w: [("get", reverse("player-results", args=[w.event.slug, p.number]), None)

@@ -19,7 +19,7 @@ rules; values are kept in :mod:`tournament.cache`),
 :mod:`~scoring.reports.scopes` (complete comparisons of an event or an export),
 :mod:`~scoring.reports.entrant_reports` (per-player standings, team and player pages),
 :mod:`~scoring.reports.travellers`, :mod:`~scoring.reports.chart` and
-:mod:`~scoring.reports.spreadsheets`. The names below are the package's public interface.
+:mod:`~scoring.reports.spreadsheets`, :mod:`~scoring.reports.federation_rows` (the federation results file). The names below are the package's public interface.
 """
 
 from scoring.comparisons import SeatResult, TableSeats, complete_scopes, seat_comparisons, team_comparisons
@@ -32,6 +32,7 @@ from scoring.reports.standing_rows import (
     score_state,
 )
 from scoring.reports.chart import CHART_COLOURS, CHART_TOP, event_chart, line_chart, running_totals
+from scoring.reports.federation_rows import federation_csv, federation_rows
 from scoring.reports.entrant_reports import player_report, player_standings, team_report
 from scoring.reports.scopes import event_scopes, export_scopes
 from scoring.reports.spreadsheets import FORMULA_STARTS, spreadsheet_text, standings_csv, standings_xlsx
@@ -40,7 +41,7 @@ from scoring.reports.travellers import hand_record, traveller_index, traveller_r
 __all__ = [
     "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
     "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "conversion_in_use", "event_chart", "event_scopes",
-    "event_standings", "export_scopes", "hand_record", "line_chart", "player_report", "player_standings",
+    "event_standings", "export_scopes", "federation_csv", "federation_rows", "hand_record", "line_chart", "player_report", "player_standings",
     "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
     "team_comparisons", "team_report", "traveller_index", "traveller_report",
 ]
