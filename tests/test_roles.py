@@ -206,6 +206,7 @@ ENDPOINTS = {
     "API tokens: revoke one": (_own_token_revoke, {"director"}),
     "check-in": (lambda w: ("get", reverse("check-in", args=[w.event.slug, 2]), None), {"director"}),
     "substitutions": (lambda w: ("get", reverse("substitute", args=[w.event.slug, 1]), None), {"director"}),
+    "results bundle": (lambda w: ("get", reverse("results-bundle", args=[w.event.slug]), None), {"director"}),
     "venues": (lambda w: ("get", reverse("venues", args=[w.event.slug]), None), {"director"}),
     "penalties": (lambda w: ("get", reverse("penalties", args=[w.event.slug]), None), {"director"}),
     "fixed-counters": (lambda w: ("get", reverse("fixed-counters", args=[w.event.slug]), None), {"director"}),
