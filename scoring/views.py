@@ -16,6 +16,7 @@ from tournament.access import DIRECTOR, TABLE, event_view
 from tournament.models import Table
 from tournament.permissions import is_director
 from tournament.query import int_param
+from tournament.venue_exchange import venue_copy
 
 
 STANDINGS = Page("standings")
@@ -39,6 +40,7 @@ def standings(request, event):
             "released": len(visibility.released_sets(event)),
             "planned_sets": visibility.planned_sets(event),
             "conversions": conversion_in_use(event, public=public), "director": viewer.director,
+            "venue_copy": venue_copy(event),
         }
 
     return STANDINGS.respond(request, event, variant, lambda: render(request, "scoring/standings.html", {

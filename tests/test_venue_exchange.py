@@ -113,6 +113,8 @@ def test_an_offline_venue_plays_on_its_laptop_and_its_bundle_merges_with_no_edit
     play_slots(laptop, random.Random(5))
     hands = laptop.get_ruleset().hands_per_session
     assert SetRelease.objects.filter(event=laptop).count() == hands  # the laptop's own tables: its own standings
+    standings_page = client_for().get(reverse("standings", args=[laptop.slug]))
+    assert b'id="provisional"' in standings_page.content and b"Paris club" in standings_page.content
     bundle = json.loads(json.dumps(results_bundle(laptop), cls=DjangoJSONEncoder))
     played = {(r.table.number, r.set_no): r.changes for r in HandResult.objects.filter(event=laptop).select_related("table")}
     laptop.delete()
