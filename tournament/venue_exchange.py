@@ -161,18 +161,23 @@ def _merge(venue: Venue, data: object, progress: Callable[[int], None]) -> dict:
     stored = {slot: BundleRow(*slot, r.revision, r.changes, r.outcome) for slot, r in stored_rows.items()}
     plan = merge(stored, rows, venue.code)
     actor = f"venue {venue.code}"[:150]
-    for row in plan.writes:
-        result = stored_rows.get(row.slot)
-        previous = result.changes if result is not None else None
-        if result is None:
-            result = HandResult(event=event, table=tables[(row.session, row.table)], session_number=row.session,
-                                set_no=row.set_no)
+    reason = _("merged from the venue's results bundle")
+    confirmed = HandResult.Status.CONFIRMED
+    created = HandResult.objects.bulk_create(  # the new results: a few statements however many
+        HandResult(event=event, table=tables[(row.session, row.table)], session_number=row.session, set_no=row.set_no,
+                   changes=dict(row.changes), outcome=row.outcome, revision=row.revision, status=confirmed,
+                   entered_by=actor, confirmed_by=actor) for row in plan.new)
+    history = [(result, None) for result in created]
+    for row in plan.newer:  # a correction made at the venue: rare, one by one
+        result = stored_rows[row.slot]
+        history.append((result, result.changes))
         result.changes, result.outcome, result.revision = dict(row.changes), row.outcome, row.revision
-        result.status, result.entered_by, result.confirmed_by = HandResult.Status.CONFIRMED, actor, actor
-        result.save()
-        ResultRevision.objects.create(result=result, revision=row.revision, action="bundle", status=result.status,
-                                      changes=result.changes, previous=previous, outcome=result.outcome, actor=actor,
-                                      reason=_("merged from the venue's results bundle"))
+        result.status, result.confirmed_by = confirmed, actor
+        result.save(update_fields=["changes", "outcome", "revision", "status", "confirmed_by", "updated_at"])
+    ResultRevision.objects.bulk_create(
+        ResultRevision(result=result, revision=result.revision, action="bundle", status=confirmed, changes=result.changes,
+                       previous=previous, outcome=result.outcome, actor=actor, reason=reason)
+        for result, previous in history)
     touched = sorted({(row.session, row.set_no) for row in plan.writes})
     for k, (session, set_no) in enumerate(touched, start=1):
         rescore_set(event, session, set_no)  # releases the set once every venue has played it

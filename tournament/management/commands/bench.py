@@ -1,4 +1,4 @@
-"""``python manage.py bench [walls|seating|standings|printing|export|entry|writes|pages|par|event-day]``: benchmarks
+"""``python manage.py bench [walls|seating|standings|printing|export|entry|writes|pages|par|venues|event-day]``: benchmarks
 printed as figures and ratios against a baseline measured in the same run (never timed unit tests).
 
 A thin adapter: the benchmarks live in ``tests/perf`` of a source checkout (:mod:`tests.perf`),
@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError, connection
 
-BENCHES = ("walls", "seating", "standings", "printing", "export", "entry", "writes", "pages", "par")
+BENCHES = ("walls", "seating", "standings", "printing", "export", "entry", "writes", "pages", "par", "venues")
 ON_REQUEST = ("event-day",)  # run only when named: they need PostgreSQL and take minutes
 NOT_INSTALLED = "the benchmarks live in tests/perf of a source checkout; install with pip install -e '.[bench]'"
 # What a missing source checkout or a missing ``bench`` extra fails to import.
@@ -84,6 +84,7 @@ class Command(BaseCommand):
             from tests.perf.printing import bench_printing
             from tests.perf.seating import bench_seating
             from tests.perf.standings import bench_standings
+            from tests.perf.venues import bench_venues
             from tests.perf.walls import bench_walls
             from tests.perf.writes import bench_writes
         except ModuleNotFoundError as exc:
@@ -92,7 +93,7 @@ class Command(BaseCommand):
             raise
         run = {"walls": bench_walls, "seating": bench_seating, "standings": bench_standings, "printing": bench_printing,
                "export": bench_export, "entry": bench_entry, "writes": bench_writes,
-               "pages": bench_pages, "par": bench_par}
+               "pages": bench_pages, "par": bench_par, "venues": bench_venues}
         if "event-day" in names:
             if connection.vendor != "postgresql":
                 raise CommandError("DATABASE_URL: the event-day simulation runs against PostgreSQL, e.g. "
