@@ -26,6 +26,7 @@ from tournament.services import create_event, import_roster, prepare_session
 from tournament.venue_exchange import import_package, merge_bundle, queue_bundle, results_bundle, venue_package
 from tournament.venues import add_venue
 from walls.rulesets import get_ruleset
+from walls.verify import verify_export
 
 pytestmark = pytest.mark.django_db
 
@@ -240,3 +241,16 @@ def test_the_director_downloads_a_package_and_merges_a_bundle_on_the_venues_page
         "action": "bundle", "venue": "paris", "bundle": SimpleUploadedFile("x.json", b"not json", "application/json")},
         follow=True)
     assert "not JSON" in page.content.decode()
+
+
+def test_after_the_reveal_every_venues_walls_re_derive_from_the_one_seed(director):
+    """The walls each club built are those of its package; after the reveal the standalone
+    verifier re-derives every one of them from the master seed behind the one commitment."""
+    event = _clubs(sessions=2)
+    for code in CODES[:2]:
+        package = json.loads(json.dumps(venue_package(event, event.venues.get(code=code)), cls=DjangoJSONEncoder))
+        assert package["walls"]["commitment"] == event.commitment and package["walls"]["seed"] is None
+        report = verify_export(package, event.master_seed)
+        assert report.ok and report.commitment_ok and report.checked == 2 * event.get_ruleset().hands_per_session
+        package["walls"]["sets"][0]["piles"]["E-hand"][0] = "9s" if package["walls"]["sets"][0]["piles"]["E-hand"][0] != "9s" else "1s"
+        assert not verify_export(package, event.master_seed).ok  # a tile changed in a club's package is found
