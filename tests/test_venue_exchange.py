@@ -7,6 +7,7 @@ twice changes nothing; and bundles merged in any order give the standings of a f
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import random
 
@@ -14,6 +15,7 @@ import pytest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.actions.rescoring import rescore_set
 from scoring.bundles import BundleRow, joined, make_bundle
@@ -24,7 +26,7 @@ from tournament.exchange import export_event, restore_event
 from tournament.models import Event, EventRole, Table, Venue, VenueBundle
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.venue_exchange import import_package, merge_bundle, queue_bundle, results_bundle, venue_package
-from tournament.venues import add_venue
+from tournament.venues import add_venue, set_schedule
 from walls.rulesets import get_ruleset
 from walls.verify import verify_export
 
@@ -42,12 +44,13 @@ def _roster(venues: dict[str, int]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _clubs(ruleset_code: str = "mcr-duplicate", *, venues: int = 2, teams: int = 4, sessions: int = 1) -> Event:
+def _clubs(ruleset_code: str = "mcr-duplicate", *, venues: int = 2, teams: int = 4, sessions: int = 1,
+           comparison: str = Event.Comparison.FIELD) -> Event:
     """``venues`` offline clubs of ``teams`` teams each, one wind round a session, every session
-    prepared, the field compared across them all."""
+    prepared, the field compared across them all (or each group within itself: ``comparison``)."""
     ruleset = dataclasses.replace(get_ruleset(ruleset_code), rounds=1)
     event = create_event(name="Clubs Cup", slug="clubs-cup", ruleset=ruleset, ruleset_code=ruleset_code, sessions=sessions,
-                         comparison=Event.Comparison.FIELD, base_url="http://testserver/")
+                         comparison=comparison, base_url="http://testserver/")
     for code in CODES[:venues]:
         add_venue(event, name=f"{code.title()} club", code=code, offline=True, actor="d")
     import_roster(event, _roster({code: teams for code in CODES[:venues]}))
@@ -177,13 +180,15 @@ def test_a_foreign_or_misplaced_bundle_is_refused_naming_it(director):
     assert not HandResult.objects.filter(event=event).exists()
 
 
-@pytest.mark.parametrize("ruleset_code", ["mcr-duplicate", "riichi-duplicate"])
-def test_bundles_merged_in_any_order_give_the_standings_of_a_full_recompute(director, ruleset_code):
-    """4 venues × 8 tables; each venue sends its first sets, then everything, then a correction
-    (revision 2 of one result): 12 uploads, merged in 100 random orders, the last venue's bundles
-    as likely first as last. The combined standings after every order equal those of a full
-    recompute from the raw bundles (every result inserted at once, every set scored afresh)."""
-    event = _clubs(ruleset_code, venues=4, teams=8)
+@pytest.mark.parametrize(("ruleset_code", "comparison"), [("mcr-duplicate", "field"), ("riichi-duplicate", "group")])
+def test_bundles_merged_in_any_order_give_the_standings_of_a_full_recompute(director, ruleset_code, comparison):
+    """4 venues × 8 tables, the last venue playing 24 hours after the first; each venue sends the
+    results of its first tables, then everything, then a correction (revision 2 of one result): 12
+    uploads, merged in 100 random orders, the last venue's bundles as likely first as last. No set
+    is public before every venue's complete bundle is in. The combined standings after every order equal those of a full
+    recompute from the raw bundles (every result inserted at once, every set scored afresh). Duplicate
+    MCR compared across the field, riichi duplicate within each group."""
+    event = _clubs(ruleset_code, venues=4, teams=8, comparison=comparison)
     rng = random.Random(47)
     uploads = []
     for code in CODES:
@@ -209,12 +214,21 @@ def test_bundles_merged_in_any_order_give_the_standings_of_a_full_recompute(dire
         assert SetRelease.objects.filter(event=event).count() == hands and len(expected) == 32
         transaction.set_rollback(True)
 
+    start = timezone.now()
+    for k, code in enumerate(CODES):  # the last venue plays 24 hours after the first
+        set_schedule(venues[code], 1, start + datetime.timedelta(hours=8 * k),
+                     start + datetime.timedelta(hours=8 * k + 4), actor="central")
+    full = {id(bundle) for k, (_code, bundle) in enumerate(uploads) if k % 3 == 1}
     orders = random.Random(7)
     for _k in range(100):
         order = orders.sample(uploads, len(uploads))
         with transaction.atomic():
+            merged: set[int] = set()
             for code, bundle in order:
                 assert queue_bundle(venues[code], bundle, actor="central").status == VenueBundle.Status.MERGED
+                merged.add(id(bundle))
+                # held back until every venue's every table has played: nothing public before the last venue
+                assert SetRelease.objects.filter(event=event).exists() == (full <= merged)
             assert _snapshot(event)[1] == expected
             transaction.set_rollback(True)
 

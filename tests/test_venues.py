@@ -18,7 +18,7 @@ from scoring.models import SetRelease, SetScore
 from scoring.reports.venues import venue_progress, venue_standings
 from tests.factories import login_as_table, play_slots
 from tests.test_cache_variance import URLS, _seen, _url
-from tournament.models import Event, EventRole, Room, Table, Venue, VenueRole
+from tournament.models import Event, EventRole, Player, Room, Table, Venue, VenueRole
 from tournament.seating import SetupError
 from tournament.services import create_event, import_roster, prepare_session
 from tournament.venues import add_venue, add_venue_account, set_schedule
@@ -115,12 +115,24 @@ def test_a_venue_account_is_a_new_account(director, django_user_model):
 
 def _browser(kind: str, event, director) -> Client:
     """A browser of ``kind``: ``visitor``; ``<venue> director`` / ``<venue> staff`` (a venue role);
-    ``<venue> table`` (a table login at the venue's first table)."""
+    ``<venue> table`` (a table login at the venue's first table); ``<venue> player`` (an account
+    linked to a player seated there); ``<venue> scorer`` (the event's scorer role bound to the
+    venue's tables)."""
     client = Client()
     if kind == "central director":
         client.force_login(director)
     elif kind.endswith(" table"):
         login_as_table(client, _tables(event, kind.split()[0])[0])
+    elif kind.endswith(" player"):  # an account linked to a player seated at the venue's first table
+        seat = _tables(event, kind.split()[0])[0].seats.order_by("seat").first()
+        user, _created = type(director).objects.get_or_create(username=kind.replace(" ", "-"))
+        Player.objects.filter(pk=seat.player_id).update(user=user)
+        client.force_login(user)
+    elif kind.endswith(" scorer"):  # the event's scorer role, bound to the venue's tables
+        user, _created = type(director).objects.get_or_create(username=kind.replace(" ", "-"))
+        role, _created = EventRole.objects.get_or_create(event=event, user=user, role=EventRole.Role.SCORER)
+        role.tables.set(_tables(event, kind.split()[0]))
+        client.force_login(user)
     elif kind != "visitor":
         code, role = kind.split()
         user, _created = type(director).objects.get_or_create(username=f"{code}-{role}")
@@ -131,15 +143,18 @@ def _browser(kind: str, event, director) -> Client:
 
 PAGES = [name for name in URLS if name not in ("traveller", "hand-records.pdf", "live", "live.json")] + [
     "traveller-1-1", "hand-records-1"]
-NON_CENTRAL = ["visitor", "paris director", "paris staff", "paris table", "osaka director", "osaka staff", "osaka table"]
+NON_CENTRAL = ["visitor", "paris director", "paris staff", "paris scorer", "paris table", "paris player",
+               "osaka director", "osaka staff", "osaka scorer", "osaka table", "osaka player"]
 
 
 def _read(response) -> object:
     """What a person reads (:func:`tests.test_cache_variance._seen`), less the traveller's count of
-    tables with a confirmed result: how far the field has got, which every event shows and which
-    says nothing of a result or a tile."""
+    tables with a confirmed result (how far the field has got, which every event shows and which
+    says nothing of a result or a tile) and a linked player's own next seat (which moves on once
+    their own table has played)."""
     seen = _seen(response)
-    return [line for line in seen if 'id="progress"' not in line] if isinstance(seen, list) else seen
+    own = ('id="progress"', 'id="next-seat"')
+    return [line for line in seen if not any(mark in line for mark in own)] if isinstance(seen, list) else seen
 
 
 def _page(event, name: str) -> str:
