@@ -119,7 +119,7 @@ def venues(request, event):
             upload.progress = cache.get(venue_exchange.progress_key(upload.pk), 0)
     return render(request, "scoring/venues.html", {
         "event": event, "venues": venue_progress(event, timezone.now()), "uploads": uploads,
-        "copy": venue_exchange.venue_copy(event),
+        "copy": venue_exchange.venue_copy(event), "seated": event.sessions.exists(),
     })
 
 
