@@ -245,3 +245,22 @@ def test_the_director_adds_a_venue_and_an_account_on_the_page(director):
     response = client.post(url, {"action": "account", "venue": "osaka", "username": "osaka-td", "role": "director"}, follow=True)
     assert "/reset/" in response.content.decode() or "password" in response.content.decode()
     assert VenueRole.objects.filter(venue=venue, role="director").exists()
+
+
+def test_a_venues_provisional_standings_wait_for_every_group_of_the_venue(director):
+    """Within groups (riichi duplicate), a venue of two groups: once only its first group has
+    played a set, the venue's provisional standings leave the set out, since the second group's
+    players may read them before playing it."""
+    ruleset = dataclasses.replace(get_ruleset("riichi-duplicate"), rounds=1)
+    event = create_event(name="Big club", slug="big-club", ruleset=ruleset, ruleset_code="riichi-duplicate", sessions=1,
+                         comparison=Event.Comparison.GROUP)
+    add_venue(event, name="Osaka club", code="osaka", actor="d")
+    import_roster(event, _roster({"osaka": 8}))
+    prepare_session(event, 1)
+    osaka = event.venues.get()
+    first = [t.number for t in Table.objects.filter(group__session__event=event, group__number=1)]
+    play_slots(event, random.Random(2), tables=first)
+    assert SetScore.objects.filter(event=event).exists()  # the first group's comparisons are scored
+    assert venue_standings(event, osaka) == [] or all(r.sets == 0 for r in venue_standings(event, osaka))
+    play_slots(event, random.Random(2), skip_entered=True)
+    assert {r.sets for r in venue_standings(event, osaka)} == {event.get_ruleset().hands_per_session}

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
@@ -54,8 +54,9 @@ class VenueRow:
 
 def venue_standings(event: Event, venue: Venue) -> list[VenueRow]:
     """The provisional standings of ``venue``: each set compared among the venue's own tables of
-    its session (the event's datum, conversion table and method: docs/rules.md), once every one
-    of them has a confirmed result on it. Fouled versions and reserve walls are compared as
+    its session (the event's datum, conversion table and method: docs/rules.md; within each group
+    when the event compares groups), once every one of the venue's tables has a confirmed result
+    on it: never while another group of the venue still has to play it. Fouled versions and reserve walls are compared as
     played; the field standings apply Law 87 at the release. Substitutes are listed unranked.
     A few queries whatever the size: the venue's tables, their seating (one per session), their
     confirmed results, the conversion table, the entrants."""
@@ -73,7 +74,10 @@ def venue_standings(event: Event, venue: Venue) -> list[VenueRow]:
     field = event.comparison == Event.Comparison.FIELD
     table_plan = conversion.as_table()
     per_set = []
+    at_venue = Counter(t.group.session.number for t in tables)
     for (session_number, set_no), results in sorted(by_set.items()):
+        if len(results) < at_venue[session_number]:
+            continue  # a group of the venue still to play the set: its people must not read another group's score on it
         plan = plans[session_number]
         seating = {t.pk: TableSeats(session_number, t.group.number, t.number,
                                     {seat: (p.pk, p.team_id) for seat, p in plan.holders(t, set_no).items()})
