@@ -130,16 +130,17 @@ def sets_to_separate(sigma: float, spread: float, confidence: float = CONFIDENCE
     return 2 * (z * sigma / spread) ** 2
 
 
-def _sums(units: Sequence[tuple[list[float], list[float], int]]) -> tuple[float, float] | None:
-    """Raw and field variance of the sets ``units`` (each: its raw changes, its scores against
-    the field, its (set, seat) pairs), or None when too few scores to have them."""
-    count = sum(len(raw) for raw, _f, _g in units)
-    pairs = sum(g for _r, _f, g in units)
+def _sums(units: Sequence[tuple[int, float, float, float, int]]) -> tuple[float, float] | None:
+    """Raw and field variance of the sets ``units`` (each: its count of scores, their sum and sum
+    of squares, the sum of squares of its scores against the field, its (set, seat) pairs), or
+    None when too few scores to have them. Sums only: a resample costs one pass over the sets."""
+    count = sum(u[0] for u in units)
+    pairs = sum(u[4] for u in units)
     if count < 2 or count - pairs < 1:
         return None
-    mean = sum(sum(raw) for raw, _f, _g in units) / count
-    raw_variance = sum((x - mean) ** 2 for raw, _f, _g in units for x in raw) / (count - 1)
-    field_variance = sum(d * d for _r, field, _g in units for d in field) / (count - pairs)
+    total = sum(u[1] for u in units)
+    raw_variance = max(sum(u[2] for u in units) - total * total / count, 0.0) / (count - 1)
+    field_variance = sum(u[3] for u in units) / (count - pairs)
     return raw_variance, field_variance
 
 
@@ -161,7 +162,8 @@ def session_luck(rows: Iterable[SeatScore], *, resamples: int = RESAMPLES, seed:
     by_set: dict[int, list[tuple[SeatScore, float]]] = defaultdict(list)
     for row, against in field_scores(compared):
         by_set[row.set_no].append((row, against))
-    units = [([row.change for row, _a in scored], [a for _r, a in scored], len({row.seat for row, _a in scored}))
+    units = [(len(scored), float(sum(row.change for row, _a in scored)), float(sum(row.change * row.change for row, _a in scored)),
+              sum(a * a for _r, a in scored), len({row.seat for row, _a in scored}))
              for _set_no, scored in sorted(by_set.items())]
     figures = _sums(units)
     if figures is None:

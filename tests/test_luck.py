@@ -149,3 +149,41 @@ def test_errors_name_their_field(call, field):
 
 def test_the_defaults_are_the_documented_ones():
     assert (luck.RESAMPLES, luck.CONFIDENCE) == (2000, 0.95)
+
+
+# --- the event's page ---------------------------------------------------------------------------
+
+@pytest.mark.django_db
+def test_the_page_reads_released_sets_only(half_played, client):
+    """Session 2 is played by group 1 only (scored, not released): changing one of its results
+    changes nothing on the page (the same bytes, built afresh). The page takes no viewer: the
+    director reads the same figures."""
+    from django.urls import reverse
+
+    from scoring.models import HandResult
+    from tournament import cache
+
+    url = reverse("luck", args=[half_played.slug])
+    before = client.get(url)
+    assert before.status_code == 200
+    assert b'id="session-1"' in before.content and b'id="session-2"' not in before.content
+    result = HandResult.objects.filter(event=half_played, session_number=2).first()
+    result.changes = {seat: (300 if seat == "E" else -100) for seat in result.changes}
+    result.save(update_fields=["changes"])
+    cache.cache.clear()  # built afresh: the page's bytes come from released sets alone
+    assert client.get(url).content == before.content
+
+
+@pytest.mark.django_db
+def test_the_page_figures_are_the_cores(half_played, client):
+    from django.urls import reverse
+
+    from scoring.reports.luck import event_luck, luck_rows
+
+    rows = luck_rows(half_played)
+    assert rows and {r.session for r in rows} == {1}
+    (figures,) = event_luck(half_played)
+    assert figures == session_luck(rows)
+    assert 0 <= figures.raw_variance and figures.sets == 4
+    body = client.get(reverse("luck", args=[half_played.slug])).content.decode()
+    assert "Luck measured" in body and f"{figures.sigma:.1f}" in body
