@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import conversion_versions, reports, table_access
 from scoring.reports import analysis
+from scoring.reports.luck import event_luck
 from scoring.actions.describe import wall_flags
 from scoring.actions.errors import ResultError
 from scoring.actions.fouled import clear_fouled, mark_fouled
@@ -62,6 +63,20 @@ def _session(request, event: Event) -> int | None:
 def travellers(request, event):
     """Every set of every session, linking to its traveller; finished sets marked."""
     return render(request, "scoring/travellers.html", {"event": event, "sessions": reports.traveller_index(event)})
+
+
+@result_page
+def luck(request, event):
+    """Luck measured per session (docs/scoring.md, "Luck measured"): raw against field variance
+    with its bootstrap interval, and about how many sets separate two players. Public and the
+    same for everyone: it reads released sets only (:func:`scoring.reports.luck.event_luck`)."""
+    def percent(value):
+        return None if value is None else 100 * value
+
+    sessions = [{"figures": f, "removed": percent(f.luck_removed),
+                 "removed_low": percent(f.removed_interval[0]) if f.removed_interval else None,
+                 "removed_high": percent(f.removed_interval[1]) if f.removed_interval else None} for f in event_luck(event)]
+    return render(request, "scoring/luck.html", {"event": event, "sessions": sessions})
 
 
 TRAVELLER = Page("traveller", tables=True)

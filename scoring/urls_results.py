@@ -10,6 +10,7 @@ urlpatterns = [
     path("e/<slug:slug>/travellers/<int:session>/<int:set_no>/", result_pages.traveller, name="traveller"),
     path("e/<slug:slug>/travellers/<int:session>/<int:set_no>/fouled/", result_pages.traveller_fouled, name="traveller-fouled"),
     path("e/<slug:slug>/travellers/<int:session>/hand-records.pdf", result_pages.hand_records, name="hand-records"),
+    path("e/<slug:slug>/luck/", result_pages.luck, name="luck"),
     path("e/<slug:slug>/standings/players/", result_pages.players, name="players"),
     path("e/<slug:slug>/standings.csv", result_pages.standings_csv, name="standings-csv"),
     path("e/<slug:slug>/standings.xlsx", result_pages.standings_xlsx, name="standings-xlsx"),

@@ -273,6 +273,7 @@ URLS = {
     "print-download": lambda w: [("get", reverse("print-download", args=[w.event.slug, w.job_id]), None)],
     "print-retry": lambda w: [("post", reverse("print-retry", args=[w.event.slug, w.job_id]), None)],
     "travellers": lambda w: [("get", reverse("travellers", args=[w.event.slug]), None)],
+    "luck": lambda w: [("get", reverse("luck", args=[w.event.slug]), None)],  # released sets only
     "traveller": lambda w: [("get", reverse("traveller", args=[w.event.slug, 1, n]), None) for n in _sets()],
     "hand-records": lambda w: [("get", reverse("hand-records", args=[w.event.slug, 1]), None)],
     "players": lambda w: [("get", reverse("players", args=[w.event.slug]) + q, None) for q in ("", "?order=score")],

@@ -136,6 +136,7 @@ ENDPOINTS = {
     "event page": (lambda w: ("get", reverse("event", args=[w.event.slug]), None), set(ROLES)),
     "standings page": (lambda w: ("get", reverse("standings", args=[w.event.slug]), None), set(ROLES)),
     "federation results file": (lambda w: ("get", reverse("federation-csv", args=[w.event.slug]), None), set(ROLES)),
+    "luck measured page": (lambda w: ("get", reverse("luck", args=[w.event.slug]), None), set(ROLES)),
     "wall list page": (lambda w: ("get", reverse("walls", args=[w.event.slug]), None), set(ROLES)),
     "secret wall page": (lambda w: ("get", reverse("wall", args=[w.event.slug, 1, 16]), None), {"director", "staff"}),
     # no set of the session is released: its hand records (every wall, with par) are the director's and staff's
