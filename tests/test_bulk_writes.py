@@ -24,7 +24,7 @@ from tournament.exchange import export_event, import_event
 from tournament.models import Event, Player, Table
 from tournament.services import create_event, import_roster, prepare_session
 
-ROSTER = 7  # statements of import_roster: its savepoint, has the event players, the teams, the players, its audit entry, the version bump, release
+ROSTER = 8  # statements of import_roster: its savepoint, has the event players, the event's venues, the teams, the players, its audit entry, the version bump, release
 PREPARE = 24  # statements of prepare_session (a second session: seats, rooms kept, walls, the count and audit entry of what it seated, the version bump)
 RESCORE = 19  # statements of rescore_event
 IMPORT = 35  # statements of import_event (one session played of two; the audit entries in one insert and one dating update; whether the tables' and results' ids are free)

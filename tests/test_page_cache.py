@@ -72,7 +72,8 @@ PAGES = {
 # page asks, stored with the walls: docs/scoring.md, "Par: what each seat could have made")
 # (a cold process computes the per-seat rows set by set: four queries a set not yet kept, none
 # for a set kept, so the first request after a release reads its one released set)
-FIRST = {"team": 30, "player": 26, "standings": 9}
+# (standings: one for the venue whose laptop this is, if any: the provisional banner)
+FIRST = {"team": 30, "player": 26, "standings": 10}
 WARM = {"team": 2, "player": 2, "standings": 2}
 
 

@@ -22,6 +22,7 @@ from scoring.bundles import BundleRow, joined, make_bundle
 from scoring.models import HandResult, SetRelease, SetScore
 from scoring.reports import event_standings
 from tests.factories import client_for, play_slots
+from tests.test_venues import _roster
 from tournament.exchange import export_event, restore_event
 from tournament.models import Event, EventRole, Table, Venue, VenueBundle
 from tournament.services import create_event, import_roster, prepare_session
@@ -33,15 +34,6 @@ from walls.verify import verify_export
 pytestmark = pytest.mark.django_db
 
 CODES = ("osaka", "paris", "lyon", "kyoto")
-
-
-def _roster(venues: dict[str, int]) -> str:
-    lines, t = ["team,player,venue"], 0
-    for code, teams in venues.items():
-        for _k in range(teams):
-            t += 1
-            lines += [f"Team {t},Team {t} player {m},{code}" for m in range(4)]
-    return "\n".join(lines) + "\n"
 
 
 def _clubs(ruleset_code: str = "mcr-duplicate", *, venues: int = 2, teams: int = 4, sessions: int = 1,

@@ -438,7 +438,8 @@ def seat_session(event: Event, session_number: int, *, actor: str = "prepare") -
     plan = _grouping_plan(event, entrants)
     groups = plan["sessions"][session_number - 1]
     group_venues = (plan.get("venues") or [[None] * len(groups)] * session_number)[session_number - 1]
-    venues = {v.pk: v for v in event.venues.all()}
+    venue_ids = {v for v in group_venues if v is not None}
+    venues = {v.pk: v for v in event.venues.filter(pk__in=venue_ids)} if venue_ids else {}  # no query in one place
     rooms, staggered = [], False
     for venue_id in dict.fromkeys(group_venues):
         venue_rooms, venue_staggered = _rooms_for(event, group_venues.count(venue_id), venues.get(venue_id))
