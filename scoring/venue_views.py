@@ -15,9 +15,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.http import Http404, HttpResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,7 +27,6 @@ from scoring.table_access import viewer
 from tournament import venue_exchange
 from tournament import venues as venue_services
 from tournament.access import DIRECTOR, event_view
-from tournament.exchange import ExchangeError
 from tournament.models import EventRole, VenueBundle
 from tournament.seating import SetupError
 
@@ -51,9 +49,9 @@ def _json_file(request, field: str) -> object:
         raise SetupError(field, _("the file is not JSON: upload the file the site exported, unchanged")) from None
 
 
-def _download(data: dict, name: str) -> HttpResponse:
-    response = HttpResponse(json.dumps(data, ensure_ascii=False, separators=(",", ":"), cls=DjangoJSONEncoder),
-                            content_type="application/json")
+def _download(data: dict, name: str) -> JsonResponse:
+    """``data`` as a JSON file download named ``name``, never kept by a cache."""
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["Cache-Control"] = "private, no-store"
     return response
@@ -166,7 +164,7 @@ def import_venue_package(request):
                 EventRole.objects.create(event=event, user=request.user, role=EventRole.Role.DIRECTOR)
         except SetupError as exc:
             error = exc.message
-        except (ExchangeError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:  # ExchangeError, and a file cut or edited by hand
             error = _("the package cannot be imported (%(reason)s): ask the central director for the package of your venue "
                       "again") % {"reason": str(exc)[:300]}
         else:

@@ -145,10 +145,11 @@ def release_complete_set(event_id: int, session_id: int, session_number: int, se
     """Release set ``set_no`` of session ``session_number`` (primary key ``session_id``) of the event
     ``event_id`` when it is not released yet and every table of the session has a confirmed result
     on it: the release rule, in one statement (an INSERT of its :class:`~scoring.models.SetRelease`
-    guarded by that condition). Returns whether it released the set now. The caller holds the
+    guarded by that condition; never on a venue's laptop, ``Event.releases_held``: the central
+    site releases once every venue has played). Returns whether it released the set now. The caller holds the
     session row's lock, so the last confirmations of two groups, committed at the same time,
     cannot each miss the other's."""
-    release, result, table, group = SetRelease._meta, HandResult._meta, Table._meta, Group._meta
+    release, result, table, group, event = SetRelease._meta, HandResult._meta, Table._meta, Group._meta, Event._meta
     r = {n: release.get_field(n).column for n in ("event", "session_number", "set_no", "released_at")}
     h = {n: result.get_field(n).column for n in ("event", "session_number", "set_no", "status")}
     tables = (f"FROM {table.db_table} INNER JOIN {group.db_table} ON {table.db_table}.{table.get_field('group').column}"
@@ -158,11 +159,13 @@ def release_complete_set(event_id: int, session_id: int, session_number: int, se
            f" AND {r['session_number']} = %s AND {r['set_no']} = %s)"
            f" AND (SELECT COUNT(*) {tables}) = (SELECT COUNT(*) FROM {result.db_table}"
            f" WHERE {h['event']} = %s AND {h['session_number']} = %s AND {h['set_no']} = %s AND {h['status']} = %s)"
-           f" AND EXISTS (SELECT 1 {tables})")
+           f" AND EXISTS (SELECT 1 {tables})"
+           f" AND NOT EXISTS (SELECT 1 FROM {event.db_table} WHERE {event.pk.column} = %s"
+           f" AND {event.get_field('releases_held').column} = %s)")
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
         cursor.execute(sql, (event_id, session_number, set_no, now, event_id, session_number, set_no, session_id,
-                             event_id, session_number, set_no, HandResult.Status.CONFIRMED, session_id))
+                             event_id, session_number, set_no, HandResult.Status.CONFIRMED, session_id, event_id, True))
         return cursor.rowcount > 0
 
 
@@ -206,6 +209,8 @@ def release_sets(event: Event, sets: set[tuple[int, int]]) -> int:
     at most two statements; returns how many were added. For the writes that release many sets
     at once (an import, a rescore of the whole event); one confirmation releases through
     :func:`release_if_finished`."""
+    if event.releases_held:  # a venue's laptop: the central site releases (docs/security.md, "Venues")
+        return 0
     new = sorted(set(sets) - released_sets(event)) if sets else []
     SetRelease.objects.bulk_create([SetRelease(event=event, session_number=s, set_no=n) for s, n in new],
                                    ignore_conflicts=True)

@@ -108,9 +108,15 @@ def test_an_offline_venue_plays_on_its_laptop_and_its_bundle_merges_with_no_edit
     assert list(laptop.venues.values_list("code", flat=True)) == ["paris"] and laptop.master_seed == ""
     play_slots(laptop, random.Random(5))
     hands = laptop.get_ruleset().hands_per_session
-    assert SetRelease.objects.filter(event=laptop).count() == hands  # the laptop's own tables: its own standings
+    # the laptop never releases (the central site does, once every venue has played): no wall, result or
+    # score is public there; the club's people read its provisional standings
+    assert not SetRelease.objects.filter(event=laptop).exists()
     standings_page = client_for().get(reverse("standings", args=[laptop.slug]))
     assert b'id="provisional"' in standings_page.content and b"Paris club" in standings_page.content
+    assert client_for().get(reverse("hand-records", args=[laptop.slug, 1])).status_code == 404
+    seated = client_for(table=Table.objects.filter(group__session__event=laptop).first())
+    provisional = seated.get(reverse("venue-standings", args=[laptop.slug, "paris"]))
+    assert provisional.status_code == 200 and {r.sets for r in provisional.context["rows"]} == {hands}
     bundle = json.loads(json.dumps(results_bundle(laptop), cls=DjangoJSONEncoder))
     played = {(r.table.number, r.set_no): r.changes for r in HandResult.objects.filter(event=laptop).select_related("table")}
     laptop.delete()

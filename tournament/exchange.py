@@ -67,7 +67,7 @@ EVENT_FIELDS = [
     "uid", "slug", "name", "ruleset_code", "method", "datum_method", "comparison", "sessions_planned", "entrant_policy", "grouping_plan",
     "commitment", "public_value_source", "public_value", "seed_revealed", "base_url", "fouled_min_tables", "fouled_adjusted_points",
     "status", "scorer_corrections", "tile_size", "default_label_stock", "sheet_language", "tie_breaks", "announcement",
-    "fixed_counters",
+    "fixed_counters", "releases_held",
 ]
 
 

@@ -155,6 +155,9 @@ class Event(models.Model):
     )
     public_value = models.CharField(_("public value"), max_length=300, blank=True)
     seed_revealed = models.BooleanField(_("master seed revealed"), default=False)
+    #: True on a venue's own laptop (imported from its package): the central site releases the
+    #: event's sets once every venue has played them, so this copy never does (scoring.visibility)
+    releases_held = models.BooleanField(default=False, editable=False)
     base_url = models.URLField(_("public address"), blank=True)
     fouled_min_tables = models.PositiveSmallIntegerField(
         _("tables needed to compare a fouled version"), default=2,

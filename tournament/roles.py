@@ -70,6 +70,24 @@ def find_account(username: str):
     return found[0] if found else None
 
 
+def checked_username(username: str) -> str:
+    """``username`` stripped; SetupError ("username") when it is empty, longer than 150 characters
+    or holds a space."""
+    username = (username or "").strip()
+    if not username or len(username) > 150 or any(c.isspace() for c in username):
+        raise SetupError("username", _("give a user name without spaces (150 characters at most)"))
+    return username
+
+
+def new_account(username: str):
+    """A new account called ``username`` (checked by the caller), without a usable password: its
+    owner chooses one at :func:`set_password_path`."""
+    user = get_user_model()(username=username)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
 def _grant(event: Event, user, role: str, tables: list[Table]) -> bool:
     """Give ``user`` ``role`` in ``event`` (a scorer bound to ``tables``); whether it is new."""
     grant, granted = EventRole.objects.get_or_create(event=event, user=user, role=role)
@@ -94,18 +112,14 @@ def invite(event: Event, *, username: str, role: str, tables: Iterable = (), act
     - An account that holds the role already: only a scorer's tables change.
 
     Raises SetupError ("username", "role", "tables"); nothing is stored then."""
-    username = (username or "").strip()
-    if not username or len(username) > 150 or any(c.isspace() for c in username):
-        raise SetupError("username", _("give a user name without spaces (150 characters at most)"))
+    username = checked_username(username)
     if role not in (EventRole.Role.STAFF, EventRole.Role.SCORER, EventRole.Role.DIRECTOR):
         raise SetupError("role", _("choose staff, scorer or director"))
     chosen = _event_tables(event, tables) if role == EventRole.Role.SCORER else []
     Event.objects.select_for_update().filter(pk=event.pk).first()  # one invitation of a name at a time
     user = find_account(username)
     if user is None:
-        user = get_user_model()(username=username)
-        user.set_unusable_password()
-        user.save()
+        user = new_account(username)
         _grant(event, user, role, chosen)
         event.log("role-granted", actor, user=user.get_username(), role=role, created=True,
                tables=sorted(t.number for t in chosen))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections.abc import Callable
 
 from celery import current_app
@@ -38,8 +37,6 @@ from scoring.models import HandResult, ResultRevision, SetScore
 from tournament.exchange import ExchangeError, export_event, restore_event
 from tournament.models import Event, Table, Venue, VenueBundle
 from tournament.seating import SetupError
-
-log = logging.getLogger(__name__)
 
 MERGE_TASK = "tournament.merge_venue_bundle"
 
@@ -59,7 +56,8 @@ def venue_package(event: Event, venue: Venue) -> dict:
     data["walls"]["reserves"] = []
     data["event"]["grouping_plan"] = None  # the plan's indices are the whole field's
     data["event"]["base_url"] = ""  # the laptop's own address, set there (python manage.py venue)
-    data["venues"] = [dict(v, package_made_at=made_at.isoformat(), schedule=v["schedule"])
+    data["event"]["releases_held"] = True  # the central site releases, once every venue has played
+    data["venues"] = [dict(v, package_made_at=made_at.isoformat())
                       for v in data["venues"] if v["code"] == code]
     data["rooms"] = [r for r in data["rooms"] if r["venue"] == code]
     data["teams"] = [t for t in data["teams"] if t["venue"] == code]
@@ -130,15 +128,14 @@ def merge_bundle(bundle_id: int) -> VenueBundle:
     if bundle.status != VenueBundle.Status.QUEUED:
         return bundle
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # the results and the upload's status together: a merge is never half recorded
             report = _merge(bundle.venue, bundle.data, lambda pct: cache.set(progress_key(bundle.pk), pct, 3600))
+            bundle.status, bundle.progress, bundle.report = VenueBundle.Status.MERGED, 100, report
+            bundle.save(update_fields=["status", "progress", "report"])
     except BundleError as exc:
         bundle.status, bundle.report = VenueBundle.Status.REFUSED, {"error": exc.message}
         bundle.save(update_fields=["status", "report"])
         bundle.venue.event.log("bundle-refused", bundle.uploaded_by, venue=bundle.venue.code, error=exc.message)
-        return bundle
-    bundle.status, bundle.progress, bundle.report = VenueBundle.Status.MERGED, 100, report
-    bundle.save(update_fields=["status", "progress", "report"])
     return bundle
 
 

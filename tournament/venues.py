@@ -16,12 +16,11 @@ from __future__ import annotations
 import datetime
 import re
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import Event, Venue, VenueRole, VenueSession
-from tournament.roles import find_account, set_password_path
+from tournament.roles import checked_username, find_account, new_account, set_password_path
 from tournament.seating import SetupError
 
 _CODE = re.compile(r"^[a-z0-9][a-z0-9-]{0,19}$")
@@ -73,30 +72,21 @@ def set_schedule(venue: Venue, session_number: int, starts_at: datetime.datetime
 
 
 @transaction.atomic
+@transaction.atomic
 def add_venue_account(venue: Venue, *, username: str, role: str, actor: object) -> str:
     """Create the account ``username`` holding ``role`` (:class:`~tournament.models.VenueRole`:
     director or staff) at ``venue``, without a password; returns the one-time set-password path
     to hand to its owner (:func:`tournament.roles.set_password_path`). A venue account is new:
     an existing name is refused (field "username"), so no one's account is tied to a club without
     their consent (docs/security.md, "Venues"). Raises SetupError ("username", "role")."""
-    username = (username or "").strip()
-    if not username or len(username) > 150 or any(c.isspace() for c in username):
-        raise SetupError("username", _("give a user name without spaces (150 characters at most)"))
+    username = checked_username(username)
     if role not in VenueRole.Role.values:
         raise SetupError("role", _("choose venue director or venue staff"))
     if find_account(username) is not None:
         raise SetupError("username", _("%(user)s is taken: a venue account is a new account, choose another name")
                          % {"user": username})
-    user = get_user_model()(username=username)
-    user.set_unusable_password()
-    user.save()
+    user = new_account(username)
     VenueRole.objects.create(venue=venue, user=user, role=role)
     venue.event.log("venue-role-granted", actor, venue=venue.code, user=username, role=role)
     return set_password_path(user)
 
-
-def venues_of(user, event: Event) -> list[Venue]:
-    """The venues of ``event`` where ``user`` holds a venue role (one query; none for anonymous)."""
-    if not getattr(user, "is_authenticated", False):
-        return []
-    return list(event.venues.filter(roles__user=user).distinct())

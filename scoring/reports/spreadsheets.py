@@ -15,11 +15,10 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.styles import Font
 
+from scoring.federation import FORMULA_STARTS  # the one list of what a spreadsheet reads as a formula
 from scoring.reports.standing_rows import cached_standings
 from scoring.reports.entrant_reports import player_standings
 from tournament.models import Event
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def spreadsheet_text(value):

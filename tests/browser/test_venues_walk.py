@@ -4,8 +4,9 @@ several clubs"), for duplicate MCR and riichi duplicate:
 1. the central director sees Osaka (online) played and Paris (offline) owing every result, nothing
    released, and downloads Paris's venue package;
 2. on Paris's laptop the club director imports the package from the home page, a phone at a Paris
-   table enters a hand and another player confirms it, the laptop's standings say provisional,
-   and the club director downloads the results bundle;
+   table enters a hand and another player confirms it, the laptop releases nothing (its standings
+   count 0 sets and lead to the club's provisional standings, which count all 4), and the club
+   director downloads the results bundle;
 3. the central director merges the bundle: every set is released;
 4. a player reads the field standings in Japanese.
 
@@ -181,7 +182,12 @@ def test_a_club_plays_offline_and_the_central_director_merges_it_into_one_field(
 
         laptop.goto(demo_site.page(f"/e/{slug}/standings/"))
         expect(laptop.locator("#provisional")).to_contain_text("Paris club")
-        expect(laptop.locator("#standings-scope")).to_contain_text("4 of 4 sets counted")  # the club's own field
+        expect(laptop.locator("#standings-scope")).to_contain_text("0 of 4 sets counted")  # the central site releases
+        with laptop.expect_navigation():
+            laptop.click("#venue-standings-link")
+        rows = laptop.locator("#venue-standings tbody tr")
+        expect(rows).to_have_count(4)
+        assert all(rows.nth(i).locator("td").nth(4).inner_text().strip() == "4" for i in range(4))  # the club's 4 sets
         laptop.screenshot(path=str(SHOTS / f"venues-4-laptop-standings{suffix}.png"), full_page=True)
         laptop.goto(demo_site.page(f"/e/{slug}/director/venues/"))
         with laptop.expect_download() as download:
