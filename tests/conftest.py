@@ -52,6 +52,9 @@ def _celery_mode(request, tmp_path):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
     if not real:
         settings.MEDIA_ROOT = str(tmp_path / "media")
+    # Pages a release changes are rebuilt at once in tests, which read them right after;
+    # tests/test_stale_pages.py checks the production default.
+    settings.PUBLIC_PAGE_STALE_SECONDS = 0
     yield
     app.conf.task_always_eager = previous
 

@@ -491,8 +491,7 @@ def test_an_unknown_team_or_player_is_404_every_time(small):
         assert [Client().get(url).status_code for _ in range(2)] == [404, 404]
 
 
-def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_it_was_without_an_etag(small,
-                                                                                                     monkeypatch):
+def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_it_was_with_its_etag(small, monkeypatch):
     from tournament import cache as reports_cache
 
     url = reverse("team", args=[small.slug, 1])
@@ -505,7 +504,7 @@ def test_while_a_page_is_rebuilt_after_a_change_other_visitors_get_the_page_as_i
         busy = reports_cache.cache_key(small, "standings:all:public", public=True) + ":building"
     cache.add(busy, 1, 60)
     older = Client().get(url)
-    assert older.status_code == 200 and "ETag" not in older.headers  # asked again next time
+    assert older.status_code == 200 and older.headers["ETag"] == before.headers["ETag"] and "Age" in older.headers
     assert old_name in older.content.decode() and "Renamed While Busy" not in older.content.decode()
     # a page never built before has nothing older: it waits for the builder (here, one that
     # never finishes: it builds it itself after the wait), and shows the new name
@@ -670,7 +669,8 @@ def test_a_travellers_etag_follows_what_the_public_sees_not_every_write(half_pla
 
 def test_past_its_build_limit_an_address_is_served_the_page_as_it_was_not_refused(small, settings):
     """A hall behind one address, after a change (a renamed team) has outdated every page: past its
-    limit of pages built, it is served each page as it was a moment before, without an ETag."""
+    limit of pages built, it is served each page as it was a moment before, with that page's ETag
+    and its age."""
     cache.clear()
     settings.PUBLIC_PAGE_BUILD_RATE = "2/m"
     url, players = reverse("standings", args=[small.slug]), reverse("players", args=[small.slug])
@@ -680,8 +680,10 @@ def test_past_its_build_limit_an_address_is_served_the_page_as_it_was_not_refuse
     team = small.teams.order_by("pk").first()
     rename_team(team, name="Renamed Sparrows", actor="td")
     served = hall.get(url)
-    assert served.status_code == 200 and "ETag" not in served and b"Renamed Sparrows" not in _main(served)
+    assert served.status_code == 200 and served["ETag"] == old["ETag"] and b"Renamed Sparrows" not in _main(served)
+    assert int(served["Age"]) < 60
     assert _main(served) == _main(old)
     assert b"Renamed Sparrows" in _main(Client(REMOTE_ADDR="198.51.100.7").get(url))  # another address builds it
     fresh = hall.get(url)
-    assert fresh.status_code == 200 and "ETag" in fresh and b"Renamed Sparrows" in _main(fresh)
+    assert fresh.status_code == 200 and fresh["ETag"] != old["ETag"] and b"Renamed Sparrows" in _main(fresh)
+    assert "Age" not in fresh

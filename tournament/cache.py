@@ -239,31 +239,53 @@ def cached(event: Event, name: str, compute: Callable[[], Any], *, public: bool 
     return _single_flight(key, lambda: cache.get(key), build)
 
 
-def cached_or_older(event: Event, name: str, compute: Callable[[], object], *,
-                    public: bool = False) -> tuple[object, bool]:
-    """``(value, fresh)``: the value of :func:`cached` (``fresh`` True); but while another reader
-    builds it, the value this event last had under the same name at an older version, if one is
-    still cached (``fresh`` False), instead of waiting: after a set's release the phones keep
-    reading the page as it was a moment before (what the public could already see). Nothing
-    older is ever served for a value that was never built."""
+def _now() -> float:
+    """Seconds since the epoch (a function of its own, so tests can move the clock)."""
+    return time.time()
+
+
+def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, public: bool = False,
+                    stale_seconds: float = 0) -> tuple[object, tuple[str, float] | None]:
+    """``(value, older)``: the value of :func:`cached` and ``older`` None; or the value this event
+    last had under the same name at an older version, if one is still cached, with ``older``
+    ``(its version, seconds since it was built)``:
+
+    - while another reader builds the value, instead of waiting: after a set's release the phones
+      keep reading the page as it was a moment before (what the public could already see);
+    - when the older value was built less than ``stale_seconds`` ago: a page is built at most once
+      in that many seconds, however many releases come meanwhile (a round's end releases a set
+      after another, and every phone asks for its team's and player's page).
+
+    Nothing older is ever served for a value that was never built. Only the reader that builds a
+    value records it as the latest, with the time it was built."""
     key = cache_key(event, name, public=public)
     value = cache.get(key)
     if value is not None:
-        return value, True
+        return value, None
     latest = f"{release()}:{event.uid}:{event.pk}:latest:{'p' if public else 'v'}:{name}"
-    older_key = cache.get(latest)
+    pointer = cache.get(latest)
+    older_key, older_version, built_at = pointer if isinstance(pointer, tuple) else (None, "", 0.0)
     older = cache.get(older_key) if older_key and older_key != key else None
+    if older is not None and _now() - built_at < stale_seconds:
+        return older, (older_version, _now() - built_at)
+    built = []
+
+    def build() -> object:
+        built.append(compute())
+        return built[-1]
+
     try:
         if older is not None:
             with _flag("impatient"):
-                value = cached(event, name, compute, public=public)
+                value = cached(event, name, build, public=public)
         else:
-            value = cached(event, name, compute, public=public)
+            value = cached(event, name, build, public=public)
     except BuildingElsewhere:
-        return older, False
-    if older_key != key:
-        cache.set(latest, key, CACHE_SECONDS)
-    return value, True
+        return older, (older_version, _now() - built_at) if older is not None else None
+    if built:
+        version = f"P{content_version(event, public=True)}" if public else str(content_version(event))
+        cache.set(latest, (key, version, _now()), CACHE_SECONDS)
+    return value, None
 
 
 def cached_parts(event: Event, name: str, part: str, compute: Callable[[], Mapping[str, object]], default: object = None, *,
@@ -490,25 +512,28 @@ class Page:
         html = cached(event, f"page:{self.name}:{variant}", lambda: render_to_string(template, context()), public=public)
         return mark_safe(html)  # noqa: S308 - escaped by the template engine
 
-    def etag(self, event: Event, variant: str, request: HttpRequest | None = None, *, public: bool = False) -> str:
+    def etag(self, event: Event, variant: str, request: HttpRequest | None = None, *, public: bool = False,
+             at: str | None = None) -> str:
         """The weak ETag ``W/"<version>-<digest>"`` (``P<public version>`` for a public page) of
         ``variant``; with ``request`` (an HTML page), its table logins and CSRF cookie are part of
-        the digest."""
+        the digest. ``at``: the version of a page served as it was (:func:`cached_or_older`)."""
         parts = [release(), event.uid, self.name, variant, get_language() or ""]
         if request is not None:
             parts.append(repr(sorted(_table_logins(request).items())))
             parts.append(request.META.get("CSRF_COOKIE", ""))
         digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()
-        version = f"P{content_version(event, public=True)}" if public else content_version(event)
+        version = at or (f"P{content_version(event, public=True)}" if public else content_version(event))
         return f'W/"{version}-{digest}"'
 
     def _whole(self, request: HttpRequest, event: Event, variant: str, build: Callable[[], HttpResponse],
-               public: bool) -> tuple[HttpResponse, bool]:
+               public: bool) -> tuple[HttpResponse, tuple[str, float] | None]:
         """``build()``'s page for a visitor, kept whole under the variant, the language and the
         request's full path, as ``(bytes, gzip bytes, content type)`` (a page holding a form's CSRF
         token as ``(text, content type)``, a fresh token put in per request); anything but a plain
-        200 HTML answer is never kept. ``(response, fresh)``: not fresh when it is the page of an
-        older version, served while another reader builds this one."""
+        200 HTML answer is never kept. ``(response, older)``: ``older`` ``(version, age in
+        seconds)`` when it is the page of an older version (:func:`cached_or_older`: built less
+        than ``settings.PUBLIC_PAGE_STALE_SECONDS`` ago, or while another reader builds this one),
+        else None."""
         built: dict[str, HttpResponse] = {}
 
         def compute() -> tuple[Any, ...]:
@@ -529,19 +554,19 @@ class Page:
             return response.content, gzipped(response.content), response["Content-Type"]
 
         path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
-        stored, fresh = cached_or_older(event, f"whole-page:{self.name}:{variant}:{get_language()}:{path}",
-                                        compute, public=public)
+        stored, older = cached_or_older(event, f"whole-page:{self.name}:{variant}:{get_language()}:{path}",
+                                        compute, public=public, stale_seconds=settings.PUBLIC_PAGE_STALE_SECONDS)
         if stored is None and "limited" in built:
-            return built["limited"], False
+            return built["limited"], None
         if isinstance(stored, tuple) and len(stored) == 3:
             plain, packed, content_type = bytes(stored[0]), bytes(stored[1]), str(stored[2])
-            return _encoded(request, lambda: plain, lambda: packed, content_type), fresh or "response" in built
+            return _encoded(request, lambda: plain, lambda: packed, content_type), older
         if "response" in built:
-            return built["response"], True
+            return built["response"], None
         if not isinstance(stored, tuple) or len(stored) != 2:
-            return build(), True
+            return build(), None
         html, content_type = str(stored[0]), str(stored[1])
-        return HttpResponse(html.replace(_CSRF_HOLE, get_token(request)), content_type=content_type), fresh
+        return HttpResponse(html.replace(_CSRF_HOLE, get_token(request)), content_type=content_type), older
 
     def respond(self, request: HttpRequest, event: Event, variant: str, build: Callable[[], HttpResponse], *,
                 public: bool = False, query: dict[str, object] | None = None, conditional: bool = True) -> HttpResponse:
@@ -566,15 +591,21 @@ class Page:
                     unchanged["ETag"] = tag
                     patch_cache_control(unchanged, private=True, no_cache=True)
                     return unchanged
-            fresh = True
+            older = None
             if visitor_page and request.method == "GET":
-                response, fresh = self._whole(request, event, variant, build, public)
+                response, older = self._whole(request, event, variant, build, public)
             else:
                 response = build()
-            if tag is not None and response.status_code == 200 and fresh:
-                response["ETag"] = self.etag(event, variant, request if self.html else None, public=public)  # new CSRF secret
-        if response.status_code == 200:
+            if tag is not None and response.status_code == 200:
+                # a new CSRF secret may have been set; a page of an older version has its version's
+                tag = self.etag(event, variant, request if self.html else None, public=public, at=older and older[0])
+                if older is not None:
+                    response = get_conditional_response(request, etag=tag) or response
+                    response["Age"] = str(int(older[1]))  # seconds since it was built
+                response["ETag"] = tag
+        if response.status_code in (200, 304):
             patch_cache_control(response, private=True, no_cache=True)
+        if response.status_code == 200:
             if self.html:
                 patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding"))
         return response

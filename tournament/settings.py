@@ -293,6 +293,13 @@ PUBLIC_DOWNLOAD_RATE = env("PUBLIC_DOWNLOAD_RATE", default="60/m") or None
 # at once (256 teams: some 1,400 pages), so the limit only paces one address: the pages it can have
 # built are the event's own (canonical queries), once per public version.
 PUBLIC_PAGE_BUILD_RATE = env("PUBLIC_PAGE_BUILD_RATE", default="2000/m") or None
+# A visitor's page (tournament.cache.Page) is built at most once every PUBLIC_PAGE_STALE_SECONDS:
+# within that time after it was built, a newer public version (a set released, a released result
+# corrected) serves the page as it was built, with an Age header; the director, staff and table
+# logins always see the current page. A round's end releases set after set while every phone asks
+# for its team's and player's page (some 1,300 pages at 256 teams); Tabbycat keeps public pages
+# a minute the same way. 0: every release rebuilds them at once.
+PUBLIC_PAGE_STALE_SECONDS = env.int("PUBLIC_PAGE_STALE_SECONDS", default=60)
 # A limit whose counter the cache cannot give (Redis unreachable) lets the request through.
 RATELIMIT_FAIL_OPEN = True
 TABLE_LOGIN_MAX_AGE = timedelta(hours=env.int("TABLE_LOGIN_MAX_AGE_HOURS", default=12))

@@ -40,8 +40,9 @@ same servers.
 ``timeout`` seconds (10); a page read fails unless answered 200 or 304 within it. After the runs
 every stored result of the sessions played is checked against what was sent
 (:meth:`DayEvent.check_stored`); a mismatch is a failure. Goals
-(:data:`GOAL_ENTRY_P99_MS`, :data:`GOAL_PAGE_P99_MS`): no failed entry or confirmation, entry p99
-under 150 ms, page p99 under 250 ms. ``find_max`` looks for the highest ``scale`` that meets them.
+(:data:`GOAL_ENTRY_P99_MS`, :data:`GOAL_PAGE_P99_MS`, :data:`GOAL_STALE_SECONDS`): no failed entry or
+confirmation, entry p99 under 150 ms, page p99 under 250 ms, no page answered more than a minute
+older than another phone had been answered before (:meth:`Figures.stale`). ``find_max`` looks for the highest ``scale`` that meets them.
 
 **Layout**: nginx (when installed) with deploy/nginx/dmj-pools.conf, the production routing, in
 front of two gunicorn pools started with deploy/gunicorn.conf.py: the write pool and the read pool,
@@ -97,6 +98,10 @@ POOLS_MAP = DEPLOY / "nginx" / "dmj-pools.conf"
 CARRY_SECONDS = 1.0
 GOAL_ENTRY_P99_MS = 150.0
 GOAL_PAGE_P99_MS = 250.0
+#: a visitor's page is built at most once a minute (settings.PUBLIC_PAGE_STALE_SECONDS): no phone is
+#: shown a page more than that older than another phone's answer before it asked
+GOAL_STALE_SECONDS = 60.0
+_PUBLIC_TAG = re.compile(r'W/"P(\d+)-')
 TABLES_PER_SCORER = 8
 # A PostgreSQL backend's process title: "postgres: [cluster: ]<user> <database> <client> <state>".
 BACKEND_TITLE = re.compile(r"postgres: (?:\S+: )?(\S+) (\S+) (?:\S*\(\d+\)|\[local\])")
@@ -620,6 +625,11 @@ class Figures:
     cpu: dict[str, float] = field(default_factory=dict)
     wall: float = 0.0
     stored: tuple[int, int] = (0, 0)
+    #: ``(seconds since the start when sent, when answered, public version)`` of every page answer
+    #: whose ETag names a public version (``W/"P<n>-…"``): how stale a page was (:meth:`stale`)
+    versions: list[tuple[float, float, int]] = field(default_factory=list)
+    #: the ``Age`` of every page answered as it was built earlier (tournament.cache.cached_or_older)
+    ages: list[int] = field(default_factory=list)
     #: ``(seconds since the start when sent, kind, ms or None when it failed)`` of every request,
     #: written beside the servers' logs (where in the day the slow ones were)
     timeline: list[tuple[float, str, float | None]] = field(default_factory=list)
@@ -642,6 +652,23 @@ class Figures:
     def p(self, kind: str, q: int) -> float:
         return percentile(getattr(self, kind), q)
 
+    def stale(self) -> float:
+        """The longest a phone was shown a page older than one another phone had been answered
+        before it asked (seconds; 0: none), measured by the client alone: a page answered at public
+        version v, asked at t, is stale by t minus the first answer of any version above v, if
+        that answer came before t."""
+        first: dict[int, float] = {}
+        for _sent, answered, version in self.versions:
+            first[version] = min(answered, first.get(version, math.inf))
+        newer, worst = math.inf, 0.0
+        earliest_above: dict[int, float] = {}
+        for version in sorted(first, reverse=True):
+            earliest_above[version] = newer
+            newer = min(newer, first[version])
+        for sent, _answered, version in self.versions:
+            worst = max(worst, sent - earliest_above[version])
+        return worst
+
     def misses(self) -> list[str]:
         """The goals this run missed (empty: all met)."""
         out = []
@@ -651,6 +678,8 @@ class Figures:
             out.append(f"entry p99 {self.p('entry', 99):.0f} ms >= {GOAL_ENTRY_P99_MS:.0f}")
         if self.page and self.p("page", 99) >= GOAL_PAGE_P99_MS:
             out.append(f"page p99 {self.p('page', 99):.0f} ms >= {GOAL_PAGE_P99_MS:.0f}")
+        if self.stale() > GOAL_STALE_SECONDS:
+            out.append(f"a page {self.stale():.0f} s stale > {GOAL_STALE_SECONDS:.0f} s")
         return out
 
 
@@ -768,6 +797,7 @@ async def _drive(day: Day, event: DayEvent, arrivals: list[Arrival], layout: Lay
         headers = {"Accept-Encoding": "gzip, deflate, br"} | ({"If-None-Match": etag} if etag else {})
         if cookies.get(phone):  # a phone's browser keeps the cookies it was given (the CSRF cookie)
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies[phone].items())
+        began = loop.time()
         ms, answer = await timed("GET", url, headers=headers)
         if isinstance(answer, str) or answer.status not in (200, 304):
             out.fail("page", f"{url}: {failure(answer)[:80]}")
@@ -777,6 +807,11 @@ async def _drive(day: Day, event: DayEvent, arrivals: list[Arrival], layout: Lay
             name, _, value = line.split(";", 1)[0].partition("=")
             if name.strip():
                 cookies.setdefault(phone, {})[name.strip()] = value.strip()
+        tag = _PUBLIC_TAG.match(answer.headers.get("etag", ""))
+        if tag:
+            out.versions.append((began - start, loop.time() - start, int(tag.group(1))))
+        if answer.headers.get("age"):
+            out.ages.append(int(answer.headers["age"]))
         if answer.status == 304:
             out.not_modified += 1
         elif answer.headers.get("etag"):
@@ -915,6 +950,8 @@ def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -
     row("page reads (304)", lambda c: f"{len(c.page) + c.failed['page']} ({c.not_modified})" if c.page or c.failed["page"] else "-")
     row("page p50 / p99 ms", lambda c: f"{_ms(c.page, 50)} / {_ms(c.page, 99)}")
     row("failed pages", lambda c: f"{c.failed['page']}")
+    row("pages as built earlier, Age max s", lambda c: f"{len(c.ages)}, {max(c.ages, default=0)}" if c.page else "-")
+    row("stale at most s (client)", lambda c: f"{c.stale():.1f}" if c.page else "-")
     row("server CPU s (cores)", lambda c: f"{c.server_cpu:.1f} ({c.server_cpu / c.wall:.2f})" if c.wall else "-")
     row("  write/read/pg/nginx s", lambda c: " / ".join(f"{c.cpu.get(k, 0):.1f}" for k in ("write pool", "read pool", "postgresql", "nginx")))
     row("client CPU s", lambda c: f"{c.cpu.get('client', 0):.1f}")
@@ -936,7 +973,8 @@ def report(day: Day, layout: Layout, baseline: Figures, loaded: list[Figures]) -
         for sample in c.samples:
             lines.append(f"  {c.label} sample failure: {sample}")
     lines.append(f"goals: 0 failed entries (and confirmations), every stored result checked (0 mismatched), "
-                 f"entry p99 < {GOAL_ENTRY_P99_MS:.0f} ms, page p99 < {GOAL_PAGE_P99_MS:.0f} ms")
+                 f"entry p99 < {GOAL_ENTRY_P99_MS:.0f} ms, page p99 < {GOAL_PAGE_P99_MS:.0f} ms, "
+                 f"no page more than {GOAL_STALE_SECONDS:.0f} s stale")
     return lines
 
 
