@@ -18,7 +18,8 @@ under ``<release>:<event uid>:<event pk>:<version>:<name>`` (:func:`cache_key`):
 query) and every value read inside the block uses them (request-scoped, in a context variable:
 nothing is stored on the ``Event``). A missing value is built by one reader at a time among
 every process (:func:`_single_flight`); :func:`cached_or_older` serves the value of the version
-before while another reader builds it.
+before while another reader builds it, and a visitor's page as built until it is
+``settings.PUBLIC_PAGE_STALE_SECONDS`` old.
 
 **Pages declare what they vary by** (:class:`Page`): the scope and the viewer's role are put in
 the variant by the page itself, from the viewer, never typed by each view: a visitor is always

@@ -24,6 +24,7 @@ from scoring.models import HandResult
 from scoring.payments.counters import read_fixed
 from scoring.payments.phrases import win_words, yakuman_words
 from scoring.visibility import Viewer
+from tournament.cache import Kept, content_version
 from tournament.models import Event
 from walls.models import WallSet
 from walls.printing.hand_records import HandRecordPage, RecordPile
@@ -34,6 +35,9 @@ from walls.tiles import TileError, tile_label
 
 Key = tuple[int, int]
 logger = logging.getLogger(__name__)
+#: the analyses this process has read, ``{(event uid, pk, content version): {key: analysis}}``:
+#: every player's page built at a version reads the same sets' analyses
+_READ: Kept[dict[Key, dict]] = Kept(8)
 
 
 def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[WallSet] | None = None) -> dict[Key, dict]:
@@ -41,17 +45,20 @@ def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[Wall
     has a wall (or of each of ``walls``, WallSet rows the caller read with ``piles`` and
     ``par``), computed and stored for those not analysed yet or analysed by an older version
     (:func:`scoring.par.is_current`). The caller has checked that its
-    viewer may see these sets. At most two statements: the read (none with ``walls``), and one
-    update for the sets analysed now. A wall the analysis cannot read (piles that do not fit the
+    viewer may see these sets. At most three statements: the read of the stored analyses (none with
+    ``walls``, nor for sets this process read at the event's content version), the piles of the
+    sets not analysed yet, and one update for the sets analysed now. A wall the analysis cannot read (piles that do not fit the
     rule set, an unknown tile code: :class:`scoring.par.ParError`,
     :class:`walls.tiles.TileError`) is logged and left out, so a page shows the rest."""
     if walls is None:
         wanted = set(keys)
-        if not wanted:
-            return {}
-        rows = WallSet.objects.filter(event=event, session_number__in={s for s, _n in wanted},
-                                      set_no__in={n for _s, n in wanted}).only("id", "session_number", "set_no", "piles", "par")
-        walls = [w for w in rows if (w.session_number, w.set_no) in wanted]
+        version = (event.uid, event.pk, content_version(event))
+        known = _READ.get(version) or {}
+        missing = wanted - known.keys()
+        if missing:
+            known = {**known, **_analyses(event, missing)}
+            _READ.put(version, known)
+        return {key: known[key] for key in wanted if key in known}
     ruleset = event.get_ruleset()
     seats = len(ruleset.seats)
     fresh = []
@@ -70,6 +77,18 @@ def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[Wall
     if fresh:
         WallSet.objects.bulk_update(fresh, ["par"])
     return out
+
+
+def _analyses(event: Event, wanted: set[Key]) -> dict[Key, dict]:
+    """:func:`set_analyses` of ``wanted`` read now: the stored analyses, and the piles of the sets
+    not analysed yet."""
+    rows = WallSet.objects.filter(event=event, session_number__in={s for s, _n in wanted},
+                                  set_no__in={n for _s, n in wanted}).only("id", "session_number", "set_no", "par")
+    walls = [w for w in rows if (w.session_number, w.set_no) in wanted]
+    unread = {w.pk: w for w in walls if not par_core.is_current(w.par)}
+    for pk, piles in WallSet.objects.filter(pk__in=unread).values_list("pk", "piles") if unread else ():
+        unread[pk].piles = piles
+    return set_analyses(event, walls=walls)
 
 
 def _glyphs(hand: str) -> str:

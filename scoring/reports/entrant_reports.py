@@ -27,7 +27,7 @@ from scoring.reports.standing_rows import (
 )
 from scoring.reports.scopes import set_scopes
 from scoring.standings import ConvertedScore, RankingRules, StandingRow, standings
-from tournament.cache import Kept, cached, cached_parts
+from tournament.cache import Kept, cached, cached_parts, content_version
 from tournament.models import Event, Player, Team
 
 
@@ -39,6 +39,8 @@ KEPT_SETS = 1024
 #: conversion table, the datum method and comparison): after a release only the released set is
 #: computed (:func:`~scoring.reports.scopes.set_scopes`), and nothing is unpickled
 _SETS: Kept[tuple[list[dict], dict[int, list[dict]]]] = Kept(KEPT_SETS)
+#: :func:`_scored_sets` of an event at a version, for every team and player page built after it
+_SCORED: Kept[list] = Kept(8)
 
 
 def _set_seat_rows(event: Event, session_number: int, set_no: int, token: tuple,
@@ -72,7 +74,17 @@ def _scored_sets(event: Event, public: bool) -> list[tuple[tuple[int, int], list
     """``[((session, set_no), rows, {player pk: rows})]`` of every set with a complete comparison
     (released sets only if ``public``), in play order: :func:`_set_seat_rows` of each, so after a
     release only that set is computed. Reads the score state (one query), the current
-    conversion table and (``public``) the released sets (cached under the version)."""
+    conversion table and (``public``) the released sets (cached under the version); kept per
+    process at the version (``public``: the public version), so every page built at it reuses it."""
+    key = (event.uid, event.pk, public, content_version(event, public=public))
+    found = _SCORED.get(key)
+    if found is None:
+        found = _scored_sets_now(event, public)
+        _SCORED.put(key, found)
+    return found
+
+
+def _scored_sets_now(event: Event, public: bool) -> list[tuple[tuple[int, int], list[dict], dict[int, list[dict]]]]:
     table_row = ConversionTable.objects.current(event)
     table = table_row.as_table()
     state = cached_score_state(event, public=public)
