@@ -46,10 +46,7 @@ def _gains(event: Event, public: bool) -> tuple[list[tuple[int, int]], dict, dic
     (:func:`~scoring.reports.standing_rows.cached_score_state`): the
     sets whose state changed are read again (one query), the others kept. Copies: the caller
     may keep them."""
-    by_set: dict[tuple[int, int], list] = defaultdict(list)
-    for (session, set_no, _group), value in cached_score_state(event, public=public).items():
-        by_set[(session, set_no)].append(value)
-    state = {k: tuple(sorted(v)) for k, v in by_set.items()}
+    state = cached_score_state(event, public=public)
     field = entrant_field(event)
     with _GAINS.lock:
         kept, gains, totals = _GAINS.get((event.uid, event.pk, public)) or ({}, {}, {})

@@ -89,15 +89,12 @@ def _scored_sets_now(event: Event, public: bool) -> list[tuple[tuple[int, int], 
     table = table_row.as_table()
     state = cached_score_state(event, public=public)
     finished = released(event, public)
-    by_set: dict[tuple[int, int], list] = defaultdict(list)
-    for k, v in state.items():
-        by_set[(k[0], k[1])].append((k, v))
     out = []
-    for key in sorted(by_set):
+    for key in sorted(state):
         if finished is not None and key not in finished:
             continue
         rows, by_player = _set_seat_rows(event, key[0], key[1], (table_row.pk, event.datum_method, event.comparison,
-                                                                 tuple(sorted(by_set[key]))), table)
+                                                                 state[key]), table)
         if rows:
             out.append((key, rows, by_player))
     return out

@@ -13,10 +13,10 @@ with.
 
 Standings are also kept incrementally in each process
 (:class:`scoring.standings.IncrementalStandings` in a :class:`tournament.cache.Kept`): after a
-change only the comparisons whose score state (:func:`score_state`: rows and largest id per
-comparison, one query) changed are read and replaced. That is right because a stored converted
-score is never updated in place: a rescore deletes a comparison's rows and inserts new ones
-(:class:`scoring.models.SetScore` refuses an update), so its largest id changes with it.
+change only the sets whose score state (:func:`score_state`: rows and largest id per set, one
+query) changed are read and replaced. That is right because a stored converted score is never
+updated in place: a rescore deletes a comparison's rows and inserts new ones
+(:class:`scoring.models.SetScore` refuses an update), so its set's largest id changes with it.
 """
 
 from __future__ import annotations
@@ -46,20 +46,20 @@ KEPT_TALLIES = 16
 
 # --- score state ----------------------------------------------------------------------------------
 
-def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, int | None], tuple[int, int]]:
-    """The event's score state: ``{(session, set_no, group id or None): (rows, largest row id)}``
-    over its SetScore rows (one query); ``public``: of released sets only. Any rescore changes the
-    entry of its comparison. What the incremental standings compare to find the comparisons to
-    read again; never a cache key (the content version is)."""
+def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
+    """The event's score state: ``{(session, set_no): (rows, largest row id)}`` over its SetScore
+    rows (one query); ``public``: of released sets only. Any rescore of a comparison changes the
+    entry of its set. What the incremental standings compare to find the sets to read again;
+    never a cache key (the content version is). One entry a set, not a comparison: a page built
+    after a release reads 80 entries at 256 teams, not 4,000."""
     scores = SetScore.objects.filter(event=event)
     if public:
         scores = visibility.visible_scores(visibility.PUBLIC, scores)
-    rows = (scores.values("session_number", "set_no", "group_id")
-            .annotate(n=Count("id"), last=Max("id")).order_by())
-    return {(r["session_number"], r["set_no"], r["group_id"]): (r["n"], r["last"]) for r in rows}
+    rows = scores.values("session_number", "set_no").annotate(n=Count("id"), last=Max("id")).order_by()
+    return {(r["session_number"], r["set_no"]): (r["n"], r["last"]) for r in rows}
 
 
-def cached_score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int, int | None], tuple[int, int]]:
+def cached_score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
     """:func:`score_state` kept under the event's version (``public``: its public version, which
     every change of a released set's scores bumps): the first reader after a release reads it
     (one query), and the standings, the per-player rows and the chart it feeds share it.
@@ -302,16 +302,16 @@ def kept_tally(name: str, state: Mapping, results_of: Callable[[set], Mapping[An
 
 def _up_to_date(event: Event, name: str, state: dict) -> IncrementalStandings:
     """The process's kept tally ``name`` of ``event`` brought to score state ``state``: only the
-    comparisons whose state changed are read (one query, none when nothing changed) and
-    replaced (:func:`kept_tally`). The caller holds ``_TALLIES.lock``."""
+    sets whose state changed are read (one query, none when nothing changed) and replaced
+    (:func:`kept_tally`). The caller holds ``_TALLIES.lock``."""
 
     def results_of(changed: set) -> dict[tuple, dict]:
         fresh: dict[tuple, dict] = {k: {} for k in changed}
         scores = SetScore.objects.filter(event=event, session_number__in={k[0] for k in changed},
                                          set_no__in={k[1] for k in changed})
         for scope, entrant, converted, change in _stored_scores(event, scores):
-            if scope in fresh:
-                fresh[scope][entrant] = (converted, change)
+            if scope[:2] in fresh:
+                fresh[scope[:2]][entrant] = (converted, change)
         return fresh
 
     return kept_tally(f"{event.uid}:{name}", state, results_of)
@@ -341,7 +341,7 @@ def cached_standings(event: Event, session_number: int | None = None, *, public:
         with TALLIES_LOCK:
             tally = _up_to_date(event, name, state)
             average_over = _up_to_date(event, f"standings:all:{scope}", whole).totals() if elsewhere else None
-            ranking = tally.rows(_rules_of(event, listed, ((k[0], k[1]) for k in state), average_over, counted))
+            ranking = tally.rows(_rules_of(event, listed, state, average_over, counted))
         return _standing_rows(ranking, listed, counted)
 
     return cached(event, name, compute, public=public)
