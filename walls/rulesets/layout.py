@@ -44,9 +44,6 @@ from typing import Any
 MAX_STACKS = 17
 """Most stacks in one row: one side of a 136-tile wall."""
 
-LEVELS = ("flat", "lower", "upper")
-"""A row lies flat (a starting hand), or is the lower or upper row of a stacked pile."""
-
 ROLES = ("replacement", "indicator", "kan_indicator", "ura")
 """The roles of a dead-wall slot (:class:`DeadSlot`)."""
 
