@@ -85,7 +85,7 @@ class Movement:
     - ``plan[slot][table]``: the 1-based sets an event-wide table plays in that slot, in order;
       ``copy_plan[slot][table]``: the copy used for each of those sets.
 
-    Build it with :func:`rotation_movement`; :func:`validate_movement` checks a hand-made one.
+    Build it with :func:`rotation_movement`.
     """
 
     n_tables: int
@@ -334,67 +334,6 @@ def _assign_copies(plan: tuple[tuple[tuple[int, ...], ...], ...], block: int,
         for slot, row in enumerate(plan)
     )
     return copy_plan, max(len(c) for c in free_at.values())
-
-
-def validate_movement(m: Movement) -> None:
-    """Check a movement before it is printed; raises MovementError naming the first fault.
-
-    Checks: the plan has ``slots`` rows of ``n_tables * n_groups`` tables, each playing
-    ``block_size`` sets per slot; every table plays every set of the session exactly once; no two
-    tables of one group play the same set at the same hand (docs/rules.md, "Duplicate MCR: rotation of the sets"; docs/rules.md, "MIL duplicate rules: sessions need not start with East"); the copy plan has the
-    plan's shape with copies numbered below ``copies``; and each copy is played at most once per
-    hand and rests ``rebuild_hands`` hands between two plays (no copy in two places at once).
-    """
-    expected = set(range(1, m.sets_per_session + 1))
-    if m.slots != m.n_tables or m.block_size * m.n_tables != m.sets_per_session:
-        raise MovementError(
-            _("a movement of %(tables)s tables has %(tables)s slots of %(block)s sets; got %(slots)s slots of %(got)s: "
-              "rebuild it with rotation_movement")
-            % {"tables": m.n_tables, "block": m.sets_per_session // max(m.n_tables, 1), "slots": m.slots, "got": m.block_size}
-        )
-    if len(m.plan) != m.slots or len(m.copy_plan) != m.slots:
-        raise MovementError(_("plan and copy plan need %(slots)s slots, got %(plan)s and %(copies)s")
-                            % {"slots": m.slots, "plan": len(m.plan), "copies": len(m.copy_plan)})
-    for slot, (row, copy_row) in enumerate(zip(m.plan, m.copy_plan)):
-        if len(row) != m.total_tables or len(copy_row) != m.total_tables:
-            raise MovementError(_("slot %(slot)s: plan and copy plan need %(tables)s tables, got %(plan)s and %(copies)s")
-                                % {"slot": slot, "tables": m.total_tables, "plan": len(row), "copies": len(copy_row)})
-        for table, (sets, copies) in enumerate(zip(row, copy_row)):
-            if len(sets) != m.block_size or len(copies) != m.block_size:
-                raise MovementError(_("slot %(slot)s, table %(table)s: needs %(block)s sets and copies, got %(sets)s and %(copies)s")
-                                    % {"slot": slot, "table": table, "block": m.block_size, "sets": len(sets), "copies": len(copies)})
-            bad = [c for c in copies if not 0 <= c < m.copies]
-            if bad:
-                raise MovementError(_("slot %(slot)s, table %(table)s: copy %(copy)s does not exist, copies are 0 to %(last)s: "
-                                      "raise copies") % {"slot": slot, "table": table, "copy": bad[0], "last": m.copies - 1})
-    for table in range(m.total_tables):
-        played = [set_no for slot in range(m.slots) for set_no in m.plan[slot][table]]
-        twice = sorted({s for s in played if played.count(s) > 1})
-        missing = sorted(expected - set(played))
-        if twice or missing:
-            raise MovementError(
-                _("table %(table)s must play every set once: plays set(s) %(twice)s more than once and never %(missing)s; "
-                  "rebuild the movement") % {"table": table, "twice": twice, "missing": missing}
-            )
-    uses = m.uses()
-    at_time: dict[tuple[int, int, int], int] = {}
-    for set_no, _copy, time, table in uses:
-        group = table // m.n_tables
-        other = at_time.setdefault((group, set_no, time), table)
-        if other != table:
-            raise MovementError(
-                _("tables %(first)s and %(second)s of group %(group)s both play set %(set)s at hand %(hand)s (slot %(slot)s): "
-                  "a group's tables must play different sets at the same time")
-                % {"first": other, "second": table, "group": group, "set": set_no, "hand": time, "slot": time // m.block_size}
-            )
-    for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
-        if (set_no, copy) == (next_set, next_copy) and next_time - time < 1 + m.rebuild_hands:
-            raise MovementError(
-                _("copy %(copy)s of set %(set)s is needed at table %(table)s (hand %(hand)s) and at table %(next_table)s "
-                  "(hand %(next_hand)s) with less than %(rebuild)s hand(s) to rebuild it: give one of them another copy")
-                % {"copy": copy, "set": set_no, "table": table, "hand": time, "next_table": next_table, "next_hand": next_time,
-                   "rebuild": m.rebuild_hands}
-            )
 
 
 def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) -> list[int]:
