@@ -123,13 +123,14 @@ def test_balance_seats_rejects_a_short_group():
 
 def test_seed_001_rotation_table_k_starts_with_wind_round_k():
     m = rotation_movement(4, 16)
-    assert m.schedule() == [
+    assert [list(row) for row in m.plan] == [
         [(1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)],
         [(5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16), (1, 2, 3, 4)],
         [(9, 10, 11, 12), (13, 14, 15, 16), (1, 2, 3, 4), (5, 6, 7, 8)],
         [(13, 14, 15, 16), (1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)],
     ]
-    assert [m.start_block(t) for t in range(4)] == [0, 1, 2, 3]
+    # table k starts with block k (docs/rules.md, "Duplicate MCR: rotation of the sets")
+    assert [(m.plan[0][t][0] - 1) // m.block_size for t in range(4)] == [0, 1, 2, 3]
     assert (m.block_size, m.slots, m.copies) == (4, 4, 1)
 
 

@@ -127,15 +127,6 @@ class Movement:
         raise MovementError(_("set %(set)s is not played by group %(group)s in slot %(slot)s: the movement is broken, rebuild it")
                             % {"set": set_no, "group": group, "slot": slot})
 
-    def schedule(self) -> list[list[tuple[int, ...]]]:
-        """The whole plan as ``[slot][table] -> sets in order`` (a copy, safe to change)."""
-        return [list(row) for row in self.plan]
-
-    def start_block(self, table: int) -> int:
-        """The 0-based block an event-wide table starts with (docs/rules.md, "Duplicate MCR: rotation of the sets": table k starts with block k)."""
-        self._check_table(table)
-        return (self.plan[0][table][0] - 1) // self.block_size
-
     def uses(self) -> list[tuple[int, int, int, int]]:
         """Every play of a set: ``(set_no, copy, hand_time, table)`` sorted, where
         ``hand_time = slot * block_size + hand`` counts hands from the start of the session."""
