@@ -60,20 +60,6 @@ def check_size(name: str, value: object, minimum: int = 1) -> int:
 
 
 @dataclass(frozen=True)
-class Move:
-    """Physical copy ``copy`` of the wall ``sets`` goes from ``from_table`` to ``to_table``
-    (event-wide tables) once hand ``after_hand`` (0-based, within the slot) of slot ``after_slot``
-    is over; ``after_hand == block_size - 1`` means at the end of the slot, as in docs/rules.md, "Duplicate MCR: rotation of the sets"."""
-
-    after_slot: int
-    sets: tuple[int, ...]
-    from_table: int
-    to_table: int
-    copy: int
-    after_hand: int
-
-
-@dataclass(frozen=True)
 class Movement:
     """The set plan of one session, the same for every session of the event.
 
@@ -136,40 +122,6 @@ class Movement:
             for table, sets in enumerate(row)
             for hand, (set_no, copy) in enumerate(zip(sets, self.copy_plan[slot][table]))
         )
-
-    def moves(self) -> list[Move]:
-        """Where each physical copy goes after each play, grouped into carries.
-
-        A copy leaves its table at the end of the slot when its next play is in a later slot (the
-        seed's framed block moves to the next room), or right after the hand when its next play is
-        in the same slot at another group's table (staggered groups). Sorted by time, then table.
-        """
-        carried: dict[tuple[int, int, int, int, int], list[int]] = defaultdict(list)
-        uses = self.uses()
-        for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
-            if (set_no, copy) != (next_set, next_copy) or table == next_table:
-                continue
-            slot, hand = divmod(time, self.block_size)
-            if next_time // self.block_size != slot:
-                hand = self.block_size - 1
-            carried[(slot, hand, table, next_table, copy)].append(set_no)
-        return [
-            Move(slot, tuple(sorted(sets)), from_table, to_table, copy, hand)
-            for (slot, hand, from_table, to_table, copy), sets in sorted(carried.items())
-        ]
-
-    def earliest_free(self, set_no: int, copy: int) -> int:
-        """The 0-based slot after which ``copy`` of ``set_no`` is played no more this session, so
-        staff may take it apart (e.g. to build the next session's walls).
-
-        Raises MovementError if the set or copy does not exist.
-        """
-        self._check_set(set_no)
-        times = [time for s, c, time, _table in self.uses() if (s, c) == (set_no, copy)]
-        if not times:
-            raise MovementError(_("set %(set)s has no copy %(copy)s: copies are 0 to %(last)s")
-                                % {"set": set_no, "copy": copy, "last": self.copies - 1})
-        return max(times) // self.block_size
 
     def _check_table(self, table: int) -> None:
         if not 0 <= table < self.total_tables:
@@ -266,8 +218,7 @@ def rotation_movement(
     (rebuild_hands + 1)`` groups share one copy (MCR, 4-hand blocks: two groups per copy) and, up to
     ``block_size`` groups, no two tables play the same set at the same hand. Copies are assigned
     play by play to the lowest-numbered copy that is free again, which needs exactly as many copies
-    as plays of one set overlap with their rebuild time (interval colouring);
-    :meth:`Movement.earliest_free` gives when each copy is done.
+    as plays of one set overlap with their rebuild time (interval colouring).
 
     Raises MovementError if a size is not a whole number or ``sets_per_session`` is not a multiple
     of ``n_tables`` (the message names the nearest sizes that rotate).
