@@ -21,6 +21,7 @@ first director's functions read and write accounts.
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime
 import hashlib
 import ipaddress
@@ -96,10 +97,8 @@ def lan_addresses() -> list[str]:
                 found.append(s.getsockname()[0])
         except OSError:
             continue
-    try:
+    with contextlib.suppress(OSError):
         found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
     seen: list[str] = []
     for address in found:
         if address not in seen and not is_loopback_host(address):
