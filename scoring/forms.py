@@ -345,16 +345,13 @@ class HandForm(forms.Form):
         ``player``, the ticks of each seat list (``winners``, ``discarder``, ...), the bound
         fields ``value``, ``fu``, ``yakuman`` (None where the rule takes none) and ``change``."""
         ticks = {name: self._ticked(name) for name in self.SEAT_LISTS}
-        rows = []
-        for seat in self.seats:
-            rows.append({
-                "seat": seat, "label": seat_label(seat), "name": seat_name(seat), "player": self.players.get(seat),
-                **{name: seat in ticked for name, ticked in ticks.items()},
-                "value": self[f"value_{seat}"], "change": self[f"seat_{seat}"],
-                "fu": self[f"fu_{seat}"] if f"fu_{seat}" in self.fields else None,
-                "yakuman": self[f"yakuman_{seat}"] if f"yakuman_{seat}" in self.fields else None,
-            })
-        return rows
+        return [{
+            "seat": seat, "label": seat_label(seat), "name": seat_name(seat), "player": self.players.get(seat),
+            **{name: seat in ticked for name, ticked in ticks.items()},
+            "value": self[f"value_{seat}"], "change": self[f"seat_{seat}"],
+            "fu": self[f"fu_{seat}"] if f"fu_{seat}" in self.fields else None,
+            "yakuman": self[f"yakuman_{seat}"] if f"yakuman_{seat}" in self.fields else None,
+        } for seat in self.seats]
 
     SUIT_NAMES = (("m", _("Characters")), ("p", _("Dots")), ("s", _("Bamboo")), ("z", _("Honours")))
 
