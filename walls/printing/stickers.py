@@ -261,7 +261,7 @@ def plan_sheets(blocks: Sequence[tuple[StickerSet, StickerUnit]], per_sheet: int
 
 
 def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | str | None = None,
-                         lang: str = "en", *, seat_break: str = "row", cut_lines: bool = False) -> bytes:
+                         lang: str = "en", *, seat_break: str = "row") -> bytes:
     """PDF of the wall stickers of ``sets`` on ``template`` label stock, one per label (a
     LabelTemplate or a preset name; default :data:`GRID_TEMPLATE`; a full-sheet stock of row
     strips is :func:`walls.printing.strips.render_sticker_strips`'s).
@@ -270,9 +270,9 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
     (build them with :func:`~walls.printing.data.sticker_set` or
     :func:`~walls.printing.data.sticker_set_of`). ``lang`` (``en``, ``ja``, ``zh``) picks the
     pile word on each sticker and the seat words of the header labels; ``seat_break`` is
-    ``"row"`` or ``"page"`` (see the module doc); ``cut_lines`` outlines every label, for plain
-    paper cut by hand. Raises TypeError for a value holding tiles (a PrintableSet),
-    TemplateError for labels smaller than 20 × 10 mm, ValueError for an unknown language.
+    ``"row"`` or ``"page"`` (see the module doc). Raises TypeError for a value holding tiles (a
+    PrintableSet), TemplateError for labels smaller than 20 × 10 mm, ValueError for an unknown
+    language.
     """
     lang = check_lang(lang)
     for sset in sets:
@@ -306,10 +306,6 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
         for (x, y, w, h), item in zip(boxes, sheet):
             if item is None:
                 continue
-            if cut_lines:
-                canv.setStrokeColorRGB(0.75, 0.75, 0.75)
-                canv.setLineWidth(0.3)
-                canv.rect(x, y, w, h, stroke=1, fill=0)
             if isinstance(item, _Sticker):
                 writer.draw(item, x, y)
             else:
