@@ -86,11 +86,9 @@ def row_mac(key: str, event_uid: str, venue: str, row: BundleRow) -> str:
 def make_bundle(key: str, event_uid: str, venue: str, rows: Iterable[BundleRow], made_at: str = "") -> dict[str, Any]:
     """The bundle of ``rows`` (a venue's confirmed results), signed with ``key``: a JSON-safe dict,
     rows in ``(session, table, set)`` order."""
-    listed = []
-    for row in sorted(rows, key=lambda r: r.slot):
-        listed.append({"session": row.session, "table": row.table, "set": row.set_no, "revision": row.revision,
-                       "changes": dict(sorted(row.changes.items())), "outcome": row.outcome,
-                       "mac": row_mac(key, event_uid, venue, row)})
+    listed = [{"session": row.session, "table": row.table, "set": row.set_no, "revision": row.revision,
+               "changes": dict(sorted(row.changes.items())), "outcome": row.outcome, "mac": row_mac(key, event_uid, venue, row)}
+              for row in sorted(rows, key=lambda r: r.slot)]
     return {"format": FORMAT, "event": event_uid, "venue": venue, "made_at": made_at, "results": listed,
             "mac": _mac(key, _canonical([event_uid, venue, [r["mac"] for r in listed]]))}
 

@@ -39,8 +39,6 @@ from tournament.i18n import gettext as _
 
 #: The header row, in column order (fixed English names, never translated).
 COLUMNS: tuple[str, ...] = ("place", "name", "country", "score", "sets", "team", "venue")
-#: The text columns, neutralised against formula injection.
-TEXT_COLUMNS = frozenset({"name", "team", "venue"})
 #: What a spreadsheet reads as the start of a formula (the standings CSV's list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _COUNTRY = re.compile(r"[A-Z]{3}")

@@ -345,16 +345,13 @@ class HandForm(forms.Form):
         ``player``, the ticks of each seat list (``winners``, ``discarder``, ...), the bound
         fields ``value``, ``fu``, ``yakuman`` (None where the rule takes none) and ``change``."""
         ticks = {name: self._ticked(name) for name in self.SEAT_LISTS}
-        rows = []
-        for seat in self.seats:
-            rows.append({
-                "seat": seat, "label": seat_label(seat), "name": seat_name(seat), "player": self.players.get(seat),
-                **{name: seat in ticked for name, ticked in ticks.items()},
-                "value": self[f"value_{seat}"], "change": self[f"seat_{seat}"],
-                "fu": self[f"fu_{seat}"] if f"fu_{seat}" in self.fields else None,
-                "yakuman": self[f"yakuman_{seat}"] if f"yakuman_{seat}" in self.fields else None,
-            })
-        return rows
+        return [{
+            "seat": seat, "label": seat_label(seat), "name": seat_name(seat), "player": self.players.get(seat),
+            **{name: seat in ticked for name, ticked in ticks.items()},
+            "value": self[f"value_{seat}"], "change": self[f"seat_{seat}"],
+            "fu": self[f"fu_{seat}"] if f"fu_{seat}" in self.fields else None,
+            "yakuman": self[f"yakuman_{seat}"] if f"yakuman_{seat}" in self.fields else None,
+        } for seat in self.seats]
 
     SUIT_NAMES = (("m", _("Characters")), ("p", _("Dots")), ("s", _("Bamboo")), ("z", _("Honours")))
 
@@ -581,7 +578,24 @@ class HandForm(forms.Form):
         return initial
 
 
-class TableEntryForm(HandForm):
+class _SeatedHandForm(HandForm):
+    """A hand entered by a seated player (``entered_by_seat``) with their own PIN (``entry_pin``),
+    both required unless ``require_seat`` is False (the director)."""
+
+    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
+        self.require_seat = require_seat
+        super().__init__(*args, event=event, players=players, **kwargs)
+
+    def _fields_key(self) -> tuple:
+        return (self.require_seat,)
+
+    def _seat_pin_key(self) -> dict:
+        """The entering seat, its PIN and the request key of the cleaned data (None when left out)."""
+        data = self.cleaned_data
+        return {key: data.get(key) or None for key in ("entered_by_seat", "entry_pin", "request_key")}
+
+
+class TableEntryForm(_SeatedHandForm):
     """The table page's entry: the set, the hand (:class:`HandForm`: its outcome, or each seat's
     score change), and the seat of the player entering with that player's own PIN
     (``entry_pin``, checked by :func:`scoring.actions.entry.submit_result`): that seat's PIN cannot
@@ -597,13 +611,6 @@ class TableEntryForm(HandForm):
         "required": _("choose the set (hand) you played."), "invalid": _("choose the set (hand) you played.")})
     entered_by_seat = forms.ChoiceField(label=_("Who is entering?"), required=False)
     entry_pin = entry_pin_field()
-
-    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
-        self.require_seat = require_seat
-        super().__init__(*args, event=event, players=players, **kwargs)
-
-    def _fields_key(self) -> tuple:
-        return (self.require_seat,)
 
     def _build_fields(self) -> None:
         super()._build_fields()
@@ -624,13 +631,10 @@ class TableEntryForm(HandForm):
     def submission(self) -> dict:
         """``{"set_no", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin", "request_key"}``
         for ``submit_result``."""
-        data = self.cleaned_data
-        return {"set_no": data["set_no"], "entered_by_seat": data.get("entered_by_seat") or None,
-                "entry_pin": data.get("entry_pin") or None, "request_key": data.get("request_key") or None,
-                **self.hand_entry()}
+        return {"set_no": self.cleaned_data["set_no"], **self._seat_pin_key(), **self.hand_entry()}
 
 
-class CorrectionForm(HandForm):
+class CorrectionForm(_SeatedHandForm):
     """A correction on a result's page: the same hand fields as the table page, filled in with the
     stored result (:meth:`HandForm.initial_for`), the reason (required by
     :func:`scoring.actions.confirmation.correct_result` once the result is confirmed or disputed), and, like
@@ -645,13 +649,6 @@ class CorrectionForm(HandForm):
     entered_by_seat = forms.ChoiceField(label=_("Who is correcting?"), required=False)
     entry_pin = entry_pin_field()
     FIELD_OF_ERROR = {**HandForm.FIELD_OF_ERROR, "reason": "reason"}
-
-    def __init__(self, *args, event, players: dict | None = None, require_seat: bool = True, **kwargs):
-        self.require_seat = require_seat
-        super().__init__(*args, event=event, players=players, **kwargs)
-
-    def _fields_key(self) -> tuple:
-        return (self.require_seat,)
 
     def _build_fields(self) -> None:
         super()._build_fields()
@@ -670,7 +667,4 @@ class CorrectionForm(HandForm):
     def submission(self) -> dict:
         """``{"reason", "changes" (+ "deposit") | "outcome", "entered_by_seat", "entry_pin", "request_key"}``
         for :func:`scoring.actions.confirmation.correct_result` (seat and PIN None on the director's form)."""
-        data = self.cleaned_data
-        return {"reason": data.get("reason") or "", "entered_by_seat": data.get("entered_by_seat") or None,
-                "entry_pin": data.get("entry_pin") or None, "request_key": data.get("request_key") or None,
-                **self.hand_entry()}
+        return {"reason": self.cleaned_data.get("reason") or "", **self._seat_pin_key(), **self.hand_entry()}

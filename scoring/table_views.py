@@ -48,7 +48,7 @@ from tournament.permissions import (
     looks_like_code,
     normalise_code,
 )
-from tournament.query import int_param
+from tournament.query import int_or, int_param
 from tournament.table_plan import SessionPlan, session_plan, table_plan
 from walls.models import ReserveWall
 from walls.setcode import SetCodeError, SetId, parse_payload, set_code
@@ -95,13 +95,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(request, "scoring/sw.js", {"modules": modules}, content_type="application/javascript")
     response["Service-Worker-Allowed"] = "/"
     return response
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def find_table(normalised: str, event: Event | None) -> Table | None:
@@ -247,7 +240,7 @@ def _table_context(request: HttpRequest, event: Event, table: Table, form: Any, 
     waiting = sets_not_arrived(plan, table, pending)  # still at the table before
     ready = [s for s in pending if s not in waiting]
     # the picker's default: a set the table can play now, else none ("choose the set"), never a later round's
-    chosen = _int_or_none(form["set_no"].value()) or int_param(request, "set") or (ready[0] if ready else None)
+    chosen = int_or(form["set_no"].value()) or int_param(request, "set") or (ready[0] if ready else None)
     # wrong PINs: how long this device waits before a PIN is checked; the director sees every device
     pins = pin_counts(table, None if director else table_access.device_of(request))
     pin_wait_seconds = 0 if director else pin_wait(pins, timezone.now())
@@ -358,7 +351,7 @@ def table_confirm(request: HttpRequest, event: Event, table: Table, result_id: i
     try:
         confirmed, fault = _write_or_fault(request, key, lambda: confirm_result(
             result, actor=_scorer_actor(request, table), pin=request.POST.get("pin", ""), director=director,
-            revision=_int_or_none(request.POST.get("revision")), request_key=key, device=table_access.device_of(request)), table)
+            revision=int_or(request.POST.get("revision")), request_key=key, device=table_access.device_of(request)), table)
         if confirmed is None:
             if wants_json(request):
                 return JsonResponse({"stored": False, "errors": [fault]}, status=503)

@@ -70,9 +70,6 @@ KINDS: tuple[str, ...] = (
 """The 34 tile kinds a winning tile is given as (``1m``..``9m``, ``1p``..``9p``, ``1s``..``9s``,
 ``1z``..``7z``); a red five is given as its five."""
 
-CHECKS = ("winning_tile", "hand")
-"""The entry's fields a problem is about."""
-
 
 @dataclass(frozen=True)
 class WallProblem:

@@ -363,3 +363,41 @@ def reserve_set_code(session: int, set_no: int, reserve: int) -> str:
     ``"<session>-<set:02>R<reserve>-<check>"``, the Luhn digit over session, set (two digits) and
     reserve, e.g. ``1-07R1-c``."""
     return f"{session}-{set_no:02d}R{reserve}-{luhn_check_digit(f'{session}{set_no:02d}{reserve}')}"
+
+
+def movement_fault(m) -> str | None:
+    """The first fault of a movement (any object with the fields of ``tournament.movement.Movement``
+    and its ``uses()``), or None (docs/seating.md, docs/rules.md, "Duplicate MCR: rotation of the
+    sets"): ``slots`` rows of ``n_tables * n_groups`` tables, each playing ``block_size`` sets a
+    slot; every table plays every set of the session exactly once; no two tables of one group play
+    the same set at the same hand; the copy plan has the plan's shape with copies numbered below
+    ``copies``; each copy rests ``rebuild_hands`` hands between two plays."""
+    tables = m.n_tables * m.n_groups
+    if m.slots != m.n_tables or m.block_size * m.n_tables != m.sets_per_session:
+        return f"{m.slots} slots of {m.block_size} sets for {m.n_tables} tables"
+    if len(m.plan) != m.slots or len(m.copy_plan) != m.slots:
+        return f"plan and copy plan need {m.slots} slots, got {len(m.plan)} and {len(m.copy_plan)}"
+    for slot, (row, copy_row) in enumerate(zip(m.plan, m.copy_plan)):
+        if len(row) != tables or len(copy_row) != tables:
+            return f"slot {slot}: plan and copy plan need {tables} tables"
+        for table, (sets, copies) in enumerate(zip(row, copy_row)):
+            if len(sets) != m.block_size or len(copies) != m.block_size:
+                return f"slot {slot}, table {table}: needs {m.block_size} sets and copies"
+            bad = [c for c in copies if not 0 <= c < m.copies]
+            if bad:
+                return f"slot {slot}, table {table}: copy {bad[0]} does not exist"
+    for table in range(tables):
+        played = sorted(set_no for row in m.plan for set_no in row[table])
+        if played != list(range(1, m.sets_per_session + 1)):
+            return f"table {table} must play every set once, plays {played}"
+    at_time: dict[tuple[int, int, int], int] = {}
+    uses = m.uses()
+    for set_no, _copy, time, table in uses:
+        other = at_time.setdefault((table // m.n_tables, set_no, time), table)
+        if other != table:
+            return f"tables {other} and {table} of group {table // m.n_tables} both play set {set_no} at hand {time}"
+    for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
+        if (set_no, copy) == (next_set, next_copy) and next_time - time < 1 + m.rebuild_hands:
+            return (f"copy {copy} of set {set_no} is needed at table {table} (hand {time}) and at table {next_table} "
+                    f"(hand {next_time}) with no time to rebuild it")
+    return None

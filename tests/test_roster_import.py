@@ -18,8 +18,8 @@ from tournament.models import Event
 from tournament.roster import (
     RosterEntry,
     RosterError,
-    decode_roster,
     parse_roster,
+    read_roster,
     roster_warnings,
 )
 from tournament.services import SetupError, create_event, import_roster
@@ -31,21 +31,21 @@ EXPECTED_JA = [RosterEntry("東京", "山田太郎"), RosterEntry("東京", "佐
 
 def test_utf8_without_and_with_bom_read_the_same():
     text = "team,player\nEast,Aiko\nEast,Ben\n"
-    assert decode_roster(text.encode("utf-8")) == text
-    assert parse_roster(decode_roster(b"\xef\xbb\xbf" + text.encode("utf-8"))) == [RosterEntry("East", "Aiko"), RosterEntry("East", "Ben")]
+    assert read_roster(text.encode("utf-8")).text == text
+    assert parse_roster(read_roster(b"\xef\xbb\xbf" + text.encode("utf-8")).text) == [RosterEntry("East", "Aiko"), RosterEntry("East", "Ben")]
 
 
 def test_shift_jis_bytes_with_japanese_headers_and_names():
     data = JAPANESE.encode("shift_jis")
     with pytest.raises(UnicodeDecodeError):
         data.decode("utf-8")  # the file really is not UTF-8
-    assert parse_roster(decode_roster(data)) == EXPECTED_JA
+    assert parse_roster(read_roster(data).text) == EXPECTED_JA
 
 
 def test_cp932_characters_beyond_shift_jis_are_read():
     # NEC/IBM extensions Excel writes in cp932: circled digits, the tilde-like wave dash of Windows.
     text = "チーム,氏名\n①組,髙橋\n"
-    assert parse_roster(decode_roster(text.encode("cp932"))) == [RosterEntry("①組", "髙橋")]
+    assert parse_roster(read_roster(text.encode("cp932")).text) == [RosterEntry("①組", "髙橋")]
 
 
 def test_semicolons_and_tabs_as_separators():
@@ -73,7 +73,7 @@ def test_an_empty_player_names_its_line():
 
 def test_a_workbook_or_unreadable_bytes_say_to_save_as_csv_utf8():
     with pytest.raises(RosterError) as err:
-        decode_roster(b"PK\x03\x04\x00\x00binary")
+        read_roster(b"PK\x03\x04\x00\x00binary")
     assert "CSV UTF-8" in err.value.message
 
 
@@ -101,7 +101,7 @@ def test_property_what_a_spreadsheet_writes_is_read_back(rows, delimiter, encodi
         data = buffer.getvalue().encode(encoding)
     except UnicodeEncodeError:
         data = buffer.getvalue().encode("utf-8")  # é/ü have no cp932 form: such a file is saved as UTF-8
-    assert parse_roster(decode_roster(data)) == [RosterEntry(t, p) for t, p in rows]
+    assert parse_roster(read_roster(data).text) == [RosterEntry(t, p) for t, p in rows]
 
 
 # --- import into an event ------------------------------------------------------------------------

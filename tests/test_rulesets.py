@@ -22,6 +22,7 @@ from walls.rulesets import (
     custom_ruleset,
     get_ruleset,
 )
+from walls.rulesets.layout import dead_wall
 from walls.tiles import tile_sort_key
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "walls.md").read_text(encoding="utf-8")
@@ -34,6 +35,13 @@ def sizes(ruleset):
 
 def counts(ruleset):
     return dict(ruleset.tiles)
+
+
+def indicator_slot(ruleset):
+    """The wall slot of the dora indicator as the set-up sheet and the stickers mark it
+    (:func:`walls.rulesets.layout.dead_wall`)."""
+    indicator = dead_wall(ruleset).indicator
+    return next(s for s in ruleset.slots() if (s.pile.name, s.label) == (indicator.pile, indicator.label))
 
 
 def common(**overrides):
@@ -132,7 +140,7 @@ def test_riichi(code, reds):
         assert counts(r).get(f"0{suit}", 0) == red and counts(r)[f"5{suit}"] == 4 - red
     assert sizes(r) == {"E-hand": 13, "S-hand": 13, "W-hand": 13, "N-hand": 13, "live": 70, "dead": 14}
     assert (r.rounds, r.starting_points, r.score_unit, r.payment_rule, r.deposit) == (2, 25000, 100, "riichi", True)
-    slot = r.dora_indicator_slot()
+    slot = indicator_slot(r)
     assert (slot.pile.name, slot.label, slot.index_in_wall) == ("dead", "X5", 52 + 70 + 4)
 
 
@@ -145,8 +153,8 @@ def test_riichi_duplicate_layouts_from_domain_digest():
     ]  # fmt: skip
     # the source names no indicator; the preset fixes one so every table turns the same tile: the
     # dead piles in seat order are one dead wall of 14, X5 (South's third dead tile) the indicator
-    assert r.dora_indicator == "X5" and r.dora_indicator_slot().pile.name == "S-dead"
-    assert r.dora_indicator_slot().number == 3
+    assert r.dora_indicator == "X5" and indicator_slot(r).pile.name == "S-dead"
+    assert indicator_slot(r).number == 3
     r = PRESETS["riichi-duplicate-dead14"]
     assert sizes(r)["dead"] == 14 and sum(sizes(r)[f"{s}-draw"] for s in WINDS) == 70
     assert r.dora_indicator == "X5"
@@ -240,7 +248,7 @@ def test_custom_per_seat_equal_split_and_shared_dead_wall():
     r = custom_ruleset("x", "x", WINDS, TILES_136, "per_seat", [13] * 4, None, 16, **common(), dora_indicator="X5")
     assert sizes(r) == {**{f"{s}-hand": 13 for s in WINDS}, **{f"{s}-draw": 17 for s in WINDS}, "dead": 16}
     assert [p.name for p in r.piles] == [f"{s}-{k}" for s in WINDS for k in ("hand", "draw")] + ["dead"]
-    assert r.dora_indicator_slot().index_in_wall == 136 - 16 + 4
+    assert indicator_slot(r).index_in_wall == 136 - 16 + 4
     with pytest.raises(RuleSetError, match="70 tiles remain after 4 hands of 13, dead wall of 14, which do not split into 4 equal draw piles: give draw_sizes"):
         custom_ruleset("x", "x", WINDS, TILES_136, "per_seat", [13] * 4, None, 14, **common())
 

@@ -36,13 +36,13 @@ def test_generation_is_refused_until_the_public_value_is_entered():
 
 
 def test_the_public_value_changes_every_wall():
-    from walls.services import derive_piles
+    from walls.services import wall_deriver
 
     event = create_event(name="A", slug="a", public_value_source="lottery draw", master_seed="ab" * 32)
     event = set_public_value(event, "1 2 3 4 5 6")
-    before = [derive_piles(event, 1, s) for s in (1, 2)]
+    before = [wall_deriver(event)(1, s) for s in (1, 2)]
     event.public_value = "1 2 3 4 5 7"
-    after = [derive_piles(event, 1, s) for s in (1, 2)]
+    after = [wall_deriver(event)(1, s) for s in (1, 2)]
     assert all(a != b for a, b in zip(before, after))
 
 

@@ -23,7 +23,26 @@ logger = logging.getLogger("tournament.database")
 RETRY_AFTER = 5
 
 
-class DatabaseUnavailableMiddleware:
+class _ExceptionMiddleware:
+    """A middleware that passes every request on and answers only in ``process_exception``."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+
+def _page(request, template: str, detail: str, status: int) -> HttpResponse:
+    """``template`` showing ``detail`` with ``status``; ``detail`` as plain text when the page's
+    own look-ups (user, menus) need the database too."""
+    try:
+        return render(request, template, {"detail": detail}, status=status)
+    except DatabaseError:
+        return HttpResponse(detail, content_type="text/plain; charset=utf-8", status=status)
+
+
+class DatabaseUnavailableMiddleware(_ExceptionMiddleware):
     """Answer 503 when the database connection fails: a read is asked to try again; a write
     (POST, PUT, PATCH, DELETE) is said to be possibly stored or not, and the caller is asked to
     look before sending it again (``stored``: null in the JSON answer).
@@ -32,12 +51,6 @@ class DatabaseUnavailableMiddleware:
     ``503.html`` template (plain text if even that needs the database). Django closes the
     broken connection when the request ends, so the next request opens a new one.
     """
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
 
     def process_exception(self, request, exception):
         if not isinstance(exception, (OperationalError, InterfaceError)):
@@ -56,15 +69,12 @@ class DatabaseUnavailableMiddleware:
                 body["stored"] = None
             response = JsonResponse(body, status=503)
         else:
-            try:
-                response = render(request, "503.html", {"detail": detail}, status=503)
-            except DatabaseError:  # the page's own look-ups (user, menus) need the database too
-                response = HttpResponse(detail, content_type="text/plain; charset=utf-8", status=503)
+            response = _page(request, "503.html", detail, 503)
         response["Retry-After"] = str(RETRY_AFTER)
         return response
 
 
-class BadRequestMiddleware:
+class BadRequestMiddleware(_ExceptionMiddleware):
     """Answer 400 with the message when a page's query parameter cannot be used
     (:class:`tournament.query.QueryParamError`): JSON ``{"<name>": [message]}`` under ``/api/``
     and for ``.json`` URLs. (REST API views answer it themselves the same
@@ -72,18 +82,9 @@ class BadRequestMiddleware:
     ``400.html``: Django's own 400 answer (e.g. the admin's refused seed lookups) stays the same
     whatever the query, so it tells nothing about the seed (docs/security.md, "The master seed")."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
     def process_exception(self, request, exception):
         if not isinstance(exception, QueryParamError):
             return None
         if request.path.startswith("/api/") or request.path.endswith(".json"):
             return JsonResponse({exception.field: [exception.message]}, status=400)
-        try:
-            return render(request, "bad_query.html", {"detail": exception.message}, status=400)
-        except DatabaseError:
-            return HttpResponse(exception.message, content_type="text/plain; charset=utf-8", status=400)
+        return _page(request, "bad_query.html", exception.message, 400)

@@ -60,20 +60,6 @@ def check_size(name: str, value: object, minimum: int = 1) -> int:
 
 
 @dataclass(frozen=True)
-class Move:
-    """Physical copy ``copy`` of the wall ``sets`` goes from ``from_table`` to ``to_table``
-    (event-wide tables) once hand ``after_hand`` (0-based, within the slot) of slot ``after_slot``
-    is over; ``after_hand == block_size - 1`` means at the end of the slot, as in docs/rules.md, "Duplicate MCR: rotation of the sets"."""
-
-    after_slot: int
-    sets: tuple[int, ...]
-    from_table: int
-    to_table: int
-    copy: int
-    after_hand: int
-
-
-@dataclass(frozen=True)
 class Movement:
     """The set plan of one session, the same for every session of the event.
 
@@ -85,7 +71,7 @@ class Movement:
     - ``plan[slot][table]``: the 1-based sets an event-wide table plays in that slot, in order;
       ``copy_plan[slot][table]``: the copy used for each of those sets.
 
-    Build it with :func:`rotation_movement`; :func:`validate_movement` checks a hand-made one.
+    Build it with :func:`rotation_movement`.
     """
 
     n_tables: int
@@ -127,15 +113,6 @@ class Movement:
         raise MovementError(_("set %(set)s is not played by group %(group)s in slot %(slot)s: the movement is broken, rebuild it")
                             % {"set": set_no, "group": group, "slot": slot})
 
-    def schedule(self) -> list[list[tuple[int, ...]]]:
-        """The whole plan as ``[slot][table] -> sets in order`` (a copy, safe to change)."""
-        return [list(row) for row in self.plan]
-
-    def start_block(self, table: int) -> int:
-        """The 0-based block an event-wide table starts with (docs/rules.md, "Duplicate MCR: rotation of the sets": table k starts with block k)."""
-        self._check_table(table)
-        return (self.plan[0][table][0] - 1) // self.block_size
-
     def uses(self) -> list[tuple[int, int, int, int]]:
         """Every play of a set: ``(set_no, copy, hand_time, table)`` sorted, where
         ``hand_time = slot * block_size + hand`` counts hands from the start of the session."""
@@ -145,40 +122,6 @@ class Movement:
             for table, sets in enumerate(row)
             for hand, (set_no, copy) in enumerate(zip(sets, self.copy_plan[slot][table]))
         )
-
-    def moves(self) -> list[Move]:
-        """Where each physical copy goes after each play, grouped into carries.
-
-        A copy leaves its table at the end of the slot when its next play is in a later slot (the
-        seed's framed block moves to the next room), or right after the hand when its next play is
-        in the same slot at another group's table (staggered groups). Sorted by time, then table.
-        """
-        carried: dict[tuple[int, int, int, int, int], list[int]] = defaultdict(list)
-        uses = self.uses()
-        for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
-            if (set_no, copy) != (next_set, next_copy) or table == next_table:
-                continue
-            slot, hand = divmod(time, self.block_size)
-            if next_time // self.block_size != slot:
-                hand = self.block_size - 1
-            carried[(slot, hand, table, next_table, copy)].append(set_no)
-        return [
-            Move(slot, tuple(sorted(sets)), from_table, to_table, copy, hand)
-            for (slot, hand, from_table, to_table, copy), sets in sorted(carried.items())
-        ]
-
-    def earliest_free(self, set_no: int, copy: int) -> int:
-        """The 0-based slot after which ``copy`` of ``set_no`` is played no more this session, so
-        staff may take it apart (e.g. to build the next session's walls).
-
-        Raises MovementError if the set or copy does not exist.
-        """
-        self._check_set(set_no)
-        times = [time for s, c, time, _table in self.uses() if (s, c) == (set_no, copy)]
-        if not times:
-            raise MovementError(_("set %(set)s has no copy %(copy)s: copies are 0 to %(last)s")
-                                % {"set": set_no, "copy": copy, "last": self.copies - 1})
-        return max(times) // self.block_size
 
     def _check_table(self, table: int) -> None:
         if not 0 <= table < self.total_tables:
@@ -275,8 +218,7 @@ def rotation_movement(
     (rebuild_hands + 1)`` groups share one copy (MCR, 4-hand blocks: two groups per copy) and, up to
     ``block_size`` groups, no two tables play the same set at the same hand. Copies are assigned
     play by play to the lowest-numbered copy that is free again, which needs exactly as many copies
-    as plays of one set overlap with their rebuild time (interval colouring);
-    :meth:`Movement.earliest_free` gives when each copy is done.
+    as plays of one set overlap with their rebuild time (interval colouring).
 
     Raises MovementError if a size is not a whole number or ``sets_per_session`` is not a multiple
     of ``n_tables`` (the message names the nearest sizes that rotate).
@@ -334,67 +276,6 @@ def _assign_copies(plan: tuple[tuple[tuple[int, ...], ...], ...], block: int,
         for slot, row in enumerate(plan)
     )
     return copy_plan, max(len(c) for c in free_at.values())
-
-
-def validate_movement(m: Movement) -> None:
-    """Check a movement before it is printed; raises MovementError naming the first fault.
-
-    Checks: the plan has ``slots`` rows of ``n_tables * n_groups`` tables, each playing
-    ``block_size`` sets per slot; every table plays every set of the session exactly once; no two
-    tables of one group play the same set at the same hand (docs/rules.md, "Duplicate MCR: rotation of the sets"; docs/rules.md, "MIL duplicate rules: sessions need not start with East"); the copy plan has the
-    plan's shape with copies numbered below ``copies``; and each copy is played at most once per
-    hand and rests ``rebuild_hands`` hands between two plays (no copy in two places at once).
-    """
-    expected = set(range(1, m.sets_per_session + 1))
-    if m.slots != m.n_tables or m.block_size * m.n_tables != m.sets_per_session:
-        raise MovementError(
-            _("a movement of %(tables)s tables has %(tables)s slots of %(block)s sets; got %(slots)s slots of %(got)s: "
-              "rebuild it with rotation_movement")
-            % {"tables": m.n_tables, "block": m.sets_per_session // max(m.n_tables, 1), "slots": m.slots, "got": m.block_size}
-        )
-    if len(m.plan) != m.slots or len(m.copy_plan) != m.slots:
-        raise MovementError(_("plan and copy plan need %(slots)s slots, got %(plan)s and %(copies)s")
-                            % {"slots": m.slots, "plan": len(m.plan), "copies": len(m.copy_plan)})
-    for slot, (row, copy_row) in enumerate(zip(m.plan, m.copy_plan)):
-        if len(row) != m.total_tables or len(copy_row) != m.total_tables:
-            raise MovementError(_("slot %(slot)s: plan and copy plan need %(tables)s tables, got %(plan)s and %(copies)s")
-                                % {"slot": slot, "tables": m.total_tables, "plan": len(row), "copies": len(copy_row)})
-        for table, (sets, copies) in enumerate(zip(row, copy_row)):
-            if len(sets) != m.block_size or len(copies) != m.block_size:
-                raise MovementError(_("slot %(slot)s, table %(table)s: needs %(block)s sets and copies, got %(sets)s and %(copies)s")
-                                    % {"slot": slot, "table": table, "block": m.block_size, "sets": len(sets), "copies": len(copies)})
-            bad = [c for c in copies if not 0 <= c < m.copies]
-            if bad:
-                raise MovementError(_("slot %(slot)s, table %(table)s: copy %(copy)s does not exist, copies are 0 to %(last)s: "
-                                      "raise copies") % {"slot": slot, "table": table, "copy": bad[0], "last": m.copies - 1})
-    for table in range(m.total_tables):
-        played = [set_no for slot in range(m.slots) for set_no in m.plan[slot][table]]
-        twice = sorted({s for s in played if played.count(s) > 1})
-        missing = sorted(expected - set(played))
-        if twice or missing:
-            raise MovementError(
-                _("table %(table)s must play every set once: plays set(s) %(twice)s more than once and never %(missing)s; "
-                  "rebuild the movement") % {"table": table, "twice": twice, "missing": missing}
-            )
-    uses = m.uses()
-    at_time: dict[tuple[int, int, int], int] = {}
-    for set_no, _copy, time, table in uses:
-        group = table // m.n_tables
-        other = at_time.setdefault((group, set_no, time), table)
-        if other != table:
-            raise MovementError(
-                _("tables %(first)s and %(second)s of group %(group)s both play set %(set)s at hand %(hand)s (slot %(slot)s): "
-                  "a group's tables must play different sets at the same time")
-                % {"first": other, "second": table, "group": group, "set": set_no, "hand": time, "slot": time // m.block_size}
-            )
-    for (set_no, copy, time, table), (next_set, next_copy, next_time, next_table) in zip(uses, uses[1:]):
-        if (set_no, copy) == (next_set, next_copy) and next_time - time < 1 + m.rebuild_hands:
-            raise MovementError(
-                _("copy %(copy)s of set %(set)s is needed at table %(table)s (hand %(hand)s) and at table %(next_table)s "
-                  "(hand %(next_hand)s) with less than %(rebuild)s hand(s) to rebuild it: give one of them another copy")
-                % {"copy": copy, "set": set_no, "table": table, "hand": time, "next_table": next_table, "next_hand": next_time,
-                   "rebuild": m.rebuild_hands}
-            )
 
 
 def assign_rooms(n_tables: int, rooms: int | Sequence[int], movement: Movement) -> list[int]:

@@ -27,6 +27,7 @@ from tournament import rooms as room_services
 from tournament.access import DIRECTOR, event_view
 from tournament.forms import InviteForm, LateEntrantForm, QuickRoomsForm
 from tournament.models import Event, EventRole, Player, Table, Team
+from tournament.query import int_or
 from tournament.roster import RosterError, check_encoding, unpack_roster
 from tournament.table_plan import itineraries, seating_list
 from tournament.services import SetupError, import_roster
@@ -34,13 +35,6 @@ from tournament.services import SetupError, import_roster
 
 def _actor(request) -> str:
     return request.user.get_username()
-
-
-def _int(value, default=None):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
 
 
 # --- rooms ---------------------------------------------------------------------------------------
@@ -79,15 +73,15 @@ def rooms(request, event):
 def _room_rows(post) -> list[tuple[int | None, str, int]]:
     """The room table's rows from the POST: ``number`` (blank for the new row), ``name``,
     ``capacity`` lists in page order; a row with ``remove`` ticked or a blank new row is left out."""
-    removed = {_int(n) for n in post.getlist("remove")}
+    removed = {int_or(n) for n in post.getlist("remove")}
     rows = []
     for number, name, capacity in zip(post.getlist("number"), post.getlist("name"), post.getlist("capacity"), strict=False):
-        number = _int(number)
+        number = int_or(number)
         if number is None and not name.strip():
             continue
         if number is not None and number in removed:
             continue
-        rows.append((number, name, _int(capacity, 0)))
+        rows.append((number, name, int_or(capacity, 0)))
     return rows
 
 

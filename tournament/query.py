@@ -24,6 +24,15 @@ class QueryParamError(FieldError):
     """A query parameter that is not a whole number in its range; ``field`` is its name."""
 
 
+def int_or(value, default: int | None = None) -> int | None:
+    """``value`` (a posted field, a bound form value) as an int, or ``default`` when it is none:
+    the lenient reading for inputs whose absence the caller handles."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
 def int_param(request, name: str, *, default: int | None = None, minimum: int = 1, maximum: int = LARGEST) -> int | None:
     """``request.GET[name]`` (or ``request.query_params``) as an int from ``minimum`` to
     ``maximum``; ``default`` when absent or blank. Raises :class:`QueryParamError` otherwise."""

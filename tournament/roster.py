@@ -163,12 +163,6 @@ def read_roster(data: bytes, encoding: str | None = None) -> RosterReading:
     return RosterReading(str(best), _codec_name(best.encoding) or best.encoding, True)
 
 
-def decode_roster(data: bytes) -> str:
-    """The text of a roster file's ``data`` as :func:`read_roster` reads it without a chosen
-    encoding (its guess included); same errors."""
-    return read_roster(data).text
-
-
 @dataclass(frozen=True)
 class RosterPreview:
     """The first ``entries`` of a roster as they would be stored, how many lines it holds

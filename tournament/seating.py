@@ -73,7 +73,7 @@ def entrant_policy_error(event: Event, n_entrants: int, field: str = "entrant_po
 @transaction.atomic
 def import_roster(event: Event, text: str, *, actor: object = "roster import") -> int:
     """Add the roster's teams and players to ``event`` (``text``: the decoded file,
-    :func:`tournament.roster.decode_roster`); returns the number of players added.
+    ``tournament.roster.read_roster(data).text``); returns the number of players added.
 
     Team events need exactly one member per seat of the rule set in every team. When the
     entrants do not fill the groups and the event's policy is "as-is", the import is refused

@@ -21,6 +21,7 @@ first director's functions read and write accounts.
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime
 import hashlib
 import ipaddress
@@ -96,10 +97,8 @@ def lan_addresses() -> list[str]:
                 found.append(s.getsockname()[0])
         except OSError:
             continue
-    try:
+    with contextlib.suppress(OSError):
         found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
     seen: list[str] = []
     for address in found:
         if address not in seen and not is_loopback_host(address):
@@ -143,8 +142,6 @@ def follows_venue(url: str, address: str, hosts: set[str]) -> bool:
 
 # --- HTTPS: the venue's own certificate ---------------------------------------------------------
 
-TLS_DIR = ".venue-tls"
-"""The folder beside manage.py that keeps the venue's certificate authority and certificate."""
 CA_CERT, CA_KEY, CERT, KEY = "venue-ca.crt", "venue-ca.key", "venue.crt", "venue.key"
 CA_DAYS = 825  # the longest a phone (iOS) trusts a certificate; the venue's authority, installed once
 CERT_DAYS = 365
@@ -256,7 +253,7 @@ def spki_sha256(cert_pem: bytes) -> str:
 
 
 def venue_certificate(folder: Path | str, hosts: list[str]) -> tuple[Path, Path, bool]:
-    """The venue's certificate for ``hosts`` in ``folder`` (:data:`TLS_DIR`, made 0700): the
+    """The venue's certificate for ``hosts`` in ``folder`` (``settings.VENUE_TLS_DIR``, made 0700): the
     authority (:func:`make_authority`, made once and kept, so a phone installs it once) and the
     server certificate it signs (:func:`make_certificate`), made anew only when it no longer
     covers ``hosts`` (:func:`covers`: the address moved, or it ends within :data:`RENEW_DAYS`).

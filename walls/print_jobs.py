@@ -21,6 +21,7 @@ worker was killed) is :func:`stalled`; every page that lists jobs shows :func:`j
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import glob
@@ -387,10 +388,8 @@ def _store(job: PrintJob, name: str, data: bytes) -> str:
             os.close(fd)
         os.replace(part, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.remove(part)
-        except FileNotFoundError:
-            pass
         raise
     old = job.file.name if job.file else None
     if old and old != target and storage.exists(old):

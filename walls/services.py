@@ -41,11 +41,6 @@ def wall_deriver(event: Event):
     return derive
 
 
-def derive_piles(event: Event, session_number: int, set_no: int) -> dict[str, list[str]]:
-    """The piles (pile name → tiles) of one set, derived from the event's seed and public value."""
-    return wall_deriver(event)(session_number, set_no)
-
-
 @transaction.atomic
 def generate_walls(event: Event, session_number: int) -> list[WallSet]:
     """Derive and store every wall set of session ``session_number``; returns them by set number.

@@ -21,8 +21,6 @@ def lock_scope(event: Event, table_id: int) -> None:
     a fouled mark), so every action on a set takes the locks in the same order (this module's
     docstring).
     """
-    if event.comparison == Event.Comparison.FIELD:
-        scope = Session.objects.filter(groups__tables=table_id)
-    else:
-        scope = Group.objects.filter(tables=table_id)
+    scope = (Session.objects.filter(groups__tables=table_id) if event.comparison == Event.Comparison.FIELD
+             else Group.objects.filter(tables=table_id))
     list(scope.select_for_update(of=("self",)).values_list("pk", flat=True))

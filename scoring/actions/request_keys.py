@@ -21,6 +21,7 @@ connection's server process has gone, so that "not stored" is true when it is sa
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -198,10 +199,8 @@ def after_fault(request_key: str | None, pids: Iterable[int | None] = (),
     if not request_key or connection.in_atomic_block:
         return AfterFault(None)
     pids = {p for p in {*pids, backend_pid()} if p}
-    try:
+    with contextlib.suppress(DatabaseError):
         connection.close()
-    except DatabaseError:
-        pass
     try:
         if pids and connection.vendor == "postgresql":
             deadline = time.monotonic() + GONE_WITHIN
@@ -221,8 +220,6 @@ def after_fault(request_key: str | None, pids: Iterable[int | None] = (),
             return AfterFault(None)
         return AfterFault(True, result)
     except DatabaseError:
-        try:
+        with contextlib.suppress(DatabaseError):
             connection.close()
-        except DatabaseError:
-            pass
         return AfterFault(None)

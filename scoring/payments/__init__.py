@@ -30,9 +30,7 @@ runs). See docs/scoring.md.
 """
 
 from scoring.payments.core import (
-    INPUTS,
     KINDS,
-    MAX_DIGITS,
     MAX_HONBA,
     MAX_YAKUMAN,
     WINDS,
@@ -44,17 +42,10 @@ from scoring.payments.core import (
     signed_points,
 )
 from scoring.payments.mcr import BASE
-from scoring.payments.registry import (
-    PAYMENT_RULES,
-    payment_rule,
-    score_changes,
-    settle,
-    validate_score_changes,
-)
+from scoring.payments.registry import PAYMENT_RULES, score_changes, settle, validate_score_changes
 from scoring.payments.ranges import InputRanges, input_ranges, largest_hand, ruleset_ranges, widest
-from scoring.payments.riichi import FU_CHOICES, base_points
+from scoring.payments.riichi import FU_CHOICES
 from scoring.payments.shield_tile import shield_tile_value
-from scoring.payments.three_player import shiragiku_value
 from scoring.payments.yangzhou import MINIMUMS as YANGZHOU_MINIMUMS
 from scoring.payments.words import changes_words, describe
 
@@ -62,9 +53,7 @@ __all__ = [
     "signed_points",
     "BASE",
     "FU_CHOICES",
-    "INPUTS",
     "KINDS",
-    "MAX_DIGITS",
     "MAX_HONBA",
     "MAX_YAKUMAN",
     "PAYMENT_RULES",
@@ -75,7 +64,6 @@ __all__ = [
     "PaymentError",
     "PaymentRule",
     "Settlement",
-    "base_points",
     "changes_words",
     "describe",
     "input_ranges",
@@ -83,10 +71,8 @@ __all__ = [
     "read_whole",
     "ruleset_ranges",
     "widest",
-    "payment_rule",
     "score_changes",
     "settle",
     "shield_tile_value",
-    "shiragiku_value",
     "validate_score_changes",
 ]

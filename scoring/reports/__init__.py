@@ -22,26 +22,18 @@ rules; values are kept in :mod:`tournament.cache`),
 :mod:`~scoring.reports.spreadsheets`, :mod:`~scoring.reports.federation_rows` (the federation results file). The names below are the package's public interface.
 """
 
-from scoring.comparisons import SeatResult, TableSeats, complete_scopes, seat_comparisons, team_comparisons
-from scoring.reports.standing_rows import (
-    KEPT_TALLIES,
-    cached_standings,
-    conversion_in_use,
-    event_standings,
-    ranking_rules,
-    score_state,
-)
-from scoring.reports.chart import CHART_COLOURS, CHART_TOP, event_chart, line_chart, running_totals
+from scoring.comparisons import TableSeats, complete_scopes, seat_comparisons, team_comparisons
+from scoring.reports.standing_rows import cached_standings, conversion_in_use, event_standings, ranking_rules
+from scoring.reports.chart import CHART_TOP, event_chart, line_chart, running_totals
 from scoring.reports.federation_rows import federation_csv, federation_rows
 from scoring.reports.entrant_reports import player_report, player_standings, team_report
-from scoring.reports.scopes import event_scopes, export_scopes
-from scoring.reports.spreadsheets import FORMULA_STARTS, spreadsheet_text, standings_csv, standings_xlsx
+from scoring.reports.scopes import export_scopes
+from scoring.reports.spreadsheets import spreadsheet_text, standings_csv, standings_xlsx
 from scoring.reports.travellers import hand_record, traveller_index, traveller_report
 
 __all__ = [
-    "CHART_COLOURS", "CHART_TOP", "FORMULA_STARTS", "KEPT_TALLIES",
-    "SeatResult", "TableSeats", "cached_standings", "complete_scopes", "conversion_in_use", "event_chart", "event_scopes",
+    "CHART_TOP", "TableSeats", "cached_standings", "complete_scopes", "conversion_in_use", "event_chart",
     "event_standings", "export_scopes", "federation_csv", "federation_rows", "hand_record", "line_chart", "player_report", "player_standings",
-    "ranking_rules", "running_totals", "score_state", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
+    "ranking_rules", "running_totals", "seat_comparisons", "spreadsheet_text", "standings_csv", "standings_xlsx",
     "team_comparisons", "team_report", "traveller_index", "traveller_report",
 ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from scoring.payments import PAYMENT_RULES
 from scoring.payments.counters import carried_inputs, read_fixed
 from tournament.errors import FieldError
-from tournament.models import Event, Table
+from tournament.models import Event
 from tournament.venue import address_problem
 from walls import printing
 from walls.printing import i18n as printing_words
@@ -123,8 +123,3 @@ def render_stickers(event: Event, sets: list, template: str, lang: str) -> bytes
     except TemplateError as exc:
         raise PrintError(exc.field, exc.message) from None
     return printing.render_wall_stickers(sets, stock, lang=lang)
-
-
-def session_tables(event: Event, session_number: int):
-    """The tables of one session of ``event`` (a queryset)."""
-    return Table.objects.filter(group__session__event=event, group__session__number=session_number)

@@ -6,31 +6,18 @@ No Django import: walls/print_kinds/ builds the input values (:class:`PrintableS
 byte-for-byte the same for the same input.
 """
 
-from walls.printing.data import (
-    MovementRow,
-    PrintableSet,
-    PrintDataError,
-    ScoreSheet,
-    placements,
-    set_units,
-)
+from walls.printing.data import MovementRow, PrintableSet, PrintDataError, ScoreSheet
 from walls.printing.fonts import cjk_font_embedded, find_cjk_font
 from walls.printing.labels import render_calibration, render_set_labels
 from walls.printing.movement_sheets import render_movement_sheet
 from walls.printing.player_cards import CardSeat, PlayerCard, render_player_cards
 from walls.printing.score_sheets import render_score_sheet, render_score_sheets
-from walls.printing.seating_sheets import (
-    SeatingRow,
-    render_room_seating,
-    render_seating_sheet,
-)
+from walls.printing.seating_sheets import render_room_seating, render_seating_sheet
 from walls.printing.setup_sheets import render_pick_list, render_setup_sheets
-from walls.printing.stickers import SEAT_BREAKS, render_wall_stickers
+from walls.printing.stickers import render_wall_stickers
 from walls.printing.templates import (
     DEFAULT_LABEL_TEMPLATE,
-    DEFAULT_LABEL_TEMPLATE_LETTER,
     DEFAULT_TEMPLATE,
-    DEFAULT_TEMPLATE_LETTER,
     PRESETS,
     LabelTemplate,
     TemplateError,
@@ -40,11 +27,8 @@ from walls.printing.templates import (
 
 __all__ = [
     "DEFAULT_LABEL_TEMPLATE",
-    "DEFAULT_LABEL_TEMPLATE_LETTER",
     "DEFAULT_TEMPLATE",
-    "DEFAULT_TEMPLATE_LETTER",
     "PRESETS",
-    "SEAT_BREAKS",
     "CardSeat",
     "LabelTemplate",
     "MovementRow",
@@ -52,13 +36,11 @@ __all__ = [
     "PrintDataError",
     "PrintableSet",
     "ScoreSheet",
-    "SeatingRow",
     "TemplateError",
     "cjk_font_embedded",
     "custom_template",
     "find_cjk_font",
     "get_template",
-    "placements",
     "render_calibration",
     "render_movement_sheet",
     "render_pick_list",
@@ -70,5 +52,4 @@ __all__ = [
     "render_set_labels",
     "render_setup_sheets",
     "render_wall_stickers",
-    "set_units",
 ]

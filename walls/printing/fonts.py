@@ -22,6 +22,7 @@ pack shows them, but pdfium (Chrome's viewer) and most printers draw nothing or 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -102,10 +103,8 @@ def cjk_font_embedded() -> bool:
 def _winansi() -> frozenset[Any]:
     chars = set()
     for i in range(32, 256):
-        try:
+        with contextlib.suppress(UnicodeDecodeError):
             chars.add(bytes([i]).decode("cp1252"))
-        except UnicodeDecodeError:
-            pass
     return frozenset(chars)
 
 

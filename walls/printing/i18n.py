@@ -173,7 +173,7 @@ def word(key: str, lang: str) -> str:
 
 
 def role_mark(role: str, order: int, lang: str) -> str:
-    """The mark of a dead-wall slot's role (:data:`walls.rulesets.layout.ROLES`) as the set-up
+    """The mark of a dead-wall slot's role (:class:`walls.rulesets.layout.DeadSlot`) as the set-up
     sheets and the strip stickers print it: ``R1`` (kong replacement, in order), ``DORA`` (the dora
     indicator), ``K1`` (kan-dora indicator, in order), ``ura``; ``""`` for no role."""
     if role == "replacement":

@@ -36,7 +36,7 @@ def _template(template: LabelTemplate | str | None, default: str) -> LabelTempla
 
 
 def render_set_labels(sets: Sequence[PrintableSet], template: LabelTemplate | str | None = None,
-                      lang: str = "en", *, cut_lines: bool = False) -> bytes:
+                      lang: str = "en") -> bytes:
     """PDF with one label per set on ``template`` stock (default ``a4-21``, 63.5 × 38.1 mm).
 
     The words on a label (session, set, first table, seed commitment) are in ``lang``
@@ -52,10 +52,6 @@ def render_set_labels(sets: Sequence[PrintableSet], template: LabelTemplate | st
     per = len(boxes)
     for start in range(0, max(len(sets), 1), per):
         for (x, y, w, h), pset in zip(boxes, sets[start:start + per]):
-            if cut_lines:
-                canv.setStrokeColorRGB(0.75, 0.75, 0.75)
-                canv.setLineWidth(0.3)
-                canv.rect(x, y, w, h, stroke=1, fill=0)
             _draw_set_label(canv, forms, pset, x, y, w, h, lang)
         canv.showPage()
     return finish(canv, buf)

@@ -144,7 +144,7 @@ def _text_rows(x: float, y: float, w: float, h: float) -> tuple[tuple[float, flo
 
 
 @lru_cache(maxsize=64)
-def sticker_layout(w: float, h: float, widest: float = 1.834, want_qr: bool = False) -> _Layout:
+def sticker_layout(w: float, h: float, widest: float = 1.834) -> _Layout:
     """Where everything goes on a ``w`` × ``h`` point sticker whose widest slot label is
     ``widest`` em wide in Helvetica-Bold (``"D21"``: 1.834).
 
@@ -153,8 +153,7 @@ def sticker_layout(w: float, h: float, widest: float = 1.834, want_qr: bool = Fa
     *wide* (seat, slot and below them code and word on the left, QR code on the right over the
     full height) and, for a label taller than wide (a row strip's cell on a tile's back), *tall*
     (seat and slot across the top, code and word, the QR code across the bottom). Every slot
-    label of the document gets the same size. With ``want_qr`` (a row strip, whose stickers are
-    scanned to rebuild a set) an arrangement with a QR code wins whenever one has room for it.
+    label of the document gets the same size.
     """
     pad = max(1.0 * mm, min(2.0 * mm, h * 0.06))
     inner_w, inner_h = w - 2 * pad, h - 2 * pad
@@ -205,8 +204,6 @@ def sticker_layout(w: float, h: float, widest: float = 1.834, want_qr: bool = Fa
                        box_h * _SLOT_CAP / _CAP, code, word_, qr)
 
     candidates = [stacked(), wide()] + ([tall()] if h >= 0.8 * w else [])
-    if want_qr and any(lay.qr for lay in candidates):
-        candidates = [lay for lay in candidates if lay.qr]
     return max(candidates, key=lambda lay: lay.slot_size * (1.15 if lay.qr else 1.0))
 
 
@@ -261,7 +258,7 @@ def plan_sheets(blocks: Sequence[tuple[StickerSet, StickerUnit]], per_sheet: int
 
 
 def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | str | None = None,
-                         lang: str = "en", *, seat_break: str = "row", cut_lines: bool = False) -> bytes:
+                         lang: str = "en", *, seat_break: str = "row") -> bytes:
     """PDF of the wall stickers of ``sets`` on ``template`` label stock, one per label (a
     LabelTemplate or a preset name; default :data:`GRID_TEMPLATE`; a full-sheet stock of row
     strips is :func:`walls.printing.strips.render_sticker_strips`'s).
@@ -270,9 +267,9 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
     (build them with :func:`~walls.printing.data.sticker_set` or
     :func:`~walls.printing.data.sticker_set_of`). ``lang`` (``en``, ``ja``, ``zh``) picks the
     pile word on each sticker and the seat words of the header labels; ``seat_break`` is
-    ``"row"`` or ``"page"`` (see the module doc); ``cut_lines`` outlines every label, for plain
-    paper cut by hand. Raises TypeError for a value holding tiles (a PrintableSet),
-    TemplateError for labels smaller than 20 × 10 mm, ValueError for an unknown language.
+    ``"row"`` or ``"page"`` (see the module doc). Raises TypeError for a value holding tiles (a
+    PrintableSet), TemplateError for labels smaller than 20 × 10 mm, ValueError for an unknown
+    language.
     """
     lang = check_lang(lang)
     for sset in sets:
@@ -306,10 +303,6 @@ def render_wall_stickers(sets: Sequence[StickerSet], template: LabelTemplate | s
         for (x, y, w, h), item in zip(boxes, sheet):
             if item is None:
                 continue
-            if cut_lines:
-                canv.setStrokeColorRGB(0.75, 0.75, 0.75)
-                canv.setLineWidth(0.3)
-                canv.rect(x, y, w, h, stroke=1, fill=0)
             if isinstance(item, _Sticker):
                 writer.draw(item, x, y)
             else:

@@ -64,10 +64,6 @@ QR_SIDE = 16.0
 """Millimetres: a sticker's QR code with its quiet zone of 2 modules on each side, at most (less
 on a back narrower than 17 mm). Version 4 (33 modules) then has modules of 16 / 37 = 0.43 mm."""
 
-QUIET = 2
-"""Modules of white around a sticker's code, inside the sticker (the sticker's own white edge adds
-to it)."""
-
 SCALE_BAR = 100.0
 """Millimetres: the scale bar at the foot of every sticker sheet and on the calibration page."""
 

@@ -215,10 +215,8 @@ DEFAULT_TEMPLATE = "a4-strips"
 """Wall stickers on A4: row strips on a full-sheet label, each seat's rows at the pitch of the
 event's tiles (:mod:`walls.printing.strips`), so they fit any tile size; a grid stock is checked
 against the tile (:func:`walls.printing.tilesize.check_stock`)."""
-DEFAULT_TEMPLATE_LETTER = "letter-strips"
 DEFAULT_LABEL_TEMPLATE = "a4-21"
 """Set labels on A4 (one per physical set, stuck on its box or frame)."""
-DEFAULT_LABEL_TEMPLATE_LETTER = "letter-10"
 
 
 def get_template(name: str) -> LabelTemplate:

@@ -16,32 +16,19 @@ Django runs).
 
 from scoring.payments import PAYMENT_RULES
 from walls.rulesets.custom import LAYOUTS, custom_ruleset
-from walls.rulesets.model import PILE_KINDS, WINDS, Pile, RuleSet, RuleSetError, Slot
-from walls.rulesets.presets import (
-    PRESETS,
-    TILES_136,
-    TILES_144,
-    TILES_SHIRAGIKU_108,
-    TILES_SHIRAGIKU_112,
-    TILES_SOUZU_70,
-    get_ruleset,
-)
+from walls.rulesets.model import WINDS, Pile, RuleSet, RuleSetError
+from walls.rulesets.presets import PRESETS, TILES_136, TILES_144, get_ruleset
 
 __all__ = [
     "LAYOUTS",
     "PAYMENT_RULES",
-    "PILE_KINDS",
     "PRESETS",
     "TILES_136",
     "TILES_144",
-    "TILES_SHIRAGIKU_108",
-    "TILES_SHIRAGIKU_112",
-    "TILES_SOUZU_70",
     "WINDS",
     "Pile",
     "RuleSet",
     "RuleSetError",
-    "Slot",
     "custom_ruleset",
     "get_ruleset",
 ]

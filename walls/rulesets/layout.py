@@ -44,12 +44,6 @@ from typing import Any
 MAX_STACKS = 17
 """Most stacks in one row: one side of a 136-tile wall."""
 
-LEVELS = ("flat", "lower", "upper")
-"""A row lies flat (a starting hand), or is the lower or upper row of a stacked pile."""
-
-ROLES = ("replacement", "indicator", "kan_indicator", "ura")
-"""The roles of a dead-wall slot (:class:`DeadSlot`)."""
-
 
 @dataclass(frozen=True)
 class Row:
@@ -145,9 +139,9 @@ def row_of(ruleset: Any, pile: str, number: int) -> tuple[Row, int]:
 class DeadSlot:
     """One tile of the dead wall: its pile, the pile's seat (None: shared), the slot label in the
     pile (``"X3"``), its 1-based ``position`` in the whole dead wall (module doc), and its
-    ``role`` (:data:`ROLES`) with ``order``: the 1-based replacement or kan-dora number (1 for the
-    dora indicator; for an ura-dora the number of the indicator above it: 0 under the dora
-    indicator)."""
+    ``role`` (``replacement``, ``indicator``, ``kan_indicator`` or ``ura``) with ``order``: the
+    1-based replacement or kan-dora number (1 for the dora indicator; for an ura-dora the number
+    of the indicator above it: 0 under the dora indicator)."""
 
     pile: str
     seat: str | None

@@ -141,14 +141,6 @@ class RuleSet:
                 index += 1
         return result
 
-    def dora_indicator_slot(self) -> Slot | None:
-        """The slot of the first dora indicator, or None when the rule set marks none."""
-        if self.dora_indicator is None:
-            return None
-        position = int(self.dora_indicator[1:])
-        dead = [s for s in self.slots() if s.pile.kind == "dead"]
-        return dead[position - 1]
-
     @property
     def fingerprint(self) -> str:
         """SHA-256 hex of the tiles and piles (docs/walls.md, :func:`walls.derivation.ruleset_fingerprint`)."""

@@ -94,10 +94,9 @@ class Command(BaseCommand):
         run = {"walls": bench_walls, "seating": bench_seating, "standings": bench_standings, "printing": bench_printing,
                "export": bench_export, "entry": bench_entry, "writes": bench_writes,
                "pages": bench_pages, "par": bench_par, "venues": bench_venues}
-        if "event-day" in names:
-            if connection.vendor != "postgresql":
-                raise CommandError("DATABASE_URL: the event-day simulation runs against PostgreSQL, e.g. "
-                                   "DATABASE_URL=postgres://postgres@127.0.0.1:5432/dmj_bench (a scratch database)")
+        if "event-day" in names and connection.vendor != "postgresql":
+            raise CommandError("DATABASE_URL: the event-day simulation runs against PostgreSQL, e.g. "
+                               "DATABASE_URL=postgres://postgres@127.0.0.1:5432/dmj_bench (a scratch database)")
         if connection.vendor == "postgresql":
             ensure_database()
         call_command("migrate", interactive=False, verbosity=0)  # the walls bench stores sets

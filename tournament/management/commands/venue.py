@@ -32,6 +32,7 @@ What it does, in order:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
@@ -165,10 +166,8 @@ class Command(BaseCommand):
         command = [sys.executable, "-m", "gunicorn", "tournament.wsgi:application", "--bind", bind,
                    "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
                    "--access-logfile", "-", "--timeout", "60", *tls]
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             subprocess.run(command, cwd=base_dir, env=env, check=False)
-        except KeyboardInterrupt:
-            pass
 
     def _follow(self, address: str, slugs) -> None:
         """Set the public address of the events named (``--event``), else of every event not
