@@ -483,7 +483,7 @@ def live_state(event: Event, session_number: int) -> dict[str, Any]:
     tables = found.tables if found else []
     plan = cast(SessionPlan, found)  # read only for its tables: none when the session is not seated
     results = HandResult.objects.filter(event=event, session_number=session_number).values(
-        "table_id", "set_no", "status", "pk", "outcome", "wall_flag")
+        "table_id", "set_no", "status", "pk", "wall_flag", "outcome__flags")  # its flags, not the whole outcome
     state = {(r["table_id"], r["set_no"]): r for r in results}
     team_method = event.method == Event.Method.TEAM
     released = Exists(SetRelease.objects.filter(event=event, session_number=session_number, set_no=OuterRef("set_no")))
@@ -508,17 +508,18 @@ def live_state(event: Event, session_number: int) -> dict[str, Any]:
 
     rows = []
     counts = dict.fromkeys(["entered", "confirmed", "disputed", "missing", "flagged"], 0)
+    labels = {seat: seat_label(seat) for seat in ruleset.seats}
     for t in tables:
         cells = []
         for s in range(1, n_sets + 1):
             stored = state.get((t.pk, s))
             status = stored["status"] if stored else "missing"
-            flags = [f["message"] for f in ((stored or {}).get("outcome") or {}).get("flags") or []]
+            flags = [f["message"] for f in (stored or {}).get("outcome__flags") or []]
             if stored and stored["wall_flag"]:  # the director's grid: the wall may be seen
                 flags.append(wall_check.flag_message(stored["wall_flag"].get("problems") or ()))
             counts[status] += 1
             counts["flagged"] += bool(flags)
-            converted = [{"seat": seat, "label": seat_label(seat), "points": scores[(s, key)], "name": name}
+            converted = [{"seat": seat, "label": labels[seat], "points": scores[(s, key)], "name": name}
                          for seat, player in plan.ordered_holders(t, s)  # whoever held the seat on this set
                          for key, name in [key_and_name(player)] if (s, key) in scores]
             cells.append({"set": s, "status": status, "id": stored["pk"] if stored else None, "flags": flags,
@@ -555,7 +556,9 @@ def live(request: HttpRequest, event: Event) -> HttpResponse:
     variant = LIVE.variant(table_access.viewer(request, event), False, session)
 
     def context() -> dict[str, Any]:
-        return {"event": event, "state": cached_live_state(event, session), "sessions": sessions}
+        # each cell links its result: the path built once, not reversed 4,096 times at 256 tables
+        return {"event": event, "state": cached_live_state(event, session), "sessions": sessions,
+                "result_path": reverse("result", args=[event.slug, 0]).removesuffix("0/")}
 
     return LIVE.respond(request, event, variant, lambda: render(request, "scoring/live.html", {
         "event": event, "state": {"session": session}, "sessions": sessions,

@@ -99,6 +99,9 @@ def test_the_live_page_shows_the_converted_scores_to_the_director(small_team_eve
     data = client.get(reverse("live-json", args=[small_team_event.slug])).json()
     assert data["scores"][0] == best
     assert " · E " in html  # the cell's title names its seats
+    cell = live_state(small_team_event, 1)["rows"][0]["cells"][0]
+    link = reverse("result", args=[small_team_event.slug, cell["id"]])
+    assert f'href="{link}"' in html and client.get(link).status_code == 200  # a cell opens its result
 
 
 def test_an_individual_events_substitute_is_in_the_grid_with_the_points_of_the_sets_they_played(director):
