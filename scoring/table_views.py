@@ -18,6 +18,8 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
@@ -542,6 +544,37 @@ def live_state(event: Event, session_number: int) -> dict[str, Any]:
             "scores": board, "private_sets": private_sets}
 
 
+def live_rows_html(state: dict[str, Any], result_path: str) -> tuple[SafeString, SafeString]:
+    """The rows of the live grid and of its converted scores (``<tr>`` elements) for
+    :func:`live_state`'s ``state``, the same markup the page's script writes on each poll
+    (templates/scoring/live.html), every text escaped; ``result_path``: the path of a result
+    without its id. Written out here rather than by a template loop: at 256 tables the grid has
+    4,096 cells, which the template engine took about 0.4 s to render (docs/performance.md)."""
+    def signed(points: float) -> str:
+        return "%+d" % points  # as the template's stringformat:"+d" (a sit-out average may be a fraction)
+
+    grid = []
+    for row in state["rows"]:
+        number = str(row["table"])
+        cells = []
+        for c in row["cells"]:
+            title = escape(c["status"]) + "".join(f" · {escape(f)}" for f in c["flags"]) + "".join(
+                f" · {escape(p['label'])} {escape(p['name'])} {signed(p['points'])}" for p in c["converted"])
+            shown = (f'<a href="{escape(result_path)}{c["id"]}/">{escape(c["status"][:1].upper())}</a>'
+                     + ("<mark>⚑</mark>" if c["flags"] else "")) if c["id"] else "·"
+            cells.append(f'<td class="num status-{escape(c["status"])}{" flagged" if c["flags"] else ""}" '
+                         f'data-set="{c["set"]}" title="{title}">{shown}</td>')
+        late, head = (' class="late"', f"<mark>{number}</mark>") if row["late"] else ("", number)
+        grid.append(f'<tr data-table="{number}"{late}><th scope="row">{head}</th>\n{"".join(cells)}</tr>')
+    scores = []
+    for entry in state["scores"]:
+        points = "".join(f'<td class="num">{"·" if p is None else signed(p)}</td>' for p in entry["points"])
+        rank = "–" if entry["rank"] is None else str(entry["rank"])
+        scores.append(f'<tr><td class="num">{rank}</td><th scope="row">{escape(entry["name"])}</th>{points}'
+                      f'<td class="num"><strong>{signed(entry["total"])}</strong></td></tr>')
+    return mark_safe("".join(grid)), mark_safe("".join(scores))  # noqa: S308 - every text escaped above
+
+
 LIVE, LIVE_JSON = Page("live"), Page("live.json", html=False)
 
 
@@ -556,9 +589,9 @@ def live(request: HttpRequest, event: Event) -> HttpResponse:
     variant = LIVE.variant(table_access.viewer(request, event), False, session)
 
     def context() -> dict[str, Any]:
-        # each cell links its result: the path built once, not reversed 4,096 times at 256 tables
-        return {"event": event, "state": cached_live_state(event, session), "sessions": sessions,
-                "result_path": reverse("result", args=[event.slug, 0]).removesuffix("0/")}
+        state = cached_live_state(event, session)
+        grid, scores = live_rows_html(state, reverse("result", args=[event.slug, 0]).removesuffix("0/"))
+        return {"event": event, "state": state, "sessions": sessions, "grid_rows": grid, "score_rows": scores}
 
     return LIVE.respond(request, event, variant, lambda: render(request, "scoring/live.html", {
         "event": event, "state": {"session": session}, "sessions": sessions,

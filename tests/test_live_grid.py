@@ -158,3 +158,43 @@ def test_the_grid_warns_not_to_project_it_while_other_groups_play_the_sets_it_sc
     assert all(str(s) in page.split('id="do-not-project"')[1].split("</p>")[0] for s in state["private_sets"])
     play_slots(event, random.Random(6), groups=[2])
     assert live_state(event, 1)["private_sets"] == []
+
+
+# the rows as the template loop wrote them before they were written in Python (the oracle)
+_GRID_TEMPLATE = (
+    '{% for row in state.rows %}<tr data-table="{{ row.table }}"{% if row.late %} class="late"{% endif %}><th scope="row">'
+    '{% if row.late %}<mark>{{ row.table }}</mark>{% else %}{{ row.table }}{% endif %}</th>\n{% for c in row.cells %}'
+    '<td class="num status-{{ c.status }}{% if c.flags %} flagged{% endif %}" data-set="{{ c.set }}" title="{{ c.status }}'
+    '{% for f in c.flags %} · {{ f }}{% endfor %}{% for p in c.converted %} · {{ p.label }} {{ p.name }} '
+    '{{ p.points|stringformat:"+d" }}{% endfor %}">{% if c.id %}<a href="{{ result_path }}{{ c.id }}/">'
+    '{{ c.status|first|upper }}</a>{% if c.flags %}<mark>⚑</mark>{% endif %}{% else %}·{% endif %}</td>{% endfor %}'
+    '</tr>{% endfor %}')
+_SCORES_TEMPLATE = (
+    '{% for entry in state.scores %}<tr><td class="num">{{ entry.rank|default_if_none:"–" }}</td><th scope="row">'
+    '{{ entry.name }}</th>{% for p in entry.points %}<td class="num">{% if p is None %}·{% else %}'
+    '{{ p|stringformat:"+d" }}{% endif %}</td>{% endfor %}<td class="num"><strong>{{ entry.total|stringformat:"+d" }}'
+    '</strong></td></tr>{% endfor %}')
+
+
+def test_the_grid_rows_are_the_markup_the_template_wrote_with_every_name_and_flag_escaped(small_team_event):
+    from django.template import Context, Template
+
+    from scoring.table_views import live_rows_html
+
+    play_slots(small_team_event, random.Random(7))
+    state = live_state(small_team_event, 1)
+    hostile = '<script>alert("x")</script> & \'Jerry\''
+    first = state["rows"][0]
+    first["late"] = True
+    first["cells"][0]["flags"] = [hostile, "fan check: 8 < 8"]
+    first["cells"][1].update(status="missing", id=None, converted=[])
+    for cell in first["cells"]:
+        for seat in cell["converted"]:
+            seat["name"] = hostile
+    state["scores"][0].update(name=hostile, rank=None, total=12.5)
+    state["scores"][1]["points"][0] = None
+    grid, scores = live_rows_html(state, "/e/x/results/")
+    context = Context({"state": state, "result_path": "/e/x/results/"})
+    assert grid == Template(_GRID_TEMPLATE).render(context)
+    assert scores == Template(_SCORES_TEMPLATE).render(context)
+    assert "<script>" not in grid + scores and "&lt;script&gt;" in grid and "&lt;script&gt;" in scores
