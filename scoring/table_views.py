@@ -4,6 +4,7 @@ history, and the director's live grid. Each write calls one function of :mod:`sc
 
 from __future__ import annotations
 
+import html
 import json
 import uuid
 from collections.abc import Callable
@@ -18,7 +19,6 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -552,6 +552,14 @@ def live_rows_html(state: dict[str, Any], result_path: str) -> tuple[SafeString,
     4,096 cells, which the template engine took about 0.4 s to render (docs/performance.md)."""
     def signed(points: float) -> str:
         return "%+d" % points  # as the template's stringformat:"+d" (a sit-out average may be a fraction)
+
+    escaped: dict[str, str] = {}  # the same names and labels recur in every cell: escaped once each
+
+    def escape(text: str) -> str:
+        found = escaped.get(text)
+        if found is None:
+            found = escaped[text] = html.escape(text)  # what Django's escape gives
+        return found
 
     grid = []
     for row in state["rows"]:
