@@ -63,7 +63,7 @@ def test_after_a_correction_visitors_get_the_page_as_it_was_for_a_minute_then_th
     phone = Client()
     before = phone.get(url)
     assert before.status_code == 200 and "Age" not in before
-    assert "follows each set's release within a minute" in before.content.decode()  # what the visitor is told
+    assert "is updated within a minute of each change" in before.content.decode()  # what the visitor is told
     _correct_a_released_result(small)
 
     clock.now += 20

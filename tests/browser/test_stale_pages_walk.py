@@ -1,7 +1,7 @@
 """A hall's phones after the director changes the standings (a penalty), with the production
 setting of a visitor's page rebuilt at most once a minute (``PUBLIC_PAGE_STALE_SECONDS`` 60): the
 director sees the new points at once; a phone that reloads within the minute is shown the page as
-it was built, told on the page that it follows each release within a minute, and answered with
+it was built, told on the page that it is updated within a minute of each change, and answered with
 the page's age."""
 
 import re
@@ -22,7 +22,7 @@ def test_a_phone_sees_a_penalty_within_a_minute_and_the_director_at_once(new_pag
     phone = new_page(PHONE)
     phone.goto(standings)
     before = points_of(phone, team)
-    assert "follows each set's release within a minute" in phone.locator("#standings-scope").inner_text()
+    assert "is updated within a minute of each change" in phone.locator("#standings-scope").inner_text()
 
     page = director_page
     page.goto(demo_site.page(f"/e/{demo_site.slug}/director/penalties/"))
