@@ -60,7 +60,10 @@ def two_nodes(tmp_path):
     prefix = f"dmj-scale-out-{os.getpid()}-{secrets.token_hex(3)}"
     env = {**os.environ, "DATABASE_URL": _database_url(), "CACHE_URL": f"redis://127.0.0.1:6379/14?key_prefix={prefix}",
            "SECRET_KEY": django_settings.SECRET_KEY, "DEBUG": "1", "SECURE": "0", "BEHIND_PROXY": "1",
-           "CONN_MAX_AGE": "0", "LOG_LEVEL": "ERROR"}
+           "CONN_MAX_AGE": "0", "LOG_LEVEL": "ERROR",
+           # a change is seen at once through either node (a visitor's page kept up to a minute is
+           # tests/test_stale_pages.py's)
+           "PUBLIC_PAGE_STALE_SECONDS": "0"}
     nodes, urls = [], []
     log = tmp_path / "gunicorn.log"
     try:

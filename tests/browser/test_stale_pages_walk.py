@@ -46,3 +46,10 @@ def test_a_phone_sees_a_penalty_within_a_minute_and_the_director_at_once(new_pag
     settings.PUBLIC_PAGE_STALE_SECONDS = 0  # the minute has passed
     phone.reload()
     assert points_of(phone, team) == before - 10
+
+    # the demo event is shared by the package's tests: the penalty is undone as the director does
+    page.goto(demo_site.page(f"/e/{demo_site.slug}/director/penalties/"))
+    row = page.locator("table#adjustments tbody tr").filter(has_text="Slow play (stale page walk)")
+    click_and_wait(page, row.get_by_role("button", name="Undo"))
+    page.goto(standings)
+    assert points_of(page, team) == before
