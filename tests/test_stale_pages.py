@@ -5,6 +5,8 @@ old; the director, staff and anyone signed in see the change at once; a page nev
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -17,6 +19,7 @@ from scoring.models import HandResult
 from tests.factories import played_event
 from tournament import cache as page_cache
 from tournament.models import EventRole
+from walls.setcode import set_code
 
 STALE = 60
 
@@ -115,3 +118,25 @@ def test_at_zero_a_change_rebuilds_the_page_at_once(small, clock, settings):
     _correct_a_released_result(small)
     after = Client().get(url)
     assert _main(after) != _main(before) and "Age" not in after
+
+
+def test_with_the_minute_on_two_unplayed_sets_answer_a_visitor_alike(half_played, settings, clock):
+    """Session 2's sets are scored for group 1 only: a visitor asking for two of them, before
+    and after a released result's correction served within the minute, is told the same but
+    for the set's own code and links."""
+    settings.PUBLIC_PAGE_STALE_SECONDS = STALE
+    settings.PUBLIC_PAGE_BUILD_RATE = None
+
+    def page(set_no: int) -> str:
+        answer = Client().get(reverse("traveller", args=[half_played.slug, 2, set_no]))
+        assert answer.status_code == 200
+        text = _main(answer).decode()
+        text = re.sub(r'\s*·?\s*<a href="[^"]*">(Previous|Next) set</a>', "", text)  # where the set stands in the list
+        text = re.sub(r'href="[^"]*"', "", text)
+        return text.replace(set_code(2, set_no), "SET").replace(f"2-{set_no}", "SET")
+
+    before = page(1), page(2)
+    assert before[0] == before[1]
+    _correct_a_released_result(half_played)
+    clock.now += 20
+    assert page(1) == page(2) == before[0]

@@ -146,6 +146,12 @@ def content_version(event: Event, *, public: bool = False) -> int:
     return event.content_version(public=public)
 
 
+def version_tag(event: Event, *, public: bool = False) -> str:
+    """The version a page's ETag names: ``"P<public version>"`` for a public page, else
+    ``"<content version>"`` (:func:`content_version`)."""
+    return f"P{content_version(event, public=True)}" if public else str(content_version(event))
+
+
 @contextmanager
 def _flag(name: str) -> Iterator[None]:
     """Set the current reading's flag ``name`` for the block."""
@@ -284,8 +290,7 @@ def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, p
     except BuildingElsewhere:
         return older, (older_version, _now() - built_at) if older is not None else None
     if built:
-        version = f"P{content_version(event, public=True)}" if public else str(content_version(event))
-        cache.set(latest, (key, version, _now()), CACHE_SECONDS)
+        cache.set(latest, (key, version_tag(event, public=public), _now()), CACHE_SECONDS)
     return value, None
 
 
@@ -523,8 +528,7 @@ class Page:
             parts.append(repr(sorted(_table_logins(request).items())))
             parts.append(request.META.get("CSRF_COOKIE", ""))
         digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()
-        version = at or (f"P{content_version(event, public=True)}" if public else content_version(event))
-        return f'W/"{version}-{digest}"'
+        return f'W/"{at or version_tag(event, public=public)}-{digest}"'
 
     def _whole(self, request: HttpRequest, event: Event, variant: str, build: Callable[[], HttpResponse],
                public: bool) -> tuple[HttpResponse, tuple[str, float] | None]:
