@@ -27,7 +27,7 @@ import pytest
 from factories import confirm_with_pin, console_error, enter_outcome, login_as_table_in_browser, save_entry, say_who_is_entering
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, in_own_connection
+from tests.browser.conftest import DESKTOP, PHONE, in_own_connection, once_unlocked
 from tests.browser.test_i18n import switch_language
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db]
@@ -153,7 +153,7 @@ def test_a_club_plays_offline_and_the_central_director_merges_it_into_one_field(
         assert json.loads(package.read_text())["package"]["venue"] == "paris"
 
         # 2. Paris's laptop: import, a phone enters and confirms, the bundle
-        kept = in_own_connection(_swap_to_laptop, slug)
+        kept = once_unlocked(_swap_to_laptop, slug)
         laptop = watched(browser.new_context(viewport=DESKTOP, accept_downloads=True))
         _login(laptop, demo_site, names["laptop"])
         laptop.goto(demo_site.page("/"))
@@ -197,7 +197,7 @@ def test_a_club_plays_offline_and_the_central_director_merges_it_into_one_field(
         assert len(json.loads(bundle.read_text())["results"]) == 16
 
         # 3. the central director merges: every set released
-        in_own_connection(_back_to_central, slug, kept)
+        once_unlocked(_back_to_central, slug, kept)
         central.goto(demo_site.page(f"/e/{slug}/director/venues/"))
         central.set_input_files("#bundle-paris", str(bundle))
         with central.expect_navigation():
@@ -221,4 +221,4 @@ def test_a_club_plays_offline_and_the_central_director_merges_it_into_one_field(
         player.screenshot(path=str(SHOTS / f"venues-6-player-ja{suffix}.png"), full_page=True)
         assert errors == []
     finally:
-        in_own_connection(_clean, names)
+        once_unlocked(_clean, names)  # the live server may still answer a page's last poll
