@@ -10,12 +10,17 @@ everyone else sees a set once every table has played it (:mod:`scoring.reports`)
 from __future__ import annotations
 
 import functools
+import html
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.safestring import SafeString, mark_safe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import get_language, gettext_lazy
@@ -34,6 +39,8 @@ from tournament.models import Event, Player, Table, Team
 from tournament import cache
 from tournament.cache import Page
 from tournament.query import int_param
+from tournament.templatetags.seats import conversion_label, seat_name
+from tournament.templatetags.set_codes import set_code
 from tournament.table_plan import itineraries
 from walls.printing import i18n as printing_words
 from walls.printing.hand_records import render_hand_records
@@ -203,6 +210,65 @@ def _entrant_page(request, event, declared: Page, public: bool, args: tuple, pag
 NEXT_SEAT_MARK = "<!--next-seat-->"
 
 
+def set_rows_html(sets: list[dict], mode: str, slug: str) -> SafeString:
+    """The rows (``<tr>`` elements, one per set, each followed by a line break) of the "Set by
+    set" table of a team's page (``mode`` ``"team"``, :func:`scoring.reports.team_report`'s
+    ``sets``) or a player's (``"player"``, :func:`scoring.reports.player_report`'s, with par),
+    every text escaped, in the page's language; ``slug``: the event's, for the travellers' links.
+    Written out here rather than by a template loop: at 48 sets the loop took 8 ms of a player
+    page's 11 (docs/performance.md, "The runs of the seventeenth session"), and every phone's
+    page is built once after each release. The markup is what the loop wrote (tests/test_pages.py
+    keeps the loop as the oracle)."""
+    traveller = reverse("traveller", args=[slug, 0, 0]).removesuffix("0/0/")
+    best, no_par = html.escape(_("best")), html.escape(_("No call-free win was possible"))
+    plain_int = not settings.USE_THOUSAND_SEPARATOR  # then Django localizes a whole number as str() does
+
+    def text(value) -> str:  # as {{ value }}: localized, escaped
+        if type(value) is int and plain_int:
+            return str(value)
+        return html.escape(str(value if isinstance(value, str) else localize(value)))
+
+    def signed(value) -> str:  # as |stringformat:"+d"
+        try:
+            return "%+d" % value
+        except (TypeError, ValueError):
+            return ""
+
+    def fixed(value) -> str:  # as |floatformat:2
+        return html.escape(str(floatformat(value, 2)))
+
+    rows = []
+    for s in sets:
+        code = html.escape(set_code(s["session"], s["set_no"]))
+        head = f'<tr class="set-row"><td><a href="{traveller}{s["session"]}/{s["set_no"]}/">{code}</a></td>'
+        if mode == "team":
+            rows.append(
+                f'{head}\n<td class="num"><strong>{signed(s["points"])}</strong></td><td class="num">{text(s["running"])}</td>'
+                f'<td>{text(s["group"] or "–")}</td>\n<td class="num">{signed(s["score_change"])}</td>'
+                f'<td class="num">{fixed(s["datum"])}</td><td class="num">{fixed(s["difference"])}</td>\n'
+                f'<td><small>{html.escape(conversion_label(s["table_version"]))}</small></td></tr>\n')
+            continue
+        par = s.get("par")
+        if par:
+            shown = f'{signed(par["score"])} <small class="muted">D{text(par["draw"])}</small>'
+            if par["label"]:
+                shown += f'<br><small>{text(par["label"])}</small>'
+            if par["best_score"] != par["score"]:
+                shown += (f'<br><small class="best">{best} {signed(par["best_score"])} '
+                          f'<span class="muted">D{text(par["best_draw"])}</span>'
+                          + (f' · {text(par["best_label"])}' if par["best_label"] else "") + "</small>")
+            versus = signed(par["versus"])
+        else:
+            shown = f'<span class="muted" title="{no_par}">–</span>'
+            versus = "–"
+        rows.append(
+            f'{head}<td>{text(s["table"])}</td><td>{html.escape(seat_name(s["seat"]))}</td>\n'
+            f'<td class="num">{signed(s["score_change"])}</td><td class="num">{fixed(s["datum"])}</td>'
+            f'<td class="num">{fixed(s["difference"])}</td>\n<td class="num"><strong>{signed(s["points"])}</strong></td>'
+            f'<td class="num">{text(s["running"])}</td>\n<td class="num par">{shown}</td>\n<td class="num">{versus}</td></tr>\n')
+    return mark_safe("".join(rows))  # noqa: S308 - every text escaped above
+
+
 @result_page
 def teams(request, event):
     """The running-total chart of every team (individual events: the leading players) and the
@@ -233,7 +299,8 @@ def team(request, event, number):
 
     def context() -> dict:
         return {"event": event, **page(), "public": public,
-                "report": reports.team_report(event, found(), public=public),
+                "report": (report := reports.team_report(event, found(), public=public)),
+                "set_rows": set_rows_html(report["sets"], "team", event.slug),
                 "chart": reports.event_chart(event, public=public, highlight=found().pk)}
 
     return _entrant_page(request, event, TEAM, public, (number,), page, context,
@@ -252,7 +319,8 @@ def player(request, event, number):
 
     def context() -> dict:
         return {"event": event, **page(), "public": public,
-                "report": reports.player_report(event, found(), public=public),
+                "report": (report := reports.player_report(event, found(), public=public)),
+                "set_rows": set_rows_html(report["sets"], "player", event.slug),
                 "chart": None if team_method else reports.event_chart(event, public=public, highlight=found().pk)}
 
     return _entrant_page(request, event, PLAYER, public, (number,), page, context,

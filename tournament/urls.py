@@ -23,6 +23,10 @@ router.register("events", tournament_api.EventViewSet, basename="event")
 router.register(r"events/(?P<event_slug>[-\w]+)/results", scoring_api.ResultViewSet, basename="result")
 
 urlpatterns = [
+    # The API first: result entry is the hottest path, and Django tries the patterns in order
+    # (no other pattern begins with "api/")
+    path("api/", include(router.urls)),
+    path("api/events/<slug:event_slug>/standings/", scoring_api.StandingsView.as_view(), name="api-standings"),
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
@@ -72,8 +76,6 @@ urlpatterns = [
     path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
     path("favicon.ico", RedirectView.as_view(url=settings.STATIC_URL + "favicon.svg", permanent=True), name="favicon"),
-    path("api/", include(router.urls)),
-    path("api/events/<slug:event_slug>/standings/", scoring_api.StandingsView.as_view(), name="api-standings"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
