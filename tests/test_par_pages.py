@@ -191,3 +191,36 @@ def test_a_par_stored_by_an_older_version_is_computed_again(client, director):
     assert shown["seats"]["E"]["par"]["score"] == 96000
     wall.refresh_from_db()
     assert wall.par == current
+
+
+def test_a_visitor_s_par_is_read_once_per_release_not_once_per_entry(director):
+    """The player pages built after each entry elsewhere (the round's end: every phone's page,
+    while the other tables enter) read their sets' par once per public version: a released
+    set's par cannot change (tests/test_fixed_counters.py: fixed counters are refused once a set
+    has a result). The director's view, which shows sets still in play, reads it again at every
+    content version."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.reports import player_report
+    from scoring.reports.analysis import against_par
+    from tournament.models import Player
+
+    event = cup("par-per-release", director)
+    play_slots(event, random.Random(5), slots=range(4))
+    player = Player.objects.get(event=event, number=1)
+    rows = player_report(event, player)["sets"]
+    assert rows and any(r["par"] for r in rows)  # sets with a par to read
+
+    def walls_read(public: bool) -> int:
+        with CaptureQueriesContext(connection) as sent:
+            shown = against_par(event, [{k: v for k, v in r.items() if k != "par"} for r in rows], public=public)
+        assert [r["par"] for r in shown] == [r["par"] for r in rows]  # the same par, read or kept
+        return sum('"walls_wallset"' in q["sql"] for q in sent.captured_queries)
+
+    assert walls_read(public=True) == 0  # the page above read it at this public version
+    event.changed(public=False)  # an entry at a table still playing: the public version stays
+    assert walls_read(public=True) == 0
+    assert walls_read(public=False) == 1  # the director's scope: read at the new content version
+    event.changed(public=True)  # a release
+    assert walls_read(public=True) == 1

@@ -40,7 +40,8 @@ logger = logging.getLogger(__name__)
 _READ: Kept[dict[Key, dict]] = Kept(8)
 
 
-def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[WallSet] | None = None) -> dict[Key, dict]:
+def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[WallSet] | None = None,
+                 public: bool = False) -> dict[Key, dict]:
     """The par (:meth:`scoring.par.SetPar.as_dict`) of each ``(session, set)`` of ``keys`` that
     has a wall (or of each of ``walls``, WallSet rows the caller read with ``piles`` and
     ``par``), computed and stored for those not analysed yet or analysed by an older version
@@ -49,10 +50,16 @@ def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[Wall
     ``walls``, nor for sets this process read at the event's content version), the piles of the
     sets not analysed yet, and one update for the sets analysed now. A wall the analysis cannot read (piles that do not fit the
     rule set, an unknown tile code: :class:`scoring.par.ParError`,
-    :class:`walls.tiles.TileError`) is logged and left out, so a page shows the rest."""
+    :class:`walls.tiles.TileError`) is logged and left out, so a page shows the rest.
+
+    ``public``: ``keys`` are released sets only (a visitor's page): what this process read is kept
+    under the public version, which only a release changes, not under the content version, which
+    every entry changes. A released set's par never changes: the only change to a stored par,
+    fixed counters (:func:`scoring.actions.counters.fix_counters`), is refused for a set with a
+    result."""
     if walls is None:
         wanted = set(keys)
-        version = (event.uid, event.pk, content_version(event))
+        version = (event.uid, event.pk, public, content_version(event, public=public))
         known = _READ.get(version) or {}
         missing = wanted - known.keys()
         if missing:
@@ -149,13 +156,14 @@ def set_par_report(event: Event, session_number: int, set_no: int, viewer: Viewe
     return par_view(found) if found is not None else None
 
 
-def against_par(event: Event, rows: list[dict]) -> list[dict]:
+def against_par(event: Event, rows: list[dict], *, public: bool = False) -> list[dict]:
     """Each of ``rows`` (a player's set-by-set results: dicts with ``session``, ``set_no``,
     ``seat`` and ``score_change``, already limited to what the viewer may see) with ``par``:
     ``{"draw", "score", "label", "best_draw", "best_score", "best_label", "versus"}`` for its seat
     (``label``: the value in words, :func:`scoring.payments.phrases.win_words`; ``versus``: the score change less the par
-    score), or None where the set has no par for that seat."""
-    analyses = set_analyses(event, {(r["session"], r["set_no"]) for r in rows})
+    score), or None where the set has no par for that seat. ``public``: ``rows`` are of released
+    sets only (:func:`set_analyses`)."""
+    analyses = set_analyses(event, {(r["session"], r["set_no"]) for r in rows}, public=public)
     out = []
     for row in rows:
         analysis = analyses.get((row["session"], row["set_no"]))

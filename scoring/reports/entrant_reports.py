@@ -279,7 +279,7 @@ def player_report(event: Event, player: Player, *, public: bool = True) -> dict:
     standing = None
     if event.method == Event.Method.INDIVIDUAL:
         standing = next((r for r in cached_standings(event, public=public) if r["key"] == player.pk), None)
-    sets = against_par(event, _with_running(_seat_results(event, public, player=player.pk)))
+    sets = against_par(event, _with_running(_seat_results(event, public, player=player.pk)), public=public)
     return {"row": row, "standing": standing, "sets": sets, "par_words": par_words(event)}
 
 
