@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import html
+from decimal import ROUND_HALF_UP, Decimal
 
 from django import forms
 from django.conf import settings
@@ -19,7 +20,7 @@ from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
-from django.utils.formats import localize
+from django.utils.formats import get_format, localize
 from django.utils.safestring import SafeString, mark_safe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -208,6 +209,7 @@ def _entrant_page(request, event, declared: Page, public: bool, args: tuple, pag
 
 
 NEXT_SEAT_MARK = "<!--next-seat-->"
+_CENT = Decimal("0.01")
 
 
 def set_rows_html(sets: list[dict], mode: str, slug: str) -> SafeString:
@@ -234,7 +236,12 @@ def set_rows_html(sets: list[dict], mode: str, slug: str) -> SafeString:
         except (TypeError, ValueError):
             return ""
 
-    def fixed(value) -> str:  # as |floatformat:2
+    point = get_format("DECIMAL_SEPARATOR")
+
+    def fixed(value) -> str:  # as |floatformat:2 (rounded half up from the shortest decimal, no "-0.00")
+        if type(value) in (int, float) and plain_int and (not value or 1e-9 <= abs(value) < 1e15):  # else as Django does
+            rounded = Decimal(str(value)).quantize(_CENT, ROUND_HALF_UP)
+            return f"{rounded if rounded else abs(rounded):f}".replace(".", point)
         return html.escape(str(floatformat(value, 2)))
 
     rows = []

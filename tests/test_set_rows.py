@@ -5,6 +5,8 @@ wrote (the loop kept here as the oracle), every name escaped, in each of the sit
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
@@ -97,3 +99,17 @@ def test_a_player_reads_each_set_on_their_page_and_a_page_with_no_set_says_so(cl
     for url in (reverse("player-results", args=[fresh.slug, 1]), reverse("team", args=[fresh.slug, 1])):
         page = client.get(url).content.decode()
         assert '<tr class="set-row">' not in page and "No set finished everywhere yet." in page
+
+
+@given(figures=st.lists(st.one_of(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), st.integers(-10**6, 10**6)),
+                        min_size=2, max_size=2))
+@settings(max_examples=300, deadline=None)
+def test_every_figure_is_rounded_as_the_template_rounded_it(figures):
+    """Seat averages and differences, any value: the writer's two decimals are floatformat's
+    (half up from the shortest decimal, never "-0.00")."""
+    row = {"session": 1, "set_no": 2, "group": 1, "score_change": 8, "points": 2, "running": 2, "table_version": "MCR v1",
+           "datum": figures[0], "difference": figures[1]}
+    with translation.override("en"):
+        written = set_rows_html([row], "team", "cup")
+        expected = Template(_TEAM_LOOP).render(Context({"report": {"sets": [row]}, "event": {"slug": "cup"}}))
+    assert written == expected
