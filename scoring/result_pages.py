@@ -219,9 +219,13 @@ def set_rows_html(sets: list[dict], mode: str, slug: str) -> SafeString:
     every text escaped, in the page's language; ``slug``: the event's, for the travellers' links.
     Written out here rather than by a template loop: at 48 sets the loop took 8 ms of a player
     page's 11 (docs/performance.md, "The runs of the seventeenth session"), and every phone's
-    page is built once after each release. The markup is what the loop wrote (tests/test_pages.py
-    keeps the loop as the oracle)."""
-    traveller = reverse("traveller", args=[slug, 0, 0]).removesuffix("0/0/")
+    page is built once after each release. The markup is what the loop wrote (tests/test_set_rows.py
+    keeps the loop as the oracle). Raises ValueError for a session or set that is not a whole
+    number (as ``{% url %}`` refused it)."""
+    example = reverse("traveller", args=[slug, 0, 0])
+    traveller = example.removesuffix("0/0/")
+    if traveller == example:  # the travellers' address no longer ends <session>/<set>/: say so, never a wrong link
+        raise ValueError(f"the traveller's address {example!r} does not end with its session and set")
     best, no_par = html.escape(_("best")), html.escape(_("No call-free win was possible"))
     plain_int = not settings.USE_THOUSAND_SEPARATOR  # then Django localizes a whole number as str() does
 
@@ -247,7 +251,7 @@ def set_rows_html(sets: list[dict], mode: str, slug: str) -> SafeString:
     rows = []
     for s in sets:
         code = html.escape(set_code(s["session"], s["set_no"]))
-        head = f'<tr class="set-row"><td><a href="{traveller}{s["session"]}/{s["set_no"]}/">{code}</a></td>'
+        head = f'<tr class="set-row"><td><a href="{traveller}{int(s["session"])}/{int(s["set_no"])}/">{code}</a></td>'
         if mode == "team":
             rows.append(
                 f'{head}\n<td class="num"><strong>{signed(s["points"])}</strong></td><td class="num">{text(s["running"])}</td>'

@@ -160,3 +160,13 @@ def test_the_set_up_sheet_prints_them(riichi):
 def test_an_mcr_set_up_sheet_prints_no_counters(db):
     event = prepared_event(individual_roster(16), name="mcr", slug="mcr-counters", method="individual")
     assert set_counters(event, 1, 1) == ""
+
+
+def test_fixing_counters_changes_the_public_version_that_visitors_pages_keep_the_par_under(riichi):
+    """A stored par that fixed counters clear is read again on a visitor's page: the change moves
+    the public version, under which each process keeps the par it read
+    (scoring.reports.analysis.set_analyses, ``public``)."""
+    event, _table, set_no = riichi
+    before = event.content_version(public=True)
+    fix_counters(event, {f"1-{set_no}": {"honba": 2}}, actor="director")
+    assert event.content_version(public=True) > before

@@ -69,7 +69,8 @@ def build_demo(*, slug: str = "demo", out_dir: Path | None = None, seed: int = 2
     ``base_url``: the event's public address, which every printed QR code links to (default:
     this machine's address on its network, port 8000: :func:`tournament.venue.suggested_address`,
     what ``manage.py venue`` serves phones at)."""
-    Event.objects.filter(slug=slug).delete()
+    for old in Event.objects.filter(slug=slug):
+        old.delete()  # Event.delete: its converted scores first
     event = create_event(
         name="Sanya Duplicate Cup (demo)", slug=slug, ruleset_code="mcr-duplicate", method=Event.Method.TEAM,
         conversion="mcr-mp", sessions=5, base_url=base_url or suggested_address(8000),

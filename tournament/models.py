@@ -10,7 +10,7 @@ import secrets
 import uuid
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import connection, models, router, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -224,6 +224,17 @@ class Event(models.Model):
         entry = AuditEntry.objects.create(event=self, action=action, actor=name[:150], detail=detail)
         self.changed()
         return entry
+
+    def delete(self, using=None, keep_parents=False):
+        """Delete the event and everything it holds, as Django's ``Model.delete`` does, its
+        converted scores (``set_scores``, rows rescoring writes again) first, in one statement.
+        Django's deletion collector would list each of them by id in one statement (they refer to
+        the conversion table, a restricted foreign key), and an event of more than 65,535 of them
+        would then exceed the values PostgreSQL takes in a statement bound on the server
+        (:mod:`tournament.db_backend`). One transaction. Returns what ``Model.delete`` returns."""
+        with transaction.atomic(using=using or router.db_for_write(Event, instance=self)):
+            self.set_scores.all().delete()
+            return super().delete(using=using, keep_parents=keep_parents)
 
     def changed(self, *, public: "bool | RawSQL" = True) -> None:
         """Bump the event's content version (:class:`EventVersion`) in the current transaction:

@@ -100,9 +100,11 @@ else:
     # connection is prepared (psycopg's prepare_threshold over server-side binding, both off in
     # Django by default for transaction-mode connection poolers). Measured: the database's CPU per
     # result entry 2.65 -> 0.98 ms, most of it the planning of the table plan's join
-    # (docs/performance.md, "The runs of the seventeenth session"). Behind a pooler that cannot
-    # keep prepared statements, DATABASE_PREPARED_STATEMENTS=false (docs/deploy.md).
-    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+    # (docs/performance.md, "The runs of the seventeenth session"). It pays with CONN_MAX_AGE above 0
+    # (a connection kept between requests). Behind a pooler that cannot keep prepared statements,
+    # DATABASE_PREPARED_STATEMENTS=false (docs/deploy.md).
+    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"]["ENGINE"] = "tournament.db_backend"  # the limit of values bound on the server
         DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

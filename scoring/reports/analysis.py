@@ -35,8 +35,9 @@ from walls.tiles import TileError, tile_label
 
 Key = tuple[int, int]
 logger = logging.getLogger(__name__)
-#: the analyses this process has read, ``{(event uid, pk, content version): {key: analysis}}``:
-#: every player's page built at a version reads the same sets' analyses
+#: the analyses this process has read, ``{(event uid, pk, public, version): {key: analysis}}``
+#: (``public``: the public version, else the content version): every player's page built at a
+#: version reads the same sets' analyses
 _READ: Kept[dict[Key, dict]] = Kept(8)
 
 
@@ -47,16 +48,18 @@ def set_analyses(event: Event, keys: Iterable[Key] = (), *, walls: Iterable[Wall
     ``par``), computed and stored for those not analysed yet or analysed by an older version
     (:func:`scoring.par.is_current`). The caller has checked that its
     viewer may see these sets. At most three statements: the read of the stored analyses (none with
-    ``walls``, nor for sets this process read at the event's content version), the piles of the
+    ``walls``, nor for sets this process read at the event's version), the piles of the
     sets not analysed yet, and one update for the sets analysed now. A wall the analysis cannot read (piles that do not fit the
     rule set, an unknown tile code: :class:`scoring.par.ParError`,
     :class:`walls.tiles.TileError`) is logged and left out, so a page shows the rest.
 
     ``public``: ``keys`` are released sets only (a visitor's page): what this process read is kept
-    under the public version, which only a release changes, not under the content version, which
-    every entry changes. A released set's par never changes: the only change to a stored par,
-    fixed counters (:func:`scoring.actions.counters.fix_counters`), is refused for a set with a
-    result."""
+    under the public version, which an entry at a table still playing does not change, not under
+    the content version, which every entry changes. A released set's par does not change: the
+    only change to a stored par, fixed counters (:func:`scoring.actions.counters.fix_counters`), is
+    refused for a set with a result, and bumps the public version besides (an audited action,
+    :meth:`tournament.models.Event.log`), as every write through the admin does; a process of an
+    older par analysis keeps its par until the next such change."""
     if walls is None:
         wanted = set(keys)
         version = (event.uid, event.pk, public, content_version(event, public=public))
