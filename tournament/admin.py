@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.admin.utils import get_fields_from_path, label_for_field
-from django.db import transaction
 from django.db.models import Q
 from django.db.models.constants import LOOKUP_SEP
 
@@ -113,12 +112,7 @@ class GuardedAdmin(admin.ModelAdmin):
 
     def delete_queryset(self, request, queryset):
         event_ids = [self.event_id_of(obj) for obj in queryset]
-        if queryset.model is Event:  # each through Event.delete (its converted scores first), in one transaction
-            with transaction.atomic():
-                for event in queryset:
-                    event.delete()
-        else:
-            super().delete_queryset(request, queryset)
+        super().delete_queryset(request, queryset)
         EventVersion.bump(event_ids)
 
     def get_queryset(self, request):

@@ -20,6 +20,8 @@ MAX_PARAMETERS = 65535
 
 
 class DatabaseOperations(operations.DatabaseOperations):
+    """Django's PostgreSQL operations with batches sized to :data:`MAX_PARAMETERS`."""
+
     def bulk_batch_size(self, fields, objs) -> int:
         """How many of ``objs`` Django puts in one statement of ``fields`` (a bulk insert's
         columns, or the one key of a deletion's ``IN`` list): all of them, as Django's PostgreSQL
