@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import conversion_versions, reports, table_access
+from scoring import conversion_versions, reports, table_access, visibility
 from scoring.reports import analysis
 from scoring.reports.luck import event_luck
 from scoring.actions.describe import wall_flags
@@ -104,16 +104,15 @@ def traveller(request, event, session, set_no):
     although it does not fit the wall: :func:`scoring.actions.describe.wall_flags`) is rendered
     afresh."""
     hands = event.get_ruleset().hands_per_session
-    if not 1 <= set_no <= hands or not event.sessions.filter(number=session).exists():
-        raise Http404(_("no such set in this event"))
-    viewer = table_access.viewer(request, event)
     # What the public sees of a set changes with the public version and, before its release, with
     # the count of tables that have confirmed it: its page and ETag follow those two alone, never
     # the event-wide count of writes (which would show a watcher every entry, confirmation and
-    # correction on sets still in play: docs/security.md, "Caches"). One query.
+    # correction on sets still in play: docs/security.md, "Caches"). One query, with the session.
+    done = visibility.confirmed_on_set(event, session, set_no) if 1 <= set_no <= hands else None
+    if done is None:
+        raise Http404(_("no such set in this event"))
+    viewer = table_access.viewer(request, event)
     public = not viewer.secrets and not viewer.tables
-    done = HandResult.objects.filter(event=event, session_number=session, set_no=set_no,
-                                     status=HandResult.Status.CONFIRMED).count() if public else None
     variant = TRAVELLER.variant(viewer, False, session, set_no, *([done] if public else []))
 
     def context() -> dict:

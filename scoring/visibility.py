@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -123,6 +123,21 @@ def session_finished(event: Event, session_number: int) -> bool:
     query, compiled once per process (a table's phone asks it on every request)."""
     hands = event.get_ruleset().hands_per_session
     return len(_RELEASED_IN_SESSION(event.pk, session_number)) >= hands
+
+
+_CONFIRMED_ON_SET = PreparedQuery(Session, lambda event_id, session_number, set_no: Session.objects.filter(
+    event_id=event_id, number=session_number).annotate(done=Subquery(HandResult.objects.filter(
+        event_id=OuterRef("event_id"), session_number=OuterRef("number"), set_no=set_no,
+        status=HandResult.Status.CONFIRMED).order_by().values("event_id").annotate(n=Count("pk")).values("n"))).values_list(
+    "done", flat=True))
+
+
+def confirmed_on_set(event: Event, session_number: int, set_no: int) -> int | None:
+    """How many tables have a confirmed result on set ``set_no`` of session ``session_number``
+    (0 for none), or None when the event has no such session. One query, compiled once per
+    process (every read of a traveller asks it, to key what the public sees of the set)."""
+    found = _CONFIRMED_ON_SET(event.pk, session_number, set_no)
+    return (found[0] or 0) if found else None
 
 
 def planned_sets(event: Event) -> int:
