@@ -31,3 +31,6 @@ workers = int(os.environ.get("DMJ_WORKERS", "2" if writes else str((os.cpu_count
 threads = int(os.environ.get("DMJ_THREADS", "4" if writes else "8"))
 timeout = 60
 backlog = 2048
+# An idle connection from nginx stays open this long (seconds): longer than the proxy's own
+# keepalive_timeout (1 s, deploy/nginx/dmj.conf), so nginx always closes it first.
+keepalive = 5

@@ -13,13 +13,14 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
-from tests.perf.event_day import DEPLOY, ROOT, nginx_config, pool_for, pool_rules
+from tests.perf.event_day import DEPLOY, ROOT, nginx_config, pool_for, pool_rules, upstream_keepalive
 
 SLUG = "open-2026"
 
@@ -100,14 +101,98 @@ def test_an_unknown_pool_is_refused(monkeypatch):
         runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
 
 
-def test_nginx_accepts_the_bench_configuration(tmp_path):
+def _nginx_binary() -> str:
     binary = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
     if binary is None:
         pytest.skip("nginx is not installed (apt-get install nginx)")
+    return binary
+
+
+def test_nginx_accepts_the_bench_configuration(tmp_path):
+    binary = _nginx_binary()
     conf = tmp_path / "nginx.conf"
     conf.write_text(nginx_config(tmp_path, proxy=18080, read=18000, write=18001))
     checked = subprocess.run([binary, "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_nginx_closes_an_idle_connection_to_gunicorn_before_gunicorn_does():
+    """docs/deploy.md, step 9: the proxy's idle connections to gunicorn end on nginx's side, so
+    nginx never sends a request (a POST it could not send again) on one gunicorn is closing."""
+    config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert upstream_keepalive() == ["keepalive 16;", "keepalive_timeout 1s;"]
+    site = (DEPLOY / "nginx" / "dmj.conf").read_text()
+    assert site.count("keepalive_timeout 1s;") == 2  # both pools
+    assert 1 < config["keepalive"]
+    proxy = (DEPLOY / "nginx" / "dmj-proxy.conf").read_text()
+    assert "proxy_http_version 1.1;" in proxy and 'proxy_set_header Connection "";' in proxy
+
+
+PORT_APP = '''
+def app(environ, start_response):
+    environ["wsgi.input"].read()
+    body = environ["REMOTE_PORT"].encode()
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+    return [body]
+'''
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_posts_through_the_bench_proxy_reuse_a_connection_and_none_fails_after_a_pause(tmp_path):
+    """nginx as the bench runs it (the production map, headers and upstream keep-alive) in front of
+    gunicorn started with deploy/gunicorn.conf.py: two POSTs in a row reach gunicorn on one
+    connection (the same client port), and POSTs after pauses either side of nginx's 1 s idle
+    limit and around gunicorn's own are all answered 200, never 502."""
+    binary = _nginx_binary()
+    (tmp_path / "portapp.py").write_text(PORT_APP)
+    write, read, proxy = _free_port(), _free_port(), _free_port()
+    env = {**os.environ, "DMJ_POOL": "write", "DMJ_BIND": f"127.0.0.1:{write}", "DMJ_WORKERS": "1", "DMJ_THREADS": "2"}
+    with open(tmp_path / "gunicorn.log", "wb") as out:
+        pool = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn.conf.py"), "--chdir",
+                                 str(tmp_path), "portapp:app"], env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(nginx_config(tmp_path, proxy=proxy, read=read, write=write))
+    server = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp_path)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{proxy}/api/events/{SLUG}/results/"
+
+    def post() -> tuple[int, str]:
+        request = urllib.request.Request(url, data=b"{}", method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as refused:
+            return refused.code, ""
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                first = post()
+                if first[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "gunicorn.log").read_text()
+            time.sleep(0.1)
+        second = post()
+        assert second == (200, first[1])  # the same connection to gunicorn
+        answers = []
+        for pause in (0.5, 0.95, 1.1, 1.6, 2.1, 5.2):
+            time.sleep(pause)
+            answers.append(post())
+        assert [status for status, _port in answers] == [200] * 6, answers
+        assert answers[3][1] != answers[2][1]  # after more than 1 s idle, nginx opened another
+    finally:
+        for process in (server, pool):
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
 
 
 # --- docs/deploy.md, "Restarts" and "Backups": the units of deploy/systemd/

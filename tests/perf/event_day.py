@@ -469,12 +469,19 @@ def collect_static(env: dict, log: Path) -> str:
     return str(root)
 
 
+def upstream_keepalive() -> list[str]:
+    """The keep-alive directives of the production site's upstream blocks (deploy/nginx/dmj.conf),
+    each once, in order: ``["keepalive 16;", "keepalive_timeout 1s;"]``."""
+    found = re.findall(r"^\s*(keepalive\w*\s+[^;#]+;)", (DEPLOY / "nginx" / "dmj.conf").read_text(encoding="utf-8"), re.M)
+    return list(dict.fromkeys(found))
+
+
 def nginx_config(tmp: Path, *, proxy: int, read: int, write: int) -> str:
-    """An nginx.conf for the bench: the production map and proxy headers (deploy/nginx/) in front of
-    the two pools on loopback, logs and temporary files under ``tmp``. Like the production site, no
-    keep-alive connections to gunicorn: gunicorn closes an idle one after 2 s, and a POST nginx
-    sends on a connection closing under it is answered 502, not retried."""
+    """An nginx.conf for the bench: the production map, proxy headers and upstream keep-alive
+    (deploy/nginx/: :func:`upstream_keepalive`) in front of the two pools on loopback, logs and
+    temporary files under ``tmp``."""
     temps = "\n".join(f"    {name}_temp_path {tmp / name};" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    keepalive = " ".join(upstream_keepalive())
     return f"""daemon off;
 worker_processes 1;
 pid {tmp / 'nginx.pid'};
@@ -484,8 +491,8 @@ http {{
     access_log off;
 {temps}
     include {POOLS_MAP};
-    upstream dmj_write {{ server 127.0.0.1:{write}; }}
-    upstream dmj_read {{ server 127.0.0.1:{read}; }}
+    upstream dmj_write {{ server 127.0.0.1:{write}; {keepalive} }}
+    upstream dmj_read {{ server 127.0.0.1:{read}; {keepalive} }}
     server {{
         listen 127.0.0.1:{proxy} backlog=4096;
         location / {{
