@@ -26,9 +26,12 @@ proc_name = f"dmj-{pool}"
 bind = [os.environ.get("DMJ_BIND", "127.0.0.1:8001" if writes else "127.0.0.1:8000")]
 worker_class = "gthread"
 # Writes are short and wait on PostgreSQL's row locks: two processes keep entry going while one
-# is busy; reads are CPU-bound page rendering: one process per core and one more.
+# is busy; reads are CPU-bound page rendering: one process per core and one more, three threads
+# each. More threads only take turns at Python's lock: at 8 a page read cost 45 % more CPU than
+# at 2, and the x2 event day's entries waited behind them (docs/performance.md, "The runs of the
+# eighteenth session").
 workers = int(os.environ.get("DMJ_WORKERS", "2" if writes else str((os.cpu_count() or 1) + 1)))
-threads = int(os.environ.get("DMJ_THREADS", "4" if writes else "8"))
+threads = int(os.environ.get("DMJ_THREADS", "4" if writes else "3"))
 timeout = 60
 backlog = 2048
 # An idle connection from nginx stays open this long (seconds): longer than the proxy's own

@@ -85,7 +85,7 @@ def test_the_map_ends_with_its_default_and_names_only_the_two_pools():
     assert "upstream dmj_write" in site and "upstream dmj_read" in site and "proxy_pass http://$dmj_pool;" in site
 
 
-@pytest.mark.parametrize("pool, bind, threads", [("write", "127.0.0.1:8001", 4), ("read", "127.0.0.1:8000", 8)])
+@pytest.mark.parametrize("pool, bind, threads", [("write", "127.0.0.1:8001", 4), ("read", "127.0.0.1:8000", 3)])
 def test_the_gunicorn_config_gives_each_pool_its_address(pool, bind, threads, monkeypatch):
     for name in ("DMJ_BIND", "DMJ_WORKERS", "DMJ_THREADS"):
         monkeypatch.delenv(name, raising=False)

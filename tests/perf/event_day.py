@@ -62,6 +62,7 @@ import math
 import os
 import random
 import re
+import runpy
 import secrets
 import shutil
 import socket
@@ -467,6 +468,19 @@ def collect_static(env: dict, log: Path) -> str:
         subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT,
                        env={**env, "STATIC_ROOT": str(root)}, check=True, stdout=log.open("ab"), stderr=subprocess.STDOUT)
     return str(root)
+
+
+def pool_shape(pool: str, workers: int | None = None, threads: int | None = None) -> tuple[int, int]:
+    """``(processes, threads per process)`` of ``pool`` (``"read"`` or ``"write"``): ``workers``
+    and ``threads`` where given, else deploy/gunicorn.conf.py's defaults for this machine."""
+    saved = {name: os.environ.pop(name, None) for name in ("DMJ_POOL", "DMJ_WORKERS", "DMJ_THREADS")}
+    try:
+        os.environ["DMJ_POOL"] = pool
+        config = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    finally:
+        os.environ.pop("DMJ_POOL", None)
+        os.environ.update({name: value for name, value in saved.items() if value is not None})
+    return workers or config["workers"], threads or config["threads"]
 
 
 def upstream_keepalive() -> list[str]:
@@ -1008,7 +1022,7 @@ def run(day: Day, *, find_max: bool = False, max_runs: int = 6, read_shape: tupl
     database is not PostgreSQL or a server does not start."""
     if connection.vendor != "postgresql":
         raise RuntimeError("the event-day simulation runs against PostgreSQL: set DATABASE_URL=postgres://... (a scratch database)")
-    read_shape = read_shape or ((os.cpu_count() or 1) + 1, 8)
+    read_shape = read_shape or pool_shape("read")
     say(f"building the event ({day.tables} tables) on {connection.settings_dict['NAME']}...")
     event = DayEvent(day.tables, seed=day.seed)
     layout = start_layout(read_shape=read_shape, write_shape=write_shape, read_nice=read_nice, use_nginx=use_nginx)

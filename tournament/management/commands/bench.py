@@ -64,7 +64,8 @@ class Command(BaseCommand):
         day.add_argument("--break-seconds", type=float, default=30.0, help="the break after the burst, seconds (default 30)")
         day.add_argument("--timeout", type=float, default=10.0, help="a request unanswered after this many seconds fails (default 10)")
         day.add_argument("--read-workers", type=int, default=None, help="read pool processes (default: CPUs + 1)")
-        day.add_argument("--read-threads", type=int, default=8, help="read pool threads per process (default 8)")
+        day.add_argument("--read-threads", type=int, default=None,
+                         help="read pool threads per process (default: deploy/gunicorn.conf.py's, 3)")
         day.add_argument("--write-workers", type=int, default=2, help="write pool processes (default 2)")
         day.add_argument("--write-threads", type=int, default=4, help="write pool threads per process (default 4)")
         day.add_argument("--read-nice", type=int, default=10, help="nice value of the read pool (default 10; 0: same priority)")
@@ -111,7 +112,7 @@ class Command(BaseCommand):
         day = event_day.Day(tables=o["tables"], phones=o["phones"], projectors=o["projectors"], scale=o["scale"],
                             time_scale=o["time_scale"], play_minutes=o["play_minutes"], burst_seconds=o["burst_seconds"],
                             break_seconds=o["break_seconds"], timeout=o["timeout"])
-        read_shape = (o["read_workers"], o["read_threads"]) if o["read_workers"] else None
+        read_shape = event_day.pool_shape("read", o["read_workers"], o["read_threads"])
         try:
             lines = event_day.run(day, find_max=o["find_max"], max_runs=o["max_runs"], read_shape=read_shape,
                                   write_shape=(o["write_workers"], o["write_threads"]), read_nice=o["read_nice"],
