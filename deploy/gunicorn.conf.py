@@ -10,7 +10,7 @@ holds a result entry back; the write pool's service gets the larger CPU share
 
 Environment (each optional): ``DMJ_POOL`` (``read`` or ``write``), ``DMJ_BIND`` (default
 127.0.0.1:8000 for reads, 127.0.0.1:8001 for writes), ``DMJ_WORKERS`` (default: CPUs + 1 for
-reads, 2 for writes), ``DMJ_THREADS`` (default 8 for reads, 4 for writes). ``manage.py bench
+reads, 2 for writes), ``DMJ_THREADS`` (default 3 for reads, 4 for writes). ``manage.py bench
 event-day`` starts both pools with this file.
 """
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.models import HandResult, SetRelease
@@ -125,11 +126,15 @@ def session_finished(event: Event, session_number: int) -> bool:
     return len(_RELEASED_IN_SESSION(event.pk, session_number)) >= hands
 
 
-_CONFIRMED_ON_SET = PreparedQuery(Session, lambda event_id, session_number, set_no: Session.objects.filter(
-    event_id=event_id, number=session_number).annotate(done=Subquery(HandResult.objects.filter(
-        event_id=OuterRef("event_id"), session_number=OuterRef("number"), set_no=set_no,
-        status=HandResult.Status.CONFIRMED).order_by().values("event_id").annotate(n=Count("pk")).values("n"))).values_list(
-    "done", flat=True))
+def _confirmed_on_set(event_id: int, session_number: int, set_no: int) -> QuerySet:
+    confirmed = HandResult.objects.filter(event_id=OuterRef("event_id"), session_number=OuterRef("number"), set_no=set_no,
+                                          status=HandResult.Status.CONFIRMED)
+    count = Subquery(confirmed.order_by().values("event_id").annotate(n=Count("pk")).values("n"))
+    return Session.objects.filter(event_id=event_id, number=session_number).annotate(
+        done=Coalesce(count, 0)).values_list("done", flat=True)
+
+
+_CONFIRMED_ON_SET = PreparedQuery(Session, _confirmed_on_set)
 
 
 def confirmed_on_set(event: Event, session_number: int, set_no: int) -> int | None:
@@ -137,7 +142,7 @@ def confirmed_on_set(event: Event, session_number: int, set_no: int) -> int | No
     (0 for none), or None when the event has no such session. One query, compiled once per
     process (every read of a traveller asks it, to key what the public sees of the set)."""
     found = _CONFIRMED_ON_SET(event.pk, session_number, set_no)
-    return (found[0] or 0) if found else None
+    return found[0] if found else None
 
 
 def planned_sets(event: Event) -> int:

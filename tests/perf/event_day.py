@@ -486,7 +486,9 @@ def pool_shape(pool: str, workers: int | None = None, threads: int | None = None
 def upstream_keepalive() -> list[str]:
     """The keep-alive directives of the production site's upstream blocks (deploy/nginx/dmj.conf),
     each once, in order: ``["keepalive 16;", "keepalive_timeout 1s;"]``."""
-    found = re.findall(r"^\s*(keepalive\w*\s+[^;#]+;)", (DEPLOY / "nginx" / "dmj.conf").read_text(encoding="utf-8"), re.M)
+    site = (DEPLOY / "nginx" / "dmj.conf").read_text(encoding="utf-8")
+    blocks = re.findall(r"^upstream\s+\w+\s*\{(.*?)^\}", site, re.M | re.S)
+    found = [d for block in blocks for d in re.findall(r"^\s*(keepalive\w*\s+[^;#]+;)", block, re.M)]
     return list(dict.fromkeys(found))
 
 
