@@ -22,6 +22,7 @@ import pytest
 from django.urls import reverse
 
 from tests.perf.event_day import DEPLOY, ROOT, nginx_config, pool_for, pool_rules, upstream_keepalive
+from tests.perf.loadtest import free_port
 
 SLUG = "open-2026"
 
@@ -131,75 +132,6 @@ def test_nginx_closes_an_idle_connection_to_gunicorn_before_gunicorn_does():
     assert "proxy_http_version 1.1;" in proxy and 'proxy_set_header Connection "";' in proxy
 
 
-PORT_APP = '''
-def app(environ, start_response):
-    environ["wsgi.input"].read()
-    body = environ["REMOTE_PORT"].encode()
-    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
-    return [body]
-'''
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def test_posts_through_the_bench_proxy_reuse_a_connection_and_none_fails_after_a_pause(tmp_path):
-    """nginx as the bench runs it (the production map, headers and upstream keep-alive) in front of
-    gunicorn started with deploy/gunicorn.conf.py: two POSTs in a row, and one more after half a
-    second, reach gunicorn on one connection (the same client port), and POSTs after pauses
-    either side of nginx's 1 s idle limit are all answered 200, never 502 (the pause beyond
-    gunicorn's own 5 s would catch nginx's limit raised above it)."""
-    binary = _nginx_binary()
-    (tmp_path / "portapp.py").write_text(PORT_APP)
-    write, read, proxy = _free_port(), _free_port(), _free_port()
-    env = {**os.environ, "DMJ_POOL": "write", "DMJ_BIND": f"127.0.0.1:{write}", "DMJ_WORKERS": "1", "DMJ_THREADS": "2"}
-    with open(tmp_path / "gunicorn.log", "wb") as out:
-        pool = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(DEPLOY / "gunicorn.conf.py"), "--chdir",
-                                 str(tmp_path), "portapp:app"], env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(nginx_config(tmp_path, proxy=proxy, read=read, write=write))
-    server = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp_path)], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, start_new_session=True)
-    url = f"http://127.0.0.1:{proxy}/api/events/{SLUG}/results/"
-
-    def post() -> tuple[int, str]:
-        request = urllib.request.Request(url, data=b"{}", method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as refused:
-            return refused.code, ""
-
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                first = post()
-                if first[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, (tmp_path / "gunicorn.log").read_text()
-            time.sleep(0.1)
-        second = post()
-        assert second == (200, first[1])  # the same connection to gunicorn
-        answers = []
-        for pause in (0.5, 0.95, 1.1, 1.6, 2.1, 5.2):
-            time.sleep(pause)
-            answers.append(post())
-        assert [status for status, _port in answers] == [200] * 6, answers
-        assert answers[0][1] == second[1]  # half a second idle: still the same connection
-        assert answers[3][1] != answers[2][1]  # after more than 1 s idle, nginx opened another
-    finally:
-        for process in (server, pool):
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=30)
-
-
 # --- docs/deploy.md, "Restarts" and "Backups": the units of deploy/systemd/
 
 
@@ -245,7 +177,9 @@ import os, time
 def app(environ, start_response):
     if environ["PATH_INFO"] == "/slow":
         time.sleep(float(environ["QUERY_STRING"]))
-    body = str(os.getpid()).encode()
+    environ["wsgi.input"].read()
+    # the API's answer: the client port of the connection it came on (nginx's, behind the proxy)
+    body = (environ["REMOTE_PORT"] if environ["PATH_INFO"].startswith("/api/") else str(os.getpid())).encode()
     start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
     return [body]
 '''
@@ -405,3 +339,53 @@ def test_on_the_socket_systemd_holds_a_master_killed_with_sigkill_is_replaced_an
             if process is not None:
                 _stop_group(process.pid, within=10)
         listening.close()
+
+
+def test_posts_through_the_bench_proxy_reuse_a_connection_and_none_fails_after_a_pause(tmp_path):
+    """nginx as the bench runs it (the production map, headers and upstream keep-alive) in front of
+    gunicorn started with deploy/gunicorn.conf.py: two POSTs in a row, and one more after half a
+    second, reach gunicorn on one connection (the same client port), and POSTs after pauses
+    either side of nginx's 1 s idle limit are all answered 200, never 502 (the pause beyond
+    gunicorn's own 5 s would catch nginx's limit raised above it)."""
+    binary = _nginx_binary()
+    (tmp_path / "slowapp.py").write_text(SLOW_APP)
+    write, read, proxy = free_port(), free_port(), free_port()
+    pool = _gunicorn(tmp_path, write, "gunicorn.log")
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(nginx_config(tmp_path, proxy=proxy, read=read, write=write))
+    server = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp_path)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{proxy}/api/events/{SLUG}/results/"
+
+    def post() -> tuple[int, str]:
+        request = urllib.request.Request(url, data=b"{}", method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as refused:
+            return refused.code, ""
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                first = post()
+                if first[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, (tmp_path / "gunicorn.log").read_text()
+            time.sleep(0.1)
+        second = post()
+        assert second == (200, first[1])  # the same connection to gunicorn
+        answers = []
+        for pause in (0.5, 0.95, 1.1, 1.6, 2.1, 5.2):
+            time.sleep(pause)
+            answers.append(post())
+        assert [status for status, _port in answers] == [200] * 6, answers
+        assert answers[0][1] == second[1]  # half a second idle: still the same connection
+        assert answers[3][1] != answers[2][1]  # after more than 1 s idle, nginx opened another
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        _stop_group(pool.pid, within=10)
