@@ -92,6 +92,8 @@ class HandResult(models.Model):
     class Meta:
         ordering = ["session_number", "set_no", "table__number"]
         constraints = [models.UniqueConstraint(fields=["table", "set_no"], name="one_result_per_table_and_set")]
+        # one set's results across the session (a traveller's state: scoring.visibility.traveller_state)
+        indexes = [models.Index(fields=["event", "session_number", "set_no"], name="result_event_set")]
 
 
 class ResultRevision(models.Model):

@@ -107,13 +107,16 @@ def traveller(request, event, session, set_no):
     # What the public sees of a set changes with the public version and, before its release, with
     # the count of tables that have confirmed it: its page and ETag follow those two alone, never
     # the event-wide count of writes (which would show a watcher every entry, confirmation and
-    # correction on sets still in play: docs/security.md, "Caches"). One query, with the session.
-    done = visibility.confirmed_on_set(event, session, set_no) if 1 <= set_no <= hands else None
-    if done is None:
+    # correction on sets still in play: docs/security.md, "Caches"). A released set's public page
+    # is kept under its own stamp, so another set's release does not build it again. One query.
+    state = visibility.traveller_state(event, session, set_no) if 1 <= set_no <= hands else None
+    if state is None:
         raise Http404(_("no such set in this event"))
+    done, stamp = state
     viewer = table_access.viewer(request, event)
     public = not viewer.secrets and not viewer.tables
     variant = TRAVELLER.variant(viewer, False, session, set_no, *([done] if public else []))
+    stamp = stamp if public else None
 
     def context() -> dict:
         return {"event": event, "report": reports.traveller_report(event, session, set_no, viewer), "hands": hands,
@@ -126,11 +129,11 @@ def traveller(request, event, session, set_no):
         if viewer.director:  # its forms carry the request's CSRF token
             content = mark_safe(render_to_string("scoring/_traveller_body.html", context(), request=request))  # noqa: S308
         else:
-            content = TRAVELLER.body(event, variant, "scoring/_traveller_body.html", context, public=public)
+            content = TRAVELLER.body(event, variant, "scoring/_traveller_body.html", context, public=public, stamp=stamp)
         return render(request, "scoring/traveller.html", {
             "event": event, "body": content, "report": {"session": session, "set_no": set_no}})
 
-    return TRAVELLER.respond(request, event, variant, build, conditional=not viewer.director, public=public)
+    return TRAVELLER.respond(request, event, variant, build, conditional=not viewer.director, public=public, stamp=stamp)
 
 
 @require_POST

@@ -31,13 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scoring.models import HandResult, SetRelease
-from tournament.models import Event, EventRole, Group, Session, Table
+from tournament.models import Event, EventRole, EventVersion, Group, Session, Table
 from tournament.permissions import roles, scorer_role_table_ids
 from tournament.prepared import PreparedQuery
 
@@ -126,23 +126,39 @@ def session_finished(event: Event, session_number: int) -> bool:
     return len(_RELEASED_IN_SESSION(event.pk, session_number)) >= hands
 
 
-def _confirmed_on_set(event_id: int, session_number: int, set_no: int) -> QuerySet:
-    confirmed = HandResult.objects.filter(event_id=OuterRef("event_id"), session_number=OuterRef("number"), set_no=set_no,
-                                          status=HandResult.Status.CONFIRMED)
-    count = Subquery(confirmed.order_by().values("event_id").annotate(n=Count("pk")).values("n"))
+def _traveller_state(event_id: int, session_number: int, set_no: int) -> QuerySet:
+    results = HandResult.objects.filter(event_id=OuterRef("event_id"), session_number=OuterRef("number"), set_no=set_no).order_by()
+    count = Subquery(results.filter(status=HandResult.Status.CONFIRMED).values("set_no").annotate(n=Count("pk")).values("n"))
+    writes = Subquery(results.values("set_no").annotate(n=Sum("revision")).values("n"))
+    released = Exists(SetRelease.objects.filter(event_id=OuterRef("event_id"), session_number=OuterRef("number"), set_no=set_no))
+    shared = Subquery(EventVersion.objects.filter(event_id=OuterRef("event_id")).values("shared_number")[:1])
     return Session.objects.filter(event_id=event_id, number=session_number).annotate(
-        done=Coalesce(count, 0)).values_list("done", flat=True)
+        done=Coalesce(count, 0), released=released, writes=Coalesce(writes, 0), shared=Coalesce(shared, 0)).values_list(
+        "done", "released", "shared", "writes")
 
 
-_CONFIRMED_ON_SET = PreparedQuery(Session, _confirmed_on_set)
+_TRAVELLER_STATE = PreparedQuery(Session, _traveller_state)
 
 
-def confirmed_on_set(event: Event, session_number: int, set_no: int) -> int | None:
-    """How many tables have a confirmed result on set ``set_no`` of session ``session_number``
-    (0 for none), or None when the event has no such session. One query, compiled once per
-    process (every read of a traveller asks it, to key what the public sees of the set)."""
-    found = _CONFIRMED_ON_SET(event.pk, session_number, set_no)
-    return found[0] if found else None
+def traveller_state(event: Event, session_number: int, set_no: int) -> tuple[int, str | None] | None:
+    """What a visitor's traveller of set ``set_no`` of session ``session_number`` is kept under,
+    or None when the event has no such session. One query, compiled once per process (every
+    read of a traveller asks it). ``(done, stamp)``:
+
+    - ``done``: how many tables have a confirmed result on the set (0 for none): before its
+      release the public page shows only that count, so it changes with nothing else (never
+      with an entry, a correction or anything else written on a set still in play);
+    - ``stamp``: for a released set, ``"<shared version>.<writes>"``: the event's shared version
+      (:attr:`tournament.models.EventVersion.shared_number`, bumped by every public change but a
+      write to one set's results) and the sum of the set's results' revision numbers (every
+      write to a result adds one to its revision; results are never deleted). Together they
+      change with everything the set's traveller shows, and not with another set's entries,
+      confirmations and release. None for a set not released."""
+    found = _TRAVELLER_STATE(event.pk, session_number, set_no)
+    if not found:
+        return None
+    done, released, shared, writes = found[0]
+    return done, (f"{shared}.{writes}" if released else None)
 
 
 def planned_sets(event: Event) -> int:

@@ -687,3 +687,44 @@ def test_past_its_build_limit_an_address_is_served_the_page_as_it_was_not_refuse
     fresh = hall.get(url)
     assert fresh.status_code == 200 and fresh["ETag"] != old["ETag"] and b"Renamed Sparrows" in _main(fresh)
     assert "Age" not in fresh
+
+
+def test_a_released_sets_traveller_is_built_again_only_when_the_set_or_the_event_changes(half_played, settings, monkeypatch):
+    """A visitor's traveller of a released set is kept under that set's own stamp (the event's
+    shared version and the set's last revision), not under the public version: the round's end,
+    when other sets are entered, confirmed and released, leaves it built, while a correction of
+    the set itself or a change every page shows (a renamed team) builds it again, and its ETag
+    still follows the public version."""
+    from scoring import reports
+
+    settings.PUBLIC_PAGE_STALE_SECONDS = 0  # no page served as it was: every miss is a build
+    cache.clear()
+    built = []
+    real = reports.traveller_report
+    monkeypatch.setattr(reports, "traveller_report", lambda *args: built.append(args[1:3]) or real(*args))
+    url = reverse("traveller", args=[half_played.slug, 1, 1])
+    phone = Client()
+    first = phone.get(url)
+    assert first.status_code == 200 and built == [(1, 1)]
+    public = half_played.content_versions()[1]
+    shared = EventVersion.objects.get(event=half_played).shared_number
+    play_slots(half_played, random.Random(5), session=2, groups=[2])  # the other group plays: session 2 released
+    assert {(2, n) for n in range(1, 5)} <= released_sets(half_played)
+    assert half_played.content_versions()[1] > public
+    assert EventVersion.objects.get(event=half_played).shared_number == shared  # one set's writes each
+    again = phone.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]  # the public version moved on
+    assert _main(again) == _main(first) and built == [(1, 1)]  # the same page, not built again
+    assert phone.get(reverse("traveller", args=[half_played.slug, 2, 1])).status_code == 200  # a newly released set
+    assert built == [(1, 1), (2, 1)]
+
+    result = HandResult.objects.filter(event=half_played, session_number=1, set_no=1).order_by("table__number").first()
+    correct_result(result, actor="td", reason="typo", director=True, changes={"E": 20, "S": -10, "W": -10, "N": 0})
+    corrected = phone.get(url)
+    assert built[-1] == (1, 1) and len(built) == 3 and _main(corrected) != _main(first)
+    assert phone.get(url).status_code == 200 and len(built) == 3  # kept again
+
+    team = half_played.teams.order_by("pk").first()
+    rename_team(team, name="Renamed Sparrows", actor="td")
+    renamed = phone.get(url)
+    assert len(built) == 4 and b"Renamed Sparrows" in _main(renamed)

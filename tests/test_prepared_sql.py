@@ -98,7 +98,7 @@ def _query_cases(w) -> dict[tuple, list[tuple]]:
         ("tournament.permissions", "_ROLES"): [(event.pk, user.pk), (event.pk, user.pk + 1)],
         ("tournament.models", "_VERSIONS"): [(event.pk,)],
         ("scoring.visibility", "_RELEASED_IN_SESSION"): [(event.pk, 1), (event.pk, 2)],
-        ("scoring.visibility", "_CONFIRMED_ON_SET"): [(event.pk, 1, result.set_no), (event.pk, 1, result.set_no + 1), (event.pk, 9, 1)],
+        ("scoring.visibility", "_TRAVELLER_STATE"): [(event.pk, 1, result.set_no), (event.pk, 1, result.set_no + 1), (event.pk, 9, 1)],
         **{("scoring.actions.confirmation", "_LOCKED", field): [
             (result.pk, table.pk, session.pk if field else group.pk, "phone:one"),
             (result.pk, table.pk, session.pk if field else group.pk, "phone:two", "key-12345678"),

@@ -9,8 +9,10 @@ under ``<release>:<event uid>:<event pk>:<version>:<name>`` (:func:`cache_key`):
 - the event's *content version* (:meth:`tournament.models.Event.content_version`), bumped in the
   transaction of every write that changes what a page shows; or, for a value built only from
   what the public sees (``public=True``), its *public version*, which results of sets still in
-  play leave alone. A reader reads the version first and the data after, so a value is never
-  older than its key: no signal, no digest of the data, no invalidation;
+  play leave alone; or a *stamp* the caller read the same way (a released set's traveller,
+  :func:`scoring.visibility.traveller_state`: other sets' results leave it alone). A reader
+  reads the version first and the data after, so a value is never older than its key: no
+  signal, no digest of the data, no invalidation;
 - the value's name, which for a page is the declared page's name and its *variant*
   (:class:`Page`).
 
@@ -177,11 +179,15 @@ def _is(name: str) -> bool:
 
 # --- values kept under the version ---------------------------------------------------------------
 
-def cache_key(event: Event, name: str, *, public: bool = False) -> str:
+def cache_key(event: Event, name: str, *, public: bool = False, stamp: str | None = None) -> str:
     """The key of the value ``name`` of ``event`` (module docstring, "Keys"). The primary key is
     part of it with the uid: an event deleted and restored from its export keeps its uid but
-    starts its version again."""
-    version = f"p{content_version(event, public=True)}" if public else f"v{content_version(event)}"
+    starts its version again. ``stamp``: kept under it instead of a version (a page of one
+    released set: :func:`scoring.visibility.traveller_state`)."""
+    if stamp is not None:
+        version = f"s{stamp}"
+    else:
+        version = f"p{content_version(event, public=True)}" if public else f"v{content_version(event)}"
     return f"{release()}:{event.uid}:{event.pk}:{version}:{name}"
 
 
@@ -233,10 +239,11 @@ def _single_flight(key: str, read: Callable[[], object], compute: Callable[[], A
     return compute()
 
 
-def cached(event: Event, name: str, compute: Callable[[], Any], *, public: bool = False) -> Any:
-    """The value ``name`` of ``event`` at its version (:func:`cache_key`): from the cache, or
-    ``compute()`` (never None) stored there for :data:`CACHE_SECONDS`, by one reader at a time."""
-    key = cache_key(event, name, public=public)
+def cached(event: Event, name: str, compute: Callable[[], Any], *, public: bool = False, stamp: str | None = None) -> Any:
+    """The value ``name`` of ``event`` at its version or ``stamp`` (:func:`cache_key`): from the
+    cache, or ``compute()`` (never None) stored there for :data:`CACHE_SECONDS`, by one reader at
+    a time."""
+    key = cache_key(event, name, public=public, stamp=stamp)
 
     def build() -> Any:
         value = compute()
@@ -252,7 +259,7 @@ def _now() -> float:
 
 
 def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, public: bool = False,
-                    stale_seconds: float = 0) -> tuple[object, tuple[str, float] | None]:
+                    stale_seconds: float = 0, stamp: str | None = None) -> tuple[object, tuple[str, float] | None]:
     """``(value, older)``: the value of :func:`cached` and ``older`` None; or the value this event
     last had under the same name at an older version, if one is still cached, with ``older``
     ``(its version, seconds since it was built)``:
@@ -264,8 +271,8 @@ def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, p
       after another, and every phone asks for its team's and player's page).
 
     Nothing older is ever served for a value that was never built. Only the reader that builds a
-    value records it as the latest, with the time it was built."""
-    key = cache_key(event, name, public=public)
+    value records it as the latest, with the time it was built. ``stamp``: as :func:`cache_key`."""
+    key = cache_key(event, name, public=public, stamp=stamp)
     value = cache.get(key)
     if value is not None:
         return value, None
@@ -284,9 +291,9 @@ def cached_or_older(event: Event, name: str, compute: Callable[[], object], *, p
     try:
         if older is not None:
             with _flag("impatient"):
-                value = cached(event, name, build, public=public)
+                value = cached(event, name, build, public=public, stamp=stamp)
         else:
-            value = cached(event, name, build, public=public)
+            value = cached(event, name, build, public=public, stamp=stamp)
     except BuildingElsewhere:
         return older, (older_version, _now() - built_at) if older is not None else None
     if built:
@@ -508,14 +515,16 @@ class Page:
         return ":".join([*map(str, args), self.scope(viewer, public), get_language() or ""])
 
     def body(self, event: Event, variant: str, template: str, context: Callable[[], dict[str, Any]], *,
-             public: bool = False) -> SafeString:
+             public: bool = False, stamp: str | None = None) -> SafeString:
         """``template`` rendered with ``context()`` (called only on a miss), kept under ``variant``
         at the event's version (``public``: its public version); rendered without the request, so
         it holds nothing about the viewer beyond ``variant``. While a visitor's whole page is built
-        the body gets no entry of its own (the whole page is kept)."""
+        the body gets no entry of its own (the whole page is kept). ``stamp``: kept under it
+        instead of the version (:func:`cache_key`)."""
         if _is("whole"):
             return mark_safe(render_to_string(template, context()))  # noqa: S308 - escaped by the template engine
-        html = cached(event, f"page:{self.name}:{variant}", lambda: render_to_string(template, context()), public=public)
+        html = cached(event, f"page:{self.name}:{variant}", lambda: render_to_string(template, context()), public=public,
+                      stamp=stamp)
         return mark_safe(html)  # noqa: S308 - escaped by the template engine
 
     def etag(self, event: Event, variant: str, request: HttpRequest | None = None, *, public: bool = False,
@@ -531,7 +540,7 @@ class Page:
         return f'W/"{at or version_tag(event, public=public)}-{digest}"'
 
     def _whole(self, request: HttpRequest, event: Event, variant: str, build: Callable[[], HttpResponse],
-               public: bool) -> tuple[HttpResponse, tuple[str, float] | None]:
+               public: bool, stamp: str | None) -> tuple[HttpResponse, tuple[str, float] | None]:
         """``build()``'s page for a visitor, kept whole under the variant, the language and the
         request's full path, as ``(bytes, gzip bytes, content type)`` (a page holding a form's CSRF
         token as ``(text, content type)``, a fresh token put in per request); anything but a plain
@@ -560,7 +569,8 @@ class Page:
 
         path = hashlib.blake2b(request.get_full_path().encode(), digest_size=8).hexdigest()
         stored, older = cached_or_older(event, f"whole-page:{self.name}:{variant}:{get_language()}:{path}",
-                                        compute, public=public, stale_seconds=settings.PUBLIC_PAGE_STALE_SECONDS)
+                                        compute, public=public, stale_seconds=settings.PUBLIC_PAGE_STALE_SECONDS,
+                                        stamp=stamp)
         if stored is None and "limited" in built:
             return built["limited"], None
         if isinstance(stored, tuple) and len(stored) == 3:
@@ -574,7 +584,8 @@ class Page:
         return HttpResponse(html.replace(_CSRF_HOLE, get_token(request)), content_type=content_type), older
 
     def respond(self, request: HttpRequest, event: Event, variant: str, build: Callable[[], HttpResponse], *,
-                public: bool = False, query: dict[str, object] | None = None, conditional: bool = True) -> HttpResponse:
+                public: bool = False, query: dict[str, object] | None = None, conditional: bool = True,
+                stamp: str | None = None) -> HttpResponse:
         """The response of the view: ``build()`` (which may use :meth:`body` and every cached
         value) with the event's versions pinned (:func:`reading`), its ETag set, or 304 when the
         client has it (``get_conditional_response``). ``public``: the response shows only what
@@ -582,7 +593,8 @@ class Page:
         the page read with the values it used; a visitor's HTML page asked with any other query
         is redirected to the canonical address (a loop over ``?r=<n>`` costs a redirect, not a
         page built and kept per address). ``conditional`` False: no ETag this time (a page the view
-        renders afresh for this viewer)."""
+        renders afresh for this viewer). ``stamp``: a visitor's whole page is kept under it instead
+        of the version (:func:`cache_key`; its ETag still follows the version)."""
         visitor_page = self.html and request.method in ("GET", "HEAD") and _visitor(request)
         canonical = canonical_query(query)
         if visitor_page and request.META.get("QUERY_STRING", "") != canonical:
@@ -598,7 +610,7 @@ class Page:
                     return unchanged
             older = None
             if visitor_page and request.method == "GET":
-                response, older = self._whole(request, event, variant, build, public)
+                response, older = self._whole(request, event, variant, build, public, stamp)
             else:
                 response = build()
             if tag is not None and response.status_code == 200:

@@ -248,7 +248,9 @@ class Event(models.Model):
         expression worth 1 or 0 evaluated in the same UPDATE (e.g. 1 when "this set is released":
         :func:`scoring.visibility.released_now`, for a write that touched one set's results
         only; a result of an unreleased set is never public, docs/security.md). Raises
-        TypeError for anything else. The UPDATE is written in SQL, not compiled by the ORM
+        TypeError for anything else. The *shared* version (:attr:`EventVersion.shared_number`)
+        is bumped with the public version by a ``public`` True, never by an SQL expression: a
+        write to one set's results leaves what every other set's page shows alone. The UPDATE is written in SQL, not compiled by the ORM
         (every entry and confirmation bumps the version). It leaves the constraints' modes as
         declared: the deferred foreign-key checks of the rows the transaction wrote run at COMMIT,
         as Django's deletions and bulk writes expect (docs/performance.md, "Entry, pages and
@@ -263,18 +265,20 @@ class Event(models.Model):
             step_sql, step_params = public.sql, tuple(public.params)
         else:
             raise TypeError(f"public: True, False or a RawSQL expression, not {type(public).__name__}")
+        shared = int(public) if isinstance(public, bool) else 0  # a RawSQL step: one set's results only
         meta = EventVersion._meta
-        number, public_number, event_id = (meta.get_field(name).column for name in ("number", "public_number", "event"))
+        number, public_number, shared_number, event_id = (meta.get_field(name).column for name in (
+            "number", "public_number", "shared_number", "event"))
         # written out rather than compiled by the ORM: every entry and confirmation bumps it
         sql = (f"UPDATE {meta.db_table} SET {number} = {number} + 1, "  # noqa: S608 - names from the model
-               f"{public_number} = {public_number} + ({step_sql}) WHERE {event_id} = %s")
+               f"{public_number} = {public_number} + ({step_sql}), {shared_number} = {shared_number} + %s WHERE {event_id} = %s")
         with connection.cursor() as cursor:
-            cursor.execute(sql, (*step_params, self.pk))
+            cursor.execute(sql, (*step_params, shared, self.pk))
             if cursor.rowcount:
                 return
         EventVersion.objects.bulk_create([EventVersion(event_id=self.pk, number=0)], ignore_conflicts=True)
         with connection.cursor() as cursor:
-            cursor.execute(sql, (*step_params, self.pk))
+            cursor.execute(sql, (*step_params, shared, self.pk))
 
     def content_version(self, *, public: bool = False) -> int:
         """The event's content version (:class:`EventVersion`): a number that grows with every
@@ -316,20 +320,26 @@ class EventVersion(models.Model):
     #: bumped with ``number`` by every write except those that change only unreleased sets'
     #: results (:meth:`Event.changed`): the version public pages are cached under
     public_number = models.PositiveBigIntegerField(default=0)
+    #: bumped with ``public_number`` by every public change except a write to one set's results
+    #: (an entry, a confirmation and the rescoring and release it brings: :meth:`Event.changed`
+    #: with an SQL step, which also adds one to a result's revision): what the page of one
+    #: released set is kept under, with that set's revisions (:func:`scoring.visibility.traveller_state`)
+    shared_number = models.PositiveBigIntegerField(default=0)
 
     def __str__(self):
         return f"{self.event_id}: {self.number}"
 
     @staticmethod
     def bump(event_ids) -> None:
-        """Bump the content version and the public version of the events ``event_ids`` (None ids
+        """Bump the content, public and shared versions of the events ``event_ids`` (None ids
         skipped; an event deleted or without a version row yet is left alone: its pages are gone
         or not cached). One UPDATE; for writes that do not go through a service, such as the
         Django admin's (which may change anything the public sees)."""
         ids = {pk for pk in event_ids if pk is not None}
         if ids:
             EventVersion.objects.filter(event_id__in=ids).update(number=models.F("number") + 1,
-                                                                 public_number=models.F("public_number") + 1)
+                                                                 public_number=models.F("public_number") + 1,
+                                                                 shared_number=models.F("shared_number") + 1)
 
 
 _VERSIONS = PreparedQuery(EventVersion, lambda event_id: EventVersion.objects.filter(event_id=event_id).values_list(
