@@ -97,6 +97,15 @@ def test_phones_read_travellers_of_released_sets_the_players_list_and_the_export
     assert travellers == {"/e/day/travellers/1/3/", "/e/day/travellers/2/7/"}
 
 
+def test_the_timeline_names_each_page_a_phone_reads_apart():
+    stub = StubEvent(16, 64)
+    stub.released = [(1, 3)]
+    day = Day(tables=16, phones=200, projectors=1, phone_play_interval=5, phone_break_interval=5)
+    kinds = {event_day.page_kind(a.url) for a in schedule(day, stub, phones=True) if not a.hand}
+    assert kinds == {"page:standings", "page:teams", "page:players", "page:travellers", "page:standings/players",
+                     "page:export.json", "page:director/live", "page:projector.json"}
+
+
 def test_the_goals_fail_on_a_failed_entry_or_a_slow_p99():
     met = Figures("x1", entry=[20.0] * 100, confirm=[30.0] * 100, page=[100.0] * 100)
     assert met.misses() == []

@@ -653,8 +653,9 @@ class Figures:
     versions: list[tuple[float, float, int]] = field(default_factory=list)
     #: the ``Age`` of every page answered as it was built earlier (tournament.cache.cached_or_older)
     ages: list[int] = field(default_factory=list)
-    #: ``(seconds since the start when sent, kind, ms or None when it failed)`` of every request,
-    #: written beside the servers' logs (where in the day the slow ones were)
+    #: ``(seconds since the start when sent, kind, ms or None when it failed)`` of every request
+    #: (kind ``entry``, ``confirm`` or :func:`page_kind`), written beside the servers' logs (where
+    #: in the day the slow ones were, and which pages)
     timeline: list[tuple[float, str, float | None]] = field(default_factory=list)
 
     def fail(self, kind: str, what: str) -> None:
@@ -761,6 +762,14 @@ def _unchunk(data: bytes) -> bytes:
         at = end + 2 + size + 2
 
 
+def page_kind(path: str) -> str:
+    """``"page:<what>"`` for the timeline: the page a phone, a projector or the director read
+    (``/e/<slug>/teams/7/`` is ``"page:teams"``, ``/e/<slug>/standings/`` ``"page:standings"``)."""
+    parts = [p for p in path.split("?", 1)[0].split("/") if p]
+    words = [p for p in parts[2:] if not p.isdigit()]
+    return "page:" + ("/".join(words) or "event")
+
+
 async def _drive(day: Day, event: DayEvent, arrivals: list[Arrival], layout: Layout, out: Figures,
                  director_cookies: dict[str, str] | None = None) -> None:
     rules = pool_rules()
@@ -776,7 +785,7 @@ async def _drive(day: Day, event: DayEvent, arrivals: list[Arrival], layout: Lay
         """The answer and its latency (ms), or what went wrong: no answer within ``day.timeout``
         seconds (the whole request: a phone gives up) or a broken connection."""
         began = loop.time()
-        kind = "page" if method == "GET" else ("confirm" if path.endswith("/confirm/") else "entry")
+        kind = page_kind(path) if method == "GET" else ("confirm" if path.endswith("/confirm/") else "entry")
         at = len(out.timeline)
         out.timeline.append((round(began - start, 3), kind, None))
         answered = await _timed(method, path, began, **kwargs)
