@@ -97,6 +97,15 @@ def test_phones_read_travellers_of_released_sets_the_players_list_and_the_export
     assert travellers == {"/e/day/travellers/1/3/", "/e/day/travellers/2/7/"}
 
 
+def test_a_run_plays_the_last_hands_of_a_session():
+    """Before a run of 3 hands a table, each table plays ahead to 3 hands before its session's
+    end (16 hands a session): from its first hand (16 left) 13, from its last (1 left) the rest
+    of its session and 13 of the next, from a session not prepared yet (0 left) 13 of it."""
+    owed = event_day.hands_ahead({1: 16, 2: 15, 3: 3, 4: 1, 5: 0}, 3, 16)
+    assert owed == {1: 13, 2: 12, 3: 0, 4: 14, 5: 13}
+    assert all((left - owed[t]) % 16 == 3 for t, left in {1: 16, 2: 15, 3: 3, 4: 1, 5: 0}.items())
+
+
 def test_the_timeline_names_each_page_a_phone_reads_apart():
     stub = StubEvent(16, 64)
     stub.released = [(1, 3)]

@@ -14,7 +14,10 @@ drawn before the run and sent at its time whether or not earlier requests were a
   tables send 128 hands spread at random over the phase (6 times the rate of the real day). Phones read little while their players play: one
   page per phone every ``phone_play_interval`` seconds (300) on average (Poisson arrivals).
 - *Round end* (``burst_seconds``, 20, not compressed): every table enters the hand that ends the
-  round, 256 hands at random within the 20 s. Every phone then reads the standings, its team's
+  round, 256 hands at random within the 20 s. The round end is a session's end: before each run
+  the tables play ahead (unmeasured) to as many hands before the end of their session as the run
+  gives them (:meth:`DayEvent.end_session_with`), so every set still in play is released during
+  the run and every public page goes out of date, as on the day. Every phone then reads the standings, its team's
   page and its player's page (3 to 8 s apart), starting at random within ``phone_burst_seconds``
   (30) of the round's end.
 - *Break* (``break_seconds``, 30): phones poll, one page per phone every ``phone_break_interval``
@@ -80,6 +83,7 @@ import httpx
 import redis
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 
 from scoring.models import HandResult
 from scoring.visibility import released_sets
@@ -223,6 +227,38 @@ class DayEvent:
         self.given[(hand.session, hand.table, hand.set_no)] = hand
         return hand
 
+    def end_session_with(self, hands: int) -> int:
+        """Enter and confirm, before a run of ``hands`` hands and unmeasured, the hands that leave
+        each table as many hands before the end of its session as the run gives it (``hands``
+        over the tables, rounded up), so that the run's round end is the session's end: the day's
+        hardest moment, every set of the session released then, and with it every public page
+        out of date. In play order (the tables that have entered fewest first), each entry and
+        confirmation through the API in this process (the bench's own client, not the servers
+        measured). Returns how many hands it entered; the sets released since the start are
+        added to :attr:`released` (the travellers the phones read)."""
+        owed = hands_ahead({t: len(q) for t, q in self.queues.items()}, math.ceil(hands / self.tables),
+                           self.event.get_ruleset().hands_per_session)
+        clients: dict[str, Client] = {}
+        results = f"/api/events/{self.event.slug}/results/"
+        sent = 0
+        while any(owed.values()):
+            for table in sorted((t for t in owed if owed[t]), key=lambda t: self.handed[t]):
+                hand = self.next_hand(table)
+                owed[table] -= 1
+                api = clients.setdefault(hand.token, Client(HTTP_AUTHORIZATION=f"Token {hand.token}"))
+                key = (hand.session, hand.table, hand.set_no)
+                entered = api.post(results, entry_body(*key, hand.outcome), content_type="application/json")
+                if entered.status_code != 201:
+                    raise RuntimeError(f"playing ahead, {key}: {entered.status_code} {entered.content[:200]!r}")
+                self.entered[key] = entered.json()["id"]
+                confirmed = api.post(f"{results}{self.entered[key]}/confirm/", {"pin": hand.pin}, content_type="application/json")
+                if confirmed.status_code != 200:
+                    raise RuntimeError(f"playing ahead, {key} confirmed: {confirmed.status_code} {confirmed.content[:200]!r}")
+                self.confirmed.add(key)
+                sent += 1
+        self.released = sorted(released_sets(self.event))
+        return sent
+
     def count_stored(self) -> tuple[int, int]:
         """(results stored, results stored as confirmed)."""
         results = HandResult.objects.filter(event=self.event)
@@ -309,6 +345,25 @@ class Arrival:
     phone: int = 0
 
 
+def hands_ahead(left: dict[int, int], per_table: int, size: int) -> dict[int, int]:
+    """Table → how many hands it must play so that ``per_table`` are left in its session:
+    ``left``, table → the hands left in its session (0: none prepared yet); ``size``: hands a
+    session. A table with fewer left than ``per_table`` finishes its session and plays the next
+    one up to that point."""
+    return {table: (n - per_table) % size for table, n in left.items()}
+
+
+def play_hands(day: Day) -> int:
+    """How many hands the writers send in the play phase of a run of ``day`` (the round end sends
+    one a table, times ``scale``)."""
+    return round(day.tables * day.scale * day.play_minutes / day.hand_minutes)
+
+
+def run_hands(day: Day) -> int:
+    """How many hands the writers send in a run of ``day``: the play phase's and the round end's."""
+    return play_hands(day) + round(day.tables * day.scale)
+
+
 def _poisson(rng: random.Random, rate: float, start: float, end: float) -> list[float]:
     times, at = [], start
     while rate > 0:
@@ -328,8 +383,7 @@ def schedule(day: Day, event: DayEvent, *, phones: bool) -> list[Arrival]:
     order = list(range(1, day.tables + 1))
     rng.shuffle(order)
     hands: list[Arrival] = []
-    for start, length, count in ((0.0, play, round(day.tables * day.scale * day.play_minutes / day.hand_minutes)),
-                                 (play, burst, round(day.tables * day.scale))):
+    for start, length, count in ((0.0, play, play_hands(day)), (play, burst, round(day.tables * day.scale))):
         for _ in range(count):
             # the table that has entered the fewest hands so far (every run of the bench counted):
             # the room plays at one pace, no table runs ahead of the tables it passes its walls to
@@ -919,7 +973,9 @@ def director_login(event: DayEvent, layout: Layout) -> dict[str, str]:
 
 def run_once(day: Day, event: DayEvent, layout: Layout, *, phones: bool, label: str,
              director_cookies: dict[str, str] | None = None) -> Figures:
-    """Draw the schedule, send it, and return what was measured (stored results counted after)."""
+    """Play ahead to the run's session end (:meth:`DayEvent.end_session_with`), draw the schedule,
+    send it, and return what was measured (stored results counted after)."""
+    event.end_session_with(run_hands(day))
     arrivals = schedule(day, event, phones=phones)
     settle(layout)
     out = Figures(label)
