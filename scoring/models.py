@@ -74,7 +74,8 @@ class HandResult(models.Model):
         CONFIRMED = "confirmed", _("Confirmed")
         DISPUTED = "disputed", _("Disputed")
 
-    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="results")
+    # indexed by result_event_set below, which begins with the event
+    event = models.ForeignKey("tournament.Event", on_delete=models.CASCADE, related_name="results", db_index=False)
     table = models.ForeignKey("tournament.Table", on_delete=models.CASCADE, related_name="results")
     session_number = models.PositiveSmallIntegerField()
     set_no = models.PositiveSmallIntegerField()

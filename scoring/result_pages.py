@@ -98,11 +98,18 @@ FEDERATION_CSV = Page("federation.csv", html=False)
 @result_page
 def traveller(request, event, session, set_no):
     """One set's traveller (every table's result, the datum, each converted score) with the hand
-    record beside it once the wall is public. Its body is cached per content version and viewer
-    (public, the tables whose own entries the viewer sees, or director and staff), with an
-    ETag; the director's (with its forms to mark a play fouled, and every entry of the set stored
-    although it does not fit the wall: :func:`scoring.actions.describe.wall_flags`) is rendered
-    afresh."""
+    record beside it once the wall is public. Its body is cached per version and viewer (public,
+    the tables whose own entries the viewer sees, or director and staff; a visitor's page of a
+    released set under that set's stamp), with an ETag; the director's (with its forms to mark a
+    play fouled, and every entry of the set stored although it does not fit the wall:
+    :func:`scoring.actions.describe.wall_flags`) is rendered afresh. The versions are read before
+    the set's stamp (:func:`tournament.cache.reading`), so the ETag never names a version newer
+    than the page it is sent with."""
+    with cache.reading(event):
+        return _traveller(request, event, session, set_no)
+
+
+def _traveller(request, event, session, set_no):
     hands = event.get_ruleset().hands_per_session
     # What the public sees of a set changes with the public version and, before its release, with
     # the count of tables that have confirmed it: its page and ETag follow those two alone, never

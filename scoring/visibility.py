@@ -150,10 +150,13 @@ def traveller_state(event: Event, session_number: int, set_no: int) -> tuple[int
       with an entry, a correction or anything else written on a set still in play);
     - ``stamp``: for a released set, ``"<shared version>.<writes>"``: the event's shared version
       (:attr:`tournament.models.EventVersion.shared_number`, bumped by every public change but a
-      write to one set's results) and the sum of the set's results' revision numbers (every
-      write to a result adds one to its revision; results are never deleted). Together they
-      change with everything the set's traveller shows, and not with another set's entries,
-      confirmations and release. None for a set not released."""
+      write to one set's results) and the sum of the set's results' revision numbers (an entry
+      adds a result of revision 1, a confirmation, dispute or correction adds one to its
+      revision; a result deleted with its table or event, or a revision a venue's package
+      raises, comes with a shared bump). Together they change with everything the set's
+      traveller shows, and not with another set's entries, confirmations and release. None for a
+      set not released. Read it inside :func:`tournament.cache.reading`: a page's ETag then never
+      names a public version newer than the stamp its page was kept under."""
     found = _TRAVELLER_STATE(event.pk, session_number, set_no)
     if not found:
         return None

@@ -691,7 +691,7 @@ def test_past_its_build_limit_an_address_is_served_the_page_as_it_was_not_refuse
 
 def test_a_released_sets_traveller_is_built_again_only_when_the_set_or_the_event_changes(half_played, settings, monkeypatch):
     """A visitor's traveller of a released set is kept under that set's own stamp (the event's
-    shared version and the set's last revision), not under the public version: the round's end,
+    shared version and the sum of the set's revisions), not under the public version: the round's end,
     when other sets are entered, confirmed and released, leaves it built, while a correction of
     the set itself or a change every page shows (a renamed team) builds it again, and its ETag
     still follows the public version."""
@@ -718,8 +718,13 @@ def test_a_released_sets_traveller_is_built_again_only_when_the_set_or_the_event
     assert phone.get(reverse("traveller", args=[half_played.slug, 2, 1])).status_code == 200  # a newly released set
     assert built == [(1, 1), (2, 1)]
 
-    result = HandResult.objects.filter(event=half_played, session_number=1, set_no=1).order_by("table__number").first()
-    correct_result(result, actor="td", reason="typo", director=True, changes={"E": 20, "S": -10, "W": -10, "N": 0})
+    results = HandResult.objects.filter(event=half_played, session_number=1).order_by("table__number")
+    other = results.filter(set_no=2).first()  # another released set corrected: this one is left built
+    correct_result(other, actor="td", reason="typo", director=True, changes={"E": 20, "S": -10, "W": -10, "N": 0})
+    assert phone.get(url).status_code == 200 and len(built) == 2
+    correct_result(results.filter(set_no=1).first(), actor="td", reason="typo", director=True,
+                   changes={"E": 20, "S": -10, "W": -10, "N": 0})
+    assert EventVersion.objects.get(event=half_played).shared_number == shared  # the set's revisions moved its stamp
     corrected = phone.get(url)
     assert built[-1] == (1, 1) and len(built) == 3 and _main(corrected) != _main(first)
     assert phone.get(url).status_code == 200 and len(built) == 3  # kept again
@@ -728,3 +733,32 @@ def test_a_released_sets_traveller_is_built_again_only_when_the_set_or_the_event
     rename_team(team, name="Renamed Sparrows", actor="td")
     renamed = phone.get(url)
     assert len(built) == 4 and b"Renamed Sparrows" in _main(renamed)
+
+
+def test_a_correction_while_a_traveller_is_read_never_leaves_its_etag_on_the_page_before(half_played, settings, monkeypatch):
+    """A correction committed between the traveller's read of its set's stamp and the rest of the
+    request: the page may be the one before it, but its ETag then names the version before it
+    too, so the phone's next read gets the corrected page (not a 304 that keeps the old one
+    until the next release)."""
+    from scoring import visibility
+
+    settings.PUBLIC_PAGE_STALE_SECONDS = 0  # no page served as it was: the ETag alone decides
+    cache.clear()
+    url = reverse("traveller", args=[half_played.slug, 1, 1])
+    phone = Client()
+    phone.get(url)  # the page as it is, kept under the set's stamp
+    result = HandResult.objects.filter(event=half_played, session_number=1, set_no=1).order_by("table__number").first()
+    real = visibility.traveller_state
+
+    def read_then_corrected(*args):
+        state = real(*args)
+        monkeypatch.setattr(visibility, "traveller_state", real)
+        correct_result(result, actor="td", reason="typo", director=True, changes={"E": 20, "S": -10, "W": -10, "N": 0})
+        return state
+
+    monkeypatch.setattr(visibility, "traveller_state", read_then_corrected)
+    raced = phone.get(url)
+    assert raced.status_code == 200
+    after = phone.get(url, HTTP_IF_NONE_MATCH=raced["ETag"])
+    assert after.status_code == 200 and after["ETag"] != raced["ETag"]
+    assert _main(after) != _main(raced) and _main(after) == _main(Client().get(url))  # the corrected page

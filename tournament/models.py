@@ -320,7 +320,7 @@ class EventVersion(models.Model):
     #: bumped with ``number`` by every write except those that change only unreleased sets'
     #: results (:meth:`Event.changed`): the version public pages are cached under
     public_number = models.PositiveBigIntegerField(default=0)
-    #: bumped with ``public_number`` by every public change except a write to one set's results
+    #: bumped with ``public_number`` by every public change (at least) except a write to one set's results
     #: (an entry, a confirmation and the rescoring and release it brings: :meth:`Event.changed`
     #: with an SQL step, which also adds one to a result's revision): what the page of one
     #: released set is kept under, with that set's revisions (:func:`scoring.visibility.traveller_state`)
