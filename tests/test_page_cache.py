@@ -762,3 +762,29 @@ def test_a_correction_while_a_traveller_is_read_never_leaves_its_etag_on_the_pag
     after = phone.get(url, HTTP_IF_NONE_MATCH=raced["ETag"])
     assert after.status_code == 200 and after["ETag"] != raced["ETag"]
     assert _main(after) != _main(raced) and _main(after) == _main(Client().get(url))  # the corrected page
+
+
+def test_a_process_reads_the_seat_rows_another_process_computed(small, monkeypatch):
+    """The per-seat rows of a set (a player's page, the players list) are computed by one process
+    and kept in the cache under the set's score state: another process (nothing in its memory)
+    reads them, and after a correction only the corrected set is computed again."""
+    from scoring.reports import entrant_reports
+
+    cache.clear()
+    forget_kept()
+    computed = []
+    real = entrant_reports.set_scopes
+    monkeypatch.setattr(entrant_reports, "set_scopes", lambda *args: computed.append(args[1:3]) or real(*args))
+    url = reverse("player-results", args=[small.slug, 9])
+    first = Client().get(url)
+    assert first.status_code == 200 and computed and len(computed) == len(set(computed))  # each scored set once
+    team = small.teams.order_by("pk").first()
+    rename_team(team, name="Renamed Sparrows", actor="td")  # every page out of date, no set rescored
+    forget_kept()  # another process
+    computed.clear()
+    assert Client().get(url).status_code == 200 and computed == []
+    result = HandResult.objects.filter(event=small, session_number=1, set_no=1).order_by("table__number").first()
+    correct_result(result, actor="td", reason="typo", director=True, changes={"E": 20, "S": -10, "W": -10, "N": 0})
+    forget_kept()
+    computed.clear()
+    assert Client().get(url).status_code == 200 and computed == [(1, 1)]

@@ -11,7 +11,8 @@ under ``<release>:<event uid>:<event pk>:<version>:<name>`` (:func:`cache_key`):
   what the public sees (``public=True``), its *public version*, which results of sets still in
   play leave alone; or a *stamp* the caller read after the versions, inside :func:`reading` (a
   released set's traveller, :func:`scoring.visibility.traveller_state`: other sets' results
-  leave it alone; a page's ETag, which names the version, is then never newer than the page). A reader
+  leave it alone; a page's ETag, which names the version, is then never newer than the page;
+  a set's per-seat rows under its score state). A reader
   reads the version first and the data after, so a value is never older than its key: no
   signal, no digest of the data, no invalidation;
 - the value's name, which for a page is the declared page's name and its *variant*

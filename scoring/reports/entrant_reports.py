@@ -9,6 +9,7 @@ docs/rules.md, "Duplicate MCR: individual event", converted with the event's cur
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import replace
 
 from scoring.reports.analysis import against_par, par_words
@@ -34,10 +35,11 @@ from tournament.models import Event, Player, Team
 KEPT_SETS = 1024
 
 
-#: the per-seat rows of each set this process computed, ``{(event uid, pk, session, set_no,
-#: token): (rows, {player pk: [rows]})}`` (token: what they depend on: the set's score state, the
-#: conversion table, the datum method and comparison): after a release only the released set is
-#: computed (:func:`~scoring.reports.scopes.set_scopes`), and nothing is unpickled
+#: the per-seat rows of each set this process computed or read, ``{(event uid, pk, session,
+#: set_no, token): (rows, {player pk: [rows]})}`` (token: what they depend on: the set's score
+#: state, the conversion table, the datum method and comparison): after a release only the
+#: released set is computed (:func:`~scoring.reports.scopes.set_scopes`), by one process (the
+#: others read it from the cache, once), and nothing is unpickled after that
 _SETS: Kept[tuple[list[dict], dict[int, list[dict]]]] = Kept(KEPT_SETS)
 #: :func:`_scored_sets` of an event at a version, for every team and player page built after it
 _SCORED: Kept[list] = Kept(8)
@@ -47,11 +49,27 @@ def _set_seat_rows(event: Event, session_number: int, set_no: int, token: tuple,
                    table) -> tuple[list[dict], dict[int, list[dict]]]:
     """``(rows, {player pk: their rows})``: the per-seat comparison rows of one set's complete
     comparisons (released or not) by table and seat, from this process's memory when ``token``
-    is unchanged, else computed (four queries: :func:`~scoring.reports.scopes.set_scopes`)."""
+    is unchanged, else from the cache under the token (:func:`tournament.cache.cached`'s
+    ``stamp``: one process computes a released set, the others read it), else computed (four
+    queries: :func:`~scoring.reports.scopes.set_scopes`)."""
     key = (event.uid, event.pk, session_number, set_no, token)
     found = _SETS.get(key)
-    if found is not None:
-        return found
+    if found is None:
+        found = cached(event, f"set-seats:{session_number}:{set_no}", lambda: _seat_rows_now(event, session_number, set_no, table),
+                       stamp=".".join(str(part) for part in _flat(token)))
+        _SETS.put(key, found)
+    return found
+
+
+def _flat(token: tuple) -> Iterator[object]:
+    for part in token:
+        if isinstance(part, tuple):
+            yield from _flat(part)
+        else:
+            yield part
+
+
+def _seat_rows_now(event: Event, session_number: int, set_no: int, table) -> tuple[list[dict], dict[int, list[dict]]]:
     out = []
     for (session, set_no_, group), rows in set_scopes(event, session_number, set_no).items():
         at = {r.player: r for r in rows}
@@ -65,9 +83,7 @@ def _set_seat_rows(event: Event, session_number: int, set_no: int, token: tuple,
     by_player: dict[int, list[dict]] = defaultdict(list)
     for r in out:
         by_player[r["player"]].append(r)
-    found = (out, dict(by_player))
-    _SETS.put(key, found)
-    return found
+    return out, dict(by_player)
 
 
 def _scored_sets(event: Event, public: bool) -> list[tuple[tuple[int, int], list[dict], dict[int, list[dict]]]]:

@@ -49,9 +49,11 @@ KEPT_TALLIES = 16
 def score_state(event: Event, *, public: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
     """The event's score state: ``{(session, set_no): (rows, largest row id)}`` over its SetScore
     rows (one query); ``public``: of released sets only. Any rescore of a comparison changes the
-    entry of its set. What the incremental standings compare to find the sets to read again;
-    never a cache key (the content version is). One entry a set, not a comparison: a page built
-    after a release reads 80 entries at 256 teams, not 4,000."""
+    entry of its set (its rows are written again, with new ids). What the incremental standings
+    compare to find the sets to read again, and, with the conversion table, datum method and
+    comparison, the key of a set's per-seat rows (:func:`scoring.reports.entrant_reports._set_seat_rows`);
+    pages are kept under the version. One entry a set, not a comparison: a page built after a
+    release reads 80 entries at 256 teams, not 4,000."""
     scores = SetScore.objects.filter(event=event)
     if public:
         scores = visibility.visible_scores(visibility.PUBLIC, scores)
