@@ -9,7 +9,6 @@ docs/rules.md, "Duplicate MCR: individual event", converted with the event's cur
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import replace
 
 from scoring.reports.analysis import against_par, par_words
@@ -48,25 +47,19 @@ _SCORED: Kept[list] = Kept(8)
 def _set_seat_rows(event: Event, session_number: int, set_no: int, token: tuple,
                    table) -> tuple[list[dict], dict[int, list[dict]]]:
     """``(rows, {player pk: their rows})``: the per-seat comparison rows of one set's complete
-    comparisons (released or not) by table and seat, from this process's memory when ``token``
-    is unchanged, else from the cache under the token (:func:`tournament.cache.cached`'s
+    comparisons (released or not) by table and seat; ``token``: what they depend on,
+    ``(conversion table pk, datum method, comparison, the set's score rows, its last score row
+    id)`` (:func:`~scoring.reports.standing_rows.score_state`). From this process's memory when
+    ``token`` is unchanged, else from the cache under the token (:func:`tournament.cache.cached`'s
     ``stamp``: one process computes a released set, the others read it), else computed (four
     queries: :func:`~scoring.reports.scopes.set_scopes`)."""
     key = (event.uid, event.pk, session_number, set_no, token)
     found = _SETS.get(key)
     if found is None:
         found = cached(event, f"set-seats:{session_number}:{set_no}", lambda: _seat_rows_now(event, session_number, set_no, table),
-                       stamp=".".join(str(part) for part in _flat(token)))
+                       stamp=".".join(map(str, token)))
         _SETS.put(key, found)
     return found
-
-
-def _flat(token: tuple) -> Iterator[object]:
-    for part in token:
-        if isinstance(part, tuple):
-            yield from _flat(part)
-        else:
-            yield part
 
 
 def _seat_rows_now(event: Event, session_number: int, set_no: int, table) -> tuple[list[dict], dict[int, list[dict]]]:
@@ -110,7 +103,7 @@ def _scored_sets_now(event: Event, public: bool) -> list[tuple[tuple[int, int], 
         if finished is not None and key not in finished:
             continue
         rows, by_player = _set_seat_rows(event, key[0], key[1], (table_row.pk, event.datum_method, event.comparison,
-                                                                 state[key]), table)
+                                                                 *state[key]), table)
         if rows:
             out.append((key, rows, by_player))
     return out

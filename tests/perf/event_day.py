@@ -235,7 +235,8 @@ class DayEvent:
         out of date. In play order (the tables that have entered fewest first), each entry and
         confirmation through the API in this process (the bench's own client, not the servers
         measured). Returns how many hands it entered; the sets released since the start are
-        added to :attr:`released` (the travellers the phones read)."""
+        added to :attr:`released` (the travellers the phones read). Raises RuntimeError when an
+        entry is not answered 201 or its confirmation 200 (the run would not end a session)."""
         owed = hands_ahead({t: len(q) for t, q in self.queues.items()}, math.ceil(hands / self.tables),
                            self.event.get_ruleset().hands_per_session)
         clients: dict[str, Client] = {}
